@@ -1,0 +1,40 @@
+/**
+ * Key builders: one function per KV collection, so every read and write of a
+ * collection goes through the same tuple shape. Nothing outside `lib/store`
+ * builds keys by hand.
+ */
+
+/** Health probe record, read by `GET /health`. */
+export const healthKey = () => ["health"] as const;
+
+/** Stored GitHub token of a user (CONTRACT §4). */
+export const tokenKey = (userId: string) => ["token", userId] as const;
+
+/** Reverse index from sha256(access token) to the user id. */
+export const tokenReverseKey = (tokenSha256: string) => ["token-reverse", tokenSha256] as const;
+
+/** Per-group webhook secret. */
+export const tenantKey = (groupId: string) => ["tenant", groupId] as const;
+
+/** A group record. */
+export const groupKey = (groupId: string) => ["groups", groupId] as const;
+
+/** Prefix of every group record. */
+export const groupsPrefix = () => ["groups"] as const;
+
+/** An accepted event's metadata (payload chunks live apart). */
+export const eventKey = (eventId: string) => ["events", eventId] as const;
+
+/** One chunk of an accepted event's raw payload. */
+export const eventChunkKey = (eventId: string, index: number) =>
+  ["event_chunks", eventId, index] as const;
+
+/** Prefix of an event's payload chunks. */
+export const eventChunksPrefix = (eventId: string) => ["event_chunks", eventId] as const;
+
+/** De-duplication mark of a delivery id within a scope (`global` or a group id). */
+export const dedupKey = (scope: string, provider: string, deliveryId: string) =>
+  ["dedup", scope, provider, deliveryId] as const;
+
+/** Single-use nonce of a custom sender within a scope. */
+export const nonceKey = (scope: string, nonce: string) => ["nonces", scope, nonce] as const;

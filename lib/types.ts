@@ -1,0 +1,119 @@
+/**
+ * The domain's plain data shapes (CONTRACT §4). They are plain JSON so they can
+ * be stored in KV, sent to the browser and compared structurally; the zod
+ * schemas in `lib/filter/schema.ts` validate exactly these shapes.
+ */
+
+/** Where an event came from. */
+export type Provider = "github" | "gitea" | "custom";
+
+/** A forge a group may restrict itself to. */
+export type ForgeProvider = "github" | "gitea";
+
+/** Which ingress accepted an event: the global one or a group's own. */
+export type Scope = { type: "global" } | { type: "group"; groupId: string };
+
+/** A leaf filter on the event kind (`push`, `pull_request.opened`, `pull_request.*`, `custom`). */
+export interface EventFilter {
+  type: "event";
+  value: string | string[];
+}
+
+/** The twelve field operators. */
+export type FieldOp =
+  | "eq"
+  | "ne"
+  | "contains"
+  | "startsWith"
+  | "endsWith"
+  | "regex"
+  | "gt"
+  | "gte"
+  | "lt"
+  | "lte"
+  | "in"
+  | "exists";
+
+/** A leaf filter on a JSONPath into the payload. */
+export interface FieldFilter {
+  type: "field";
+  path: string;
+  op?: FieldOp;
+  value?: unknown;
+  caseSensitive?: boolean;
+}
+
+/** A stored leaf filter. */
+export type Filter = EventFilter | FieldFilter;
+
+/** A filter tree. */
+export type FilterNode =
+  | Filter
+  | { all: FilterNode[] }
+  | { any: FilterNode[] }
+  | { not: FilterNode };
+
+/** A chat destination. */
+export type Target =
+  | { platform: "discord"; channelId: string; threadId?: string }
+  | { platform: "telegram"; chatId: string; topicId?: number };
+
+/** A route: filters that select events and the targets they go to. */
+export interface Route {
+  id: string;
+  name: string;
+  enabled: boolean;
+  groupId: string;
+  fallback?: boolean;
+  filters: Filter[];
+  ast?: FilterNode;
+  discordRoleIds?: string[];
+  targets: Target[];
+}
+
+/** A named, reusable filter tree (editor-side only). */
+export interface Fragment {
+  id: string;
+  groupId: string;
+  name: string;
+  node: FilterNode;
+}
+
+/** A member's role within a group. */
+export type Role = "owner" | "admin" | "viewer";
+
+/** A member of a group. */
+export interface Member {
+  userId: string;
+  login: string;
+  role: Role;
+}
+
+/** A group of routes with its members. */
+export interface Group {
+  id: string;
+  name: string;
+  members: Member[];
+  providers?: ForgeProvider[];
+  installationId?: number;
+  owners?: string[];
+}
+
+/** An accepted webhook event, as the delivery worker sees it. */
+export interface ForgeEvent {
+  /** Internal id (sortable). */
+  id: string;
+  provider: Provider;
+  /** Event kind, normalized to GitHub's names (`push`, `pull_request`, `custom`, ...). */
+  kind: string;
+  /** The payload's `action`, normalized to GitHub's names, when it has one. */
+  action?: string;
+  /** The sender's delivery id, when it sent one. */
+  deliveryId?: string;
+  scope: Scope;
+  /** Unix milliseconds. */
+  receivedAt: number;
+  /** The request headers that matter for later processing (lower-case names). */
+  headers: Record<string, string>;
+  payload: Record<string, unknown>;
+}
