@@ -38,3 +38,34 @@ export const dedupKey = (scope: string, provider: string, deliveryId: string) =>
 
 /** Single-use nonce of a custom sender within a scope. */
 export const nonceKey = (scope: string, nonce: string) => ["nonces", scope, nonce] as const;
+
+/** One audit entry, by its ulid. */
+export const auditKey = (entryId: string) => ["audit", entryId] as const;
+
+/** Prefix of every audit entry (ulid order, oldest first). */
+export const auditPrefix = () => ["audit"] as const;
+
+/** Index of a group's audit entries: the value is the entry id. */
+export const auditByGroupKey = (groupId: string, entryId: string) =>
+  ["audit_by_group", groupId, entryId] as const;
+
+/** Prefix of one group's audit index. */
+export const auditByGroupPrefix = (groupId: string) => ["audit_by_group", groupId] as const;
+
+// --- Routes (lib/store/routes.ts) ---------------------------------------------------------
+
+/** Pointer to the current route set: `{ setId, count, updatedAt }`. */
+export const routesPointerKey = () => ["routes_pointer"] as const;
+
+/** One route of a route set, by its position in the stored order. */
+export const routeSetEntryKey = (setId: string, index: number) =>
+  ["route_sets", setId, index] as const;
+
+/** Prefix of one route set's entries. */
+export const routeSetPrefix = (setId: string) => ["route_sets", setId] as const;
+
+/** A route set being written; removed when the pointer switches to it (orphan sweeping). */
+export const routeSetPendingKey = (setId: string) => ["route_sets_pending", setId] as const;
+
+/** Prefix of every pending route set. */
+export const routeSetsPendingPrefix = () => ["route_sets_pending"] as const;

@@ -1,0 +1,82 @@
+/**
+ * The Switchyard application: the manifest's routes on the conventions layer,
+ * with request ids, one log line per request and the shared services in state.
+ */
+import type { Hono } from "hono";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import manifest from "../fresh.gen.ts";
+import type { Config } from "./config.ts";
+import { createFreshApp, setHeader } from "./fresh/app.ts";
+import { type Assets, NO_ASSETS } from "./fresh/assets.ts";
+import type { Logger } from "./log.ts";
+import type { State } from "./state.ts";
+
+/** What the application needs from its host. */
+export interface AppDeps {
+  kv: Deno.Kv;
+  config: Config;
+  log: Logger;
+  assets?: Assets;
+}
+
+/** The project root (where `static/` and `_fresh/` live). */
+export const PROJECT_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+
+const API_PREFIXES = [
+  "/api/",
+  "/admin/api/",
+  "/webhook",
+  "/auth/token/",
+  "/discord/",
+  "/telegram/",
+];
+const API_PATHS = new Set(["/health", "/openapi.json"]);
+const REQUEST_ID = /^[\w.:-]{8,128}$/;
+
+/** Whether a path is answered with JSON rather than pages, even for errors. */
+export function isApiPath(pathname: string): boolean {
+  return API_PATHS.has(pathname) || API_PREFIXES.some((prefix) => pathname.startsWith(prefix));
+}
+
+/** Builds the application; `app.fetch` is the whole HTTP surface. */
+export function createApp(deps: AppDeps): Hono {
+  const { kv, config, log } = deps;
+  const stateKey = new WeakMap<Request, State>();
+  const createState = (req: Request): State => {
+    let state = stateKey.get(req);
+    if (!state) {
+      const incoming = req.headers.get("x-request-id");
+      const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+      state = { requestId, kv, config, log: log.with({ requestId }) };
+      stateKey.set(req, state);
+    }
+    return state;
+  };
+  return createFreshApp<State>({
+    manifest,
+    assets: deps.assets ?? NO_ASSETS,
+    root: PROJECT_ROOT,
+    createState,
+    isApiPath,
+    onUnexpectedError(error, req, state) {
+      state.log.error("unexpected error", {
+        error,
+        method: req.method,
+        path: new URL(req.url).pathname,
+      });
+    },
+    async before(c, next) {
+      const started = performance.now();
+      const state = createState(c.req.raw);
+      await next();
+      setHeader(c, "x-request-id", state.requestId);
+      state.log.info("request", {
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+      });
+    },
+  });
+}

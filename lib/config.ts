@@ -1,0 +1,191 @@
+/**
+ * Settings (CONTRACT §3), read and validated once at start-up. Nothing is
+ * required: a feature whose settings are absent is off, and its endpoints
+ * answer 503 through `requireFeature`.
+ */
+import { z } from "zod";
+import { fromBase64 } from "./encoding.ts";
+import { HttpError } from "./fresh/http_error.ts";
+
+/** A setting that failed validation; `message` is one line naming it. */
+export class ConfigError extends Error {
+  constructor(readonly setting: string, detail: string) {
+    super(`${setting}: ${detail}`);
+    this.name = "ConfigError";
+  }
+}
+
+const optionalText = z.string().trim().min(1).optional();
+const url = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ""));
+const secretList = z.string().optional().transform((value, ctx) => {
+  const secrets = (value ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  if (secrets.length > 2) {
+    ctx.addIssue({ code: "custom", message: "holds at most two comma-separated secrets" });
+  }
+  return secrets;
+});
+const list = z.string().optional().transform((value) =>
+  (value ?? "").split(",").map((s) => s.trim()).filter(Boolean)
+);
+
+const schema = z.object({
+  PORT: z.coerce.number().int().min(1).max(65535).default(8000),
+  HOSTNAME: z.string().trim().min(1).default("0.0.0.0"),
+  BASE_URL: url.optional(),
+  KV_PATH: optionalText,
+  GITHUB_WEBHOOK_SECRET: secretList,
+  GITEA_WEBHOOK_SECRET: secretList,
+  CUSTOM_WEBHOOK_SECRET: secretList,
+  GITHUB_URL: url.default("https://github.com"),
+  GITHUB_API_URL: url.default("https://api.github.com"),
+  GITHUB_CLIENT_ID: optionalText,
+  GITHUB_CLIENT_SECRET: optionalText,
+  GITHUB_APP_ID: z.string().regex(/^\d+$/, "must be a number").optional(),
+  GITHUB_APP_SLUG: z.string().regex(/^[a-z0-9-]+$/i, "must be the app's URL name").optional(),
+  DISCORD_APPLICATION_ID: z.string().regex(/^\d+$/, "must be a snowflake id").optional(),
+  DISCORD_PUBLIC_KEY: z.string().regex(/^[0-9a-f]{64}$/i, "must be 64 hex characters").optional(),
+  DISCORD_BOT_TOKEN: optionalText,
+  DISCORD_API_URL: url.default("https://discord.com/api/v10"),
+  TELEGRAM_BOT_TOKEN: z.string().regex(/^\d+:[\w-]+$/, "must look like 123456:ABC-DEF")
+    .optional(),
+  TELEGRAM_WEBHOOK_SECRET: z.string().regex(/^[\w-]{1,256}$/, "1-256 of A-Z a-z 0-9 _ -")
+    .optional(),
+  TELEGRAM_API_URL: url.default("https://api.telegram.org"),
+  ADMIN_USER_IDS: list,
+  TOKEN_ENCRYPTION_KEY: z.string().optional().refine(
+    (value) => value === undefined || fromBase64(value)?.length === 32,
+    "must be a base64-encoded 32-byte key",
+  ),
+  DEBUG_MODE: z.string().optional(),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  SEND_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+});
+
+type Raw = z.infer<typeof schema>;
+
+/** The validated settings. */
+export interface Config {
+  port: number;
+  hostname: string;
+  baseUrl: string;
+  /** The KV path, or undefined for the platform's default store (Deno Deploy). */
+  kvPath: string | undefined;
+  webhookSecrets: { github: string[]; gitea: string[]; custom: string[] };
+  github: {
+    url: string;
+    apiUrl: string;
+    clientId?: string;
+    clientSecret?: string;
+    appId?: string;
+    appSlug?: string;
+  };
+  discord: { applicationId?: string; publicKey?: string; botToken?: string; apiUrl: string };
+  telegram: { botToken?: string; webhookSecret?: string; apiUrl: string };
+  /** Super admins: numeric GitHub user ids or logins (lower-case). */
+  adminUsers: string[];
+  tokenEncryptionKey?: string;
+  debugMode: boolean;
+  logLevel: "debug" | "info" | "warn" | "error";
+  sendLogRetentionDays: number;
+  /** Lines to log once at start-up (for example the DEBUG_MODE warning). */
+  warnings: string[];
+}
+
+const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+function checkPairs(raw: Raw): void {
+  const pairs: [keyof Raw, keyof Raw][] = [
+    ["GITHUB_CLIENT_ID", "GITHUB_CLIENT_SECRET"],
+    ["DISCORD_APPLICATION_ID", "DISCORD_PUBLIC_KEY"],
+  ];
+  for (const [a, b] of pairs) {
+    if (raw[a] && !raw[b]) throw new ConfigError(b, `required when ${a} is set`);
+    if (raw[b] && !raw[a]) throw new ConfigError(a, `required when ${b} is set`);
+  }
+}
+
+/**
+ * Validates the environment. Throws ConfigError naming the first bad setting.
+ * `onDeploy` means the platform provides the KV store (KV_PATH unset).
+ */
+export function loadConfig(
+  env: Record<string, string | undefined>,
+  options: { onDeploy?: boolean } = {},
+): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(String(issue.path[0] ?? "settings"), issue.message);
+  }
+  const raw = parsed.data;
+  checkPairs(raw);
+  const baseUrl = raw.BASE_URL ?? `http://localhost:${raw.PORT}`;
+  const warnings: string[] = [];
+  const debugMode = raw.DEBUG_MODE === "true";
+  if (debugMode) {
+    const host = new URL(baseUrl).hostname;
+    if (!LOCAL_HOSTS.has(host) && !LOCAL_HOSTS.has(`[${host}]`)) {
+      throw new ConfigError(
+        "DEBUG_MODE",
+        `refused: it bypasses authentication and BASE_URL's host is ${host}, not localhost`,
+      );
+    }
+    warnings.push("DEBUG_MODE is on: authentication is bypassed; never use it in a deployment");
+  } else if (raw.DEBUG_MODE !== undefined && raw.DEBUG_MODE !== "false" && raw.DEBUG_MODE !== "") {
+    warnings.push(`DEBUG_MODE is "${raw.DEBUG_MODE}", not exactly "true": debug mode stays off`);
+  }
+  return {
+    port: raw.PORT,
+    hostname: raw.HOSTNAME,
+    baseUrl,
+    kvPath: raw.KV_PATH ?? (options.onDeploy ? undefined : "./data/switchyard.kv"),
+    webhookSecrets: {
+      github: raw.GITHUB_WEBHOOK_SECRET,
+      gitea: raw.GITEA_WEBHOOK_SECRET,
+      custom: raw.CUSTOM_WEBHOOK_SECRET,
+    },
+    github: {
+      url: raw.GITHUB_URL,
+      apiUrl: raw.GITHUB_API_URL,
+      clientId: raw.GITHUB_CLIENT_ID,
+      clientSecret: raw.GITHUB_CLIENT_SECRET,
+      appId: raw.GITHUB_APP_ID,
+      appSlug: raw.GITHUB_APP_SLUG,
+    },
+    discord: {
+      applicationId: raw.DISCORD_APPLICATION_ID,
+      publicKey: raw.DISCORD_PUBLIC_KEY,
+      botToken: raw.DISCORD_BOT_TOKEN,
+      apiUrl: raw.DISCORD_API_URL,
+    },
+    telegram: {
+      botToken: raw.TELEGRAM_BOT_TOKEN,
+      webhookSecret: raw.TELEGRAM_WEBHOOK_SECRET,
+      apiUrl: raw.TELEGRAM_API_URL,
+    },
+    adminUsers: raw.ADMIN_USER_IDS.map((id) => id.toLowerCase()),
+    tokenEncryptionKey: raw.TOKEN_ENCRYPTION_KEY,
+    debugMode,
+    logLevel: raw.LOG_LEVEL,
+    sendLogRetentionDays: raw.SEND_LOG_RETENTION_DAYS,
+    warnings,
+  };
+}
+
+/** Optional features and the settings that switch them on. */
+export const FEATURES = {
+  "GitHub sign-in": (c: Config) => Boolean(c.github.clientId && c.github.clientSecret),
+  "GitHub App": (c: Config) => Boolean(c.github.appId && c.github.appSlug),
+  "Discord interactions": (c: Config) => Boolean(c.discord.applicationId && c.discord.publicKey),
+  "Discord": (c: Config) => Boolean(c.discord.botToken),
+  "Telegram bot": (c: Config) => Boolean(c.telegram.botToken && c.telegram.webhookSecret),
+  "Telegram": (c: Config) => Boolean(c.telegram.botToken),
+} satisfies Record<string, (c: Config) => boolean>;
+
+/** A feature's name. */
+export type Feature = keyof typeof FEATURES;
+
+/** Throws 503 `<feature> is not configured` when the feature's settings are absent. */
+export function requireFeature(config: Config, feature: Feature): void {
+  if (!FEATURES[feature](config)) throw new HttpError(503, `${feature} is not configured`);
+}

@@ -1,0 +1,119 @@
+/**
+ * The build: islands bundled with esbuild (one shared Preact chunk, minified,
+ * content-hashed names) and the stylesheet compiled by the Tailwind CSS CLI,
+ * then an asset map the server reads at start-up. Only `dev.ts` imports this.
+ */
+import * as esbuild from "esbuild";
+import { basename, join, relative } from "node:path";
+import { toHex } from "../encoding.ts";
+import { ASSET_MAP_FILE, type Assets, BUILD_DIR } from "./assets.ts";
+
+/** What the build reads. */
+export interface BuildConfig {
+  root: string;
+  /** Island files relative to the root (`islands/PathTester.tsx`). */
+  islands: string[];
+  /** Tailwind input stylesheet relative to the root. */
+  stylesheet: string;
+}
+
+async function contentHash(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))).slice(0, 12);
+}
+
+async function bundleIslands(config: BuildConfig, outdir: string) {
+  const entryPoints: Record<string, string> = {
+    client: join(config.root, "lib/fresh/client.ts"),
+  };
+  for (const file of config.islands) {
+    entryPoints[basename(file).replace(/\.[jt]sx?$/, "")] = join(config.root, file);
+  }
+  const result = await esbuild.build({
+    entryPoints,
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "browser",
+    target: ["es2022"],
+    minify: true,
+    jsx: "automatic",
+    jsxImportSource: "preact",
+    entryNames: "[name]-[hash]",
+    chunkNames: "chunk-[hash]",
+    metafile: true,
+    logLevel: "warning",
+    absWorkingDir: config.root,
+  });
+  await esbuild.stop();
+  const byEntry: Record<string, string> = {};
+  for (const [file, output] of Object.entries(result.metafile.outputs)) {
+    if (!output.entryPoint) continue;
+    const name = Object.entries(entryPoints).find(([, path]) =>
+      relative(config.root, path) === output.entryPoint
+    )?.[0];
+    if (name) byEntry[name] = "/" + file;
+  }
+  return byEntry;
+}
+
+async function compileStylesheet(config: BuildConfig, outdir: string): Promise<string> {
+  const temp = join(outdir, "styles.tmp.css");
+  const command = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "npm:@tailwindcss/cli@4.3.3",
+      "-i",
+      join(config.root, config.stylesheet),
+      "-o",
+      temp,
+      "--minify",
+    ],
+    cwd: config.root,
+    stdout: "piped",
+    stderr: "piped",
+  });
+  const { code, stderr } = await command.output();
+  if (code !== 0) throw new Error(`tailwind failed: ${new TextDecoder().decode(stderr)}`);
+  const bytes = await Deno.readFile(temp);
+  const name = `styles-${await contentHash(bytes)}.css`;
+  await Deno.rename(temp, join(outdir, name));
+  return `/${BUILD_DIR}/${name}`;
+}
+
+/** Builds all assets into the build folder, replacing what was there. */
+export async function buildAssets(config: BuildConfig): Promise<Assets> {
+  const outdir = join(config.root, BUILD_DIR);
+  await Deno.remove(outdir, { recursive: true }).catch(() => {});
+  await Deno.mkdir(outdir, { recursive: true });
+  const [scripts, stylesheet] = await Promise.all([
+    bundleIslands(config, outdir),
+    compileStylesheet(config, outdir),
+  ]);
+  const { client, ...islands } = scripts;
+  const assets: Assets = { client, islands, styles: { "styles.css": stylesheet } };
+  await Deno.writeTextFile(join(outdir, ASSET_MAP_FILE), JSON.stringify(assets, null, 2));
+  return assets;
+}
+
+/**
+ * Whether the build is missing or older than any of its inputs (the
+ * folders whose files can change the bundles or the stylesheet).
+ */
+export async function buildIsStale(root: string, inputs: string[]): Promise<boolean> {
+  const built = await Deno.stat(join(root, BUILD_DIR, ASSET_MAP_FILE)).catch(() => null);
+  if (!built?.mtime) return true;
+  const builtAt = built.mtime.getTime();
+  const newer = async (path: string): Promise<boolean> => {
+    const info = await Deno.stat(path).catch(() => null);
+    if (!info) return false;
+    if (info.isFile) return (info.mtime?.getTime() ?? 0) > builtAt;
+    for await (const entry of Deno.readDir(path)) {
+      if (await newer(join(path, entry.name))) return true;
+    }
+    return false;
+  };
+  for (const input of inputs) if (await newer(join(root, input))) return true;
+  return false;
+}

@@ -1,0 +1,113 @@
+/**
+ * Server rendering of pages: `_app` around the page, island roots marked for
+ * hydration, island props serialized as JSON that cannot break out of its
+ * script element, and the scripts that hydrate the islands on the page.
+ */
+import { type ComponentType, createContext, h, options, type VNode } from "preact";
+import { useContext } from "preact/hooks";
+import { renderToString } from "preact-render-to-string";
+import type { Assets } from "./assets.ts";
+
+/** The custom element that marks an island's server-rendered root. */
+export const ISLAND_TAG = "sy-island";
+/** The id of the script element that holds island props. */
+export const ISLAND_PROPS_ID = "__ISLAND_PROPS";
+
+// deno-lint-ignore no-explicit-any
+type AnyComponent = ComponentType<any>;
+// deno-lint-ignore no-explicit-any
+type AnyVNode = VNode<any>;
+
+interface RenderPass {
+  used: Set<string>;
+  props: unknown[];
+}
+
+const islandNames = new Map<AnyComponent, string>();
+const InsideIsland = createContext(false);
+let pass: RenderPass | null = null;
+let creatingInner = false;
+
+/** Registers island components by name, so their roots get marked when rendered. */
+export function registerIslands(islands: Record<string, AnyComponent>): void {
+  for (const [name, component] of Object.entries(islands)) islandNames.set(component, name);
+}
+
+function IslandRoot(
+  { name, component, props }: { name: string; component: AnyComponent; props: unknown },
+): AnyVNode {
+  const nested = useContext(InsideIsland);
+  creatingInner = true;
+  const inner = h(component, props as Record<string, unknown>);
+  creatingInner = false;
+  if (nested || !pass) return inner;
+  const id = pass.props.push(props) - 1;
+  pass.used.add(name);
+  return h(
+    ISLAND_TAG as string,
+    { "data-island": name, "data-id": String(id), style: "display:contents" },
+    h(InsideIsland.Provider, { value: true }, inner),
+  );
+}
+
+const previousVnodeHook = options.vnode;
+options.vnode = (vnode) => {
+  const name = islandNames.get(vnode.type as AnyComponent);
+  if (name && pass && !creatingInner) {
+    const { children: _children, ...props } = vnode.props as Record<string, unknown>;
+    vnode.props = { name, component: vnode.type, props } as unknown as typeof vnode.props;
+    vnode.type = IslandRoot as typeof vnode.type;
+  }
+  previousVnodeHook?.(vnode);
+};
+
+/**
+ * Serializes island props as JSON safe to embed in a `<script>` element:
+ * `<`, `>`, `&` and the JavaScript line separators are escaped, so a prop
+ * containing `</script>` cannot end the element.
+ */
+export function serializeProps(props: unknown[]): string {
+  return JSON.stringify(props)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+function hydrationScripts(pass: RenderPass, assets: Assets): string {
+  if (pass.used.size === 0 || !assets.client) return "";
+  const names = [...pass.used].filter((name) => assets.islands[name]);
+  const imports = names.map((name, i) => `import i${i} from "${assets.islands[name]}";`).join("");
+  const map = names.map((name, i) => `${JSON.stringify(name)}:i${i}`).join(",");
+  return `<script type="application/json" id="${ISLAND_PROPS_ID}">${serializeProps(pass.props)}` +
+    `</script><script type="module">import{boot}from"${assets.client}";${imports}boot({${map}});` +
+    `</script>`;
+}
+
+function insertBefore(html: string, tag: string, text: string): string {
+  if (!text) return html;
+  const at = html.lastIndexOf(tag);
+  return at === -1 ? html + text : html.slice(0, at) + text + html.slice(at);
+}
+
+/**
+ * Renders a vnode tree to a complete HTML document, adding the hydration
+ * stylesheets before `</head>` and the scripts for the islands it used before
+ * `</body>`.
+ */
+export function renderDocument(tree: VNode, assets: Assets): string {
+  const current: RenderPass = { used: new Set(), props: [] };
+  pass = current;
+  let html: string;
+  try {
+    html = renderToString(tree);
+  } finally {
+    pass = null;
+  }
+  const styles = Object.values(assets.styles)
+    .map((href) => `<link rel="stylesheet" href="${href}">`).join("");
+  html = insertBefore(html, "</head>", styles);
+  html = insertBefore(html, "</body>", hydrationScripts(current, assets));
+  return "<!DOCTYPE html>" + html;
+}

@@ -1,0 +1,61 @@
+/**
+ * Starts Switchyard: validates the settings, opens KV, serves HTTP and the
+ * delivery queue, and shuts down gracefully on SIGINT or SIGTERM.
+ */
+import { createApp, PROJECT_ROOT } from "./lib/app.ts";
+import { ConfigError, loadConfig } from "./lib/config.ts";
+import { loadAssets } from "./lib/fresh/assets.ts";
+import { createLogger } from "./lib/log.ts";
+import { queueHandlers } from "./lib/queue_handlers.ts";
+import { startQueueWorker } from "./lib/queue.ts";
+import { openStore } from "./lib/store/kv.ts";
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+let config;
+try {
+  config = loadConfig(Deno.env.toObject(), {
+    onDeploy: Boolean(Deno.env.get("DENO_DEPLOYMENT_ID")),
+  });
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  console.error(`Invalid setting ${error.message}`);
+  Deno.exit(1);
+}
+
+const log = createLogger({ minLevel: config.logLevel });
+for (const warning of config.warnings) log.warn(warning);
+
+const kv = await openStore(config.kvPath);
+const assets = await loadAssets(PROJECT_ROOT);
+if (!assets.client) {
+  log.warn("built assets are missing: run `deno task build` for styles and islands");
+}
+const app = createApp({ kv, config, log, assets });
+const worker = startQueueWorker(kv, queueHandlers({ kv, config, log }), log);
+
+const abort = new AbortController();
+const server = Deno.serve({
+  port: config.port,
+  hostname: config.hostname,
+  signal: abort.signal,
+  onListen: ({ hostname, port }) =>
+    log.info("listening", { address: `http://${hostname}:${port}`, baseUrl: config.baseUrl }),
+}, app.fetch);
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info("shutting down", { signal });
+  abort.abort();
+  await Promise.race([server.finished, new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS))]);
+  await worker.drain(SHUTDOWN_GRACE_MS);
+  kv.close();
+  log.info("stopped");
+  Deno.exit(0);
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  Deno.addSignalListener(signal, () => shutdown(signal));
+}

@@ -1,0 +1,46 @@
+/** Shared test helpers: settings, a captured logger, and an app on a `:memory:` KV. */
+import type { Hono } from "hono";
+import { createApp } from "../lib/app.ts";
+import { type Config, loadConfig } from "../lib/config.ts";
+import type { Assets } from "../lib/fresh/assets.ts";
+import { createLogger, type Logger } from "../lib/log.ts";
+
+/** Settings for tests: the defaults plus `env`, with an in-memory KV. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ KV_PATH: ":memory:", ...env });
+}
+
+/** A logger that keeps its lines (parsed) instead of printing them. */
+export function captureLog(): { log: Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const log = createLogger({ minLevel: "debug", sink: (line) => lines.push(JSON.parse(line)) });
+  return { log, lines };
+}
+
+/** A running app on a fresh in-memory KV; dispose it with `await using`. */
+export interface TestApp extends AsyncDisposable {
+  app: Hono;
+  kv: Deno.Kv;
+  config: Config;
+  lines: Record<string, unknown>[];
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+}
+
+/** Starts the app on a `:memory:` KV with the given settings. */
+export async function startTestApp(
+  env: Record<string, string> = {},
+  assets?: Assets,
+): Promise<TestApp> {
+  const kv = await Deno.openKv(":memory:");
+  const config = testConfig(env);
+  const { log, lines } = captureLog();
+  const app = createApp({ kv, config, log, assets });
+  return {
+    app,
+    kv,
+    config,
+    lines,
+    fetch: async (path, init) => await app.fetch(new Request(`http://localhost${path}`, init)),
+    [Symbol.asyncDispose]: () => Promise.resolve(kv.close()),
+  };
+}

@@ -1,0 +1,95 @@
+import assert from "node:assert/strict";
+import { ConfigError, loadConfig, requireFeature } from "../lib/config.ts";
+import { HttpError } from "../lib/fresh/http_error.ts";
+
+function configError(env: Record<string, string>): string {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    assert.ok(error instanceof ConfigError);
+    return error.message;
+  }
+  assert.fail("expected a ConfigError");
+}
+
+Deno.test("loadConfig() starts with no settings at all", () => {
+  const config = loadConfig({});
+  assert.equal(config.port, 8000);
+  assert.equal(config.hostname, "0.0.0.0");
+  assert.equal(config.baseUrl, "http://localhost:8000");
+  assert.equal(config.kvPath, "./data/switchyard.kv");
+  assert.equal(config.github.apiUrl, "https://api.github.com");
+  assert.equal(config.discord.apiUrl, "https://discord.com/api/v10");
+  assert.equal(config.telegram.apiUrl, "https://api.telegram.org");
+  assert.deepEqual(config.webhookSecrets, { github: [], gitea: [], custom: [] });
+  assert.equal(config.debugMode, false);
+  assert.equal(config.sendLogRetentionDays, 30);
+  assert.deepEqual(config.warnings, []);
+});
+
+Deno.test("loadConfig() leaves KV_PATH unset on Deno Deploy", () => {
+  assert.equal(loadConfig({}, { onDeploy: true }).kvPath, undefined);
+  assert.equal(loadConfig({ KV_PATH: ":memory:" }, { onDeploy: true }).kvPath, ":memory:");
+});
+
+Deno.test("loadConfig() parses lists, rotation secrets and URLs", () => {
+  const config = loadConfig({
+    PORT: "9000",
+    GITHUB_WEBHOOK_SECRET: " new-secret , old-secret ",
+    ADMIN_USER_IDS: "123, Octocat",
+    GITHUB_API_URL: "http://127.0.0.1:9999/api/",
+  });
+  assert.equal(config.baseUrl, "http://localhost:9000");
+  assert.deepEqual(config.webhookSecrets.github, ["new-secret", "old-secret"]);
+  assert.deepEqual(config.adminUsers, ["123", "octocat"]);
+  assert.equal(config.github.apiUrl, "http://127.0.0.1:9999/api");
+});
+
+Deno.test("a bad value stops start-up with one line naming the setting", () => {
+  assert.match(configError({ PORT: "eighty" }), /^PORT: /);
+  assert.match(configError({ PORT: "70000" }), /^PORT: /);
+  assert.match(configError({ BASE_URL: "not a url" }), /^BASE_URL: /);
+  assert.match(configError({ GITHUB_WEBHOOK_SECRET: "a,b,c" }), /^GITHUB_WEBHOOK_SECRET: .*two/);
+  assert.match(configError({ DISCORD_PUBLIC_KEY: "xyz" }), /^DISCORD_PUBLIC_KEY: /);
+  assert.match(
+    configError({ TOKEN_ENCRYPTION_KEY: "c2hvcnQ=" }),
+    /^TOKEN_ENCRYPTION_KEY: .*32-byte/,
+  );
+  assert.match(configError({ TOKEN_ENCRYPTION_KEY: "!!!" }), /^TOKEN_ENCRYPTION_KEY: /);
+  assert.match(configError({ TELEGRAM_BOT_TOKEN: "nope" }), /^TELEGRAM_BOT_TOKEN: /);
+  assert.match(configError({ GITHUB_CLIENT_ID: "abc" }), /^GITHUB_CLIENT_SECRET: required/);
+  for (const message of [configError({ PORT: "x" }), configError({ BASE_URL: "y" })]) {
+    assert.ok(!message.includes("\n"));
+  }
+});
+
+Deno.test("DEBUG_MODE is on only for exactly true, and only on a local BASE_URL", () => {
+  const local = loadConfig({ DEBUG_MODE: "true" });
+  assert.equal(local.debugMode, true);
+  assert.match(local.warnings[0], /authentication is bypassed/);
+  assert.equal(
+    loadConfig({ DEBUG_MODE: "true", BASE_URL: "http://127.0.0.1:8000" }).debugMode,
+    true,
+  );
+  const loose = loadConfig({ DEBUG_MODE: "TRUE" });
+  assert.equal(loose.debugMode, false);
+  assert.match(loose.warnings[0], /not exactly "true"/);
+  assert.equal(loadConfig({ DEBUG_MODE: "1" }).debugMode, false);
+  assert.match(
+    configError({ DEBUG_MODE: "true", BASE_URL: "https://relay.example.com" }),
+    /^DEBUG_MODE: refused/,
+  );
+});
+
+Deno.test("requireFeature() answers 503 naming the feature when its settings are absent", () => {
+  const off = loadConfig({});
+  assert.throws(() => requireFeature(off, "Discord"), (error: unknown) => {
+    assert.ok(error instanceof HttpError);
+    assert.equal(error.status, 503);
+    assert.equal(error.message, "Discord is not configured");
+    return true;
+  });
+  const on = loadConfig({ DISCORD_BOT_TOKEN: "token" });
+  requireFeature(on, "Discord");
+  assert.throws(() => requireFeature(on, "Discord interactions"), HttpError);
+});

@@ -1,0 +1,67 @@
+/** Process-level tests of `main.ts`: start-up validation and graceful shutdown. */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { PROJECT_ROOT } from "../lib/app.ts";
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+function startMain(env: Record<string, string>) {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", join(PROJECT_ROOT, "main.ts")],
+    env: { LOG_LEVEL: "info", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+}
+
+async function readUntil(stream: ReadableStream<Uint8Array>, marker: string): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  const reader = stream.getReader();
+  while (!text.includes(marker)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value);
+  }
+  reader.releaseLock();
+  return text;
+}
+
+Deno.test("main.ts refuses a bad setting with one line naming it", async () => {
+  const child = startMain({ PORT: "eighty", KV_PATH: ":memory:" });
+  const { code, stderr, stdout } = await child.output();
+  assert.equal(code, 1);
+  const lines = new TextDecoder().decode(stderr).trim().split("\n");
+  assert.equal(lines.length, 1);
+  assert.match(lines[0], /^Invalid setting PORT: /);
+  assert.equal(stdout.length, 0);
+});
+
+Deno.test("main.ts serves with a KV file and stops cleanly on SIGTERM", async () => {
+  const dir = await Deno.makeTempDir();
+  const port = freePort();
+  const kvPath = join(dir, "nested", "store.kv");
+  const child = startMain({ PORT: String(port), HOSTNAME: "127.0.0.1", KV_PATH: kvPath });
+  try {
+    await readUntil(child.stdout, '"listening"');
+    const res = await fetch(`http://127.0.0.1:${port}/health`);
+    assert.deepEqual(await res.json(), { status: "ok" });
+    assert.ok((await Deno.stat(kvPath)).isFile);
+    child.kill("SIGTERM");
+    const rest = await readUntil(child.stdout, '"stopped"');
+    assert.match(rest, /"shutting down","signal":"SIGTERM"/);
+    assert.equal((await child.status).code, 0);
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already exited */ }
+    await child.stderr.cancel();
+    await child.stdout.cancel().catch(() => {});
+    await Deno.remove(dir, { recursive: true });
+  }
+});
