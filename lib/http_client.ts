@@ -1,0 +1,61 @@
+/**
+ * Outbound JSON calls to platform APIs with a timeout, answered as a result
+ * value rather than an exception, so callers can decide between success,
+ * a platform refusal (with its status and message) and a network failure.
+ */
+
+/** The default time a platform call may take. */
+export const CALL_TIMEOUT_MS = 10_000;
+
+/** The outcome of one call. */
+export type CallOutcome<T> =
+  | { kind: "ok"; status: number; body: T; headers: Headers }
+  | {
+    kind: "refused";
+    status: number;
+    /** The platform's own message when it gave one, else the HTTP status text. */
+    message: string;
+    body: unknown;
+    headers: Headers;
+  }
+  | { kind: "unreachable"; message: string };
+
+/** Calls `url` with a JSON body (when given) and reads a JSON answer. */
+export async function callJson<T>(
+  url: string,
+  init: { method?: string; headers?: HeadersInit; body?: unknown; timeoutMs?: number },
+  messageOf: (body: unknown) => string | undefined = defaultMessage,
+): Promise<CallOutcome<T>> {
+  const headers = new Headers(init.headers);
+  if (init.body !== undefined) headers.set("content-type", "application/json");
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+      headers,
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      redirect: "manual",
+      signal: AbortSignal.timeout(init.timeoutMs ?? CALL_TIMEOUT_MS),
+    });
+  } catch (error) {
+    const message = error instanceof DOMException && error.name === "TimeoutError"
+      ? "timed out"
+      : (error as Error).message;
+    return { kind: "unreachable", message };
+  }
+  const text = await res.text().catch(() => "");
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch { /* keep the text */ }
+  if (res.ok) return { kind: "ok", status: res.status, body: body as T, headers: res.headers };
+  const message = messageOf(body) ?? `${res.status} ${res.statusText}`.trim();
+  return { kind: "refused", status: res.status, message, body, headers: res.headers };
+}
+
+function defaultMessage(body: unknown): string | undefined {
+  if (body && typeof body === "object" && "message" in body) {
+    return String((body as { message: unknown }).message);
+  }
+  return undefined;
+}
