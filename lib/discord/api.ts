@@ -19,7 +19,7 @@ export function callDiscord<T>(
     body,
     headers: {
       authorization: `Bot ${settings.botToken}`,
-      "user-agent": "Switchyard (https://github.com, 1.0)",
+      "user-agent": "DiscordBot (switchyard, 1.0)",
     },
   });
 }
