@@ -69,3 +69,18 @@ export const routeSetPendingKey = (setId: string) => ["route_sets_pending", setI
 
 /** Prefix of every pending route set. */
 export const routeSetsPendingPrefix = () => ["route_sets_pending"] as const;
+
+// --- Identity (lib/store/sessions.ts, oauth_states.ts, links.ts) ----------------------------
+
+/** An admin session, by the sha256 hex of its cookie value (the raw id is never stored). */
+export const sessionKey = (sessionIdSha256: string) => ["sessions", sessionIdSha256] as const;
+
+/** A pending OAuth `state` and the flow that started it. */
+export const oauthStateKey = (state: string) => ["oauth_states", state] as const;
+
+/** A Discord user's linked GitHub account. */
+export const discordLinkKey = (discordUserId: string) => ["discord_links", discordUserId] as const;
+
+/** A Telegram user's linked GitHub account. */
+export const telegramLinkKey = (telegramUserId: string) =>
+  ["telegram_links", telegramUserId] as const;

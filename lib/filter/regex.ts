@@ -1,0 +1,36 @@
+/**
+ * User regexes, run by re2js: RE2 syntax, linear time in the input, so no pattern can stall
+ * the process. Browser-safe.
+ */
+import { RE2JS } from "re2js";
+
+/** Longest accepted pattern, in characters. */
+export const REGEX_MAX_LENGTH = 512;
+
+/** An unanchored search: true when the pattern occurs anywhere in the text. */
+export type RegexSearch = (text: string) => boolean;
+
+function compileOrReason(pattern: string, caseSensitive: boolean): RE2JS | string {
+  if (pattern.length > REGEX_MAX_LENGTH) {
+    return `invalid regex: longer than ${REGEX_MAX_LENGTH} characters`;
+  }
+  try {
+    return RE2JS.compile(pattern, caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE);
+  } catch (error) {
+    const message = (error as Error).message.replace(/^error parsing regexp: /, "");
+    return `invalid regex: ${message}`;
+  }
+}
+
+/** Compiles a pattern into a search; throws a TypeError (`invalid regex: …`) when it is invalid. */
+export function compileRegex(pattern: string, caseSensitive: boolean): RegexSearch {
+  const compiled = compileOrReason(pattern, caseSensitive);
+  if (typeof compiled === "string") throw new TypeError(compiled);
+  return (text) => compiled.test(text);
+}
+
+/** Checks a pattern; returns null when it compiles, else a one-line reason (`invalid regex: …`). */
+export function validateRegex(pattern: string): string | null {
+  const compiled = compileOrReason(pattern, true);
+  return typeof compiled === "string" ? compiled : null;
+}

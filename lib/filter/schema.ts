@@ -1,0 +1,195 @@
+/**
+ * Zod schemas of the domain shapes (CONTRACT §4), shared by the admin API (and its OpenAPI
+ * document) and the console. Filter trees are checked by `validate.ts` first, so a bad node is
+ * reported with its path (`ast.any[2].not.value: invalid regex: …`). Browser-safe.
+ */
+import { z } from "zod";
+import type { Filter, FilterNode, Fragment, Group, Route, Target } from "../types.ts";
+import { FIELD_OPS, formatIssuePath, validateFilter, validateFilterNode } from "./validate.ts";
+import type { FilterIssue } from "./validate.ts";
+
+/** Format of route, group and fragment ids. */
+export const ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+/** Most routes one instance stores. */
+export const MAX_ROUTES = 200;
+/** Most targets per route. */
+export const MAX_TARGETS = 10;
+
+const idSchema = z.string().regex(ID_PATTERN, {
+  error: "must be 1-64 lower-case letters, digits, _ or -, starting with a letter or digit",
+});
+const nameSchema = z.string().min(1, { error: "required" }).max(100, {
+  error: "at most 100 characters",
+});
+const positiveIntegerSchema = z.number().int({ error: "must be a positive integer" }).positive({
+  error: "must be a positive integer",
+});
+const snowflakeSchema = z.string().regex(/^\d{1,20}$/, { error: "must be a Discord id (digits)" });
+
+const eventFilterShape = z.strictObject({
+  type: z.literal("event"),
+  value: z.union([z.string(), z.array(z.string())]),
+});
+const fieldFilterShape = z.strictObject({
+  type: z.literal("field"),
+  path: z.string(),
+  op: z.enum(FIELD_OPS as [string, ...string[]]).optional(),
+  value: z.unknown().optional(),
+  caseSensitive: z.boolean().optional(),
+});
+const filterShape = z.discriminatedUnion("type", [eventFilterShape, fieldFilterShape]);
+
+const filterNodeShape: z.ZodType<FilterNode> = z.lazy(() =>
+  z.union([
+    filterShape,
+    z.strictObject({ all: z.array(filterNodeShape) }),
+    z.strictObject({ any: z.array(filterNodeShape) }),
+    z.strictObject({ not: filterNodeShape }),
+  ])
+) as z.ZodType<FilterNode>;
+
+function reportIssues(issues: FilterIssue[], ctx: z.RefinementCtx) {
+  for (const issue of issues) {
+    ctx.addIssue({ code: "custom", message: issue.message, path: issue.path, input: undefined });
+  }
+}
+
+/** A stored leaf filter (an element of `Route.filters`). */
+export const filterSchema: z.ZodType<Filter, unknown> = z.preprocess((value, ctx) => {
+  reportIssues(validateFilter(value), ctx);
+  return value;
+}, filterShape) as z.ZodType<Filter, unknown>;
+
+/** A filter tree (`Route.ast`, `Fragment.node`) with its depth and leaf limits. */
+export const filterNodeSchema: z.ZodType<FilterNode, unknown> = z.preprocess((value, ctx) => {
+  reportIssues(validateFilterNode(value), ctx);
+  return value;
+}, filterNodeShape);
+
+/** A chat destination: a Discord channel (and thread) or a Telegram chat (and topic). */
+export const targetSchema: z.ZodType<Target, unknown> = z.discriminatedUnion("platform", [
+  z.strictObject({
+    platform: z.literal("discord"),
+    channelId: snowflakeSchema,
+    threadId: snowflakeSchema.optional(),
+  }),
+  z.strictObject({
+    platform: z.literal("telegram"),
+    chatId: z.string().regex(/^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/, {
+      error: "must be a numeric chat id or an @channel name",
+    }),
+    topicId: positiveIntegerSchema.optional(),
+  }),
+], { error: 'must be "discord" or "telegram"' });
+
+/** A route. Only a fallback route may have empty `filters` and no `ast`. */
+export const routeSchema: z.ZodType<Route, unknown> = z.strictObject({
+  id: idSchema,
+  name: nameSchema,
+  enabled: z.boolean(),
+  groupId: idSchema,
+  fallback: z.boolean().optional(),
+  filters: z.array(filterSchema).max(64, { error: "at most 64 filters" }),
+  ast: filterNodeSchema.optional(),
+  discordRoleIds: z.array(snowflakeSchema).max(100).optional(),
+  targets: z.array(targetSchema).min(1, { error: "at least one target" }).max(MAX_TARGETS, {
+    error: `at most ${MAX_TARGETS} targets`,
+  }),
+}).superRefine((route, ctx) => {
+  if (route.fallback !== true && route.filters.length === 0 && route.ast === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["filters"],
+      message: "only a fallback route may have no filters (add a filter or an ast)",
+    });
+  }
+});
+
+/** Routes as stored together: ids unique within a group, at most 200. */
+export const routeListSchema: z.ZodType<Route[], unknown> = z.array(routeSchema).max(MAX_ROUTES, {
+  error: `at most ${MAX_ROUTES} routes`,
+}).superRefine((routes, ctx) => {
+  const seen = new Set<string>();
+  routes.forEach((route, index) => {
+    const key = `${route.groupId}\u0000${route.id}`;
+    if (seen.has(key)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [index, "id"],
+        message: `duplicate route id "${route.id}" in group "${route.groupId}"`,
+      });
+    }
+    seen.add(key);
+  });
+});
+
+/** A named filter tree the editor inlines into routes. */
+export const fragmentSchema: z.ZodType<Fragment, unknown> = z.strictObject({
+  id: idSchema,
+  groupId: idSchema,
+  name: nameSchema,
+  node: filterNodeSchema,
+});
+
+const memberSchema = z.strictObject({
+  userId: z.string().min(1, { error: "required" }),
+  login: z.string().min(1, { error: "required" }),
+  role: z.enum(["owner", "admin", "viewer"]),
+});
+
+/** A group: at least one owner; optional forge and installation restrictions. */
+export const groupSchema: z.ZodType<Group, unknown> = z.strictObject({
+  id: idSchema,
+  name: nameSchema,
+  members: z.array(memberSchema),
+  providers: z.array(z.enum(["github", "gitea"])).min(1, { error: "list at least one forge" })
+    .optional(),
+  installationId: positiveIntegerSchema.optional(),
+  owners: z.array(z.string().min(1, { error: "required" })).optional(),
+}).superRefine((group, ctx) => {
+  if (!group.members.some((member) => member.role === "owner")) {
+    ctx.addIssue({ code: "custom", path: ["members"], message: "at least one owner is required" });
+  }
+  const seen = new Set<string>();
+  group.members.forEach((member, index) => {
+    if (seen.has(member.userId)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["members", index, "userId"],
+        message: `duplicate member ${member.userId}`,
+      });
+    }
+    seen.add(member.userId);
+  });
+});
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case "invalid_type":
+      return issue.message.includes("received undefined")
+        ? "required"
+        : `expected ${issue.expected}`;
+    case "unrecognized_keys":
+      return `unknown key${issue.keys.length > 1 ? "s" : ""} ${
+        issue.keys.map((key) => `"${key}"`).join(", ")
+      }`;
+    case "invalid_value":
+      return `must be one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
+    case "invalid_union":
+      return issue.message === "Invalid input" ? "does not match any allowed shape" : issue.message;
+    default:
+      return issue.message;
+  }
+}
+
+/**
+ * One clear line for a zod error, naming the field path of the first problem:
+ * `routes[3].targets[0].channelId: required`.
+ */
+export function formatZodError(error: z.ZodError): string {
+  const [first] = error.issues;
+  if (!first) return "invalid input";
+  const where = formatIssuePath(first.path);
+  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : "";
+  return `${where ? `${where}: ` : ""}${issueMessage(first)}${more}`;
+}
