@@ -1,0 +1,218 @@
+/**
+ * Rendering a message as a Discord bot message: one embed within every embed
+ * limit, markdown escaped in the rich parts, and no pings except the roles
+ * (and users) a route names explicitly.
+ */
+
+import type { APIAllowedMentions, APIEmbed, APIEmbedField } from "discord-api-types/v10";
+import type { Target } from "../types.ts";
+import { type Block, line, type Message, type RichText, type Span } from "./message.ts";
+import { cutRendered, ELLIPSIS, escapeMarkdown, truncate } from "./text.ts";
+import { providerName } from "./provider.ts";
+
+/** Discord's message and embed limits, in characters. */
+export const DISCORD_LIMITS = {
+  content: 2000,
+  title: 256,
+  description: 4096,
+  fields: 25,
+  fieldName: 256,
+  fieldValue: 1024,
+  footer: 2048,
+  authorName: 256,
+  total: 6000,
+  mentions: 100,
+} as const;
+
+/** Room kept for the description before fields may take the rest of the embed total. */
+const DESCRIPTION_RESERVE = 1024;
+
+/** A value Discord requires but shows as nothing (a zero-width space). */
+const BLANK = "\u200b";
+
+const SNOWFLAKE = /^\d{1,20}$/;
+
+/** Who a Discord message may ping. */
+export interface DiscordRenderOptions {
+  /** Role ids rendered as `<@&id>` and allowed to ping. */
+  roleIds?: string[];
+  /** User ids rendered as `<@id>` and allowed to ping. */
+  userIds?: string[];
+}
+
+/** The body of Discord's Create Message request. */
+export interface DiscordMessageBody {
+  content?: string;
+  embeds: APIEmbed[];
+  allowed_mentions: APIAllowedMentions;
+}
+
+function codeSpan(value: string): string {
+  const inner = value.replaceAll("`", "ˋ");
+  return inner.trim() ? `\`${inner}\`` : "";
+}
+
+/** Emphasis markers around the text; surrounding spaces stay outside, where markdown needs them. */
+function styled(marker: string, value: string): string {
+  const [, lead, core, trail] = /^(\s*)([\s\S]*?)(\s*)$/.exec(value) ?? ["", "", value, ""];
+  return core ? `${lead}${marker}${escapeMarkdown(core)}${marker}${trail}` : value;
+}
+
+function linkDestination(url: string): string {
+  return url.replaceAll("(", "%28").replaceAll(")", "%29");
+}
+
+function renderSpan(span: Span): string {
+  switch (span.kind) {
+    case "text":
+      return escapeMarkdown(span.text);
+    case "bold":
+      return styled("**", span.text);
+    case "italic":
+      return styled("*", span.text);
+    case "code":
+      return codeSpan(span.text);
+    case "link": {
+      const label = (span.code ? codeSpan(span.text) : escapeMarkdown(span.text)) ||
+        escapeMarkdown(span.url);
+      return `[${label}](${linkDestination(span.url)})`;
+    }
+  }
+}
+
+function renderQuote(value: string): string {
+  return value.split("\n").map((quoted) => `> ${escapeMarkdown(quoted)}`).join("\n");
+}
+
+/** A piece of rich text that can be cut: its text and how it renders. */
+interface Piece {
+  text: string;
+  render: (value: string) => string;
+}
+
+function piecesOf(blocks: RichText): Piece[] {
+  const plain = (value: string) => value;
+  return blocks.flatMap((block: Block, index): Piece[] => {
+    const separator: Piece[] = index > 0 ? [{ text: "\n", render: plain }] : [];
+    if (block.kind === "quote") return [...separator, { text: block.text, render: renderQuote }];
+    return [
+      ...separator,
+      ...block.spans.map((span) => ({
+        text: span.text,
+        render: (value: string) => renderSpan({ ...span, text: value }),
+      })),
+    ];
+  });
+}
+
+/**
+ * Discord markdown for rich text, at most `max` characters: when it is too long
+ * the piece that overflows is cut (inside its own markup) and ends with `…`.
+ */
+export function renderMarkdown(blocks: RichText, max: number): string {
+  const pieces = piecesOf(blocks);
+  const whole = pieces.map((piece) => piece.render(piece.text)).join("");
+  if (whole.length <= max) return whole;
+  let output = "";
+  for (const piece of pieces) {
+    const rendered = piece.render(piece.text);
+    if (output.length + rendered.length + ELLIPSIS.length <= max) {
+      output += rendered;
+      continue;
+    }
+    const cut = cutRendered(piece.text, max - output.length, piece.render);
+    return output + (cut || (output.length + ELLIPSIS.length <= max ? ELLIPSIS : ""));
+  }
+  return output;
+}
+
+function footerText(message: Message): string | undefined {
+  if (!message.footer) return undefined;
+  const provider = providerName(message.footer.provider);
+  return message.footer.repository ? `${message.footer.repository} · ${provider}` : provider;
+}
+
+function renderFields(message: Message, budget: number): APIEmbedField[] {
+  const fields: APIEmbedField[] = [];
+  let remaining = budget;
+  for (const item of (message.fields ?? []).slice(0, DISCORD_LIMITS.fields)) {
+    const name = truncate(item.name, DISCORD_LIMITS.fieldName) || BLANK;
+    const value = renderMarkdown([line(...item.value)], DISCORD_LIMITS.fieldValue) || BLANK;
+    if (name.length + value.length > remaining) break;
+    remaining -= name.length + value.length;
+    fields.push(item.inline ? { name, value, inline: true } : { name, value });
+  }
+  return fields;
+}
+
+function renderEmbed(message: Message): APIEmbed {
+  const title = truncate(message.title, DISCORD_LIMITS.title) || BLANK;
+  const embed: APIEmbed = { title };
+  if (message.url) embed.url = message.url;
+  if (message.color !== undefined) embed.color = message.color;
+  if (message.author) {
+    embed.author = { name: truncate(message.author.name, DISCORD_LIMITS.authorName) || BLANK };
+    if (message.author.url) embed.author.url = message.author.url;
+    if (message.author.iconUrl) embed.author.icon_url = message.author.iconUrl;
+  }
+  const footer = footerText(message);
+  if (footer) embed.footer = { text: truncate(footer, DISCORD_LIMITS.footer) };
+  if (message.timestamp) embed.timestamp = message.timestamp;
+
+  const fixed = title.length + (embed.author?.name.length ?? 0) +
+    (embed.footer?.text.length ?? 0);
+  const fullDescription = renderMarkdown(message.description ?? [], DISCORD_LIMITS.description);
+  const reserve = Math.min(fullDescription.length, DESCRIPTION_RESERVE);
+  const fields = renderFields(message, DISCORD_LIMITS.total - fixed - reserve);
+  const fieldsLength = fields.reduce((sum, item) => sum + item.name.length + item.value.length, 0);
+  const descriptionBudget = Math.min(
+    DISCORD_LIMITS.description,
+    DISCORD_LIMITS.total - fixed - fieldsLength,
+  );
+  const description = renderMarkdown(message.description ?? [], descriptionBudget);
+  if (description) embed.description = description;
+  if (fields.length > 0) embed.fields = fields;
+  return embed;
+}
+
+function mentionable(ids: string[] | undefined): string[] {
+  return [...new Set((ids ?? []).filter((id) => SNOWFLAKE.test(id)))].slice(
+    0,
+    DISCORD_LIMITS.mentions,
+  );
+}
+
+/**
+ * The Create Message body for a message: one embed, plus role and user pings in
+ * `content` when the options name them. Nothing else can ping.
+ */
+export function renderDiscord(
+  message: Message,
+  options: DiscordRenderOptions = {},
+): DiscordMessageBody {
+  const mentions = [
+    ...mentionable(options.roleIds).map((id) => ({ id, markup: `<@&${id}>`, role: true })),
+    ...mentionable(options.userIds).map((id) => ({ id, markup: `<@${id}>`, role: false })),
+  ];
+  const included: typeof mentions = [];
+  let content = "";
+  for (const mention of mentions) {
+    const next = content ? `${content} ${mention.markup}` : mention.markup;
+    if (next.length > DISCORD_LIMITS.content) break;
+    content = next;
+    included.push(mention);
+  }
+  const allowed: APIAllowedMentions = { parse: [] };
+  const roles = included.filter((mention) => mention.role).map((mention) => mention.id);
+  const users = included.filter((mention) => !mention.role).map((mention) => mention.id);
+  if (roles.length > 0) allowed.roles = roles;
+  if (users.length > 0) allowed.users = users;
+  const body: DiscordMessageBody = { embeds: [renderEmbed(message)], allowed_mentions: allowed };
+  if (content) body.content = content;
+  return body;
+}
+
+/** The channel to post in for a Discord target: its thread when it names one. */
+export function discordChannelFor(target: Extract<Target, { platform: "discord" }>): string {
+  return target.threadId ?? target.channelId;
+}
