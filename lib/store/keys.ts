@@ -84,3 +84,98 @@ export const discordLinkKey = (discordUserId: string) => ["discord_links", disco
 /** A Telegram user's linked GitHub account. */
 export const telegramLinkKey = (telegramUserId: string) =>
   ["telegram_links", telegramUserId] as const;
+
+// --- Delivery: send logs, unit bodies, lanes, metrics (lib/store/send_logs.ts, units.ts,
+// lanes.ts, metrics.ts) ----------------------------------------------------------------------
+
+/** One send log record (one per delivery unit), by its sortable id. */
+export const sendLogKey = (logId: string) => ["send_logs", logId] as const;
+
+/** Prefix of every send log record (id order, oldest first). */
+export const sendLogsPrefix = () => ["send_logs"] as const;
+
+/** Index of a group's send logs: the value is the log id. */
+export const sendLogByGroupKey = (groupId: string, logId: string) =>
+  ["send_logs_by_group", groupId, logId] as const;
+
+/** Prefix of one group's send log index. */
+export const sendLogByGroupPrefix = (groupId: string) => ["send_logs_by_group", groupId] as const;
+
+/** Index of a route's send logs (route ids are unique within a group). */
+export const sendLogByRouteKey = (groupId: string, routeId: string, logId: string) =>
+  ["send_logs_by_route", groupId, routeId, logId] as const;
+
+/** Prefix of one route's send log index. */
+export const sendLogByRoutePrefix = (groupId: string, routeId: string) =>
+  ["send_logs_by_route", groupId, routeId] as const;
+
+/** Index of send logs by status. */
+export const sendLogByStatusKey = (status: string, logId: string) =>
+  ["send_logs_by_status", status, logId] as const;
+
+/** Prefix of one status's send log index. */
+export const sendLogByStatusPrefix = (status: string) => ["send_logs_by_status", status] as const;
+
+/** Index of a group's send logs by status. */
+export const sendLogByGroupStatusKey = (groupId: string, status: string, logId: string) =>
+  ["send_logs_by_group_status", groupId, status, logId] as const;
+
+/** Prefix of one group's send logs with one status. */
+export const sendLogByGroupStatusPrefix = (groupId: string, status: string) =>
+  ["send_logs_by_group_status", groupId, status] as const;
+
+/** Index of send logs by delivery id. */
+export const sendLogByDeliveryKey = (deliveryId: string, logId: string) =>
+  ["send_logs_by_delivery", deliveryId, logId] as const;
+
+/** Prefix of one delivery's send logs. */
+export const sendLogByDeliveryPrefix = (deliveryId: string) =>
+  ["send_logs_by_delivery", deliveryId] as const;
+
+/** The rendered platform body of a unit not yet delivered (kept for redelivery). */
+export const unitBodyKey = (logId: string) => ["unit_bodies", logId] as const;
+
+/** A unit waiting in its target's lane, in log id order. */
+export const laneEntryKey = (lane: string, logId: string) => ["lanes", lane, logId] as const;
+
+/** Prefix of one lane's waiting units. */
+export const laneEntriesPrefix = (lane: string) => ["lanes", lane] as const;
+
+/** A busy lane's run record (token, due time, lease); absent when the lane is idle. */
+export const laneRunKey = (lane: string) => ["lane_runs", lane] as const;
+
+/** Prefix of every busy lane's run record. */
+export const laneRunsPrefix = () => ["lane_runs"] as const;
+
+/** A lane's append counter: every append changes it, so a lane never goes idle over a unit. */
+export const laneTailKey = (lane: string) => ["lane_tails", lane] as const;
+
+/** One delivery counter: scope (`all` or `group:<id>`), UTC day, platform, event kind, status. */
+export const deliveryCounterKey = (
+  scope: string,
+  day: string,
+  platform: string,
+  kind: string,
+  status: string,
+) => ["delivery_counters", scope, day, platform, kind, status] as const;
+
+/** Prefix of every delivery counter. */
+export const deliveryCountersRoot = () => ["delivery_counters"] as const;
+
+/** Prefix of one scope's delivery counters (day order). */
+export const deliveryCountersPrefix = (scope: string) => ["delivery_counters", scope] as const;
+
+// --- Admin API (lib/store/fragments.ts, invites.ts) ------------------------------------------
+
+/** A group's filter fragments, stored together: `{ fragments, updatedAt }`. */
+export const fragmentsKey = (groupId: string) => ["fragments", groupId] as const;
+
+/** A pending group invite, by its token. */
+export const inviteKey = (token: string) => ["invites", token] as const;
+
+/** Index of a group's pending invites: the value is the token. */
+export const invitesByGroupKey = (groupId: string, token: string) =>
+  ["invites_by_group", groupId, token] as const;
+
+/** Prefix of one group's invite index. */
+export const invitesByGroupPrefix = (groupId: string) => ["invites_by_group", groupId] as const;

@@ -1,0 +1,29 @@
+/** The ingress's JSON answers, with the exact texts of the spec's Errors table. */
+
+/** A JSON response. */
+export function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8" },
+  });
+}
+
+/** A JSON error response `{ error }`. */
+export function jsonError(status: number, error: string): Response {
+  return json(status, { error });
+}
+
+/** The error texts of the ingress. */
+export const INGRESS_ERRORS = {
+  tooLarge: "Request too large",
+  invalidSignature: "Invalid signature",
+  invalidEvent: "Invalid event",
+  unknownGroup: "Unknown group webhook",
+  internal: "Internal server error",
+} as const;
+
+/** 200 `{ ok: true }`. */
+export const accepted = (): Response => json(200, { ok: true });
+
+/** 200 `{ ok: true, duplicate: true }`. */
+export const duplicate = (): Response => json(200, { ok: true, duplicate: true });

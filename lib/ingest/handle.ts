@@ -1,0 +1,181 @@
+/**
+ * The webhook ingress: `POST /webhook` (global secrets, provider detected from
+ * the headers) and `POST /webhook/:groupId` (the group's own secret, whatever
+ * the provider). Checks run in the order of CONTRACT §5: size (413), signature
+ * (401), event header and JSON object body (400); only then de-duplication and
+ * the durable accept. Matching and sending happen later, in the queue worker.
+ */
+import { detectProvider } from "../providers/detect.ts";
+import type { EventName, ProviderAdapter } from "../providers/adapter.ts";
+import { isNonceUsed, saveEvent } from "../store/events.ts";
+import { getGroup } from "../store/groups.ts";
+import { getGroupSecret } from "../store/tenants.ts";
+import { fromUtf8 } from "../encoding.ts";
+import type { Provider, Scope } from "../types.ts";
+import { accepted, duplicate, INGRESS_ERRORS, json, jsonError } from "./answers.ts";
+import { readBodyWithLimit } from "./body.ts";
+import { pickHeaders } from "./headers.ts";
+import { applyInstallationEvent } from "./installation.ts";
+
+/** A structured log line from the ingress. */
+export type IngressLog = (
+  level: "info" | "warn" | "error",
+  message: string,
+  fields?: Record<string, unknown>,
+) => void;
+
+/** What the ingress needs from the application. */
+export interface IngressDeps {
+  kv: Deno.Kv;
+  /** Global secrets per provider; two values while a secret rotates. */
+  secrets: { github: string[]; gitea: string[]; custom: string[] };
+  /** Clock in Unix milliseconds (defaults to `Date.now`). */
+  now?: () => number;
+  log?: IngressLog;
+}
+
+interface Ingress {
+  scope: Scope;
+  secretsFor: (provider: Provider) => readonly string[];
+}
+
+async function resolveIngress(deps: IngressDeps, groupId?: string): Promise<Ingress | null> {
+  if (groupId === undefined) {
+    return { scope: { type: "global" }, secretsFor: (provider) => deps.secrets[provider] };
+  }
+  const [group, secret] = await Promise.all([
+    getGroup(deps.kv, groupId),
+    getGroupSecret(deps.kv, groupId),
+  ]);
+  if (!group || !secret) return null;
+  return { scope: { type: "group", groupId }, secretsFor: () => [secret.secret] };
+}
+
+function parseJsonObject(body: Uint8Array): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(fromUtf8(body));
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? value as Record<string, unknown>
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+async function acceptEvent(
+  deps: IngressDeps,
+  request: Request,
+  ingress: Ingress,
+  adapter: ProviderAdapter,
+  name: EventName,
+  body: Uint8Array,
+  nonce: string | undefined,
+  now: number,
+): Promise<Response> {
+  const log = deps.log ?? (() => {});
+  const outcome = await saveEvent(deps.kv, {
+    provider: adapter.provider,
+    kind: name.kind,
+    action: name.action,
+    deliveryId: adapter.deliveryId(request.headers),
+    scope: ingress.scope,
+    receivedAt: now,
+    headers: pickHeaders(request.headers),
+    body,
+    nonce,
+  });
+  if (outcome.status === "nonce_reused") {
+    log("warn", "webhook refused: nonce already used", { provider: adapter.provider });
+    return jsonError(401, INGRESS_ERRORS.invalidSignature);
+  }
+  if (outcome.status === "duplicate") return duplicate();
+  log("info", "webhook accepted", {
+    eventId: outcome.eventId,
+    provider: adapter.provider,
+    kind: name.kind,
+    action: name.action,
+  });
+  return accepted();
+}
+
+async function ingest(
+  deps: IngressDeps,
+  request: Request,
+  groupId: string | undefined,
+): Promise<Response> {
+  const log = deps.log ?? (() => {});
+  const now = (deps.now ?? Date.now)();
+  const ingress = await resolveIngress(deps, groupId);
+  if (!ingress) {
+    await request.body?.cancel();
+    return jsonError(404, INGRESS_ERRORS.unknownGroup);
+  }
+  const body = await readBodyWithLimit(request);
+  if (!body) return jsonError(413, INGRESS_ERRORS.tooLarge);
+
+  const adapter = detectProvider(request.headers);
+  if (!adapter) {
+    log("warn", "webhook refused: no known signature or event header");
+    return jsonError(401, INGRESS_ERRORS.invalidSignature);
+  }
+  const secrets = ingress.secretsFor(adapter.provider);
+  if (secrets.length === 0) {
+    log("warn", "webhook refused: no secret is configured", { provider: adapter.provider });
+    return jsonError(401, INGRESS_ERRORS.invalidSignature);
+  }
+  const verification = await adapter.verify({
+    headers: request.headers,
+    body,
+    secrets,
+    nowMs: now,
+  });
+  if (!verification.ok) {
+    log("warn", "webhook refused: invalid signature", {
+      provider: adapter.provider,
+      reason: verification.reason,
+    });
+    return jsonError(401, INGRESS_ERRORS.invalidSignature);
+  }
+  const nonce = verification.nonce;
+  if (nonce !== undefined && await isNonceUsed(deps.kv, ingress.scope, nonce, now)) {
+    log("warn", "webhook refused: nonce already used", { provider: adapter.provider });
+    return jsonError(401, INGRESS_ERRORS.invalidSignature);
+  }
+
+  const payload = parseJsonObject(body);
+  const name = payload && adapter.eventName(request.headers, payload);
+  if (!payload || !name) return jsonError(400, INGRESS_ERRORS.invalidEvent);
+
+  if (name.kind === "ping") return accepted();
+  if (
+    adapter.provider === "github" && name.kind === "installation" &&
+    ingress.scope.type === "global"
+  ) {
+    const outcome = await applyInstallationEvent(deps.kv, name.action, payload, now);
+    if (!outcome) return jsonError(400, INGRESS_ERRORS.invalidEvent);
+    log("info", "installation event applied", { action: name.action, ...outcome });
+    return accepted();
+  }
+  return await acceptEvent(deps, request, ingress, adapter, name, body, nonce, now);
+}
+
+/**
+ * Handles one webhook request and answers with JSON: 200 `{ ok: true }` once
+ * the event is durably stored (or acknowledged, for `ping` and `installation`),
+ * 200 `{ ok: true, duplicate: true }` for a delivery seen within 5 minutes,
+ * 404 for an unknown group or one without a secret, 413 / 401 / 400 with the
+ * spec's error texts, 500 when the store fails. `groupId` selects the group's
+ * ingress; without it the global secrets apply.
+ */
+export async function handleWebhook(
+  deps: IngressDeps,
+  request: Request,
+  groupId?: string,
+): Promise<Response> {
+  try {
+    return await ingest(deps, request, groupId);
+  } catch (error) {
+    (deps.log ?? (() => {}))("error", "webhook ingress failed", { error: String(error) });
+    return json(500, { error: INGRESS_ERRORS.internal });
+  }
+}

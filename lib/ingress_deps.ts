@@ -1,0 +1,12 @@
+/** The ingress's services, taken from the request state. */
+import type { IngressDeps } from "./ingest/handle.ts";
+import type { State } from "./state.ts";
+
+/** Builds the ingress dependencies from the shared services in `state`. */
+export function ingressDeps(state: State): IngressDeps {
+  return {
+    kv: state.kv,
+    secrets: state.config.webhookSecrets,
+    log: (level, message, fields) => state.log[level](message, fields),
+  };
+}

@@ -1,0 +1,100 @@
+/**
+ * The signature core: HMAC-SHA256 over raw bytes, checked against every
+ * configured secret (so secrets can rotate) with constant-time comparison.
+ */
+import { hmacSha256, timingSafeEqual } from "../crypto.ts";
+import { fromHex, toHex, utf8 } from "../encoding.ts";
+
+/** A secret as configured (text, used as its UTF-8 bytes) or as raw key bytes. */
+export type SecretKey = string | Uint8Array<ArrayBuffer>;
+
+const keyCache = new Map<string, CryptoKey>();
+const KEY_CACHE_LIMIT = 64;
+
+async function importTextKey(secret: string): Promise<CryptoKey> {
+  const cached = keyCache.get(secret);
+  if (cached) return cached;
+  const key = await crypto.subtle.importKey(
+    "raw",
+    utf8(secret),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  if (keyCache.size >= KEY_CACHE_LIMIT) keyCache.clear();
+  keyCache.set(secret, key);
+  return key;
+}
+
+/** HMAC-SHA256 of `message` under `secret`, as raw bytes. */
+export async function hmacDigest(
+  secret: SecretKey,
+  message: Uint8Array<ArrayBuffer>,
+): Promise<Uint8Array<ArrayBuffer>> {
+  if (typeof secret !== "string") return await hmacSha256(secret, message);
+  const key = await importTextKey(secret);
+  return new Uint8Array(await crypto.subtle.sign("HMAC", key, message));
+}
+
+/** HMAC-SHA256 of `message` under `secret`, as lower-case hex. */
+export async function hmacHex(
+  secret: SecretKey,
+  message: Uint8Array<ArrayBuffer>,
+): Promise<string> {
+  return toHex(await hmacDigest(secret, message));
+}
+
+/**
+ * True when one of `candidates` equals HMAC-SHA256(`message`) under one of
+ * `secrets`. Every pair is compared in constant time and no comparison is
+ * skipped once a match is found. No secrets or no candidates never match.
+ */
+export async function matchesAnySecret(
+  secrets: readonly SecretKey[],
+  message: Uint8Array<ArrayBuffer>,
+  candidates: readonly Uint8Array[],
+): Promise<boolean> {
+  if (secrets.length === 0 || candidates.length === 0) return false;
+  const digests = await Promise.all(secrets.map((secret) => hmacDigest(secret, message)));
+  let matched = false;
+  for (const digest of digests) {
+    for (const candidate of candidates) {
+      if (timingSafeEqual(digest, candidate)) matched = true;
+    }
+  }
+  return matched;
+}
+
+const SHA256_HEX = /^[0-9a-fA-F]{64}$/;
+
+/**
+ * The digest bytes of a bare hex SHA-256 signature (Gitea, Forgejo), or null
+ * when the value is empty or not 64 hex characters.
+ */
+export function parseHexDigest(value: string | null): Uint8Array<ArrayBuffer> | null {
+  const text = value?.trim() ?? "";
+  if (!SHA256_HEX.test(text)) return null;
+  return fromHex(text.toLowerCase());
+}
+
+/**
+ * The digest bytes of a `sha256=<hex>` signature (GitHub, Switchyard), or null
+ * when the prefix is missing or the hex is malformed.
+ */
+export function parsePrefixedDigest(value: string | null): Uint8Array<ArrayBuffer> | null {
+  const text = value?.trim() ?? "";
+  if (!text.toLowerCase().startsWith("sha256=")) return null;
+  return parseHexDigest(text.slice("sha256=".length));
+}
+
+/** Joins byte strings into one. */
+export function concatBytes(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const total = parts.reduce((sum, part) => sum + part.length, 0);
+  const joined = new Uint8Array(total);
+  let offset = 0;
+  for (const part of parts) {
+    joined.set(part, offset);
+    offset += part.length;
+  }
+  return joined;
+}

@@ -1,0 +1,85 @@
+/**
+ * The audit log: one entry per admin write, sign-in, sign-out, invite use,
+ * token revocation and install binding (CONTRACT §4). Entries are keyed by
+ * ulid, so listing the prefix gives them in time order; entries about a group
+ * are also indexed under that group.
+ */
+import { monotonicFactory } from "ulid";
+import { auditByGroupKey, auditByGroupPrefix, auditKey, auditPrefix } from "./keys.ts";
+
+/** Who did it. */
+export interface AuditActor {
+  userId: string;
+  login: string;
+}
+
+/** One audit entry. */
+export interface AuditEntry {
+  id: string;
+  /** Unix milliseconds. */
+  at: number;
+  actor: AuditActor;
+  /** Dotted verb, e.g. `installation.bind`. */
+  action: string;
+  groupId?: string;
+  target?: string;
+  detail?: Record<string, unknown>;
+}
+
+/** An entry before it gets its id and time. */
+export type AuditInput = Omit<AuditEntry, "id" | "at">;
+
+const nextAuditId = monotonicFactory();
+
+/** A complete entry for `input` at `at` (Unix milliseconds), with a fresh ulid. */
+export function newAuditEntry(input: AuditInput, at: number): AuditEntry {
+  return { ...input, id: nextAuditId(at), at };
+}
+
+/** Adds the writes of `entry` (record and group index) to an atomic operation. */
+export function addAuditEntry(op: Deno.AtomicOperation, entry: AuditEntry): Deno.AtomicOperation {
+  op.set(auditKey(entry.id), entry);
+  if (entry.groupId !== undefined) op.set(auditByGroupKey(entry.groupId, entry.id), entry.id);
+  return op;
+}
+
+/** Records one audit entry and returns it. */
+export async function appendAudit(
+  kv: Deno.Kv,
+  input: AuditInput,
+  at: number = Date.now(),
+): Promise<AuditEntry> {
+  const entry = newAuditEntry(input, at);
+  const result = await addAuditEntry(kv.atomic(), entry).commit();
+  if (!result.ok) throw new Error(`Cannot record audit entry ${entry.id}`);
+  return entry;
+}
+
+/** Audit entries, newest first: all of them, or those of one group. */
+export async function listAuditEntries(
+  kv: Deno.Kv,
+  options: { groupId?: string; limit?: number } = {},
+): Promise<AuditEntry[]> {
+  const limit = options.limit ?? 100;
+  if (options.groupId === undefined) {
+    const entries: AuditEntry[] = [];
+    for await (
+      const entry of kv.list<AuditEntry>({ prefix: auditPrefix() }, { limit, reverse: true })
+    ) {
+      entries.push(entry.value);
+    }
+    return entries;
+  }
+  const ids: string[] = [];
+  const index = kv.list<string>({ prefix: auditByGroupPrefix(options.groupId) }, {
+    limit,
+    reverse: true,
+  });
+  for await (const entry of index) ids.push(entry.value);
+  const entries: AuditEntry[] = [];
+  for (let start = 0; start < ids.length; start += 10) {
+    const batch = await kv.getMany<AuditEntry[]>(ids.slice(start, start + 10).map(auditKey));
+    for (const entry of batch) if (entry.value) entries.push(entry.value);
+  }
+  return entries;
+}

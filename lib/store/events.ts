@@ -1,0 +1,265 @@
+/**
+ * Accepted events: metadata, raw payload chunks, the de-duplication mark, the
+ * single-use nonce and the delivery job.
+ *
+ * The payload is kept byte for byte: its raw bytes are compressed (raw
+ * deflate, fast level; webhook JSON shrinks about six-fold, which makes each
+ * commit cheaper) unless that does not make them smaller, and
+ * {@link loadEventBody} gives back exactly the bytes received.
+ *
+ * Deno KV limits a value to 64 KiB and one atomic commit to 800 KiB of
+ * mutations, so a payload of up to 1 MB cannot always be written in a single
+ * atomic operation. The stored bytes are split in chunks of at most
+ * {@link PAYLOAD_CHUNK_BYTES}; the first {@link INLINE_CHUNKS} chunks (600,000
+ * stored bytes, which in practice holds any compressed webhook JSON of up to
+ * 1 MB) go into the accepting commit, and any further chunks are written just
+ * before it under the fresh event id.
+ * The accepting commit checks the dedup mark and nonce, and sets the metadata,
+ * the inline chunks, the marks and the queue job together: until it succeeds
+ * nothing refers to the early chunks, and if it fails they are deleted. A crash
+ * between the two leaves unreferenced chunks, which expire on their own one
+ * hour after the event would have. Every record of an event expires after
+ * {@link EVENT_RETENTION_MS}.
+ */
+import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { monotonicFactory } from "ulid";
+import { sha256Hex } from "../crypto.ts";
+import { fromUtf8 } from "../encoding.ts";
+import type { ForgeEvent, Scope } from "../types.ts";
+import { dedupKey, eventChunkKey, eventChunksPrefix, eventKey, nonceKey } from "./keys.ts";
+
+/** The queue message asking the delivery worker to route one stored event. */
+export interface DeliverJob {
+  type: "deliver";
+  eventId: string;
+}
+
+/** True when a queue message is a {@link DeliverJob}. */
+export function isDeliverJob(message: unknown): message is DeliverJob {
+  const job = message as Partial<DeliverJob> | null;
+  return typeof job === "object" && job !== null && job.type === "deliver" &&
+    typeof job.eventId === "string";
+}
+
+/** A delivery id seen within this window is a duplicate. */
+export const DEDUP_WINDOW_MS = 5 * 60 * 1000;
+/** A custom sender's nonce is remembered this long (twice the ±5 minute replay window). */
+export const NONCE_WINDOW_MS = 10 * 60 * 1000;
+/** How long an accepted event stays readable (the longest a queue job may be delayed). */
+export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+/** Largest payload chunk, safely under KV's 64 KiB value limit. */
+export const PAYLOAD_CHUNK_BYTES = 60_000;
+/** Chunks written inside the accepting commit. */
+export const INLINE_CHUNKS = 10;
+
+const CHUNKS_PER_EARLY_BATCH = 12;
+const ORPHAN_GRACE_MS = 60 * 60 * 1000;
+const COMMIT_ATTEMPTS = 5;
+const MAX_KEY_PART_LENGTH = 200;
+
+/** The scope's name in dedup and nonce keys: `global`, or `group:<id>` (no group id has a colon). */
+export function scopeName(scope: Scope): string {
+  return scope.type === "global" ? "global" : `group:${scope.groupId}`;
+}
+
+/** How the payload bytes are stored. */
+type PayloadEncoding = "deflate-raw" | "identity";
+
+/** An event as stored: everything but the payload, which lives in chunks. */
+interface StoredEventMeta extends Omit<ForgeEvent, "payload"> {
+  /** Size of the payload as received. */
+  payloadBytes: number;
+  payloadEncoding: PayloadEncoding;
+  /** Size of the stored (possibly compressed) bytes, over all chunks. */
+  storedBytes: number;
+  chunkCount: number;
+}
+
+interface SeenMark {
+  seenAt: number;
+  eventId?: string;
+}
+
+/** An event to accept: its fields and the raw body it came with. */
+export interface NewEvent extends Omit<ForgeEvent, "id" | "payload"> {
+  /** The raw JSON body, stored byte for byte. */
+  body: Uint8Array;
+  /** A custom sender's single-use nonce, consumed in the same commit. */
+  nonce?: string;
+}
+
+/** What became of an event handed to {@link saveEvent}. */
+export type SaveOutcome =
+  | { status: "accepted"; eventId: string }
+  | { status: "duplicate"; eventId?: string }
+  | { status: "nonce_reused" };
+
+const nextEventId = monotonicFactory();
+
+async function keyPart(value: string): Promise<string> {
+  return value.length <= MAX_KEY_PART_LENGTH ? value : `sha256:${await sha256Hex(value)}`;
+}
+
+function isFresh(mark: SeenMark | null, now: number, windowMs: number): boolean {
+  return mark !== null && now - mark.seenAt < windowMs;
+}
+
+async function nonceMarkKey(scope: Scope, nonce: string): Promise<Deno.KvKey> {
+  return nonceKey(scopeName(scope), await keyPart(nonce));
+}
+
+/** True when the nonce was used in this scope within {@link NONCE_WINDOW_MS} of `now`. */
+export async function isNonceUsed(
+  kv: Deno.Kv,
+  scope: Scope,
+  nonce: string,
+  now: number,
+): Promise<boolean> {
+  const mark = await kv.get<SeenMark>(await nonceMarkKey(scope, nonce));
+  return isFresh(mark.value, now, NONCE_WINDOW_MS);
+}
+
+function encodePayload(body: Uint8Array): { encoding: PayloadEncoding; bytes: Uint8Array } {
+  const compressed = deflateRawSync(body, { level: 1 });
+  return compressed.length < body.length
+    ? { encoding: "deflate-raw", bytes: compressed }
+    : { encoding: "identity", bytes: body };
+}
+
+function splitChunks(body: Uint8Array): Uint8Array[] {
+  const chunks: Uint8Array[] = [];
+  for (let start = 0; start < body.length; start += PAYLOAD_CHUNK_BYTES) {
+    chunks.push(body.subarray(start, start + PAYLOAD_CHUNK_BYTES));
+  }
+  return chunks;
+}
+
+async function writeEarlyChunks(kv: Deno.Kv, eventId: string, chunks: Uint8Array[]) {
+  const expireIn = EVENT_RETENTION_MS + ORPHAN_GRACE_MS;
+  for (let index = INLINE_CHUNKS; index < chunks.length; index += CHUNKS_PER_EARLY_BATCH) {
+    const op = kv.atomic();
+    const end = Math.min(index + CHUNKS_PER_EARLY_BATCH, chunks.length);
+    for (let i = index; i < end; i++) op.set(eventChunkKey(eventId, i), chunks[i], { expireIn });
+    await op.commit();
+  }
+}
+
+async function deleteEarlyChunks(kv: Deno.Kv, eventId: string, chunkCount: number) {
+  if (chunkCount <= INLINE_CHUNKS) return;
+  const op = kv.atomic();
+  for (let i = INLINE_CHUNKS; i < chunkCount; i++) op.delete(eventChunkKey(eventId, i));
+  await op.commit();
+}
+
+/**
+ * Accepts an event durably: its record, payload, dedup mark (when it has a
+ * delivery id), nonce (when it has one) and its {@link DeliverJob} are
+ * committed atomically. A delivery id already seen in the same scope and
+ * provider within {@link DEDUP_WINDOW_MS} gives `duplicate`; a nonce seen
+ * within {@link NONCE_WINDOW_MS} gives `nonce_reused`; of two concurrent
+ * identical deliveries exactly one is accepted. Marks older than their window
+ * count as absent even when KV has not yet expired them.
+ */
+export async function saveEvent(kv: Deno.Kv, event: NewEvent): Promise<SaveOutcome> {
+  const { body, nonce, ...fields } = event;
+  const now = event.receivedAt;
+  const eventId = nextEventId(now);
+  const stored = encodePayload(body);
+  const chunks = splitChunks(stored.bytes);
+  const meta: StoredEventMeta = {
+    ...fields,
+    id: eventId,
+    payloadBytes: body.length,
+    payloadEncoding: stored.encoding,
+    storedBytes: stored.bytes.length,
+    chunkCount: chunks.length,
+  };
+  const dedup = event.deliveryId === undefined
+    ? null
+    : dedupKey(scopeName(event.scope), event.provider, await keyPart(event.deliveryId));
+  const nonceMark = nonce === undefined ? null : await nonceMarkKey(event.scope, nonce);
+
+  await writeEarlyChunks(kv, eventId, chunks);
+  let dedupStamp: string | null = null;
+  let nonceStamp: string | null = null;
+  for (let attempt = 0; attempt < COMMIT_ATTEMPTS; attempt++) {
+    const op = kv.atomic();
+    if (dedup) {
+      op.check({ key: dedup, versionstamp: dedupStamp })
+        .set(dedup, { seenAt: now, eventId } satisfies SeenMark, { expireIn: DEDUP_WINDOW_MS });
+    }
+    if (nonceMark) {
+      op.check({ key: nonceMark, versionstamp: nonceStamp })
+        .set(nonceMark, { seenAt: now } satisfies SeenMark, { expireIn: NONCE_WINDOW_MS });
+    }
+    op.set(eventKey(eventId), meta, { expireIn: EVENT_RETENTION_MS });
+    for (let i = 0; i < Math.min(INLINE_CHUNKS, chunks.length); i++) {
+      op.set(eventChunkKey(eventId, i), chunks[i], { expireIn: EVENT_RETENTION_MS });
+    }
+    op.enqueue({ type: "deliver", eventId } satisfies DeliverJob);
+    if ((await op.commit()).ok) return { status: "accepted", eventId };
+
+    const [dedupEntry, nonceEntry] = await Promise.all([
+      dedup ? kv.get<SeenMark>(dedup) : null,
+      nonceMark ? kv.get<SeenMark>(nonceMark) : null,
+    ]);
+    if (nonceEntry && isFresh(nonceEntry.value, now, NONCE_WINDOW_MS)) {
+      await deleteEarlyChunks(kv, eventId, chunks.length);
+      return { status: "nonce_reused" };
+    }
+    if (dedupEntry && isFresh(dedupEntry.value, now, DEDUP_WINDOW_MS)) {
+      await deleteEarlyChunks(kv, eventId, chunks.length);
+      return { status: "duplicate", eventId: dedupEntry.value?.eventId };
+    }
+    dedupStamp = dedupEntry?.versionstamp ?? null;
+    nonceStamp = nonceEntry?.versionstamp ?? null;
+  }
+  await deleteEarlyChunks(kv, eventId, chunks.length);
+  throw new Error(`Cannot store event ${eventId}: its dedup or nonce mark kept changing`);
+}
+
+async function readChunks(
+  kv: Deno.Kv,
+  eventId: string,
+  meta: StoredEventMeta,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const stored = new Uint8Array(meta.storedBytes);
+  let offset = 0;
+  let count = 0;
+  for await (const chunk of kv.list<Uint8Array>({ prefix: eventChunksPrefix(eventId) })) {
+    if (offset + chunk.value.length > stored.length) break;
+    stored.set(chunk.value, offset);
+    offset += chunk.value.length;
+    count++;
+  }
+  if (count !== meta.chunkCount || offset !== stored.length) {
+    throw new Error(`Event ${eventId} is incomplete: ${count} of ${meta.chunkCount} chunks`);
+  }
+  if (meta.payloadEncoding === "identity") return stored;
+  const body = new Uint8Array(inflateRawSync(stored));
+  if (body.length !== meta.payloadBytes) {
+    throw new Error(
+      `Event ${eventId} payload is ${body.length} bytes, expected ${meta.payloadBytes}`,
+    );
+  }
+  return body;
+}
+
+/** The raw payload bytes of a stored event, or null when the event is unknown. */
+export async function loadEventBody(
+  kv: Deno.Kv,
+  eventId: string,
+): Promise<Uint8Array<ArrayBuffer> | null> {
+  const meta = await kv.get<StoredEventMeta>(eventKey(eventId));
+  return meta.value ? await readChunks(kv, eventId, meta.value) : null;
+}
+
+/** A stored event with its payload reassembled and parsed, or null when unknown. */
+export async function loadEvent(kv: Deno.Kv, eventId: string): Promise<ForgeEvent | null> {
+  const meta = await kv.get<StoredEventMeta>(eventKey(eventId));
+  if (!meta.value) return null;
+  const body = await readChunks(kv, eventId, meta.value);
+  const { payloadBytes: _p, payloadEncoding: _e, storedBytes: _s, chunkCount: _c, ...event } =
+    meta.value;
+  return { ...event, payload: JSON.parse(fromUtf8(body)) };
+}

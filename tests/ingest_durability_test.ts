@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { handleDeliverJob } from "../lib/ingest/deliver_job.ts";
+import { type DeliverJob, isDeliverJob, loadEventBody } from "../lib/store/events.ts";
+import { fixture, githubRequest, send, testDeps } from "./ingest_helpers_test.ts";
+
+Deno.test("an acknowledged event and its job survive closing and reopening the KV file", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "switchyard-ingest-" });
+  const path = join(dir, "switchyard.kv");
+  try {
+    const body = await fixture("pull_request/opened.payload.json");
+    const first = await Deno.openKv(path);
+    try {
+      const request = await githubRequest(body, { delivery: "durable-1" });
+      assert.deepEqual(await send(testDeps(first), request), { status: 200, body: { ok: true } });
+    } finally {
+      first.close();
+    }
+
+    const reopened = await Deno.openKv(path);
+    const job = Promise.withResolvers<DeliverJob>();
+    const listener = reopened.listenQueue((message) => {
+      if (isDeliverJob(message)) job.resolve(message);
+    });
+    try {
+      const { eventId } = await job.promise;
+      assert.deepEqual(await loadEventBody(reopened, eventId), body);
+      const logged: string[] = [];
+      const event = await handleDeliverJob(reopened, { type: "deliver", eventId }, (_l, m) => {
+        logged.push(m);
+      });
+      assert.equal(event?.kind, "pull_request");
+      assert.equal(event?.action, "opened");
+      assert.equal(event?.deliveryId, "durable-1");
+      assert.deepEqual(logged, ["event ready for delivery"]);
+
+      const again = await githubRequest(body, { delivery: "durable-1" });
+      assert.deepEqual(await send(testDeps(reopened), again), {
+        status: 200,
+        body: { ok: true, duplicate: true },
+      });
+    } finally {
+      reopened.close();
+      await listener;
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a deliver job for an unknown event logs a warning", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const logged: string[] = [];
+    const event = await handleDeliverJob(kv, { type: "deliver", eventId: "01MISSING" }, (l, m) => {
+      logged.push(`${l}: ${m}`);
+    });
+    assert.equal(event, null);
+    assert.deepEqual(logged, ["warn: deliver job for an unknown event"]);
+    assert.equal(isDeliverJob({ type: "deliver", eventId: "x" }), true);
+    assert.equal(isDeliverJob({ type: "deliver" }), false);
+    assert.equal(isDeliverJob(null), false);
+  } finally {
+    kv.close();
+  }
+});
