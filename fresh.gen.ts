@@ -9,6 +9,8 @@ import * as $r5 from "./routes/admin/groups.tsx";
 import * as $r6 from "./routes/admin/index.tsx";
 import * as $r7 from "./routes/admin/logs.tsx";
 import * as $r8 from "./routes/health.ts";
+import * as $r9 from "./routes/webhook/[groupId].ts";
+import * as $r10 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
@@ -23,6 +25,8 @@ const manifest: Manifest = {
     "admin/index.tsx": $r6,
     "admin/logs.tsx": $r7,
     "health.ts": $r8,
+    "webhook/[groupId].ts": $r9,
+    "webhook/index.ts": $r10,
   },
   islands: {
     "PathTester.tsx": $i0,
