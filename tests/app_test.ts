@@ -53,7 +53,7 @@ Deno.test("the console overview renders the JSONPath tester island", async () =>
     islands: { PathTester: "/_fresh/PathTester-x.js" },
     styles: {},
   };
-  await using t = await startTestApp({}, assets);
+  await using t = await startTestApp({ DEBUG_MODE: "true" }, assets);
   const res = await t.fetch("/admin", { headers: { accept: "text/html" } });
   assert.equal(res.status, 200);
   const html = await res.text();

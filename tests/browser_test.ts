@@ -29,7 +29,7 @@ async function withBrowser(
 ) {
   const assets = await loadAssets(PROJECT_ROOT);
   assert.ok(assets.client, "assets are not built: run `deno task build` first");
-  await using testApp = await startTestApp({}, assets);
+  await using testApp = await startTestApp({ DEBUG_MODE: "true" }, assets);
   const server = Deno.serve(
     { port: 0, hostname: "127.0.0.1", onListen: () => {} },
     testApp.app.fetch,

@@ -1,12 +1,38 @@
 /**
- * The single access check in front of every console page. Sign-in and roles
- * plug in here; until they exist the console holds only stateless tools, so
- * every request passes.
+ * The single access check in front of every console page and console API call
+ * (`routes/admin/_middleware.ts`):
+ *
+ * - `/admin/login` and `/admin/logout` pass (they start and end sessions);
+ * - `GET /admin?error=forbidden` passes, so a refused person sees why;
+ * - everything else needs a session (sign-in redirect for pages, 401 for the API);
+ * - writes must come from this site (same-origin);
+ * - `/admin/invite` needs only a session: accepting an invite is how a person
+ *   without a group gets one;
+ * - every other path needs console access (a super admin or a group member).
+ *
+ * With DEBUG_MODE the principal is a built-in super admin, so all of it passes.
  */
 import type { Context } from "../fresh/types.ts";
 import type { State } from "../state.ts";
+import { requireConsoleAccess, requirePrincipal, requireSameOrigin } from "./access.ts";
 
-/** Throws an HttpError (or answers a redirect) when the request may not see the console. */
-export function guardConsole(_ctx: Context<State>): Promise<Response | null> {
-  return Promise.resolve(null);
+const OPEN_PATHS = new Set(["/admin/login", "/admin/logout"]);
+const SESSION_ONLY_PATHS = new Set(["/admin/invite"]);
+
+function isForbiddenNotice(ctx: Context<State>): boolean {
+  return ctx.req.method === "GET" && ctx.url.pathname === "/admin" &&
+    ctx.url.searchParams.get("error") === "forbidden";
+}
+
+/** Throws an HttpError (a 401/403, or a redirect) when the request may not see the console. */
+export async function guardConsole(ctx: Context<State>): Promise<Response | null> {
+  const path = ctx.url.pathname.replace(/\/+$/, "") || "/";
+  if (OPEN_PATHS.has(path) || isForbiddenNotice(ctx)) return null;
+  if (SESSION_ONLY_PATHS.has(path)) {
+    await requirePrincipal(ctx);
+  } else {
+    await requireConsoleAccess(ctx);
+  }
+  requireSameOrigin(ctx.req, ctx.state.config);
+  return null;
 }

@@ -1,0 +1,33 @@
+/**
+ * Bearer authentication for the action API (CONTRACT §6). The three failures
+ * are told apart, as RFC 6750 does: no `Authorization` header → 401 with a
+ * plain `WWW-Authenticate: Bearer` challenge; a header that is not
+ * `Bearer <token>` → 400 `invalid_request`; a token the reverse index does not
+ * know (never stored, replaced, revoked or expired) → 401 `invalid_token`.
+ */
+import { HttpError } from "../fresh/http_error.ts";
+import { findUserByToken } from "../store/tokens.ts";
+
+const REALM = 'Bearer realm="switchyard"';
+const BEARER = /^Bearer +([\w.~+/-]+=*) *$/i;
+
+/** The user id of the request's bearer token; throws 400/401 as described above. */
+export async function requireBearerUser(kv: Deno.Kv, req: Request): Promise<string> {
+  const header = req.headers.get("authorization");
+  if (header === null || header.trim() === "") {
+    throw new HttpError(401, "Missing Authorization header", { "www-authenticate": REALM });
+  }
+  const token = BEARER.exec(header)?.[1];
+  if (!token || token.length > 512) {
+    throw new HttpError(400, "Malformed Authorization header: expected Bearer <token>", {
+      "www-authenticate": `${REALM}, error="invalid_request"`,
+    });
+  }
+  const userId = await findUserByToken(kv, token);
+  if (userId === null) {
+    throw new HttpError(401, "Invalid or revoked token", {
+      "www-authenticate": `${REALM}, error="invalid_token"`,
+    });
+  }
+  return userId;
+}

@@ -1,0 +1,142 @@
+/**
+ * Who is asking, and what they may do: the authorization module every admin
+ * page, admin API endpoint and identity route uses (spec "Authentication",
+ * rule 3). A principal comes from the session cookie (or, with DEBUG_MODE,
+ * is a built-in super admin); group roles come from the groups' member lists.
+ *
+ * - super admin (ADMIN_USER_IDS, by numeric id or login): every group;
+ * - `owner`: their groups' members, invites, webhook secret, rename, binding;
+ * - `admin`: their groups' routes and fragments;
+ * - `viewer`: reads their groups.
+ */
+import type { Config } from "../config.ts";
+import { randomToken } from "../crypto.ts";
+import type { Context } from "../fresh/types.ts";
+import type { State } from "../state.ts";
+import { listGroups } from "../store/groups.ts";
+import { getSession } from "../store/sessions.ts";
+import type { Group, Role } from "../types.ts";
+import { sessionIdOf } from "./session_cookie.ts";
+
+/** A signed-in person and their rights. */
+export interface Principal {
+  userId: string;
+  login: string;
+  superAdmin: boolean;
+  /** The person's role in each group they belong to, by group id. */
+  roles: Record<string, Role>;
+  /** The token forms must send back (per session). */
+  csrfToken: string;
+  /** The session cookie's value; null for the DEBUG_MODE principal. */
+  sessionId: string | null;
+  /** Whether this is the DEBUG_MODE principal (no session, no GitHub token). */
+  debug: boolean;
+}
+
+const DEBUG_CSRF_TOKEN = randomToken(32);
+const cache = new WeakMap<Request, Promise<Principal | null>>();
+
+/** Whether ADMIN_USER_IDS names the user (by numeric id or login, without case). */
+export function isSuperAdmin(config: Config, user: { userId: string; login: string }): boolean {
+  return config.adminUsers.includes(user.userId) ||
+    config.adminUsers.includes(user.login.toLowerCase());
+}
+
+/** The user's role in every group they are a member of. */
+export function rolesIn(groups: readonly Group[], userId: string): Record<string, Role> {
+  const roles: Record<string, Role> = {};
+  for (const group of groups) {
+    const member = group.members.find((m) => m.userId === userId);
+    if (member) roles[group.id] = member.role;
+  }
+  return roles;
+}
+
+/** Builds the principal for a person from the current groups. */
+export async function principalFor(
+  kv: Deno.Kv,
+  config: Config,
+  user: { userId: string; login: string },
+  session: { csrfToken: string; sessionId: string | null },
+): Promise<Principal> {
+  return {
+    userId: user.userId,
+    login: user.login,
+    superAdmin: isSuperAdmin(config, user),
+    roles: rolesIn(await listGroups(kv), user.userId),
+    csrfToken: session.csrfToken,
+    sessionId: session.sessionId,
+    debug: false,
+  };
+}
+
+function debugPrincipal(): Principal {
+  return {
+    userId: "debug",
+    login: "debug",
+    superAdmin: true,
+    roles: {},
+    csrfToken: DEBUG_CSRF_TOKEN,
+    sessionId: null,
+    debug: true,
+  };
+}
+
+async function resolvePrincipal(ctx: Context<State>): Promise<Principal | null> {
+  const { kv, config } = ctx.state;
+  if (config.debugMode) return debugPrincipal();
+  const sessionId = sessionIdOf(ctx.req);
+  if (!sessionId) return null;
+  const session = await getSession(kv, sessionId);
+  if (!session) return null;
+  return await principalFor(kv, config, session, { csrfToken: session.csrfToken, sessionId });
+}
+
+/** The request's principal, or null when nobody is signed in (computed once per request). */
+export function loadPrincipal(ctx: Context<State>): Promise<Principal | null> {
+  let principal = cache.get(ctx.req);
+  if (!principal) {
+    principal = resolvePrincipal(ctx);
+    cache.set(ctx.req, principal);
+  }
+  return principal;
+}
+
+/** Whether the person may use the console at all: a super admin or a member of some group. */
+export function hasConsoleAccess(principal: Principal): boolean {
+  return principal.superAdmin || Object.keys(principal.roles).length > 0;
+}
+
+/** Whether a person (not yet signed in) would have console access. */
+export async function userHasConsoleAccess(
+  kv: Deno.Kv,
+  config: Config,
+  user: { userId: string; login: string },
+): Promise<boolean> {
+  if (isSuperAdmin(config, user)) return true;
+  return Object.keys(rolesIn(await listGroups(kv), user.userId)).length > 0;
+}
+
+/** Whether the person may read the group (any role). */
+export function canReadGroup(principal: Principal, groupId: string): boolean {
+  return principal.superAdmin || principal.roles[groupId] !== undefined;
+}
+
+/** Whether the person may change the group's routes and fragments (owner or admin). */
+export function canEditRoutes(principal: Principal, groupId: string): boolean {
+  const role = principal.roles[groupId];
+  return principal.superAdmin || role === "owner" || role === "admin";
+}
+
+/** Whether the person has owner rights over the group (its owner, or a super admin). */
+export function isOwner(principal: Principal, groupId: string): boolean {
+  return principal.superAdmin || principal.roles[groupId] === "owner";
+}
+
+/** The groups the person may read, in the given order. */
+export function readableGroups<G extends { id: string }>(
+  principal: Principal,
+  groups: readonly G[],
+): G[] {
+  return groups.filter((group) => canReadGroup(principal, group.id));
+}

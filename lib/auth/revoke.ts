@@ -1,0 +1,28 @@
+/** Revoking a user's stored GitHub token (`DELETE /auth/token/:userId`). */
+import { HttpError } from "../fresh/http_error.ts";
+import { appendAudit } from "../store/audit.ts";
+import { deleteToken } from "../store/tokens.ts";
+import type { Principal } from "./principal.ts";
+
+/**
+ * Deletes the user's token and its reverse entry, so their bearer calls stop
+ * working at once. Only a super admin or the user themself may; others get
+ * 403. Audited as `token.revoke` whether or not a token was stored.
+ */
+export async function revokeUserToken(
+  kv: Deno.Kv,
+  principal: Principal,
+  userId: string,
+): Promise<{ removed: boolean }> {
+  if (!principal.superAdmin && principal.userId !== userId) {
+    throw new HttpError(403, "Only a super admin or the user themself may revoke this token");
+  }
+  const removed = await deleteToken(kv, userId);
+  await appendAudit(kv, {
+    actor: { userId: principal.userId, login: principal.login },
+    action: "token.revoke",
+    target: `user:${userId}`,
+    detail: { removed },
+  });
+  return { removed };
+}

@@ -1,0 +1,146 @@
+/**
+ * Finishing a GitHub sign-in (`GET /auth/github/callback`): the code is
+ * exchanged, the user looked up, the token stored, and the flow the state
+ * was bound to decides the outcome:
+ *
+ * - browser: a session, when the person has console access or is on their way
+ *   to accept an invite; otherwise `forbidden` (no session);
+ * - install: a session (an installer may not have a group yet), back to the
+ *   install page;
+ * - json: the identity, no session;
+ * - discord_link / telegram_link: the chat user is linked to this account
+ *   (and Telegram gets a confirmation message in the pending chat).
+ */
+import type { Config } from "../config.ts";
+import { HttpError } from "../fresh/http_error.ts";
+import type { Logger } from "../log.ts";
+import { appendAudit } from "../store/audit.ts";
+import { saveDiscordLink, saveTelegramLink } from "../store/links.ts";
+import { createOAuthState, type OAuthFlow } from "../store/oauth_states.ts";
+import { createSession } from "../store/sessions.ts";
+import { callTelegram } from "../telegram/api.ts";
+import {
+  authorizeUrl,
+  exchangeCode,
+  fetchUser,
+  type GitHubUser,
+  isOAuthFailure,
+  type OAuthFailure,
+} from "./oauth.ts";
+import { userHasConsoleAccess } from "./principal.ts";
+import { storeUserToken } from "./user_tokens.ts";
+
+/** What the callback answers. */
+export type SignInOutcome =
+  | { kind: "session"; sessionId: string; redirectTo: string }
+  | { kind: "forbidden"; user: GitHubUser }
+  | { kind: "json"; userId: string; login: string; redirectTo: string }
+  | { kind: "discord_linked"; discordUserId: string; login: string }
+  | { kind: "telegram_linked"; telegramUserId: string; login: string };
+
+/** The services a sign-in needs (a request's state fits). */
+export interface SignInDeps {
+  kv: Deno.Kv;
+  config: Config;
+  log: Logger;
+}
+
+const INVITE_PATH = "/admin/invite";
+
+function failure(what: string, outcome: OAuthFailure): HttpError {
+  return outcome.kind === "unreachable"
+    ? new HttpError(502, `GitHub is unreachable: ${outcome.message}`)
+    : new HttpError(400, `GitHub refused ${what}: ${outcome.message}`);
+}
+
+function installPath(flow: Extract<OAuthFlow, { kind: "install" }>): string {
+  const query = new URLSearchParams({ installation_id: String(flow.installationId) });
+  if (flow.setupAction) query.set("setup_action", flow.setupAction);
+  return `/auth/github/install?${query}`;
+}
+
+function isInvitePath(path: string): boolean {
+  return path === INVITE_PATH || path.startsWith(`${INVITE_PATH}?`);
+}
+
+async function startSession(
+  deps: SignInDeps,
+  user: GitHubUser,
+  flow: OAuthFlow["kind"],
+  redirectTo: string,
+): Promise<SignInOutcome> {
+  const { sessionId } = await createSession(deps.kv, user);
+  await appendAudit(deps.kv, {
+    actor: { userId: user.userId, login: user.login },
+    action: "session.login",
+    detail: { flow },
+  });
+  return { kind: "session", sessionId, redirectTo };
+}
+
+async function confirmTelegramLink(deps: SignInDeps, chatId: string, login: string) {
+  if (!deps.config.telegram.botToken) return;
+  const outcome = await callTelegram(deps.config.telegram, "sendMessage", {
+    chat_id: chatId,
+    text: `Your Telegram account is now linked to the GitHub account ${login}.`,
+  });
+  if (outcome.kind !== "ok") {
+    deps.log.warn("telegram link confirmation not sent", { chatId, outcome: outcome.kind });
+  }
+}
+
+/** Starts a sign-in for the flow: a fresh state and the redirect to GitHub. */
+export async function redirectToGitHub(
+  kv: Deno.Kv,
+  config: Config,
+  flow: OAuthFlow,
+): Promise<Response> {
+  const state = await createOAuthState(kv, flow);
+  return new Response(null, { status: 302, headers: { location: authorizeUrl(config, state) } });
+}
+
+/** Completes a sign-in for `code` in `flow` (see the module comment). */
+export async function completeSignIn(
+  deps: SignInDeps,
+  code: string,
+  flow: OAuthFlow,
+  now: number = Date.now(),
+): Promise<SignInOutcome> {
+  const grant = await exchangeCode(deps.config, code, now);
+  if (isOAuthFailure(grant)) throw failure("the sign-in code", grant);
+  const user = await fetchUser(deps.config, grant.accessToken);
+  if (isOAuthFailure(user)) throw failure("the user lookup", user);
+  await storeUserToken(deps, { ...user, ...grant }, now);
+
+  switch (flow.kind) {
+    case "browser": {
+      const allowed = isInvitePath(flow.redirectTo) ||
+        await userHasConsoleAccess(deps.kv, deps.config, user);
+      if (!allowed) {
+        return { kind: "forbidden", user };
+      }
+      return await startSession(deps, user, flow.kind, flow.redirectTo);
+    }
+    case "install":
+      return await startSession(deps, user, flow.kind, installPath(flow));
+    case "json":
+      return { kind: "json", userId: user.userId, login: user.login, redirectTo: flow.redirectTo };
+    case "discord_link":
+      await saveDiscordLink(deps.kv, {
+        discordUserId: flow.discordUserId,
+        userId: user.userId,
+        login: user.login,
+        linkedAt: now,
+      });
+      return { kind: "discord_linked", discordUserId: flow.discordUserId, login: user.login };
+    case "telegram_link":
+      await saveTelegramLink(deps.kv, {
+        telegramUserId: flow.telegramUserId,
+        userId: user.userId,
+        login: user.login,
+        linkedAt: now,
+      });
+      await confirmTelegramLink(deps, flow.telegramChatId, user.login);
+      return { kind: "telegram_linked", telegramUserId: flow.telegramUserId, login: user.login };
+  }
+}

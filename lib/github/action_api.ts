@@ -1,0 +1,77 @@
+/**
+ * The bearer action API's request and answer handling, shared by the four
+ * routes: authenticate the bearer, validate the JSON body, act as the caller,
+ * and turn GitHub's answer into ours. GitHub's refusals keep their status and
+ * message (404, 405, 409, 422, and other 4xx such as 403); a 401 from GitHub
+ * that a refresh could not cure answers 401; GitHub failing (5xx) or
+ * unreachable answers 502.
+ */
+import type { z } from "zod";
+import { requireBearerUser } from "../auth/bearer.ts";
+import type { TokenDeps } from "../auth/user_tokens.ts";
+import { HttpError } from "../fresh/http_error.ts";
+import type { ActionOutcome } from "./actions.ts";
+
+/** One action: its body schema, what it does, and its success status. */
+export interface ActionSpec<S extends z.ZodType, T> {
+  schema: S;
+  run(deps: TokenDeps, userId: string, input: z.infer<S>): Promise<ActionOutcome<T>>;
+  status: number;
+}
+
+/** Reads and validates a JSON body; 400 names the first failing field. */
+export async function parseJsonBody<S extends z.ZodType>(
+  req: Request,
+  schema: S,
+): Promise<z.infer<S>> {
+  let body: unknown;
+  try {
+    body = await req.json();
+  } catch {
+    throw new HttpError(400, "Request body must be a JSON object");
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue.path.join(".");
+    throw new HttpError(
+      400,
+      field ? `Invalid ${field}: ${issue.message}` : `Invalid body: ${issue.message}`,
+    );
+  }
+  return parsed.data;
+}
+
+/** Turns an action's outcome into the API answer (see the module comment). */
+export function actionResponse<T extends object>(
+  outcome: ActionOutcome<T>,
+  status: number,
+): Response {
+  switch (outcome.kind) {
+    case "ok":
+      return Response.json({ ok: true, ...outcome.result }, { status });
+    case "no_token":
+      throw new HttpError(401, "Your stored GitHub token has expired; sign in again");
+    case "unreachable":
+      throw new HttpError(502, `GitHub is unreachable: ${outcome.message}`);
+    case "refused":
+      if (outcome.status === 401) {
+        throw new HttpError(401, `GitHub no longer accepts your token: ${outcome.message}`);
+      }
+      if (outcome.status >= 400 && outcome.status < 500) {
+        throw new HttpError(outcome.status, outcome.message);
+      }
+      throw new HttpError(502, `GitHub failed (${outcome.status}): ${outcome.message}`);
+  }
+}
+
+/** Answers one action request: bearer, body, the call as the caller, the answer. */
+export async function handleAction<S extends z.ZodType, T extends object>(
+  deps: TokenDeps,
+  req: Request,
+  spec: ActionSpec<S, T>,
+): Promise<Response> {
+  const userId = await requireBearerUser(deps.kv, req);
+  const input = await parseJsonBody(req, spec.schema);
+  return actionResponse(await spec.run(deps, userId, input), spec.status);
+}

@@ -1,0 +1,120 @@
+/**
+ * The four actions a user takes on GitHub through Switchyard (CONTRACT §7):
+ * comment on an issue or pull request, merge, close, react. The request
+ * schemas validate the bearer API's bodies; chat commands call the same
+ * functions with a linked user's id.
+ */
+import { z } from "zod";
+import type { TokenDeps } from "../auth/user_tokens.ts";
+import { callGitHubAsUser, type GitHubOutcome, repoPath } from "./client.ts";
+
+const name = z.string().trim().min(1).max(100).regex(/^[\w.-]+$/, "must be a GitHub name");
+const number = z.number().int().positive();
+
+/** `POST /api/comment` body. */
+export const commentSchema = z.object({
+  owner: name,
+  repo: name,
+  issueNumber: number,
+  body: z.string().trim().min(1).max(65_536),
+});
+
+/** `POST /api/merge` body. */
+export const mergeSchema = z.object({
+  owner: name,
+  repo: name,
+  pullNumber: number,
+  mergeMethod: z.enum(["merge", "squash", "rebase"]).optional(),
+  sha: z.string().regex(/^[0-9a-f]{40}$/i, "must be a 40-character commit sha").optional(),
+});
+
+/** `POST /api/close` body. */
+export const closeSchema = z.object({ owner: name, repo: name, pullNumber: number });
+
+/** GitHub's reaction names. */
+export const REACTIONS = [
+  "+1",
+  "-1",
+  "laugh",
+  "confused",
+  "heart",
+  "hooray",
+  "rocket",
+  "eyes",
+] as const;
+
+/** `POST /api/react` body. */
+export const reactSchema = z.object({
+  owner: name,
+  repo: name,
+  issueNumber: number,
+  content: z.enum(REACTIONS),
+});
+
+/** An action's outcome: the success answer, or why it failed. */
+export type ActionOutcome<T> =
+  | { kind: "ok"; result: T }
+  | Exclude<GitHubOutcome<unknown>, { kind: "ok" }>;
+
+function mapOk<A, T>(outcome: GitHubOutcome<A>, map: (body: A) => T): ActionOutcome<T> {
+  return outcome.kind === "ok" ? { kind: "ok", result: map(outcome.body) } : outcome;
+}
+
+/** Comments on an issue or pull request; answers the comment's id and address. */
+export async function commentOnIssue(
+  deps: TokenDeps,
+  userId: string,
+  input: z.infer<typeof commentSchema>,
+): Promise<ActionOutcome<{ id: number; url: string }>> {
+  const outcome = await callGitHubAsUser<{ id: number; html_url: string }>(deps, userId, {
+    method: "POST",
+    path: repoPath(input.owner, input.repo, "issues", input.issueNumber, "comments"),
+    body: { body: input.body },
+  });
+  return mapOk(outcome, (body) => ({ id: body.id, url: body.html_url }));
+}
+
+/** Merges a pull request (only at `sha` when given); answers the merge commit's sha. */
+export async function mergePullRequest(
+  deps: TokenDeps,
+  userId: string,
+  input: z.infer<typeof mergeSchema>,
+): Promise<ActionOutcome<{ sha: string }>> {
+  const body: Record<string, string> = {};
+  if (input.mergeMethod) body.merge_method = input.mergeMethod;
+  if (input.sha) body.sha = input.sha;
+  const outcome = await callGitHubAsUser<{ sha: string }>(deps, userId, {
+    method: "PUT",
+    path: repoPath(input.owner, input.repo, "pulls", input.pullNumber, "merge"),
+    body,
+  });
+  return mapOk(outcome, (answer) => ({ sha: answer.sha }));
+}
+
+/** Closes a pull request without merging it. */
+export async function closePullRequest(
+  deps: TokenDeps,
+  userId: string,
+  input: z.infer<typeof closeSchema>,
+): Promise<ActionOutcome<Record<never, never>>> {
+  const outcome = await callGitHubAsUser(deps, userId, {
+    method: "PATCH",
+    path: repoPath(input.owner, input.repo, "pulls", input.pullNumber),
+    body: { state: "closed" },
+  });
+  return mapOk(outcome, () => ({}));
+}
+
+/** Adds a reaction to an issue or pull request; answers the reaction's id. */
+export async function reactToIssue(
+  deps: TokenDeps,
+  userId: string,
+  input: z.infer<typeof reactSchema>,
+): Promise<ActionOutcome<{ id: number }>> {
+  const outcome = await callGitHubAsUser<{ id: number }>(deps, userId, {
+    method: "POST",
+    path: repoPath(input.owner, input.repo, "issues", input.issueNumber, "reactions"),
+    body: { content: input.content },
+  });
+  return mapOk(outcome, (body) => ({ id: body.id }));
+}

@@ -1,0 +1,57 @@
+/**
+ * OAuth `state` values (CONTRACT §6): random, single use, valid for 10
+ * minutes, and bound to the flow that started the sign-in. Consuming one is a
+ * get followed by an atomic delete that checks the entry, so a state is used
+ * at most once even when two callbacks race.
+ */
+import { randomToken } from "../crypto.ts";
+import { oauthStateKey } from "./keys.ts";
+
+/** How long a state may wait for its callback. */
+export const OAUTH_STATE_LIFETIME_MS = 10 * 60 * 1000;
+
+/** The flow a sign-in belongs to, and what it needs to finish. */
+export type OAuthFlow =
+  | { kind: "browser"; redirectTo: string }
+  | { kind: "json"; redirectTo: string }
+  | { kind: "install"; installationId: number; setupAction?: string }
+  | { kind: "discord_link"; discordUserId: string }
+  | { kind: "telegram_link"; telegramUserId: string; telegramChatId: string };
+
+interface StoredState {
+  flow: OAuthFlow;
+  createdAt: number;
+}
+
+/** Why a state could not be used. */
+export type StateRefusal = "unknown" | "expired";
+
+/** Stores a new state for the flow and returns it. */
+export async function createOAuthState(
+  kv: Deno.Kv,
+  flow: OAuthFlow,
+  now: number = Date.now(),
+): Promise<string> {
+  const state = randomToken(24);
+  const value: StoredState = { flow, createdAt: now };
+  await kv.set(oauthStateKey(state), value, { expireIn: OAUTH_STATE_LIFETIME_MS });
+  return state;
+}
+
+/**
+ * Uses a state up: answers its flow and deletes it. `unknown` covers a state
+ * never issued, already used, or lost to a concurrent callback; `expired` a
+ * state older than 10 minutes that KV has not removed yet.
+ */
+export async function consumeOAuthState(
+  kv: Deno.Kv,
+  state: string,
+  now: number = Date.now(),
+): Promise<{ flow: OAuthFlow } | { refused: StateRefusal }> {
+  const entry = await kv.get<StoredState>(oauthStateKey(state));
+  if (!entry.value) return { refused: "unknown" };
+  const committed = await kv.atomic().check(entry).delete(oauthStateKey(state)).commit();
+  if (!committed.ok) return { refused: "unknown" };
+  if (now - entry.value.createdAt >= OAUTH_STATE_LIFETIME_MS) return { refused: "expired" };
+  return { flow: entry.value.flow };
+}

@@ -1,0 +1,9 @@
+import { closePullRequest, closeSchema } from "../../lib/github/actions.ts";
+import { handleAction } from "../../lib/github/action_api.ts";
+import { define } from "../../lib/state.ts";
+
+/** Closes a pull request as the bearer's GitHub user. */
+export const handler = define.handlers({
+  POST: (ctx) =>
+    handleAction(ctx.state, ctx.req, { schema: closeSchema, run: closePullRequest, status: 200 }),
+});

@@ -1,0 +1,116 @@
+import { redirectError, wantsPage } from "../../../lib/auth/access.ts";
+import { sessionCookie } from "../../../lib/auth/session_cookie.ts";
+import { completeSignIn } from "../../../lib/auth/sign_in.ts";
+import { requireFeature } from "../../../lib/config.ts";
+import { HttpError, isHttpError } from "../../../lib/fresh/http_error.ts";
+import type { Context } from "../../../lib/fresh/types.ts";
+import { define, type State } from "../../../lib/state.ts";
+import { consumeOAuthState } from "../../../lib/store/oauth_states.ts";
+
+interface Linked {
+  platform: "Discord" | "Telegram";
+  login: string;
+}
+
+const STATE_FORMAT = /^[\w-]{16,128}$/;
+const REFUSALS = {
+  unknown: "This sign-in link is unknown or was already used; start the sign-in again",
+  expired: "This sign-in link has expired (after 10 minutes); start the sign-in again",
+};
+
+/**
+ * GitHub's install redirect when the app asks for authorization during
+ * installation: it carries a code but not our state, so the code is not used;
+ * the install page starts a sign-in of its own.
+ */
+function redirectStatelessInstall(query: URLSearchParams): void {
+  const installationId = query.get("installation_id");
+  if (query.has("state") || !installationId || !/^\d{1,18}$/.test(installationId)) return;
+  const next = new URLSearchParams({ installation_id: installationId });
+  const setupAction = query.get("setup_action");
+  if (setupAction) next.set("setup_action", setupAction);
+  throw redirectError(`/auth/github/install?${next}`);
+}
+
+async function answer(ctx: Context<State>): Promise<Response> {
+  const { config } = ctx.state;
+  requireFeature(config, "GitHub sign-in");
+  const query = ctx.url.searchParams;
+  redirectStatelessInstall(query);
+  const state = query.get("state");
+  if (!state || !STATE_FORMAT.test(state)) throw new HttpError(400, "Missing or malformed state");
+  const consumed = await consumeOAuthState(ctx.state.kv, state);
+  if ("refused" in consumed) throw new HttpError(400, REFUSALS[consumed.refused]);
+  const denied = query.get("error");
+  if (denied) {
+    const reason = query.get("error_description") ?? denied;
+    throw new HttpError(400, `GitHub sign-in was not completed: ${reason}`);
+  }
+  const code = query.get("code");
+  if (!code) throw new HttpError(400, "Missing code");
+
+  const outcome = await completeSignIn(ctx.state, code, consumed.flow);
+  switch (outcome.kind) {
+    case "session":
+      return new Response(null, {
+        status: 302,
+        headers: {
+          location: outcome.redirectTo,
+          "set-cookie": sessionCookie(config, outcome.sessionId),
+        },
+      });
+    case "forbidden":
+      throw redirectError("/admin?error=forbidden", "No console access");
+    case "json":
+      return Response.json({
+        userId: outcome.userId,
+        login: outcome.login,
+        redirectTo: outcome.redirectTo,
+      });
+    case "discord_linked":
+      if (wantsPage(ctx.req)) return ctx.render({ platform: "Discord", login: outcome.login });
+      return Response.json({
+        ok: true,
+        discordUserId: outcome.discordUserId,
+        login: outcome.login,
+      });
+    case "telegram_linked":
+      if (wantsPage(ctx.req)) return ctx.render({ platform: "Telegram", login: outcome.login });
+      return Response.json({
+        ok: true,
+        telegramUserId: outcome.telegramUserId,
+        login: outcome.login,
+      });
+  }
+}
+
+/**
+ * GitHub's OAuth callback. Errors answer the error page in a browser and
+ * JSON `{ error }` otherwise (the JSON flow, chat clients, scripts).
+ */
+export const handler = define.handlers({
+  async GET(ctx) {
+    try {
+      return await answer(ctx);
+    } catch (error) {
+      if (!isHttpError(error) || wantsPage(ctx.req)) throw error;
+      return Response.json({ error: error.message }, {
+        status: error.status,
+        headers: error.headers,
+      });
+    }
+  },
+});
+
+/** The page a browser sees after linking a chat account. */
+export default define.page<Linked>(function LinkedPage({ data }) {
+  return (
+    <main class="mx-auto mt-24 max-w-md rounded-lg border border-slate-200 bg-white p-8 text-center shadow-sm">
+      <h1 class="text-xl font-semibold">Account linked</h1>
+      <p class="mt-2 text-slate-600">
+        Your {data.platform} account now acts as the GitHub account{" "}
+        <strong>{data.login}</strong>. You can close this page and go back to {data.platform}.
+      </p>
+    </main>
+  );
+});

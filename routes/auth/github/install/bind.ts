@@ -1,0 +1,39 @@
+import {
+  requireCsrfToken,
+  requirePrincipal,
+  requireSameOrigin,
+} from "../../../../lib/auth/access.ts";
+import {
+  bindInstallation,
+  parseInstallationId,
+  verifyInstallation,
+} from "../../../../lib/auth/install_binding.ts";
+import { requireFeature } from "../../../../lib/config.ts";
+import { HttpError } from "../../../../lib/fresh/http_error.ts";
+import { define } from "../../../../lib/state.ts";
+
+/**
+ * Binds an installation to the chosen group: same-origin form with the
+ * session's CSRF token, the installation checked again on GitHub, the owner
+ * role checked again on the group; then back to the console.
+ */
+export const handler = define.handlers({
+  async POST(ctx) {
+    const { kv, config } = ctx.state;
+    requireFeature(config, "GitHub sign-in");
+    requireFeature(config, "GitHub App");
+    requireSameOrigin(ctx.req, config);
+    const principal = await requirePrincipal(ctx);
+    const form = await ctx.req.formData().catch(() => {
+      throw new HttpError(400, "Expected a form");
+    });
+    requireCsrfToken(principal, form.get("csrf_token"));
+    const installationId = parseInstallationId(form.get("installation_id"));
+    const groupId = form.get("group");
+    if (typeof groupId !== "string" || groupId === "") throw new HttpError(400, "Choose a group");
+    const installation = await verifyInstallation(ctx.state, principal, installationId);
+    if (!installation) throw new HttpError(401, "Your GitHub sign-in has expired; sign in again");
+    await bindInstallation(kv, principal, installation, groupId);
+    return new Response(null, { status: 303, headers: { location: "/admin?install=ok" } });
+  },
+});

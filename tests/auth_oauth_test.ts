@@ -1,0 +1,290 @@
+import assert from "node:assert/strict";
+import { listAuditEntries } from "../lib/store/audit.ts";
+import { createLinkState, getDiscordLink, getTelegramLink } from "../lib/store/links.ts";
+import { createOAuthState, OAUTH_STATE_LIFETIME_MS } from "../lib/store/oauth_states.ts";
+import { putGroup } from "../lib/store/groups.ts";
+import { getToken } from "../lib/store/tokens.ts";
+import { startTestApp } from "./_helpers.ts";
+import {
+  CLIENT_ID,
+  githubEnv,
+  sessionCookieOf,
+  signIn,
+  startFakeGitHub,
+  stateOf,
+} from "./fake_github.ts";
+
+const ADA = { id: 101, login: "ada" };
+const BOB = { id: 202, login: "bob" };
+
+async function callback(
+  t: { fetch(path: string, init?: RequestInit): Promise<Response> },
+  query: Record<string, string>,
+  accept = "application/json",
+) {
+  return await t.fetch(`/auth/github/callback?${new URLSearchParams(query)}`, {
+    headers: { accept },
+  });
+}
+
+Deno.test("GET /auth/github redirects to GitHub's authorize address with a fresh state", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake, { BASE_URL: "https://relay.example" }));
+  const res = await t.fetch("/auth/github?redirect=/admin/groups");
+  assert.equal(res.status, 302);
+  const location = new URL(res.headers.get("location")!);
+  assert.equal(location.origin + location.pathname, `${fake.url}/login/oauth/authorize`);
+  assert.equal(location.searchParams.get("client_id"), CLIENT_ID);
+  assert.equal(
+    location.searchParams.get("redirect_uri"),
+    "https://relay.example/auth/github/callback",
+  );
+  const state = location.searchParams.get("state")!;
+  assert.match(state, /^[\w-]{32}$/);
+  const second = stateOf(await t.fetch("/auth/github"));
+  assert.notEqual(second, state);
+});
+
+Deno.test("GET /auth/github answers 503 while GitHub sign-in is not configured", async () => {
+  await using t = await startTestApp();
+  const res = await t.fetch("/auth/github");
+  assert.equal(res.status, 503);
+  assert.deepEqual(await res.json(), { error: "GitHub sign-in is not configured" });
+});
+
+Deno.test("browser flow: a super admin gets a session and goes to the redirect target", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake, { ADMIN_USER_IDS: "ADA" }));
+  const { res, cookie } = await signIn(t, fake, ADA, "/auth/github?redirect=/admin/logs");
+  assert.equal(res.status, 302);
+  assert.equal(res.headers.get("location"), "/admin/logs");
+  assert.ok(cookie);
+  const page = await t.fetch("/admin/logs", { headers: { cookie, accept: "text/html" } });
+  assert.equal(page.status, 200);
+  await page.body?.cancel();
+  const token = await getToken(t.kv, "101");
+  assert.equal(token?.login, "ada");
+  const audit = await listAuditEntries(t.kv);
+  assert.deepEqual(audit.map((e) => [e.action, e.actor]), [
+    ["session.login", { userId: "101", login: "ada" }],
+  ]);
+});
+
+Deno.test("browser flow: a group member gets in; anyone else goes to /admin?error=forbidden", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake));
+  await putGroup(t.kv, {
+    id: "web",
+    name: "Web",
+    members: [{ userId: "101", login: "ada", role: "viewer" }],
+  });
+  const member = await signIn(t, fake, ADA);
+  assert.equal(member.res.headers.get("location"), "/admin");
+  assert.ok(member.cookie);
+
+  const stranger = await signIn(t, fake, BOB);
+  assert.equal(stranger.res.status, 302);
+  assert.equal(stranger.res.headers.get("location"), "/admin?error=forbidden");
+  assert.equal(stranger.cookie, null);
+  const notice = await t.fetch("/admin?error=forbidden", { headers: { accept: "text/html" } });
+  assert.equal(notice.status, 200);
+  assert.match(await notice.text(), /No access to the console/);
+});
+
+Deno.test("JSON flow: ?flow=json or Accept: application/json answers the identity", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake));
+  for (
+    const init of [{ path: "/auth/github?flow=json&redirect=/x", accept: "text/html" }, {
+      path: "/auth/github?redirect=/x",
+      accept: "application/json",
+    }]
+  ) {
+    const state = stateOf(await t.fetch(init.path, { headers: { accept: init.accept } }));
+    const res = await callback(t, { code: fake.issueCode(BOB), state }, init.accept);
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("set-cookie"), null);
+    assert.deepEqual(await res.json(), { userId: "202", login: "bob", redirectTo: "/x" });
+  }
+  assert.ok(await getToken(t.kv, "202"));
+});
+
+Deno.test("Discord link: the pending Discord user is linked, JSON or a page", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake));
+  const url = new URL(
+    await createLinkState(t.kv, t.config, { discordUserId: "80351110224678912" }),
+  );
+  assert.equal(url.origin + url.pathname, `${fake.url}/login/oauth/authorize`);
+  const state = url.searchParams.get("state")!;
+  const res = await callback(t, { code: fake.issueCode(ADA), state });
+  assert.equal(res.status, 200);
+  assert.deepEqual(await res.json(), {
+    ok: true,
+    discordUserId: "80351110224678912",
+    login: "ada",
+  });
+  const link = await getDiscordLink(t.kv, "80351110224678912");
+  assert.deepEqual({ ...link, linkedAt: 0 }, {
+    discordUserId: "80351110224678912",
+    userId: "101",
+    login: "ada",
+    linkedAt: 0,
+  });
+
+  const again = new URL(await createLinkState(t.kv, t.config, { discordUserId: "42" }));
+  const page = await callback(
+    t,
+    { code: fake.issueCode(BOB), state: again.searchParams.get("state")! },
+    "text/html",
+  );
+  assert.equal(page.status, 200);
+  assert.match(await page.text(), /Discord account now acts as the GitHub account <strong>bob/);
+  assert.equal((await getDiscordLink(t.kv, "42"))?.login, "bob");
+});
+
+Deno.test("Telegram link: linked, and a confirmation goes to the pending chat", async () => {
+  await using fake = startFakeGitHub();
+  const sent: { path: string; body: Record<string, unknown> }[] = [];
+  await using telegram = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+    async (req) => {
+      sent.push({ path: new URL(req.url).pathname, body: await req.json() });
+      return Response.json({ ok: true, result: { message_id: 1 } });
+    },
+  );
+  await using t = await startTestApp(githubEnv(fake, {
+    TELEGRAM_BOT_TOKEN: "123456:ABC-def",
+    TELEGRAM_API_URL: `http://127.0.0.1:${telegram.addr.port}`,
+  }));
+  const url = new URL(
+    await createLinkState(t.kv, t.config, { telegramUserId: "777", telegramChatId: "-100123" }),
+  );
+  const res = await callback(t, {
+    code: fake.issueCode(ADA),
+    state: url.searchParams.get("state")!,
+  });
+  assert.equal(res.status, 200);
+  assert.deepEqual(await res.json(), { ok: true, telegramUserId: "777", login: "ada" });
+  assert.equal((await getTelegramLink(t.kv, "777"))?.userId, "101");
+  assert.equal(sent.length, 1);
+  assert.equal(sent[0].path, "/bot123456:ABC-def/sendMessage");
+  assert.equal(sent[0].body.chat_id, "-100123");
+  assert.match(String(sent[0].body.text), /GitHub account ada/);
+});
+
+Deno.test("callback: a reused, expired, unknown or missing state answers 400", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake));
+  const state = stateOf(await t.fetch("/auth/github?flow=json"));
+  const first = await callback(t, { code: fake.issueCode(ADA), state });
+  assert.equal(first.status, 200);
+  await first.body?.cancel();
+
+  const reused = await callback(t, { code: fake.issueCode(ADA), state });
+  assert.equal(reused.status, 400);
+  assert.match((await reused.json()).error, /unknown or was already used/);
+
+  const old = await createOAuthState(
+    t.kv,
+    { kind: "json", redirectTo: "/" },
+    Date.now() - OAUTH_STATE_LIFETIME_MS - 1000,
+  );
+  const expired = await callback(t, { code: fake.issueCode(ADA), state: old });
+  assert.equal(expired.status, 400);
+  assert.match((await expired.json()).error, /has expired/);
+  const expiredAgain = await callback(t, { code: fake.issueCode(ADA), state: old });
+  assert.match((await expiredAgain.json()).error, /unknown or was already used/);
+
+  const unknown = await callback(t, { code: "c", state: "a".repeat(32) });
+  assert.equal(unknown.status, 400);
+  assert.match((await unknown.json()).error, /unknown/);
+
+  const missing = await callback(t, { code: "c" });
+  assert.equal(missing.status, 400);
+  assert.deepEqual(await missing.json(), { error: "Missing or malformed state" });
+
+  const page = await callback(t, { code: "c", state: "b".repeat(32) }, "text/html");
+  assert.equal(page.status, 400);
+  assert.match(page.headers.get("content-type") ?? "", /text\/html/);
+  assert.match(await page.text(), /unknown or was already used/);
+  assert.equal(fake.requestsTo("/login/oauth/access_token").length, 1);
+});
+
+Deno.test("callback: a refused code or a cancelled sign-in answers 400, GitHub down 502", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake));
+  const bad = await callback(t, { code: "nope", state: stateOf(await t.fetch("/auth/github")) });
+  assert.equal(bad.status, 400);
+  assert.match((await bad.json()).error, /The code passed is incorrect or expired/);
+
+  const cancelled = await callback(t, {
+    error: "access_denied",
+    error_description: "The user has denied your application access.",
+    state: stateOf(await t.fetch("/auth/github")),
+  });
+  assert.equal(cancelled.status, 400);
+  assert.match((await cancelled.json()).error, /denied your application access/);
+
+  const down = startFakeGitHub();
+  const closedUrl = down.url;
+  await down[Symbol.asyncDispose]();
+  await using offline = await startTestApp(
+    githubEnv(fake, { GITHUB_URL: closedUrl, GITHUB_API_URL: closedUrl }),
+  );
+  const unreachable = await callback(offline, {
+    code: "c",
+    state: stateOf(await offline.fetch("/auth/github")),
+  });
+  assert.equal(unreachable.status, 502);
+  assert.match((await unreachable.json()).error, /GitHub is unreachable/);
+});
+
+Deno.test("callback: the exchange sends the client credentials and the callback address", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake));
+  const state = stateOf(await t.fetch("/auth/github?flow=json"));
+  const code = fake.issueCode(ADA);
+  const res = await callback(t, { code, state });
+  await res.body?.cancel();
+  const [exchange] = fake.requestsTo("/login/oauth/access_token");
+  assert.deepEqual(exchange.body, {
+    client_id: CLIENT_ID,
+    client_secret: "fake-client-secret",
+    code,
+    redirect_uri: "http://localhost:8000/auth/github/callback",
+  });
+  assert.equal(exchange.headers.get("accept"), "application/json");
+  const [user] = fake.requestsTo("/user");
+  assert.equal(user.headers.get("x-github-api-version"), "2022-11-28");
+  assert.equal(sessionCookieOf(res), null);
+});
+
+Deno.test("tokens: a GitHub App token keeps its expiry and refresh token; an OAuth App token has none", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake));
+  const before = Date.now();
+  const app = await callback(t, {
+    code: fake.issueCode(ADA),
+    state: stateOf(await t.fetch("/auth/github?flow=json")),
+  });
+  await app.body?.cancel();
+  const expiring = await getToken(t.kv, "101");
+  assert.ok(expiring && expiring.expiresAt !== null && expiring.staleAt !== null);
+  assert.ok(expiring.refreshToken?.startsWith("ghr_"));
+  assert.ok(
+    expiring.expiresAt >= before + 28_800_000 && expiring.expiresAt <= Date.now() + 28_800_000,
+  );
+  assert.ok(expiring.staleAt < expiring.expiresAt);
+
+  fake.tokenStyle = {};
+  const oauthApp = await callback(t, {
+    code: fake.issueCode(BOB),
+    state: stateOf(await t.fetch("/auth/github?flow=json")),
+  });
+  await oauthApp.body?.cancel();
+  const lasting = await getToken(t.kv, "202");
+  assert.equal(lasting?.expiresAt, null);
+  assert.equal(lasting?.staleAt, null);
+  assert.equal(lasting?.refreshToken, undefined);
+});
