@@ -7,10 +7,21 @@ import * as $r3 from "./routes/admin/_middleware.ts";
 import * as $r4 from "./routes/admin/audit.tsx";
 import * as $r5 from "./routes/admin/groups.tsx";
 import * as $r6 from "./routes/admin/index.tsx";
-import * as $r7 from "./routes/admin/logs.tsx";
-import * as $r8 from "./routes/health.ts";
-import * as $r9 from "./routes/webhook/[groupId].ts";
-import * as $r10 from "./routes/webhook/index.ts";
+import * as $r7 from "./routes/admin/login.ts";
+import * as $r8 from "./routes/admin/logout.tsx";
+import * as $r9 from "./routes/admin/logs.tsx";
+import * as $r10 from "./routes/api/close.ts";
+import * as $r11 from "./routes/api/comment.ts";
+import * as $r12 from "./routes/api/merge.ts";
+import * as $r13 from "./routes/api/react.ts";
+import * as $r14 from "./routes/auth/github/callback.tsx";
+import * as $r15 from "./routes/auth/github/index.ts";
+import * as $r16 from "./routes/auth/github/install/bind.ts";
+import * as $r17 from "./routes/auth/github/install/index.tsx";
+import * as $r18 from "./routes/auth/token/[userId].ts";
+import * as $r19 from "./routes/health.ts";
+import * as $r20 from "./routes/webhook/[groupId].ts";
+import * as $r21 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
@@ -23,10 +34,21 @@ const manifest: Manifest = {
     "admin/audit.tsx": $r4,
     "admin/groups.tsx": $r5,
     "admin/index.tsx": $r6,
-    "admin/logs.tsx": $r7,
-    "health.ts": $r8,
-    "webhook/[groupId].ts": $r9,
-    "webhook/index.ts": $r10,
+    "admin/login.ts": $r7,
+    "admin/logout.tsx": $r8,
+    "admin/logs.tsx": $r9,
+    "api/close.ts": $r10,
+    "api/comment.ts": $r11,
+    "api/merge.ts": $r12,
+    "api/react.ts": $r13,
+    "auth/github/callback.tsx": $r14,
+    "auth/github/index.ts": $r15,
+    "auth/github/install/bind.ts": $r16,
+    "auth/github/install/index.tsx": $r17,
+    "auth/token/[userId].ts": $r18,
+    "health.ts": $r19,
+    "webhook/[groupId].ts": $r20,
+    "webhook/index.ts": $r21,
   },
   islands: {
     "PathTester.tsx": $i0,
