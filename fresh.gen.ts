@@ -4,24 +4,43 @@ import * as $r0 from "./routes/_404.tsx";
 import * as $r1 from "./routes/_app.tsx";
 import * as $r2 from "./routes/_error.tsx";
 import * as $r3 from "./routes/admin/_middleware.ts";
-import * as $r4 from "./routes/admin/audit.tsx";
-import * as $r5 from "./routes/admin/groups.tsx";
-import * as $r6 from "./routes/admin/index.tsx";
-import * as $r7 from "./routes/admin/login.ts";
-import * as $r8 from "./routes/admin/logout.tsx";
-import * as $r9 from "./routes/admin/logs.tsx";
-import * as $r10 from "./routes/api/close.ts";
-import * as $r11 from "./routes/api/comment.ts";
-import * as $r12 from "./routes/api/merge.ts";
-import * as $r13 from "./routes/api/react.ts";
-import * as $r14 from "./routes/auth/github/callback.tsx";
-import * as $r15 from "./routes/auth/github/index.ts";
-import * as $r16 from "./routes/auth/github/install/bind.ts";
-import * as $r17 from "./routes/auth/github/install/index.tsx";
-import * as $r18 from "./routes/auth/token/[userId].ts";
-import * as $r19 from "./routes/health.ts";
-import * as $r20 from "./routes/webhook/[groupId].ts";
-import * as $r21 from "./routes/webhook/index.ts";
+import * as $r4 from "./routes/admin/api/audit.ts";
+import * as $r5 from "./routes/admin/api/delivery/[deliveryId]/index.ts";
+import * as $r6 from "./routes/admin/api/delivery/[deliveryId]/redeliver.ts";
+import * as $r7 from "./routes/admin/api/groups/[id]/fragments.ts";
+import * as $r8 from "./routes/admin/api/groups/[id]/invites.ts";
+import * as $r9 from "./routes/admin/api/groups/[id]/rename.ts";
+import * as $r10 from "./routes/admin/api/groups/[id]/routes.ts";
+import * as $r11 from "./routes/admin/api/groups/[id]/webhook/index.ts";
+import * as $r12 from "./routes/admin/api/groups/[id]/webhook/regenerate.ts";
+import * as $r13 from "./routes/admin/api/groups/index.ts";
+import * as $r14 from "./routes/admin/api/invites/[token].ts";
+import * as $r15 from "./routes/admin/api/logs/[id].ts";
+import * as $r16 from "./routes/admin/api/logs/index.ts";
+import * as $r17 from "./routes/admin/api/me.ts";
+import * as $r18 from "./routes/admin/api/metrics.ts";
+import * as $r19 from "./routes/admin/api/routes.ts";
+import * as $r20 from "./routes/admin/api/test-match.ts";
+import * as $r21 from "./routes/admin/audit.tsx";
+import * as $r22 from "./routes/admin/groups.tsx";
+import * as $r23 from "./routes/admin/index.tsx";
+import * as $r24 from "./routes/admin/invite.tsx";
+import * as $r25 from "./routes/admin/login.ts";
+import * as $r26 from "./routes/admin/logout.tsx";
+import * as $r27 from "./routes/admin/logs.tsx";
+import * as $r28 from "./routes/api/close.ts";
+import * as $r29 from "./routes/api/comment.ts";
+import * as $r30 from "./routes/api/merge.ts";
+import * as $r31 from "./routes/api/react.ts";
+import * as $r32 from "./routes/auth/github/callback.tsx";
+import * as $r33 from "./routes/auth/github/index.ts";
+import * as $r34 from "./routes/auth/github/install/bind.ts";
+import * as $r35 from "./routes/auth/github/install/index.tsx";
+import * as $r36 from "./routes/auth/token/[userId].ts";
+import * as $r37 from "./routes/health.ts";
+import * as $r38 from "./routes/openapi.json.ts";
+import * as $r39 from "./routes/webhook/[groupId].ts";
+import * as $r40 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
@@ -31,24 +50,43 @@ const manifest: Manifest = {
     "_app.tsx": $r1,
     "_error.tsx": $r2,
     "admin/_middleware.ts": $r3,
-    "admin/audit.tsx": $r4,
-    "admin/groups.tsx": $r5,
-    "admin/index.tsx": $r6,
-    "admin/login.ts": $r7,
-    "admin/logout.tsx": $r8,
-    "admin/logs.tsx": $r9,
-    "api/close.ts": $r10,
-    "api/comment.ts": $r11,
-    "api/merge.ts": $r12,
-    "api/react.ts": $r13,
-    "auth/github/callback.tsx": $r14,
-    "auth/github/index.ts": $r15,
-    "auth/github/install/bind.ts": $r16,
-    "auth/github/install/index.tsx": $r17,
-    "auth/token/[userId].ts": $r18,
-    "health.ts": $r19,
-    "webhook/[groupId].ts": $r20,
-    "webhook/index.ts": $r21,
+    "admin/api/audit.ts": $r4,
+    "admin/api/delivery/[deliveryId]/index.ts": $r5,
+    "admin/api/delivery/[deliveryId]/redeliver.ts": $r6,
+    "admin/api/groups/[id]/fragments.ts": $r7,
+    "admin/api/groups/[id]/invites.ts": $r8,
+    "admin/api/groups/[id]/rename.ts": $r9,
+    "admin/api/groups/[id]/routes.ts": $r10,
+    "admin/api/groups/[id]/webhook/index.ts": $r11,
+    "admin/api/groups/[id]/webhook/regenerate.ts": $r12,
+    "admin/api/groups/index.ts": $r13,
+    "admin/api/invites/[token].ts": $r14,
+    "admin/api/logs/[id].ts": $r15,
+    "admin/api/logs/index.ts": $r16,
+    "admin/api/me.ts": $r17,
+    "admin/api/metrics.ts": $r18,
+    "admin/api/routes.ts": $r19,
+    "admin/api/test-match.ts": $r20,
+    "admin/audit.tsx": $r21,
+    "admin/groups.tsx": $r22,
+    "admin/index.tsx": $r23,
+    "admin/invite.tsx": $r24,
+    "admin/login.ts": $r25,
+    "admin/logout.tsx": $r26,
+    "admin/logs.tsx": $r27,
+    "api/close.ts": $r28,
+    "api/comment.ts": $r29,
+    "api/merge.ts": $r30,
+    "api/react.ts": $r31,
+    "auth/github/callback.tsx": $r32,
+    "auth/github/index.ts": $r33,
+    "auth/github/install/bind.ts": $r34,
+    "auth/github/install/index.tsx": $r35,
+    "auth/token/[userId].ts": $r36,
+    "health.ts": $r37,
+    "openapi.json.ts": $r38,
+    "webhook/[groupId].ts": $r39,
+    "webhook/index.ts": $r40,
   },
   islands: {
     "PathTester.tsx": $i0,

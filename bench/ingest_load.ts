@@ -11,10 +11,9 @@
  * a Deno client process. Prints a Markdown section with the figures.
  */
 import { join } from "node:path";
-import { handleDeliverJob } from "../lib/ingest/deliver_job.ts";
 import { handleWebhook } from "../lib/ingest/handle.ts";
 import { signGithubBody } from "../lib/providers/github.ts";
-import { isDeliverJob } from "../lib/store/events.ts";
+import { isDeliverJob, loadEvent } from "../lib/store/events.ts";
 
 const SECRET = "bench-secret";
 const CONNECTIONS = 16;
@@ -40,7 +39,7 @@ async function serveIngress(kvPath: string, withQueue: boolean): Promise<void> {
   const kv = await Deno.openKv(kvPath);
   if (withQueue) {
     kv.listenQueue(async (message) => {
-      if (isDeliverJob(message)) await handleDeliverJob(kv, message, () => {});
+      if (isDeliverJob(message)) await loadEvent(kv, message.eventId);
     });
   }
   const deps = { kv, secrets: { github: [SECRET], gitea: [], custom: [] } };

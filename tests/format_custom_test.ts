@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { COLORS } from "../lib/format/colors.ts";
 import { SUMMARY_ENTRIES } from "../lib/format/custom.ts";
-import { descriptionText, fieldText, format, RECEIVED_AT } from "./format_helpers_test.ts";
+import { descriptionText, fieldText, format, RECEIVED_AT } from "./_format_helpers.ts";
 
 Deno.test("custom with a message: title, text, url, colour and fields as given", () => {
   const message = format("custom", {

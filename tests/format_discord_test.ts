@@ -8,7 +8,7 @@ import {
   renderMarkdown,
 } from "../lib/format/discord.ts";
 import { bold, code, field, line, link, type Message, quote, text } from "../lib/format/message.ts";
-import { fixture, format, hasLoneSurrogate } from "./format_helpers_test.ts";
+import { fixture, format, hasLoneSurrogate } from "./_format_helpers.ts";
 
 function embedTotal(embed: APIEmbed): number {
   return (embed.title?.length ?? 0) + (embed.description?.length ?? 0) +

@@ -11,7 +11,7 @@ import {
   format,
   linksIn,
   type Payload,
-} from "./format_helpers_test.ts";
+} from "./_format_helpers.ts";
 
 /** Gitea served under a path, so links must keep it. */
 const FORGE = "https://git.example.org/forge";

@@ -13,7 +13,7 @@ import {
   format,
   linksIn,
   type Payload,
-} from "./format_helpers_test.ts";
+} from "./_format_helpers.ts";
 
 const REPO = "https://github.com/Codertocat/Hello-World";
 

@@ -6,7 +6,7 @@ import {
   TELEGRAM_TEXT_LIMIT,
   telegramSendMessage,
 } from "../lib/format/telegram.ts";
-import { assertTelegramHtml, fixture, format } from "./format_helpers_test.ts";
+import { assertTelegramHtml, fixture, format } from "./_format_helpers.ts";
 
 Deno.test("a formatted pull request: dot, linked title, author, quote, fields, footer", () => {
   const message = format("pull_request", fixture("pull_request/opened.payload.json"));

@@ -1,7 +1,7 @@
 /** `truncateHtml`: cuts Telegram HTML without breaking tags, entities or surrogate pairs. */
 import assert from "node:assert/strict";
 import { truncateHtml } from "../lib/format/truncate_html.ts";
-import { assertTelegramHtml } from "./format_helpers_test.ts";
+import { assertTelegramHtml } from "./_format_helpers.ts";
 
 Deno.test("HTML within the limit is returned unchanged", () => {
   const html = "<b>bold</b> &amp; <i>it</i>";

@@ -13,7 +13,7 @@ import {
   testDeps,
   webhookRequest,
   withKv,
-} from "./ingest_helpers_test.ts";
+} from "./_ingest_helpers.ts";
 
 const BODY = jsonBytes({ action: "deployed", service: "billing", version: "1.4.2" });
 const NOW_SECONDS = NOW / 1000;

@@ -13,7 +13,7 @@ import {
   testDeps,
   webhookRequest,
   withKv,
-} from "./ingest_helpers_test.ts";
+} from "./_ingest_helpers.ts";
 
 const PR_SYNC = jsonBytes({
   action: "synchronized",

@@ -15,7 +15,7 @@ import {
   testDeps,
   webhookRequest,
   withKv,
-} from "./ingest_helpers_test.ts";
+} from "./_ingest_helpers.ts";
 
 const DELIVERY = "72d3162e-cc78-11e3-81ab-4c9367dc0958";
 

@@ -23,7 +23,7 @@ import {
   testDeps,
   webhookRequest,
   withKv,
-} from "./ingest_helpers_test.ts";
+} from "./_ingest_helpers.ts";
 
 const GROUP: Group = {
   id: "team-a",

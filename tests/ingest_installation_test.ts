@@ -12,7 +12,7 @@ import {
   send,
   testDeps,
   withKv,
-} from "./ingest_helpers_test.ts";
+} from "./_ingest_helpers.ts";
 
 const OK = { status: 200, body: { ok: true } };
 const INSTALLATION_ID = 957387;

@@ -18,7 +18,7 @@ import {
   testDeps,
   webhookRequest,
   withKv,
-} from "./ingest_helpers_test.ts";
+} from "./_ingest_helpers.ts";
 
 const TOO_LARGE = { status: 413, body: { error: "Request too large" } };
 

@@ -1,0 +1,267 @@
+/**
+ * Delivery benchmark: 1,000 custom events fanned out to 10 Discord channels
+ * and 5 Telegram group chats (15,000 messages) on fake servers that enforce
+ * the platforms' limits and advertise Discord's bucket headers. Time is scaled
+ * down (`--scale`, default 100): every limit window is divided by it, on the
+ * fakes and in the worker's limiters alike. The fakes run in a Web Worker, so
+ * their clock is not slowed by the delivery worker's load.
+ *
+ *   deno run -A bench/delivery_bench.ts [--events 1000] [--scale 100]
+ *
+ * Prints the elapsed time against the minimum the limits allow, the 429s the
+ * fakes answered, whether every chat got its messages once and in order, and
+ * the peak resident memory.
+ */
+import { parseArgs } from "node:util";
+import { createDeliveryWorker } from "../lib/delivery/worker.ts";
+import { DiscordRateLimiter } from "../lib/discord/rate_limit.ts";
+import { utf8 } from "../lib/encoding.ts";
+import { createLogger } from "../lib/log.ts";
+import { loadConfig } from "../lib/config.ts";
+import { startQueueWorker } from "../lib/queue.ts";
+import { saveEvent } from "../lib/store/events.ts";
+import { putGroup } from "../lib/store/groups.ts";
+import { replaceRoutes } from "../lib/store/routes.ts";
+import { TelegramPacer } from "../lib/telegram/pacer.ts";
+import type { Target } from "../lib/types.ts";
+import {
+  type FakeChat,
+  type FakeDiscordLimits,
+  type FakeTelegramLimits,
+  startFakeDiscord,
+  startFakeTelegram,
+} from "../tests/fake_chat.ts";
+
+const DISCORD_CHANNELS = 10;
+const TELEGRAM_CHATS = 5;
+const TIME_LIMIT_MS = 300_000;
+
+interface ChatStats {
+  received: number;
+  requests: number;
+  rateLimited: number;
+  inOrderOnce: boolean;
+  firstAt: number;
+  lastAt: number;
+}
+
+interface FakeLimits {
+  discord: FakeDiscordLimits;
+  telegram: FakeTelegramLimits;
+}
+
+function titleOf(platform: "discord" | "telegram", body: Record<string, unknown>): number {
+  const text = platform === "discord"
+    ? (body.embeds as { title: string }[])[0].title
+    : String(body.text);
+  return Number(text.match(/Event (\d+)/)?.[1] ?? -1);
+}
+
+function statsOf(fake: FakeChat, platform: "discord" | "telegram"): ChatStats {
+  const byChat = new Map<string, number[]>();
+  for (const message of fake.received) {
+    const list = byChat.get(message.chat) ?? [];
+    list.push(titleOf(platform, message.body));
+    byChat.set(message.chat, list);
+  }
+  const inOrderOnce = [...byChat.values()].every((numbers) =>
+    numbers.every((number, index) => number === index)
+  );
+  return {
+    received: fake.received.length,
+    requests: fake.requests(),
+    rateLimited: fake.rateLimited(),
+    inOrderOnce,
+    firstAt: fake.received[0]?.at ?? 0,
+    lastAt: fake.received.at(-1)?.at ?? 0,
+  };
+}
+
+function runFakes(scope: { onmessage: unknown; postMessage(message: unknown): void }) {
+  let fakes: { discord: FakeChat; telegram: FakeChat } | null = null;
+  scope.onmessage = async (message: MessageEvent) => {
+    const command = message.data as { cmd: "start"; limits: FakeLimits } | { cmd: "stats" } | {
+      cmd: "stop";
+    };
+    if (command.cmd === "start") {
+      fakes = {
+        discord: startFakeDiscord(command.limits.discord),
+        telegram: startFakeTelegram(command.limits.telegram),
+      };
+      scope.postMessage({ discordUrl: fakes.discord.url, telegramUrl: fakes.telegram.url });
+    } else if (command.cmd === "stats" && fakes) {
+      scope.postMessage({
+        discord: statsOf(fakes.discord, "discord"),
+        telegram: statsOf(fakes.telegram, "telegram"),
+      });
+    } else if (command.cmd === "stop" && fakes) {
+      await fakes.discord.close();
+      await fakes.telegram.close();
+      scope.postMessage({ stopped: true });
+    }
+  };
+}
+
+function ask<T>(worker: Worker, message: unknown): Promise<T> {
+  return new Promise((resolve) => {
+    worker.onmessage = (event) => resolve(event.data as T);
+    worker.postMessage(message);
+  });
+}
+
+async function bench() {
+  const { values } = parseArgs({
+    options: {
+      events: { type: "string", default: "1000" },
+      scale: { type: "string", default: "100" },
+    },
+  });
+  const events = Number(values.events);
+  const scale = Number(values.scale);
+  const limits: FakeLimits = {
+    discord: {
+      bucketLimit: 5,
+      bucketWindowMs: 5000 / scale,
+      globalMax: 50,
+      globalWindowMs: 1000 / scale,
+    },
+    telegram: {
+      chatIntervalMs: 1000 / scale,
+      groupMax: 20,
+      groupWindowMs: 60_000 / scale,
+      globalMax: 30,
+      globalWindowMs: 1000 / scale,
+      toleranceMs: 3,
+    },
+  };
+
+  const fakesWorker = new Worker(import.meta.url, { type: "module", name: "fakes" });
+  const urls = await ask<{ discordUrl: string; telegramUrl: string }>(fakesWorker, {
+    cmd: "start",
+    limits,
+  });
+  const dir = await Deno.makeTempDir({ prefix: "switchyard-bench-" });
+  const kv = await Deno.openKv(`${dir}/bench.kv`);
+  const config = loadConfig({
+    KV_PATH: ":memory:",
+    DISCORD_BOT_TOKEN: "bench-token",
+    DISCORD_API_URL: urls.discordUrl,
+    TELEGRAM_BOT_TOKEN: "1:bench",
+    TELEGRAM_API_URL: urls.telegramUrl,
+  });
+  const log = createLogger({ minLevel: "warn" });
+  const discordTargets: Target[] = Array.from({ length: DISCORD_CHANNELS }, (_, index) => ({
+    platform: "discord",
+    channelId: String(1000 + index),
+  }));
+  const telegramTargets: Target[] = Array.from({ length: TELEGRAM_CHATS }, (_, index) => ({
+    platform: "telegram",
+    chatId: String(-1000 - index),
+  }));
+  await putGroup(kv, { id: "bench", name: "bench", members: [] });
+  await replaceRoutes(kv, [
+    {
+      id: "discord",
+      name: "discord",
+      enabled: true,
+      groupId: "bench",
+      filters: [],
+      fallback: true,
+      targets: discordTargets,
+    },
+    {
+      id: "telegram",
+      name: "telegram",
+      enabled: true,
+      groupId: "bench",
+      filters: [],
+      fallback: true,
+      targets: telegramTargets,
+    },
+  ]);
+  const worker = createDeliveryWorker({
+    kv,
+    config,
+    log,
+    limiters: {
+      discord: new DiscordRateLimiter({ global: { max: 50, windowMs: 1000 / scale } }),
+      telegram: new TelegramPacer({ limits: { ...limits.telegram } }),
+    },
+    maxSleepMs: 1000 / scale,
+  });
+
+  let peakRss = 0;
+  const sampler = setInterval(() => peakRss = Math.max(peakRss, Deno.memoryUsage().rss), 50);
+  const started = performance.now();
+  const startedAt = Date.now();
+  const queue = startQueueWorker(kv, worker.handlers, log);
+  for (let index = 0; index < events; index++) {
+    await saveEvent(kv, {
+      provider: "custom",
+      kind: "custom",
+      scope: { type: "global" },
+      receivedAt: Date.now(),
+      headers: {},
+      body: utf8(JSON.stringify({ message: { title: `Event ${index}` } })),
+    });
+  }
+  const acceptedMs = performance.now() - started;
+  let stats: { discord: ChatStats; telegram: ChatStats };
+  do {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    stats = await ask(fakesWorker, { cmd: "stats" });
+  } while (
+    stats.discord.received + stats.telegram.received <
+      events * (DISCORD_CHANNELS + TELEGRAM_CHATS) &&
+    performance.now() - started < TIME_LIMIT_MS
+  );
+  const elapsedMs = performance.now() - started;
+  clearInterval(sampler);
+  await queue.drain(5_000);
+  worker.close();
+  kv.close();
+  await ask(fakesWorker, { cmd: "stop" });
+  fakesWorker.terminate();
+  await Deno.remove(dir, { recursive: true });
+
+  const discordMinMs = Math.floor((events - 1) / limits.discord.bucketLimit) *
+    limits.discord.bucketWindowMs;
+  const telegramMinMs = (events - 1) *
+    Math.max(
+      limits.telegram.chatIntervalMs,
+      limits.telegram.groupWindowMs / limits.telegram.groupMax,
+    );
+  console.log(JSON.stringify(
+    {
+      events,
+      scale,
+      messages: { discord: stats.discord.received, telegram: stats.telegram.received },
+      acceptMs: Math.round(acceptedMs),
+      elapsedMs: Math.round(elapsedMs),
+      minimumMs: Math.round(Math.max(discordMinMs, telegramMinMs)),
+      discord: {
+        spanMs: stats.discord.lastAt - startedAt,
+        minimumMs: discordMinMs,
+        requests: stats.discord.requests,
+        rateLimited: stats.discord.rateLimited,
+        inOrderOnce: stats.discord.inOrderOnce,
+      },
+      telegram: {
+        spanMs: stats.telegram.lastAt - startedAt,
+        minimumMs: telegramMinMs,
+        requests: stats.telegram.requests,
+        rateLimited: stats.telegram.rateLimited,
+        inOrderOnce: stats.telegram.inOrderOnce,
+      },
+      peakRssMiB: Math.round(peakRss / 1024 / 1024),
+    },
+    null,
+    2,
+  ));
+}
+
+if ((self as { name?: string }).name === "fakes") {
+  runFakes(self as unknown as { onmessage: unknown; postMessage(message: unknown): void });
+} else if (import.meta.main) {
+  await bench();
+}

@@ -1,0 +1,79 @@
+/**
+ * `GET /admin/api/audit`: audit entries newest first, filtered by group, action (exact, or a
+ * prefix ending in `.`), actor (user id or login) and time, with cursor pages. A super admin
+ * sees every entry; anyone else sees the entries of the groups they can read.
+ */
+import type { z } from "zod";
+import type { Principal } from "../auth/principal.ts";
+import type { AuditEntry } from "../store/audit.ts";
+import { auditByGroupPrefix, auditKey, auditPrefix } from "../store/keys.ts";
+import { requireRight } from "./guards.ts";
+import { collectPage, type Page, type Source } from "./pages.ts";
+import type { auditQuerySchema } from "./schemas.ts";
+
+/** The audit query, as validated by `auditQuerySchema`. */
+export type AuditQuery = z.output<typeof auditQuerySchema>;
+
+const READ_BATCH = 10;
+
+function allEntries(kv: Deno.Kv): Source<AuditEntry> {
+  return async function* (below) {
+    const selector = below === undefined
+      ? { prefix: auditPrefix() }
+      : { prefix: auditPrefix(), end: auditKey(below) };
+    for await (const entry of kv.list<AuditEntry>(selector, { reverse: true })) yield entry.value;
+  };
+}
+
+function groupEntries(kv: Deno.Kv, groupId: string): Source<AuditEntry> {
+  return async function* (below) {
+    const prefix = auditByGroupPrefix(groupId);
+    const selector = below === undefined ? { prefix } : { prefix, end: [...prefix, below] };
+    let ids: string[] = [];
+    const read = async () => {
+      const entries = await kv.getMany<AuditEntry[]>(ids.map(auditKey));
+      ids = [];
+      return entries.flatMap((entry) => entry.value ? [entry.value] : []);
+    };
+    for await (const entry of kv.list<string>(selector, { reverse: true })) {
+      ids.push(entry.value);
+      if (ids.length === READ_BATCH) yield* await read();
+    }
+    if (ids.length > 0) yield* await read();
+  };
+}
+
+function matcher(query: AuditQuery): (entry: AuditEntry) => boolean {
+  const actor = query.actor?.toLowerCase();
+  const action = query.action;
+  return (entry) =>
+    (action === undefined ||
+      (action.endsWith(".") ? entry.action.startsWith(action) : entry.action === action)) &&
+    (actor === undefined || entry.actor.userId === query.actor ||
+      entry.actor.login.toLowerCase() === actor);
+}
+
+/** One page of the audit entries the caller may see. */
+export async function queryAudit(
+  kv: Deno.Kv,
+  principal: Principal,
+  query: AuditQuery,
+): Promise<Page<AuditEntry>> {
+  let sources: Source<AuditEntry>[];
+  if (query.groupId !== undefined) {
+    requireRight(principal, query.groupId, "read");
+    sources = [groupEntries(kv, query.groupId)];
+  } else if (principal.superAdmin) {
+    sources = [allEntries(kv)];
+  } else {
+    sources = Object.keys(principal.roles).map((groupId) => groupEntries(kv, groupId));
+  }
+  return await collectPage(sources, {
+    idOf: (entry) => entry.id,
+    keep: matcher(query),
+    limit: query.limit ?? 50,
+    cursor: query.cursor,
+    from: query.from,
+    to: query.to,
+  });
+}

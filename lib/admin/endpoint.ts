@@ -1,0 +1,144 @@
+/**
+ * The admin API's endpoint definition and the handler wrapper every endpoint uses: it takes
+ * the signed-in principal, parses the query and the JSON body with the endpoint's schemas
+ * (400 naming the field), reads `If-Match`, runs the endpoint and answers JSON with the
+ * endpoint's success status. The console guard (`routes/admin/_middleware.ts`) has already
+ * refused requests without a session (401), without console access (403) and cross-origin
+ * writes (403).
+ */
+import { type z, ZodError } from "zod";
+import { requirePrincipal } from "../auth/access.ts";
+import type { Principal } from "../auth/principal.ts";
+import { formatZodError } from "../filter/schema.ts";
+import { HttpError } from "../fresh/http_error.ts";
+import type { Context, HandlerFn } from "../fresh/types.ts";
+import type { State } from "../state.ts";
+
+/** HTTP methods the admin API uses. */
+export type Method = "GET" | "PUT" | "POST" | "DELETE";
+
+/** One endpoint: what the OpenAPI document says and what the handler validates. */
+export interface Endpoint<Body = unknown, Query = unknown> {
+  method: Method;
+  /** OpenAPI form: `/admin/api/groups/{id}/routes`. */
+  path: string;
+  summary: string;
+  /** Who may call it, in words. */
+  access: string;
+  /** The JSON body; validated before the endpoint runs unless `bodyCheckedByEndpoint`. */
+  body?: z.ZodType<Body, unknown>;
+  /** The endpoint validates the body itself (with the same schemas, see its module). */
+  bodyCheckedByEndpoint?: boolean;
+  query?: z.ZodType<Query, unknown>;
+  response: z.ZodType;
+  /** Success status (200 unless given). */
+  status?: number;
+  /** GET answers an `ETag`; PUT honours `If-Match` (409 when it is stale). */
+  versioned?: boolean;
+}
+
+/** Keeps an endpoint's literal types (for `body` and `query` inference). */
+export function defineEndpoint<Body = undefined, Query = undefined>(
+  endpoint: Endpoint<Body, Query>,
+): Endpoint<Body, Query> {
+  return endpoint;
+}
+
+/** What an endpoint receives. */
+export interface ApiCall<Body, Query> {
+  ctx: Context<State>;
+  kv: Deno.Kv;
+  principal: Principal;
+  params: Record<string, string>;
+  body: Body;
+  query: Query;
+  /**
+   * The versionstamp the client read (`If-Match`): undefined without the header (the last
+   * writer wins), null for "nothing stored yet".
+   */
+  expected: string | null | undefined;
+}
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const EMPTY_TAG = "empty";
+
+/** The `ETag` of a versionstamp (null: nothing stored yet). */
+export function etagOf(versionstamp: string | null): string {
+  return `"${versionstamp ?? EMPTY_TAG}"`;
+}
+
+/** The versionstamp an `If-Match` header names; undefined without one (or with `*`). */
+export function expectedVersion(req: Request): string | null | undefined {
+  const header = req.headers.get("if-match")?.trim();
+  if (!header || header === "*") return undefined;
+  const tag = header.replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
+  return tag === EMPTY_TAG ? null : tag;
+}
+
+/** A JSON answer carrying the versionstamp as its `ETag`. */
+export function versioned(body: unknown, versionstamp: string | null): Response {
+  return Response.json(body, { headers: { etag: etagOf(versionstamp) } });
+}
+
+/**
+ * Validates `value` with `schema`; 400 naming the field (`routes[3].name: required`). `at` is
+ * where `value` sits in the body, for values validated one by one.
+ */
+export function parseOr400<T>(
+  schema: z.ZodType<T, unknown>,
+  value: unknown,
+  at: readonly (string | number)[] = [],
+): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => ({ ...issue, path: [...at, ...issue.path] }));
+  throw new HttpError(400, formatZodError(new ZodError(issues)));
+}
+
+async function readJson(req: Request): Promise<unknown> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw new HttpError(413, "Request too large");
+  const text = await req.text();
+  if (text.length > MAX_BODY_BYTES) throw new HttpError(413, "Request too large");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new HttpError(400, "The body must be JSON");
+  }
+}
+
+function queryObject(url: URL): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) query[name] = value;
+  return query;
+}
+
+/** The route handler for an endpoint; `run` answers a body (sent as JSON) or a Response. */
+export function apiHandler<Body, Query>(
+  endpoint: Endpoint<Body, Query>,
+  run: (call: ApiCall<Body, Query>) => Promise<unknown>,
+): HandlerFn<State> {
+  return async (ctx) => {
+    const principal = await requirePrincipal(ctx);
+    const query = endpoint.query
+      ? parseOr400(endpoint.query, queryObject(ctx.url))
+      : undefined as Query;
+    let body = undefined as Body;
+    if (endpoint.body) {
+      const raw = await readJson(ctx.req);
+      body = endpoint.bodyCheckedByEndpoint ? raw as Body : parseOr400(endpoint.body, raw);
+    }
+    const answer = await run({
+      ctx,
+      kv: ctx.state.kv,
+      principal,
+      params: ctx.params,
+      body,
+      query,
+      expected: endpoint.versioned ? expectedVersion(ctx.req) : undefined,
+    });
+    return answer instanceof Response
+      ? answer
+      : Response.json(answer, { status: endpoint.status ?? 200 });
+  };
+}

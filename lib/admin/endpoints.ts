@@ -1,0 +1,201 @@
+/**
+ * Every admin API endpoint, once: method, path, who may call it, and the schemas of its query,
+ * body and answer. Route files build their handlers from these entries (`apiHandler`), and the
+ * OpenAPI document is generated from them, so validation and documentation share one source.
+ */
+import { defineEndpoint } from "./endpoint.ts";
+import * as s from "./schemas.ts";
+
+const SIGNED_IN = "any console user";
+const READ = "super admin, or any member of the group";
+const EDIT = "super admin, or an owner or admin of the group";
+const OWN = "super admin, or an owner of the group";
+
+/** The admin API, by operation name. */
+export const ADMIN_ENDPOINTS = {
+  me: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/me",
+    summary: "The signed-in user, their permission scope, groups and roles",
+    access: SIGNED_IN,
+    response: s.meSchema,
+  }),
+  listRoutes: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/routes",
+    summary: "Routes of the groups the caller can read, in stored order",
+    access: SIGNED_IN,
+    response: s.routesSchema,
+    versioned: true,
+  }),
+  replaceRoutes: defineEndpoint({
+    method: "PUT",
+    path: "/admin/api/routes",
+    summary: "Replace the routes of every group the caller may edit (all routes: super admin); " +
+      "routes identical to the stored ones skip full validation",
+    access: "super admin, or an owner or admin of each group whose routes change",
+    body: s.routesBodySchema,
+    bodyCheckedByEndpoint: true,
+    response: s.okCountSchema,
+    versioned: true,
+  }),
+  listGroups: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/groups",
+    summary: "Groups the caller can read, with the caller's role in each",
+    access: SIGNED_IN,
+    response: s.groupsSchema,
+    versioned: true,
+  }),
+  replaceGroups: defineEndpoint({
+    method: "PUT",
+    path: "/admin/api/groups",
+    summary: "Replace groups: a super admin all of them, an owner the groups they own; " +
+      "only a super admin creates groups or sets installationId and owners",
+    access: "super admin, or an owner (own groups only)",
+    body: s.groupsBodySchema,
+    response: s.okCountSchema,
+    versioned: true,
+  }),
+  listGroupRoutes: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/groups/{id}/routes",
+    summary: "A group's routes, in stored order",
+    access: READ,
+    response: s.routesSchema,
+    versioned: true,
+  }),
+  replaceGroupRoutes: defineEndpoint({
+    method: "PUT",
+    path: "/admin/api/groups/{id}/routes",
+    summary: "Replace a group's routes; routes identical to the stored ones skip full validation",
+    access: EDIT,
+    body: s.routesBodySchema,
+    bodyCheckedByEndpoint: true,
+    response: s.okCountSchema,
+    versioned: true,
+  }),
+  listFragments: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/groups/{id}/fragments",
+    summary: "A group's named filter fragments",
+    access: READ,
+    response: s.fragmentsSchema,
+    versioned: true,
+  }),
+  replaceFragments: defineEndpoint({
+    method: "PUT",
+    path: "/admin/api/groups/{id}/fragments",
+    summary: "Replace all of a group's fragments",
+    access: EDIT,
+    body: s.fragmentsBodySchema,
+    response: s.okCountSchema,
+    versioned: true,
+  }),
+  renameGroup: defineEndpoint({
+    method: "PUT",
+    path: "/admin/api/groups/{id}/rename",
+    summary: "Rename a group: routes, fragments, webhook secret, invites and members follow",
+    access: OWN,
+    body: s.renameBodySchema,
+    response: s.renamedSchema,
+  }),
+  listInvites: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/groups/{id}/invites",
+    summary: "A group's pending invites",
+    access: OWN,
+    response: s.invitesSchema,
+  }),
+  createInvite: defineEndpoint({
+    method: "POST",
+    path: "/admin/api/groups/{id}/invites",
+    summary: "Create a single-use invite link (7 days) granting admin or viewer",
+    access: OWN,
+    body: s.inviteBodySchema,
+    response: s.createdInviteSchema,
+    status: 201,
+  }),
+  revokeInvite: defineEndpoint({
+    method: "DELETE",
+    path: "/admin/api/invites/{token}",
+    summary: "Revoke a pending invite",
+    access: "super admin, or an owner of the invite's group",
+    response: s.okSchema,
+  }),
+  getWebhook: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/groups/{id}/webhook",
+    summary: "The group's ingress address and whether it is enabled",
+    access: OWN,
+    response: s.webhookInfoSchema,
+  }),
+  regenerateWebhook: defineEndpoint({
+    method: "POST",
+    path: "/admin/api/groups/{id}/webhook/regenerate",
+    summary: "Generate or regenerate the group's webhook secret; the only time it is shown",
+    access: OWN,
+    response: s.webhookSecretSchema,
+  }),
+  deleteWebhook: defineEndpoint({
+    method: "DELETE",
+    path: "/admin/api/groups/{id}/webhook",
+    summary: "Disable the group's ingress (its secret is deleted)",
+    access: OWN,
+    response: s.okSchema,
+  }),
+  listLogs: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/logs",
+    summary: "Send logs of the caller's groups, newest first, with filters and cursor pages",
+    access: SIGNED_IN,
+    query: s.logsQuerySchema,
+    response: s.sendLogPageSchema,
+  }),
+  getLog: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/logs/{id}",
+    summary: "One send log",
+    access: READ,
+    response: s.sendLogSchema,
+  }),
+  getDelivery: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/delivery/{deliveryId}",
+    summary: "All send logs of one delivery, in the caller's groups",
+    access: READ,
+    response: s.deliverySchema,
+  }),
+  redeliver: defineEndpoint({
+    method: "POST",
+    path: "/admin/api/delivery/{deliveryId}/redeliver",
+    summary: "Send a delivery's failed and dead units again",
+    access: "super admin, or an owner or admin of every group the delivery reached",
+    response: s.redeliveredSchema,
+  }),
+  listAudit: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/audit",
+    summary: "Audit entries of the caller's groups, newest first, with filters and cursor pages",
+    access: SIGNED_IN,
+    query: s.auditQuerySchema,
+    response: s.auditPageSchema,
+  }),
+  metrics: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/metrics",
+    summary: "Delivery statistics: totals, failure rate, by platform, event, status and day, " +
+      "recent failures",
+    access: SIGNED_IN,
+    query: s.metricsQuerySchema,
+    response: s.metricsSchema,
+  }),
+  testMatch: defineEndpoint({
+    method: "POST",
+    path: "/admin/api/test-match",
+    summary: "Evaluate a filter tree or filter list against an event; stores nothing",
+    access: SIGNED_IN,
+    body: s.testMatchBodySchema,
+    response: s.testMatchSchema,
+  }),
+};

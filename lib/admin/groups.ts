@@ -1,0 +1,173 @@
+/**
+ * Listing, replacing and renaming groups (spec payload rule 2). A super admin replaces the
+ * whole set: groups left out are deleted with their routes, fragments, secret and invites. An
+ * owner replaces the groups they own: they may change or delete those, must leave every other
+ * group as stored, and may not create groups. Only a super admin may set or change a group's
+ * `installationId` or `owners`, so no tenant can bind another tenant's installation or
+ * repositories. The list's `ETag` covers every group record; `If-Match` makes a stale
+ * replacement answer 409, and without it the last writer wins.
+ */
+import { isOwner, type Principal, readableGroups } from "../auth/principal.ts";
+import { sha256Hex } from "../crypto.ts";
+import { HttpError } from "../fresh/http_error.ts";
+import { type AuditEntry, newAuditEntry } from "../store/audit.ts";
+import { applyGroupChanges, type GroupChange, renameGroup } from "../store/group_admin.ts";
+import { type GroupEntry, listGroupEntries } from "../store/groups.ts";
+import type { Group, Role } from "../types.ts";
+import { etagOf } from "./endpoint.ts";
+import { actorOf, effectiveRole, requireGroup, requireRight } from "./guards.ts";
+import { sameJson } from "./same_json.ts";
+
+/** Most groups one instance stores. */
+export const MAX_GROUPS = 100;
+
+const ATTEMPTS = 5;
+const BOUND_FIELDS = ["installationId", "owners"] as const;
+
+/** One version tag for the whole group set: a digest of every record's versionstamp. */
+async function groupSetVersion(entries: readonly GroupEntry[]): Promise<string> {
+  const stamps = entries.map((entry) => `${entry.group.id}:${entry.versionstamp}`).join(",");
+  return (await sha256Hex(stamps)).slice(0, 32);
+}
+
+/** The groups the caller may read, their role in each, and the set's version as `ETag`. */
+export async function listVisibleGroups(kv: Deno.Kv, principal: Principal): Promise<Response> {
+  const entries = await listGroupEntries(kv);
+  const groups = readableGroups(principal, entries.map((entry) => entry.group));
+  const roles: Record<string, Role> = {};
+  for (const group of groups) roles[group.id] = effectiveRole(principal, group.id);
+  return Response.json({ groups, roles }, {
+    headers: { etag: etagOf(await groupSetVersion(entries)) },
+  });
+}
+
+function changedFields(before: Group, after: Group): string[] {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]) as Set<keyof Group>;
+  return [...keys].filter((key) => !sameJson(before[key], after[key])).sort();
+}
+
+function requireUnique(groups: readonly Group[]) {
+  const seen = new Set<string>();
+  groups.forEach((group, index) => {
+    if (seen.has(group.id)) {
+      throw new HttpError(400, `groups[${index}].id: duplicate group id "${group.id}"`);
+    }
+    seen.add(group.id);
+  });
+}
+
+/** The changes a submission makes, refused (403) where the caller lacks the right. */
+function planChanges(
+  principal: Principal,
+  stored: readonly GroupEntry[],
+  submitted: readonly Group[],
+): { changes: GroupChange[]; audits: AuditEntry[] } {
+  const byId = new Map(stored.map((entry) => [entry.group.id, entry]));
+  const changes: GroupChange[] = [];
+  const audits: AuditEntry[] = [];
+  const at = Date.now();
+  const audit = (action: string, groupId: string, detail?: Record<string, unknown>) =>
+    audits.push(newAuditEntry({ actor: actorOf(principal), action, groupId, detail }, at));
+  const requireBindingRight = (group: Group, before?: Group) => {
+    const touched = BOUND_FIELDS.filter((field) => !sameJson(group[field], before?.[field]));
+    if (touched.length > 0 && !principal.superAdmin) {
+      throw new HttpError(
+        403,
+        `Only a super admin may set ${touched.join(" or ")} (group ${group.id})`,
+      );
+    }
+  };
+
+  for (const group of submitted) {
+    const entry = byId.get(group.id);
+    if (!entry) {
+      if (!principal.superAdmin) {
+        throw new HttpError(403, `Only a super admin may create groups (${group.id})`);
+      }
+      changes.push({ kind: "create", group });
+      audit("group.create", group.id, { name: group.name });
+    } else if (!sameJson(group, entry.group)) {
+      requireRight(principal, group.id, "own");
+      requireBindingRight(group, entry.group);
+      changes.push({ kind: "update", group, expected: entry.versionstamp });
+      audit("group.update", group.id, { fields: changedFields(entry.group, group) });
+    }
+  }
+  const kept = new Set(submitted.map((group) => group.id));
+  for (const { group, versionstamp } of stored) {
+    if (kept.has(group.id) || !isOwner(principal, group.id)) continue;
+    changes.push({ kind: "delete", groupId: group.id, expected: versionstamp });
+    audit("group.delete", group.id, { name: group.name });
+  }
+  return { changes, audits };
+}
+
+/** `PUT /admin/api/groups`: replaces the groups the caller may replace (module comment). */
+export async function replaceGroups(
+  kv: Deno.Kv,
+  principal: Principal,
+  submitted: Group[],
+  expected: string | null | undefined,
+): Promise<{ ok: true; count: number }> {
+  if (!principal.superAdmin && !Object.values(principal.roles).includes("owner")) {
+    throw new HttpError(403, "Only a super admin or a group owner may replace groups");
+  }
+  requireUnique(submitted);
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const stored = await listGroupEntries(kv);
+    if (expected !== undefined && expected !== await groupSetVersion(stored)) {
+      throw new HttpError(409, "The groups changed since they were read; reload and try again");
+    }
+    const { changes, audits } = planChanges(principal, stored, submitted);
+    const created = changes.filter((change) => change.kind === "create").length;
+    const deleted = changes.filter((change) => change.kind === "delete").length;
+    if (stored.length + created - deleted > MAX_GROUPS) {
+      throw new HttpError(400, `groups: at most ${MAX_GROUPS} groups per instance`);
+    }
+    if (changes.length > MAX_GROUPS) {
+      throw new HttpError(400, `groups: at most ${MAX_GROUPS} groups may change at once`);
+    }
+    if (changes.length === 0 || await applyGroupChanges(kv, changes, audits)) {
+      return { ok: true, count: submitted.length };
+    }
+    if (expected !== undefined) break;
+  }
+  throw new HttpError(409, "The groups changed since they were read; reload and try again");
+}
+
+/** `PUT /admin/api/groups/:id/rename`: everything of the group follows the new id. */
+export async function renameGroupFor(
+  kv: Deno.Kv,
+  principal: Principal,
+  groupId: string,
+  body: { newId: string; name?: string },
+): Promise<{ ok: true; id: string }> {
+  await requireGroup(kv, principal, groupId, "own");
+  if (body.newId === groupId) throw new HttpError(400, "newId: must differ from the current id");
+  const result = await renameGroup(
+    kv,
+    { from: groupId, to: body.newId, name: body.name },
+    (group, routes) =>
+      newAuditEntry({
+        actor: actorOf(principal),
+        action: "group.rename",
+        groupId: group.id,
+        target: `group:${groupId}`,
+        detail: { from: groupId, to: group.id, routes },
+      }, Date.now()),
+  );
+  if (result.ok) return { ok: true, id: result.group.id };
+  switch (result.reason) {
+    case "missing":
+      throw new HttpError(404, `Unknown group ${groupId}`);
+    case "exists":
+      throw new HttpError(409, `newId: group ${body.newId} already exists`);
+    case "too_many":
+      throw new HttpError(
+        400,
+        `routes: renaming copies the group's routes first, and an instance holds at most ${result.limit}`,
+      );
+    case "conflict":
+      throw new HttpError(409, "The group changed while it was renamed; try again");
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * Send logs in the admin API: pages filtered by group, route, status, platform, event,
+ * delivery id and time (the time the event was accepted), newest first; one log; one
+ * delivery's logs; and redelivery of a delivery's failed units. A super admin sees everything;
+ * anyone else the logs of the groups they can read, and redelivers only where they may edit.
+ */
+import type { z } from "zod";
+import { canReadGroup, type Principal } from "../auth/principal.ts";
+import type { Config } from "../config.ts";
+import { HttpError } from "../fresh/http_error.ts";
+import { appendAudit } from "../store/audit.ts";
+import {
+  getSendLog,
+  listDeliveryLogs,
+  listSendLogs,
+  type SendLog,
+  type SendLogQuery,
+} from "../store/send_logs.ts";
+import { redeliver } from "../store/units.ts";
+import { actorOf, requireRight } from "./guards.ts";
+import { collectPage, type Page, type Source } from "./pages.ts";
+import type { logsQuerySchema } from "./schemas.ts";
+
+/** The logs query, as validated by `logsQuerySchema`. */
+export type LogsQuery = z.output<typeof logsQuerySchema>;
+
+const FETCH_SIZE = 100;
+
+function sendLogs(kv: Deno.Kv, query: SendLogQuery): Source<SendLog> {
+  return async function* (below) {
+    let cursor = below;
+    do {
+      const page = await listSendLogs(kv, { ...query, cursor, limit: FETCH_SIZE });
+      yield* page.items;
+      cursor = page.cursor;
+    } while (cursor !== undefined);
+  };
+}
+
+function matcher(query: LogsQuery): (log: SendLog) => boolean {
+  const [kind, ...action] = query.event?.split(".") ?? [];
+  return (log) =>
+    (query.platform === undefined || log.platform === query.platform) &&
+    (query.routeId === undefined || log.routeId === query.routeId) &&
+    (kind === undefined || log.event === kind) &&
+    (action.length === 0 || log.action === action.join("."));
+}
+
+/** `GET /admin/api/logs`: one page of the send logs the caller may see. */
+export async function queryLogs(
+  kv: Deno.Kv,
+  principal: Principal,
+  query: LogsQuery,
+): Promise<Page<SendLog>> {
+  const base = { status: query.status, deliveryId: query.deliveryId };
+  let sources: Source<SendLog>[];
+  if (query.groupId !== undefined) {
+    requireRight(principal, query.groupId, "read");
+    sources = [sendLogs(kv, { ...base, groupId: query.groupId, routeId: query.routeId })];
+  } else if (principal.superAdmin) {
+    sources = [sendLogs(kv, base)];
+  } else {
+    sources = Object.keys(principal.roles).map((groupId) => sendLogs(kv, { ...base, groupId }));
+  }
+  return await collectPage(sources, {
+    idOf: (log) => log.id,
+    keep: matcher(query),
+    limit: query.limit ?? 50,
+    cursor: query.cursor,
+    from: query.from,
+    to: query.to,
+  });
+}
+
+/** `GET /admin/api/logs/:id`: one send log (404 unknown, 403 not readable). */
+export async function getLog(kv: Deno.Kv, principal: Principal, logId: string): Promise<SendLog> {
+  const log = await getSendLog(kv, logId);
+  if (!log) throw new HttpError(404, `Unknown send log ${logId}`);
+  requireRight(principal, log.groupId, "read");
+  return log;
+}
+
+async function deliveryLogs(kv: Deno.Kv, principal: Principal, deliveryId: string) {
+  const logs = (await listDeliveryLogs(kv, deliveryId))
+    .filter((log) => canReadGroup(principal, log.groupId));
+  if (logs.length === 0) throw new HttpError(404, `Unknown delivery ${deliveryId}`);
+  return logs;
+}
+
+/** `GET /admin/api/delivery/:deliveryId`: the delivery's logs in the caller's groups. */
+export async function getDelivery(kv: Deno.Kv, principal: Principal, deliveryId: string) {
+  return { deliveryId, items: await deliveryLogs(kv, principal, deliveryId) };
+}
+
+/**
+ * `POST /admin/api/delivery/:deliveryId/redeliver`: sends the delivery's failed and dead units
+ * again. The caller must be able to edit every group the delivery reached.
+ */
+export async function redeliverDelivery(
+  kv: Deno.Kv,
+  config: Config,
+  principal: Principal,
+  deliveryId: string,
+) {
+  await deliveryLogs(kv, principal, deliveryId);
+  const all = await listDeliveryLogs(kv, deliveryId);
+  for (const groupId of new Set(all.map((log) => log.groupId))) {
+    requireRight(principal, groupId, "edit");
+  }
+  const result = await redeliver(kv, deliveryId, { retentionDays: config.sendLogRetentionDays });
+  for (const groupId of new Set(all.map((log) => log.groupId))) {
+    await appendAudit(kv, {
+      actor: actorOf(principal),
+      action: "delivery.redeliver",
+      groupId,
+      target: `delivery:${deliveryId}`,
+      detail: { requeued: result.requeued.length, expired: result.expired.length },
+    });
+  }
+  return { ok: true as const, requeued: result.requeued, expired: result.expired };
+}

@@ -1,0 +1,201 @@
+/**
+ * Listing and replacing routes (spec payload rule 1). A submitted route identical to the stored
+ * route with the same group and id skips full validation; every other route is checked with
+ * the shared `routeSchema`. A replacement is one switch of the versioned route set
+ * (`lib/store/routes.ts`), committed with its audit entries (one per group whose routes
+ * changed). With `If-Match` a stale version answers 409; without it the last writer wins, but
+ * the routes of groups the caller may not edit are always kept as they are stored now.
+ */
+import { z } from "zod";
+import { canEditRoutes, type Principal, readableGroups } from "../auth/principal.ts";
+import { MAX_ROUTES, routeSchema } from "../filter/schema.ts";
+import { HttpError } from "../fresh/http_error.ts";
+import { newAuditEntry } from "../store/audit.ts";
+import { listGroups } from "../store/groups.ts";
+import {
+  getGroupRoutes,
+  getRoutes,
+  replaceGroupRoutes,
+  replaceRoutes,
+  type ReplaceRoutesResult,
+} from "../store/routes.ts";
+import type { Route } from "../types.ts";
+import { parseOr400, versioned } from "./endpoint.ts";
+import { actorOf, requireGroup, requireRight } from "./guards.ts";
+import { sameJson } from "./same_json.ts";
+
+const envelopeSchema = z.strictObject({
+  routes: z.array(z.unknown()).max(MAX_ROUTES, {
+    error: `at most ${MAX_ROUTES} routes per instance`,
+  }),
+});
+
+const ATTEMPTS = 5;
+
+const routeKey = (route: { groupId: unknown; id: unknown }) => `${route.groupId}\u0000${route.id}`;
+
+function storedTwin(raw: unknown, stored: ReadonlyMap<string, Route>): Route | undefined {
+  if (typeof raw !== "object" || raw === null) return undefined;
+  const twin = stored.get(routeKey(raw as Route));
+  return twin && sameJson(raw, twin) ? twin : undefined;
+}
+
+/**
+ * Validates a `{ routes }` body against the stored routes: unchanged routes are taken as they
+ * are, the others are checked with `routeSchema`; ids must be unique within a group.
+ */
+export function validateRoutesBody(body: unknown, stored: readonly Route[]): Route[] {
+  const { routes } = parseOr400(envelopeSchema, body);
+  const byKey = new Map(stored.map((route) => [routeKey(route), route]));
+  const valid = routes.map((raw, index) =>
+    storedTwin(raw, byKey) ?? parseOr400(routeSchema, raw, ["routes", index])
+  );
+  const seen = new Set<string>();
+  valid.forEach((route, index) => {
+    if (seen.has(routeKey(route))) {
+      throw new HttpError(
+        400,
+        `routes[${index}].id: duplicate route id "${route.id}" in group "${route.groupId}"`,
+      );
+    }
+    seen.add(routeKey(route));
+  });
+  return valid;
+}
+
+function requireKnownGroups(routes: readonly Route[], stored: readonly Route[], ids: Set<string>) {
+  const byKey = new Map(stored.map((route) => [routeKey(route), route]));
+  routes.forEach((route, index) => {
+    if (!ids.has(route.groupId) && !sameJson(route, byKey.get(routeKey(route)))) {
+      throw new HttpError(400, `routes[${index}].groupId: unknown group "${route.groupId}"`);
+    }
+  });
+}
+
+/** Answers a failed replacement with the right status. */
+function refuseReplacement(result: Exclude<ReplaceRoutesResult, { ok: true }>): never {
+  switch (result.reason) {
+    case "conflict":
+      throw new HttpError(409, "The routes changed since they were read; reload and try again");
+    case "too_many":
+      throw new HttpError(400, `routes: at most ${result.limit} routes per instance`);
+    case "too_large":
+      throw new HttpError(400, `routes: route "${result.routeId}" is too large to store`);
+  }
+}
+
+function groupsOf(routes: readonly Route[]): Set<string> {
+  return new Set(routes.map((route) => route.groupId));
+}
+
+function changedGroups(before: readonly Route[], after: readonly Route[]): string[] {
+  const ids = new Set([...groupsOf(before), ...groupsOf(after)]);
+  return [...ids].filter((id) =>
+    !sameJson(
+      before.filter((route) => route.groupId === id),
+      after.filter((route) => route.groupId === id),
+    )
+  );
+}
+
+function routeAudits(principal: Principal, groupIds: string[], routes: readonly Route[]) {
+  const at = Date.now();
+  return groupIds.map((groupId) =>
+    newAuditEntry({
+      actor: actorOf(principal),
+      action: "routes.replace",
+      groupId,
+      detail: { count: routes.filter((route) => route.groupId === groupId).length },
+    }, at)
+  );
+}
+
+/** The routes the caller may read, with the route set's version as `ETag`. */
+export async function listRoutes(kv: Deno.Kv, principal: Principal): Promise<Response> {
+  const stored = await getRoutes(kv);
+  const readable = new Set(readableGroups(principal, await listGroups(kv)).map((g) => g.id));
+  const routes = principal.superAdmin
+    ? stored.routes
+    : stored.routes.filter((route) => readable.has(route.groupId));
+  return versioned({ routes }, stored.versionstamp);
+}
+
+/**
+ * The route set after the caller's submission: a super admin replaces everything; anyone else
+ * replaces the routes of the groups they may edit and must leave the others as stored.
+ */
+function mergeSubmission(principal: Principal, stored: Route[], submitted: Route[]): Route[] {
+  if (principal.superAdmin) return submitted;
+  for (const groupId of groupsOf(submitted)) {
+    if (canEditRoutes(principal, groupId)) continue;
+    const before = stored.filter((route) => route.groupId === groupId);
+    const after = submitted.filter((route) => route.groupId === groupId);
+    if (!sameJson(before, after)) requireRight(principal, groupId, "edit");
+  }
+  return [
+    ...stored.filter((route) => !canEditRoutes(principal, route.groupId)),
+    ...submitted.filter((route) => canEditRoutes(principal, route.groupId)),
+  ];
+}
+
+/** `PUT /admin/api/routes`: replaces the routes the caller may edit. */
+export async function replaceAllRoutes(
+  kv: Deno.Kv,
+  principal: Principal,
+  body: unknown,
+  expected: string | null | undefined,
+): Promise<{ ok: true; count: number }> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const stored = await getRoutes(kv);
+    if (expected !== undefined && expected !== stored.versionstamp) {
+      refuseReplacement({ ok: false, reason: "conflict" });
+    }
+    const submitted = validateRoutesBody(body, stored.routes);
+    const groupIds = new Set((await listGroups(kv)).map((group) => group.id));
+    requireKnownGroups(submitted, stored.routes, groupIds);
+    const next = mergeSubmission(principal, stored.routes, submitted);
+    const changed = changedGroups(stored.routes, next);
+    if (changed.length === 0) return { ok: true, count: submitted.length };
+    const audits = routeAudits(principal, changed, next);
+    const result = await replaceRoutes(kv, next, stored.versionstamp, { audits });
+    if (result.ok) return { ok: true, count: submitted.length };
+    if (result.reason !== "conflict" || expected !== undefined) refuseReplacement(result);
+  }
+  return refuseReplacement({ ok: false, reason: "conflict" });
+}
+
+/** `GET /admin/api/groups/:id/routes`. */
+export async function listGroupRoutes(
+  kv: Deno.Kv,
+  principal: Principal,
+  groupId: string,
+): Promise<Response> {
+  await requireGroup(kv, principal, groupId, "read");
+  const stored = await getGroupRoutes(kv, groupId);
+  return versioned({ routes: stored.routes }, stored.versionstamp);
+}
+
+/** `PUT /admin/api/groups/:id/routes`: replaces one group's routes, keeping its place. */
+export async function replaceRoutesOfGroup(
+  kv: Deno.Kv,
+  principal: Principal,
+  groupId: string,
+  body: unknown,
+  expected: string | null | undefined,
+): Promise<{ ok: true; count: number }> {
+  await requireGroup(kv, principal, groupId, "edit");
+  const stored = await getGroupRoutes(kv, groupId);
+  const routes = validateRoutesBody(body, stored.routes);
+  routes.forEach((route, index) => {
+    if (route.groupId !== groupId) {
+      throw new HttpError(
+        400,
+        `routes[${index}].groupId: must be "${groupId}", the group in the path`,
+      );
+    }
+  });
+  const audits = routeAudits(principal, [groupId], routes);
+  const result = await replaceGroupRoutes(kv, groupId, routes, expected, { audits });
+  if (!result.ok) refuseReplacement(result);
+  return { ok: true, count: routes.length };
+}

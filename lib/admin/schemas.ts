@@ -1,0 +1,258 @@
+/**
+ * Request and response shapes of the admin API, in zod. The same schemas validate the requests
+ * (`endpoint.ts`) and describe them in the OpenAPI document (`openapi.ts`), so the two cannot
+ * drift. Domain shapes come from `lib/filter/schema.ts`.
+ */
+import { z } from "zod";
+import {
+  filterNodeSchema,
+  filterSchema,
+  fragmentSchema,
+  groupSchema,
+  ID_PATTERN,
+  routeSchema,
+  targetSchema,
+} from "../filter/schema.ts";
+
+/** A route, group or fragment id (CONTRACT §4). */
+export const idSchema = z.string().regex(ID_PATTERN, {
+  error: "must be 1-64 lower-case letters, digits, _ or -, starting with a letter or digit",
+});
+
+const roleSchema = z.enum(["owner", "admin", "viewer"]);
+const actorSchema = z.object({ userId: z.string(), login: z.string() });
+const timeSchema = z.number().int().describe("Unix milliseconds");
+
+/** Every error answer. */
+export const errorSchema = z.object({ error: z.string() });
+
+/** `{ ok: true }`. */
+export const okSchema = z.object({ ok: z.literal(true) });
+
+/** A replacement's answer. */
+export const okCountSchema = z.object({ ok: z.literal(true), count: z.number().int() });
+
+/** `GET /admin/api/me`. */
+export const meSchema = z.object({
+  user: actorSchema,
+  superAdmin: z.boolean(),
+  groups: z.array(z.object({ id: z.string(), name: z.string(), role: roleSchema })),
+  debugMode: z.boolean(),
+});
+
+/** `PUT /admin/api/routes` and `PUT /admin/api/groups/:id/routes`. */
+export const routesBodySchema = z.strictObject({ routes: z.array(routeSchema) });
+
+/** Routes as listed. */
+export const routesSchema = z.object({ routes: z.array(routeSchema) });
+
+/** `PUT /admin/api/groups`. */
+export const groupsBodySchema = z.strictObject({ groups: z.array(groupSchema) });
+
+/** Groups as listed, with the caller's role in each (a super admin acts as owner). */
+export const groupsSchema = z.object({
+  groups: z.array(groupSchema),
+  roles: z.record(z.string(), roleSchema),
+});
+
+/** `PUT /admin/api/groups/:id/fragments`. */
+export const fragmentsBodySchema = z.strictObject({ fragments: z.array(fragmentSchema) });
+
+/** Fragments as listed. */
+export const fragmentsSchema = z.object({ fragments: z.array(fragmentSchema) });
+
+/** `PUT /admin/api/groups/:id/rename`. */
+export const renameBodySchema = z.strictObject({
+  newId: idSchema,
+  name: z.string().min(1, { error: "required" }).max(100, { error: "at most 100 characters" })
+    .optional(),
+});
+
+/** A rename's answer. */
+export const renamedSchema = z.object({ ok: z.literal(true), id: z.string() });
+
+/** `POST /admin/api/groups/:id/invites`. */
+export const inviteBodySchema = z.strictObject({ role: z.enum(["admin", "viewer"]) });
+
+/** A new invite. */
+export const createdInviteSchema = z.object({
+  token: z.string(),
+  url: z.string(),
+  role: z.enum(["admin", "viewer"]),
+  expiresAt: timeSchema,
+});
+
+/** Pending invites of a group. */
+export const invitesSchema = z.object({
+  invites: z.array(z.object({
+    token: z.string(),
+    url: z.string(),
+    role: z.enum(["admin", "viewer"]),
+    createdBy: actorSchema,
+    createdAt: timeSchema,
+    expiresAt: timeSchema,
+  })),
+});
+
+/** A group's ingress. */
+export const webhookInfoSchema = z.object({
+  url: z.string(),
+  enabled: z.boolean(),
+  createdAt: timeSchema.optional(),
+});
+
+/** A freshly generated group secret (shown this once). */
+export const webhookSecretSchema = z.object({ secret: z.string(), url: z.string() });
+
+const statusSchema = z.enum(["ok", "failed", "retrying", "dead"]);
+const platformSchema = z.enum(["discord", "telegram"]);
+const limitSchema = z.coerce.number().int().min(1, { error: "must be 1..200" }).max(200, {
+  error: "must be 1..200",
+}).optional();
+const instantSchema = z.string().transform((value, ctx) => {
+  const at = parseInstant(value);
+  if (at !== null) return at;
+  ctx.addIssue({ code: "custom", message: "must be Unix milliseconds or an ISO-8601 time" });
+  return z.NEVER;
+}).describe("Unix milliseconds or an ISO-8601 time");
+
+/** Reads a time given as Unix milliseconds or ISO-8601; null when it is neither. */
+function parseInstant(value: string): number | null {
+  if (/^\d{1,15}$/.test(value)) return Number(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value)) return null;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : at;
+}
+
+/** `GET /admin/api/logs` query. */
+export const logsQuerySchema = z.object({
+  groupId: idSchema.optional(),
+  routeId: idSchema.optional(),
+  status: statusSchema.optional(),
+  platform: platformSchema.optional(),
+  event: z.string().min(1).max(100).optional().describe("event kind, or kind.action"),
+  deliveryId: z.string().min(1).max(200).optional(),
+  from: instantSchema.optional(),
+  to: instantSchema.optional(),
+  cursor: z.string().min(1).max(200).optional(),
+  limit: limitSchema,
+});
+
+/** One send log. */
+export const sendLogSchema = z.object({
+  id: z.string(),
+  deliveryId: z.string(),
+  eventId: z.string(),
+  event: z.string(),
+  action: z.string().optional(),
+  provider: z.enum(["github", "gitea", "custom"]),
+  groupId: z.string(),
+  routeId: z.string(),
+  platform: platformSchema,
+  target: targetSchema,
+  status: statusSchema,
+  attempts: z.number().int(),
+  httpStatus: z.number().int().optional(),
+  error: z.string().optional(),
+  messageId: z.string().optional(),
+  nextAttemptAt: timeSchema.optional(),
+  createdAt: timeSchema,
+  updatedAt: timeSchema,
+});
+
+/** A page of send logs, newest first. */
+export const sendLogPageSchema = z.object({
+  items: z.array(sendLogSchema),
+  cursor: z.string().optional(),
+});
+
+/** All send logs of one delivery. */
+export const deliverySchema = z.object({ deliveryId: z.string(), items: z.array(sendLogSchema) });
+
+/** A redelivery's answer. */
+export const redeliveredSchema = z.object({
+  ok: z.literal(true),
+  requeued: z.array(z.string()).describe("ids of the send logs queued again"),
+  expired: z.array(z.string()).describe("failed units whose message is past retention"),
+});
+
+/** `GET /admin/api/audit` query. */
+export const auditQuerySchema = z.object({
+  groupId: idSchema.optional(),
+  action: z.string().min(1).max(100).optional().describe("exact action, or a prefix ending in ."),
+  actor: z.string().min(1).max(100).optional().describe("user id or login"),
+  from: instantSchema.optional(),
+  to: instantSchema.optional(),
+  cursor: z.string().min(1).max(200).optional(),
+  limit: limitSchema,
+});
+
+/** One audit entry. */
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  at: timeSchema,
+  actor: actorSchema,
+  action: z.string(),
+  groupId: z.string().optional(),
+  target: z.string().optional(),
+  detail: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** A page of audit entries, newest first. */
+export const auditPageSchema = z.object({
+  items: z.array(auditEntrySchema),
+  cursor: z.string().optional(),
+});
+
+/** `GET /admin/api/metrics` query. */
+export const metricsQuerySchema = z.object({
+  groupId: idSchema.optional(),
+  days: z.coerce.number().int().min(1, { error: "must be 1..366" }).max(366, {
+    error: "must be 1..366",
+  }).optional(),
+});
+
+const countsSchema = z.object({
+  total: z.number().int(),
+  ok: z.number().int(),
+  failed: z.number().int(),
+  dead: z.number().int(),
+  retrying: z.number().int(),
+});
+
+/** Delivery statistics. */
+export const metricsSchema = z.object({
+  from: z.string().describe("first UTC day, YYYY-MM-DD"),
+  to: z.string().describe("last UTC day, YYYY-MM-DD"),
+  totals: countsSchema,
+  failureRate: z.number(),
+  byPlatform: z.record(z.string(), countsSchema),
+  byEvent: z.record(z.string(), countsSchema),
+  byStatus: z.record(statusSchema, z.number().int()),
+  byDay: z.array(countsSchema.extend({ day: z.string() })),
+  recentFailures: z.array(sendLogSchema),
+});
+
+/** `POST /admin/api/test-match`: a tree (`node`) or a flat list (`filters`), and an event. */
+export const testMatchBodySchema = z.strictObject({
+  node: filterNodeSchema.optional(),
+  filters: z.array(filterSchema).max(64, { error: "at most 64 filters" }).optional(),
+  event: z.string().min(1).max(200).optional().describe(
+    "event kind, or kind.action (default: custom)",
+  ),
+  payload: z.record(z.string(), z.unknown()),
+}).superRefine((body, ctx) => {
+  if ((body.node === undefined) === (body.filters === undefined)) {
+    ctx.addIssue({ code: "custom", path: ["node"], message: "give either node or filters" });
+  }
+});
+
+/** One node of a match explanation (it mirrors the filter tree). */
+export const explanationSchema = z.looseObject({
+  kind: z.enum(["all", "any", "not", "event", "field"]),
+  matched: z.boolean(),
+  reason: z.string(),
+});
+
+/** A filter trial's answer. */
+export const testMatchSchema = z.object({ matched: z.boolean(), explanation: explanationSchema });

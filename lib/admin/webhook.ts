@@ -1,0 +1,55 @@
+/**
+ * A group's own ingress `POST /webhook/:groupId` (owner): its address and state, a new secret
+ * (shown once, never recorded in the audit log), and switching it off.
+ */
+import type { Principal } from "../auth/principal.ts";
+import type { Config } from "../config.ts";
+import { appendAudit } from "../store/audit.ts";
+import { deleteGroupSecret, getGroupSecret, regenerateGroupSecret } from "../store/tenants.ts";
+import { actorOf, requireGroup } from "./guards.ts";
+
+/** The group's ingress address. */
+export function ingressUrl(config: Config, groupId: string): string {
+  return `${config.baseUrl}/webhook/${groupId}`;
+}
+
+/** `GET /admin/api/groups/:id/webhook`: address, whether it is on, since when. */
+export async function describeWebhook(
+  kv: Deno.Kv,
+  config: Config,
+  principal: Principal,
+  groupId: string,
+) {
+  await requireGroup(kv, principal, groupId, "own");
+  const secret = await getGroupSecret(kv, groupId);
+  return {
+    url: ingressUrl(config, groupId),
+    enabled: secret !== null,
+    ...(secret ? { createdAt: secret.createdAt } : {}),
+  };
+}
+
+/** `POST /admin/api/groups/:id/webhook/regenerate`: a new secret; the old one stops working. */
+export async function regenerateWebhook(
+  kv: Deno.Kv,
+  config: Config,
+  principal: Principal,
+  groupId: string,
+) {
+  await requireGroup(kv, principal, groupId, "own");
+  const secret = await regenerateGroupSecret(kv, groupId);
+  await appendAudit(kv, { actor: actorOf(principal), action: "webhook.regenerate", groupId });
+  return { secret, url: ingressUrl(config, groupId) };
+}
+
+/** `DELETE /admin/api/groups/:id/webhook`: removes the secret, so the ingress answers 404. */
+export async function disableWebhook(
+  kv: Deno.Kv,
+  principal: Principal,
+  groupId: string,
+): Promise<{ ok: true }> {
+  await requireGroup(kv, principal, groupId, "own");
+  await deleteGroupSecret(kv, groupId);
+  await appendAudit(kv, { actor: actorOf(principal), action: "webhook.delete", groupId });
+  return { ok: true };
+}

@@ -1,0 +1,24 @@
+/** What the delivery handlers share: storage, routes, senders, policy and clock. */
+import type { Logger } from "../log.ts";
+import type { RouteCache } from "./route_cache.ts";
+import type { PlatformSender } from "./senders.ts";
+
+/** The delivery worker's services and settings. */
+export interface DeliveryContext {
+  kv: Deno.Kv;
+  log: Logger;
+  routes: RouteCache;
+  senders: Record<string, PlatformSender>;
+  /** Waits before each retry of a network error, timeout or 5xx. */
+  backoffMs: readonly number[];
+  /** How long send logs, indexes and bodies are kept. */
+  retentionMs: number;
+  /** How long a runner holds a lane (longer than one call plus `laneBudgetMs`). */
+  leaseMs: number;
+  /** How long one queue message works on a lane before passing it on. */
+  laneBudgetMs: number;
+  /** Rate-limit waits up to this long are slept; longer ones hand the lane off with a delay. */
+  maxSleepMs: number;
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}

@@ -1,0 +1,70 @@
+/**
+ * The `deliver` job: one accepted event becomes one unit per (route, target).
+ * Unit ids are deterministic and created with a "must not exist" check, so a
+ * job that runs again (a retry, a crash) never makes a unit twice.
+ */
+import { formatEvent } from "../format/mod.ts";
+import { selectRoutes } from "../filter/select.ts";
+import { type DeliverJob, loadEvent } from "../store/events.ts";
+import { listGroups } from "../store/groups.ts";
+import type { SendLog } from "../store/send_logs.ts";
+import { createUnit, type NewUnit } from "../store/units.ts";
+import type { ForgeEvent, Route, Target } from "../types.ts";
+import type { DeliveryContext } from "./context.ts";
+import { renderFor } from "./render.ts";
+import { laneKeyFor, unitIdFor } from "./targets.ts";
+
+async function unitFor(
+  event: ForgeEvent,
+  route: Route,
+  target: Target,
+  body: unknown,
+  now: number,
+): Promise<NewUnit> {
+  const log: SendLog = {
+    id: await unitIdFor(event.id, route, target),
+    deliveryId: event.deliveryId ?? event.id,
+    eventId: event.id,
+    event: event.kind,
+    ...(event.action === undefined ? {} : { action: event.action }),
+    provider: event.provider,
+    groupId: route.groupId,
+    routeId: route.id,
+    platform: target.platform,
+    target,
+    status: "retrying",
+    attempts: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  return { log, body, lane: laneKeyFor(target) };
+}
+
+/** Routes the job's event and creates its units; returns how many were new. */
+export async function fanOut(ctx: DeliveryContext, job: DeliverJob): Promise<number> {
+  const event = await loadEvent(ctx.kv, job.eventId);
+  if (!event) {
+    ctx.log.warn("deliver job for an unknown event", { eventId: job.eventId });
+    return 0;
+  }
+  const message = formatEvent(event);
+  if (!message) return 0;
+  const [{ routes }, groups] = await Promise.all([ctx.routes.current(), listGroups(ctx.kv)]);
+  const now = ctx.now();
+  const units: NewUnit[] = [];
+  for (const route of selectRoutes(event, event.scope, routes, groups)) {
+    const bodies = new Map<string, unknown>();
+    for (const target of route.targets) {
+      if (!bodies.has(target.platform)) {
+        bodies.set(target.platform, renderFor(message, route, target));
+      }
+      units.push(await unitFor(event, route, target, bodies.get(target.platform), now));
+    }
+  }
+  const created = await Promise.all(
+    units.map((unit) => createUnit(ctx.kv, unit, now, ctx.retentionMs)),
+  );
+  const fresh = created.filter(Boolean).length;
+  ctx.log.info("event routed", { eventId: event.id, units: units.length, created: fresh });
+  return fresh;
+}

@@ -1,0 +1,153 @@
+/**
+ * The `lane` job: works through one target's lane in order. Only the queue
+ * message carrying the lane's current token may work, under a lease; it sends
+ * units one after another while the rate limits allow within a short sleep,
+ * and otherwise (a long rate-limit wait, a retry backoff, its time budget
+ * spent) passes the lane to a new message delayed as needed, so no handler
+ * ever sleeps long and one target never holds up another.
+ */
+import {
+  dropLaneEntry,
+  finishLane,
+  getLaneRun,
+  handOffLane,
+  type LaneEntry,
+  type LaneMessage,
+  type LaneRun,
+  readLaneHead,
+  requeueLaneMessage,
+  takeLease,
+} from "../store/lanes.ts";
+import { getSendLogEntry, type SendLog } from "../store/send_logs.ts";
+import { getUnitBody, markSending, recordOutcome } from "../store/units.ts";
+import type { DeliveryContext } from "./context.ts";
+import { decide, type RetryDecision } from "./retry_policy.ts";
+import type { SendResult } from "./send_result.ts";
+import type { PlatformSender } from "./senders.ts";
+
+/** What one step of a lane came to. */
+type Step =
+  | { kind: "next"; run: Deno.KvEntry<LaneRun> }
+  | { kind: "wait"; delayMs: number }
+  | { kind: "idle" }
+  | { kind: "lost" };
+
+function outcomeLog(
+  log: SendLog,
+  result: SendResult,
+  decision: RetryDecision,
+  now: number,
+): SendLog {
+  const { httpStatus: _status, error: _error, messageId: _id, nextAttemptAt: _due, ...rest } = log;
+  const next: SendLog = { ...rest, status: decision.status, updatedAt: now };
+  if (result.httpStatus !== undefined) next.httpStatus = result.httpStatus;
+  if (result.kind === "sent") {
+    if (result.messageId !== undefined) next.messageId = result.messageId;
+  } else {
+    next.error = result.error;
+  }
+  if (decision.delayMs !== undefined) next.nextAttemptAt = now + decision.delayMs;
+  return next;
+}
+
+async function stillOwned(
+  ctx: DeliveryContext,
+  lane: string,
+  run: Deno.KvEntry<LaneRun>,
+): Promise<Step> {
+  const current = await getLaneRun(ctx.kv, lane);
+  return current.value?.token === run.value.token &&
+      current.value.leaseOwner === run.value.leaseOwner
+    ? { kind: "next", run: current as Deno.KvEntry<LaneRun> }
+    : { kind: "lost" };
+}
+
+async function failWithoutSending(
+  ctx: DeliveryContext,
+  lane: string,
+  log: Deno.KvEntry<SendLog>,
+  entry: LaneEntry,
+  error: string,
+) {
+  const now = ctx.now();
+  const next: SendLog = { ...log.value, status: "failed", error, updatedAt: now };
+  await recordOutcome(ctx.kv, lane, log, next, entry.failures, now, ctx.retentionMs);
+  ctx.log.warn("delivery unit failed", { logId: next.id, error });
+}
+
+async function step(ctx: DeliveryContext, lane: string, run: Deno.KvEntry<LaneRun>): Promise<Step> {
+  const { head, tailStamp } = await readLaneHead(ctx.kv, lane);
+  if (!head) {
+    if (await finishLane(ctx.kv, lane, run, tailStamp)) return { kind: "idle" };
+    return await stillOwned(ctx, lane, run);
+  }
+  const log = await getSendLogEntry(ctx.kv, head.value.logId);
+  if (!log || log.value.status !== "retrying") {
+    await dropLaneEntry(ctx.kv, head);
+    return { kind: "next", run };
+  }
+  const sender = ctx.senders[log.value.platform] as PlatformSender | undefined;
+  if (!sender) {
+    await failWithoutSending(
+      ctx,
+      lane,
+      log,
+      head.value,
+      `unknown platform "${log.value.platform}"`,
+    );
+    return { kind: "next", run };
+  }
+  const body = await getUnitBody(ctx.kv, log.value.id);
+  const blocked = sender.unavailable() ??
+    (body === null ? "the rendered message has expired" : null);
+  if (blocked) {
+    await failWithoutSending(ctx, lane, log, head.value, blocked);
+    return { kind: "next", run };
+  }
+  const reservation = sender.reserve(log.value.target, ctx.maxSleepMs);
+  if (!reservation.granted) return { kind: "wait", delayMs: reservation.waitMs };
+  if (reservation.waitMs > 0) await ctx.sleep(reservation.waitMs);
+
+  const sending = await markSending(ctx.kv, run, log, ctx.now(), ctx.retentionMs);
+  if (!sending) return await stillOwned(ctx, lane, run);
+  const result = await sender.send(log.value.id, log.value.target, body);
+  const decision = decide(result, head.value.failures, ctx.backoffMs);
+  const now = ctx.now();
+  const next = outcomeLog(sending.value, result, decision, now);
+  await recordOutcome(ctx.kv, lane, sending, next, decision.failures, now, ctx.retentionMs);
+  if (next.status !== "ok") {
+    ctx.log.info("delivery attempt", {
+      logId: next.id,
+      status: next.status,
+      httpStatus: next.httpStatus,
+      error: next.error,
+      retryInMs: decision.delayMs,
+    });
+  }
+  return decision.delayMs === undefined
+    ? { kind: "next", run }
+    : { kind: "wait", delayMs: decision.delayMs };
+}
+
+/** Handles one lane message: sends what the lane holds, then passes the lane on or idles it. */
+export async function runLane(ctx: DeliveryContext, message: LaneMessage): Promise<void> {
+  const owner = crypto.randomUUID();
+  const lease = await takeLease(ctx.kv, message, owner, ctx.now(), ctx.leaseMs);
+  if (lease.kind === "stale") return;
+  if (lease.kind === "busy") {
+    await requeueLaneMessage(ctx.kv, message, lease.untilMs - ctx.now());
+    return;
+  }
+  let run = lease.run;
+  const startedAt = ctx.now();
+  while (ctx.now() - startedAt < ctx.laneBudgetMs) {
+    const outcome = await step(ctx, message.lane, run);
+    if (outcome.kind === "idle" || outcome.kind === "lost") return;
+    if (outcome.kind === "wait") {
+      await handOffLane(ctx.kv, message.lane, run, outcome.delayMs, ctx.now());
+      return;
+    }
+    run = outcome.run;
+  }
+  await handOffLane(ctx.kv, message.lane, run, 0, ctx.now());
+}

@@ -1,0 +1,95 @@
+/**
+ * The delivery worker: the `deliver` and `lane` queue handlers with their
+ * shared context, plus start-up upkeep (resuming lanes whose queue message
+ * was lost, pruning old counters).
+ */
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
+import type { QueueHandler } from "../queue.ts";
+import { isDeliverJob } from "../store/events.ts";
+import { isLaneMessage, resumeLanes } from "../store/lanes.ts";
+import { pruneCounters } from "../store/metrics.ts";
+import { retentionMs } from "../store/send_logs.ts";
+import type { DeliveryContext } from "./context.ts";
+import { fanOut } from "./fan_out.ts";
+import { runLane } from "./lane_runner.ts";
+import { DEFAULT_BACKOFF_MS } from "./retry_policy.ts";
+import { createRouteCache, type RouteCache } from "./route_cache.ts";
+import { createSenders, type Limiters } from "./senders.ts";
+
+/** Settings of the delivery worker; everything but `kv`, `config` and `log` has a default. */
+export interface DeliveryWorkerOptions {
+  kv: Deno.Kv;
+  config: Config;
+  log: Logger;
+  /** A route cache to use (default: a new one, closed by `close()`). */
+  routes?: RouteCache;
+  limiters?: Limiters;
+  backoffMs?: readonly number[];
+  leaseMs?: number;
+  laneBudgetMs?: number;
+  maxSleepMs?: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** A delivery worker's handlers and upkeep. */
+export interface DeliveryWorker {
+  /** Queue handlers by message type: `deliver` and `lane`. */
+  handlers: Record<string, QueueHandler>;
+  /** Resumes lanes left without a live queue message and prunes old counters. */
+  upkeep(): Promise<void>;
+  /** Stops the route cache the worker created. */
+  close(): void;
+}
+
+const LEASE_MS = 30_000;
+const LANE_BUDGET_MS = 5_000;
+const MAX_SLEEP_MS = 1_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Builds the delivery worker. */
+export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
+  const ownsRoutes = options.routes === undefined;
+  const routes = options.routes ?? createRouteCache(options.kv);
+  const ctx: DeliveryContext = {
+    kv: options.kv,
+    log: options.log,
+    routes,
+    senders: createSenders(options.config, options.limiters),
+    backoffMs: options.backoffMs ?? DEFAULT_BACKOFF_MS,
+    retentionMs: retentionMs(options.config.sendLogRetentionDays),
+    leaseMs: options.leaseMs ?? LEASE_MS,
+    laneBudgetMs: options.laneBudgetMs ?? LANE_BUDGET_MS,
+    maxSleepMs: options.maxSleepMs ?? MAX_SLEEP_MS,
+    now: options.now ?? Date.now,
+    sleep: options.sleep ?? sleep,
+  };
+  return {
+    handlers: {
+      async deliver(message) {
+        if (!isDeliverJob(message)) {
+          ctx.log.error("malformed deliver job dropped", { message });
+          return;
+        }
+        await fanOut(ctx, message);
+      },
+      async lane(message) {
+        if (!isLaneMessage(message)) {
+          ctx.log.error("malformed lane message dropped", { message });
+          return;
+        }
+        await runLane(ctx, message);
+      },
+    },
+    async upkeep() {
+      const resumed = await resumeLanes(ctx.kv, ctx.now());
+      const pruned = await pruneCounters(ctx.kv, ctx.retentionMs, ctx.now());
+      if (resumed > 0 || pruned > 0) ctx.log.info("delivery upkeep", { resumed, pruned });
+    },
+    close() {
+      if (ownsRoutes) routes.close();
+    },
+  };
+}

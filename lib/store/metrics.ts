@@ -1,0 +1,153 @@
+/**
+ * Delivery counters: one KV sum per scope × UTC day × platform × event kind ×
+ * status, added in the same atomic operation that records a unit's outcome,
+ * so a metrics query reads a few counters instead of scanning send logs. The
+ * scope is `all` plus the unit's group. KV sums cannot carry an expiry, so
+ * `pruneCounters` deletes the days older than the send-log retention plus a week.
+ */
+import { deliveryCounterKey, deliveryCountersPrefix, deliveryCountersRoot } from "./keys.ts";
+import { listSendLogs, type SendLog, type SendStatus } from "./send_logs.ts";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const COUNTER_GRACE_MS = 7 * DAY_MS;
+const RECENT_FAILURES = 20;
+
+/** The UTC day of a time, `YYYY-MM-DD`. */
+export function utcDay(at: number): string {
+  return new Date(at).toISOString().slice(0, 10);
+}
+
+function scopes(groupId: string): string[] {
+  return ["all", `group:${groupId}`];
+}
+
+/** Adds one outcome of `log` (its current status) to the counters of its day. */
+export function countOutcome(
+  op: Deno.AtomicOperation,
+  log: SendLog,
+  at: number,
+): Deno.AtomicOperation {
+  const day = utcDay(at);
+  for (const scope of scopes(log.groupId)) {
+    op.sum(deliveryCounterKey(scope, day, log.platform, log.event, log.status), 1n);
+  }
+  return op;
+}
+
+/** Counts of outcomes. */
+export interface OutcomeCounts {
+  total: number;
+  ok: number;
+  failed: number;
+  dead: number;
+  /** Attempts that failed and were scheduled again (429s and retryable errors). */
+  retrying: number;
+}
+
+/** One day's counts. */
+export interface DayCounts extends OutcomeCounts {
+  day: string;
+}
+
+/** What the metrics page shows. */
+export interface DeliveryMetrics {
+  /** First and last day covered (UTC, inclusive). */
+  from: string;
+  to: string;
+  totals: OutcomeCounts;
+  /** (failed + dead) / (ok + failed + dead), 0 when nothing was final. */
+  failureRate: number;
+  byPlatform: Record<string, OutcomeCounts>;
+  byEvent: Record<string, OutcomeCounts>;
+  byStatus: Record<SendStatus, number>;
+  byDay: DayCounts[];
+  /** The newest failed or dead units of the scope. */
+  recentFailures: SendLog[];
+}
+
+function emptyCounts(): OutcomeCounts {
+  return { total: 0, ok: 0, failed: 0, dead: 0, retrying: 0 };
+}
+
+function add(counts: OutcomeCounts, status: string, value: number) {
+  if (status !== "ok" && status !== "failed" && status !== "dead" && status !== "retrying") return;
+  counts[status] += value;
+  if (status !== "retrying") counts.total += value;
+}
+
+async function recentFailures(kv: Deno.Kv, groupId: string | undefined): Promise<SendLog[]> {
+  const [failed, dead] = await Promise.all(
+    (["failed", "dead"] as const).map((status) =>
+      listSendLogs(kv, { groupId, status, limit: RECENT_FAILURES })
+    ),
+  );
+  return [...failed.items, ...dead.items]
+    .sort((a, b) => b.updatedAt - a.updatedAt)
+    .slice(0, RECENT_FAILURES);
+}
+
+/**
+ * Delivery metrics over the last `days` UTC days (default 7, today included),
+ * for one group or for everything: totals of final outcomes, failure rate, and
+ * counts by platform, event kind, status and day, plus the newest failures.
+ */
+export async function readMetrics(
+  kv: Deno.Kv,
+  options: { groupId?: string; days?: number; now?: number } = {},
+): Promise<DeliveryMetrics> {
+  const days = Math.min(Math.max(Math.trunc(options.days ?? 7), 1), 366);
+  const now = options.now ?? Date.now();
+  const from = utcDay(now - (days - 1) * DAY_MS);
+  const to = utcDay(now);
+  const scope = options.groupId === undefined ? "all" : `group:${options.groupId}`;
+  const prefix = deliveryCountersPrefix(scope);
+  const totals = emptyCounts();
+  const byPlatform: Record<string, OutcomeCounts> = {};
+  const byEvent: Record<string, OutcomeCounts> = {};
+  const byDayMap = new Map<string, DayCounts>();
+  const entries = kv.list<Deno.KvU64>({ start: [...prefix, from], end: [...prefix, `${to}~`] });
+  for await (const entry of entries) {
+    const [, , day, platform, kind, status] = entry.key as string[];
+    const value = Number(entry.value.value);
+    add(totals, status, value);
+    add(byPlatform[platform] ??= emptyCounts(), status, value);
+    add(byEvent[kind] ??= emptyCounts(), status, value);
+    let dayCounts = byDayMap.get(day);
+    if (!dayCounts) byDayMap.set(day, dayCounts = { day, ...emptyCounts() });
+    add(dayCounts, status, value);
+  }
+  const final = totals.ok + totals.failed + totals.dead;
+  return {
+    from,
+    to,
+    totals,
+    failureRate: final === 0 ? 0 : (totals.failed + totals.dead) / final,
+    byPlatform,
+    byEvent,
+    byStatus: {
+      ok: totals.ok,
+      failed: totals.failed,
+      dead: totals.dead,
+      retrying: totals.retrying,
+    },
+    byDay: [...byDayMap.values()],
+    recentFailures: await recentFailures(kv, options.groupId),
+  };
+}
+
+/** Deletes counters of days older than the retention period (plus a week); returns how many. */
+export async function pruneCounters(
+  kv: Deno.Kv,
+  retentionMs: number,
+  now = Date.now(),
+): Promise<number> {
+  const oldest = utcDay(now - retentionMs - COUNTER_GRACE_MS);
+  let pruned = 0;
+  for await (const counter of kv.list({ prefix: deliveryCountersRoot() })) {
+    if ((counter.key[2] as string) < oldest) {
+      await kv.delete(counter.key);
+      pruned++;
+    }
+  }
+  return pruned;
+}

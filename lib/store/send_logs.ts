@@ -1,0 +1,210 @@
+/**
+ * Send logs (CONTRACT §4): one record per delivery unit (event × route × target).
+ * Records live under `["send_logs", id]`; ids start with the event's ulid, so
+ * they sort by the time the event was accepted. Secondary indexes (by group,
+ * route, status, group and status, delivery id) hold the id and are written in
+ * the same atomic operation as the record; records and index entries expire
+ * after the retention period.
+ */
+import type { Provider, Target } from "../types.ts";
+import {
+  sendLogByDeliveryKey,
+  sendLogByDeliveryPrefix,
+  sendLogByGroupKey,
+  sendLogByGroupPrefix,
+  sendLogByGroupStatusKey,
+  sendLogByGroupStatusPrefix,
+  sendLogByRouteKey,
+  sendLogByRoutePrefix,
+  sendLogByStatusKey,
+  sendLogByStatusPrefix,
+  sendLogKey,
+  sendLogsPrefix,
+} from "./keys.ts";
+
+/**
+ * Where a unit stands: `retrying` until it is final (queued, in flight, or
+ * waiting for a retry or a rate limit), then `ok`, `failed` (refused by the
+ * platform or not configured) or `dead` (retries exhausted).
+ */
+export type SendStatus = "ok" | "failed" | "retrying" | "dead";
+
+/** Every status, for validation and listing. */
+export const SEND_STATUSES: readonly SendStatus[] = ["ok", "failed", "retrying", "dead"];
+
+/** One send log record. */
+export interface SendLog {
+  id: string;
+  /** The sender's delivery id (`X-GitHub-Delivery` …), or the event id when it sent none. */
+  deliveryId: string;
+  /** The accepted event this unit delivers. */
+  eventId: string;
+  /** The event kind (`push`, `pull_request`, `custom` …). */
+  event: string;
+  action?: string;
+  provider: Provider;
+  groupId: string;
+  routeId: string;
+  platform: Target["platform"];
+  target: Target;
+  status: SendStatus;
+  /** Platform calls made so far. */
+  attempts: number;
+  httpStatus?: number;
+  error?: string;
+  messageId?: string;
+  /** When the next attempt is due, while `retrying` after a failure or a 429 (Unix ms). */
+  nextAttemptAt?: number;
+  /** Unix milliseconds. */
+  createdAt: number;
+  /** Unix milliseconds. */
+  updatedAt: number;
+}
+
+/** One page of send logs, newest first; `cursor` fetches the next page. */
+export interface SendLogPage {
+  items: SendLog[];
+  cursor?: string;
+}
+
+/** Filters of {@link listSendLogs}; `routeId` narrows within `groupId`. */
+export interface SendLogQuery {
+  groupId?: string;
+  routeId?: string;
+  status?: SendStatus;
+  deliveryId?: string;
+  /** Page size, 1..200 (default 50). */
+  limit?: number;
+  /** The `cursor` of the previous page. */
+  cursor?: string;
+}
+
+/** SEND_LOG_RETENTION_DAYS when unset. */
+export const DEFAULT_RETENTION_DAYS = 30;
+
+/** Retention in days as the `expireIn` of KV writes. */
+export function retentionMs(days: number): number {
+  return days * 24 * 60 * 60 * 1000;
+}
+
+function indexKeys(log: SendLog): Deno.KvKey[] {
+  return [
+    sendLogByGroupKey(log.groupId, log.id),
+    sendLogByRouteKey(log.groupId, log.routeId, log.id),
+    sendLogByStatusKey(log.status, log.id),
+    sendLogByGroupStatusKey(log.groupId, log.status, log.id),
+    sendLogByDeliveryKey(log.deliveryId, log.id),
+  ];
+}
+
+/**
+ * Adds the writes of a record and its index entries to an atomic operation,
+ * removing the index entries of `previous` that the new status retires.
+ */
+export function putSendLog(
+  op: Deno.AtomicOperation,
+  log: SendLog,
+  previous: SendLog | null,
+  expireIn: number,
+): Deno.AtomicOperation {
+  if (previous && previous.status !== log.status) {
+    op.delete(sendLogByStatusKey(previous.status, log.id));
+    op.delete(sendLogByGroupStatusKey(previous.groupId, previous.status, log.id));
+  }
+  op.set(sendLogKey(log.id), log, { expireIn });
+  for (const key of indexKeys(log)) op.set(key, log.id, { expireIn });
+  return op;
+}
+
+/** The send log with that id, with its versionstamp, or null. */
+export async function getSendLogEntry(
+  kv: Deno.Kv,
+  logId: string,
+): Promise<Deno.KvEntry<SendLog> | null> {
+  const entry = await kv.get<SendLog>(sendLogKey(logId));
+  return entry.versionstamp === null ? null : entry as Deno.KvEntry<SendLog>;
+}
+
+/** The send log with that id, or null. */
+export async function getSendLog(kv: Deno.Kv, logId: string): Promise<SendLog | null> {
+  return (await kv.get<SendLog>(sendLogKey(logId))).value;
+}
+
+function indexFor(query: SendLogQuery): { prefix: Deno.KvKey; byId: boolean } {
+  if (query.deliveryId !== undefined) {
+    return { prefix: sendLogByDeliveryPrefix(query.deliveryId), byId: true };
+  }
+  if (query.groupId !== undefined && query.routeId !== undefined) {
+    return { prefix: sendLogByRoutePrefix(query.groupId, query.routeId), byId: true };
+  }
+  if (query.groupId !== undefined && query.status !== undefined) {
+    return { prefix: sendLogByGroupStatusPrefix(query.groupId, query.status), byId: true };
+  }
+  if (query.groupId !== undefined) {
+    return { prefix: sendLogByGroupPrefix(query.groupId), byId: true };
+  }
+  if (query.status !== undefined) {
+    return { prefix: sendLogByStatusPrefix(query.status), byId: true };
+  }
+  return { prefix: sendLogsPrefix(), byId: false };
+}
+
+function matches(log: SendLog, query: SendLogQuery): boolean {
+  return (query.groupId === undefined || log.groupId === query.groupId) &&
+    (query.routeId === undefined || log.routeId === query.routeId) &&
+    (query.status === undefined || log.status === query.status) &&
+    (query.deliveryId === undefined || log.deliveryId === query.deliveryId);
+}
+
+const MAX_PAGE = 200;
+const READ_BATCH = 10;
+
+/**
+ * Send logs, newest first, filtered by any of group, route (within a group),
+ * status and delivery id. The narrowest index is read and the other filters
+ * are applied to the records; `cursor` is the id of the last item of the
+ * previous page.
+ */
+export async function listSendLogs(kv: Deno.Kv, query: SendLogQuery = {}): Promise<SendLogPage> {
+  const limit = Math.min(Math.max(Math.trunc(query.limit ?? 50), 1), MAX_PAGE);
+  const { prefix, byId } = indexFor(query);
+  const selector: Deno.KvListSelector = query.cursor === undefined
+    ? { prefix }
+    : { prefix, end: [...prefix, query.cursor] };
+  const items: SendLog[] = [];
+  let pendingIds: string[] = [];
+  const flush = async () => {
+    const entries = await kv.getMany<SendLog[]>(pendingIds.map(sendLogKey));
+    pendingIds = [];
+    for (const entry of entries) {
+      if (entry.value && matches(entry.value, query) && items.length < limit) {
+        items.push(entry.value);
+      }
+    }
+  };
+  for await (const entry of kv.list<SendLog | string>(selector, { reverse: true })) {
+    if (byId) {
+      pendingIds.push(entry.value as string);
+      if (pendingIds.length === READ_BATCH) await flush();
+    } else if (matches(entry.value as SendLog, query)) {
+      items.push(entry.value as SendLog);
+    }
+    if (items.length >= limit) break;
+  }
+  if (pendingIds.length > 0) await flush();
+  return items.length >= limit ? { items, cursor: items[items.length - 1].id } : { items };
+}
+
+/** Every send log of one delivery (all its events, routes and targets), oldest first. */
+export async function listDeliveryLogs(kv: Deno.Kv, deliveryId: string): Promise<SendLog[]> {
+  const ids: string[] = [];
+  for await (const entry of kv.list<string>({ prefix: sendLogByDeliveryPrefix(deliveryId) })) {
+    ids.push(entry.value);
+  }
+  const logs: SendLog[] = [];
+  for (let start = 0; start < ids.length; start += READ_BATCH) {
+    const batch = await kv.getMany<SendLog[]>(ids.slice(start, start + READ_BATCH).map(sendLogKey));
+    for (const entry of batch) if (entry.value) logs.push(entry.value);
+  }
+  return logs;
+}

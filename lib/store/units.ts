@@ -1,0 +1,156 @@
+/**
+ * Delivery units: one per (event, route, target). A unit is its send log
+ * record, the rendered body it sends (kept until it succeeds, for
+ * redelivery) and, while not final, an entry in its target's lane. Every
+ * change of a unit is one atomic operation checked against the send log's
+ * versionstamp, so a unit is created once, a successful unit is never sent
+ * again, and its indexes and counters always agree with it.
+ */
+import { appendToLane, getLaneRun, type LaneEntry, type LaneRun } from "./lanes.ts";
+import { laneEntryKey, laneRunKey, sendLogKey, unitBodyKey } from "./keys.ts";
+import { countOutcome } from "./metrics.ts";
+import {
+  DEFAULT_RETENTION_DAYS,
+  getSendLogEntry,
+  listDeliveryLogs,
+  putSendLog,
+  retentionMs,
+  type SendLog,
+} from "./send_logs.ts";
+import { laneKeyFor } from "../delivery/targets.ts";
+
+const COMMIT_ATTEMPTS = 20;
+
+/** A unit to create: its first send log record, its rendered body and its lane. */
+export interface NewUnit {
+  log: SendLog;
+  body: unknown;
+  lane: string;
+}
+
+/**
+ * Creates a unit unless one with the same id exists: the send log (status
+ * `retrying`, no attempts), its body and its lane entry, waking the lane if it
+ * is idle. True when created, false when it already existed.
+ */
+export async function createUnit(
+  kv: Deno.Kv,
+  unit: NewUnit,
+  now: number,
+  retentionMs: number,
+): Promise<boolean> {
+  for (let attempt = 0; attempt < COMMIT_ATTEMPTS; attempt++) {
+    const run = await getLaneRun(kv, unit.lane);
+    const op = kv.atomic().check({ key: sendLogKey(unit.log.id), versionstamp: null });
+    putSendLog(op, unit.log, null, retentionMs);
+    op.set(unitBodyKey(unit.log.id), unit.body, { expireIn: retentionMs });
+    appendToLane(op, unit.lane, { logId: unit.log.id, failures: 0 }, run, now);
+    if ((await op.commit()).ok) return true;
+    if ((await kv.get(sendLogKey(unit.log.id))).versionstamp !== null) return false;
+  }
+  throw new Error(`Cannot create delivery unit ${unit.log.id}: its lane kept changing`);
+}
+
+/** The rendered body of a unit, or null when it is gone (delivered or expired). */
+export async function getUnitBody(kv: Deno.Kv, logId: string): Promise<unknown> {
+  return (await kv.get(unitBodyKey(logId))).value;
+}
+
+/**
+ * Counts an attempt before the platform call, if the runner still holds the
+ * lane (`run` unchanged) and the unit is unchanged. Returns the updated log
+ * entry, or null when either changed.
+ */
+export async function markSending(
+  kv: Deno.Kv,
+  run: Deno.KvEntry<LaneRun>,
+  log: Deno.KvEntry<SendLog>,
+  now: number,
+  retentionMs: number,
+): Promise<Deno.KvEntry<SendLog> | null> {
+  const { nextAttemptAt: _due, ...rest } = log.value;
+  const next: SendLog = { ...rest, attempts: log.value.attempts + 1, updatedAt: now };
+  const op = kv.atomic().check(run).check(log);
+  putSendLog(op, next, log.value, retentionMs);
+  const result = await op.commit();
+  return result.ok ? { ...log, value: next, versionstamp: result.versionstamp } : null;
+}
+
+/**
+ * Records the outcome of an attempt: the new send log, its counters, and the
+ * lane entry (kept with the failure count while `retrying`, removed when
+ * final); the body is removed once the unit is `ok`. Throws if the unit
+ * changed since it was marked as sending.
+ */
+export async function recordOutcome(
+  kv: Deno.Kv,
+  lane: string,
+  log: Deno.KvEntry<SendLog>,
+  next: SendLog,
+  failures: number,
+  now: number,
+  retentionMs: number,
+): Promise<void> {
+  const op = kv.atomic().check(log);
+  putSendLog(op, next, log.value, retentionMs);
+  countOutcome(op, next, now);
+  if (next.status === "retrying") {
+    op.set(laneEntryKey(lane, next.id), { logId: next.id, failures } satisfies LaneEntry);
+  } else {
+    op.delete(laneEntryKey(lane, next.id));
+  }
+  if (next.status === "ok") op.delete(unitBodyKey(next.id));
+  if (!(await op.commit()).ok) throw new Error(`Delivery unit ${next.id} changed while sending`);
+}
+
+/** What {@link redeliver} did. */
+export interface RedeliverResult {
+  /** Units put back in their lanes. */
+  requeued: string[];
+  /** Failed or dead units whose body has expired, so they cannot be sent again. */
+  expired: string[];
+}
+
+async function requeueUnit(
+  kv: Deno.Kv,
+  logId: string,
+  now: number,
+  retentionMs: number,
+): Promise<"requeued" | "expired" | "skipped"> {
+  for (let attempt = 0; attempt < COMMIT_ATTEMPTS; attempt++) {
+    const log = await getSendLogEntry(kv, logId);
+    if (!log || (log.value.status !== "failed" && log.value.status !== "dead")) return "skipped";
+    const body = await kv.get(unitBodyKey(logId));
+    if (body.versionstamp === null) return "expired";
+    const lane = laneKeyFor(log.value.target);
+    const run = await kv.get<LaneRun>(laneRunKey(lane));
+    const next: SendLog = { ...log.value, status: "retrying", updatedAt: now };
+    const op = kv.atomic().check(log).check(body);
+    putSendLog(op, next, log.value, retentionMs);
+    op.set(unitBodyKey(logId), body.value, { expireIn: retentionMs });
+    appendToLane(op, lane, { logId, failures: 0 }, run, now);
+    if ((await op.commit()).ok) return "requeued";
+  }
+  throw new Error(`Cannot redeliver unit ${logId}: it kept changing`);
+}
+
+/**
+ * Puts every `failed` or `dead` unit of a delivery back in its lane with a
+ * fresh retry schedule; units that succeeded (or are still in progress) are
+ * left alone. `retentionDays` is SEND_LOG_RETENTION_DAYS (default 30).
+ */
+export async function redeliver(
+  kv: Deno.Kv,
+  deliveryId: string,
+  options: { retentionDays?: number; now?: number } = {},
+): Promise<RedeliverResult> {
+  const now = options.now ?? Date.now();
+  const retention = retentionMs(options.retentionDays ?? DEFAULT_RETENTION_DAYS);
+  const result: RedeliverResult = { requeued: [], expired: [] };
+  for (const log of await listDeliveryLogs(kv, deliveryId)) {
+    const outcome = await requeueUnit(kv, log.id, now, retention);
+    if (outcome === "requeued") result.requeued.push(log.id);
+    if (outcome === "expired") result.expired.push(log.id);
+  }
+  return result;
+}

@@ -1,0 +1,86 @@
+/**
+ * Telegram pacing, in process (Telegram publishes no rate-limit headers): at
+ * most one message per second to a chat, 20 per minute to a group chat (one
+ * every 3 s), and 30 per second overall, spread evenly. A 429's `retry_after`
+ * holds the chat back for that long.
+ */
+import { EvenPace, type Reservation } from "../delivery/even_pace.ts";
+
+/** The limits the pacer keeps. */
+export interface TelegramLimits {
+  /** Least time between two messages to one chat. */
+  chatIntervalMs: number;
+  /** At most `groupMax` messages per `groupWindowMs` to one group chat. */
+  groupMax: number;
+  groupWindowMs: number;
+  /** At most `globalMax` messages per `globalWindowMs` overall. */
+  globalMax: number;
+  globalWindowMs: number;
+}
+
+/** Telegram's published limits. */
+export const TELEGRAM_LIMITS: TelegramLimits = {
+  chatIntervalMs: 1000,
+  groupMax: 20,
+  groupWindowMs: 60_000,
+  globalMax: 30,
+  globalWindowMs: 1000,
+};
+
+/** Group and channel chats have negative ids or are named by `@username`. */
+export function isGroupChat(chatId: string): boolean {
+  return chatId.startsWith("-") || chatId.startsWith("@");
+}
+
+/** Paces one bot's messages in one process. */
+export class TelegramPacer {
+  readonly #limits: TelegramLimits;
+  readonly #global: EvenPace;
+  readonly #nextAt = new Map<string, number>();
+  readonly #now: () => number;
+
+  /** A pacer with the given limits and clock. */
+  constructor(options: { limits?: TelegramLimits; now?: () => number } = {}) {
+    this.#limits = options.limits ?? TELEGRAM_LIMITS;
+    this.#global = new EvenPace(this.#limits.globalMax, this.#limits.globalWindowMs);
+    this.#now = options.now ?? Date.now;
+  }
+
+  #intervalFor(chatId: string): number {
+    const { chatIntervalMs, groupMax, groupWindowMs } = this.#limits;
+    return isGroupChat(chatId)
+      ? Math.max(chatIntervalMs, groupWindowMs / groupMax)
+      : chatIntervalMs;
+  }
+
+  /**
+   * Reserves the next message to `chatId` if it may go within `maxWaitMs`;
+   * either way answers how long until it may go.
+   */
+  reserve(chatId: string, maxWaitMs: number): Reservation {
+    const now = this.#now();
+    const start = Math.max(now, this.#nextAt.get(chatId) ?? 0);
+    const at = this.#global.earliest(start);
+    const waitMs = Math.max(0, at - now);
+    if (waitMs > maxWaitMs) return { granted: false, waitMs };
+    this.#global.take(start, now);
+    this.#nextAt.set(chatId, at + this.#intervalFor(chatId));
+    return { granted: true, waitMs };
+  }
+
+  /**
+   * Notes that a message to `chatId` is leaving now: the chat's next message
+   * is spaced from this moment, not from the reserved one, so a late send
+   * never lets the next one come too close.
+   */
+  sending(chatId: string): void {
+    const next = this.#now() + this.#intervalFor(chatId);
+    this.#nextAt.set(chatId, Math.max(this.#nextAt.get(chatId) ?? 0, next));
+  }
+
+  /** Holds a chat back for `retryAfterMs` after a 429. */
+  holdChat(chatId: string, retryAfterMs: number): void {
+    const until = this.#now() + retryAfterMs;
+    this.#nextAt.set(chatId, Math.max(this.#nextAt.get(chatId) ?? 0, until));
+  }
+}

@@ -1,0 +1,51 @@
+/** Sending a rendered message to a Telegram chat, in its topic when the target names one. */
+import type { SendResult } from "../delivery/send_result.ts";
+import { refusalResult } from "../delivery/send_result.ts";
+import type { TelegramMessageBody } from "../format/telegram.ts";
+import type { Target } from "../types.ts";
+import { callTelegram, type TelegramSettings } from "./api.ts";
+
+interface TelegramRefusal {
+  parameters?: { retry_after?: number };
+}
+
+const DEFAULT_RETRY_AFTER_MS = 1000;
+
+/**
+ * Calls `sendMessage` with the renderer's HTML text (link previews off) for
+ * `target`: `chat_id`, and `message_thread_id` for a forum topic.
+ */
+export async function sendTelegramMessage(
+  settings: TelegramSettings,
+  target: Extract<Target, { platform: "telegram" }>,
+  body: TelegramMessageBody,
+): Promise<SendResult> {
+  const parameters = {
+    chat_id: target.chatId,
+    ...(target.topicId === undefined ? {} : { message_thread_id: target.topicId }),
+    text: body.text,
+    parse_mode: body.parse_mode,
+    link_preview_options: { is_disabled: true },
+  };
+  const outcome = await callTelegram<{ message_id?: number }>(settings, "sendMessage", parameters);
+  if (outcome.kind === "unreachable") return { kind: "retryable", error: outcome.message };
+  if (outcome.kind === "ok") {
+    const id = outcome.body?.message_id;
+    return {
+      kind: "sent",
+      httpStatus: outcome.status,
+      messageId: id === undefined ? undefined : String(id),
+    };
+  }
+  if (outcome.status === 429) {
+    const seconds = (outcome.body as TelegramRefusal | null)?.parameters?.retry_after;
+    return {
+      kind: "rate_limited",
+      httpStatus: 429,
+      retryAfterMs: typeof seconds === "number" ? seconds * 1000 : DEFAULT_RETRY_AFTER_MS,
+      global: false,
+      error: outcome.message,
+    };
+  }
+  return refusalResult(outcome.status, outcome.message);
+}

@@ -1,0 +1,89 @@
+import { describeInvite } from "../../lib/admin/invites.ts";
+import { actorOf } from "../../lib/admin/guards.ts";
+import { requireCsrfToken, requirePrincipal } from "../../lib/auth/access.ts";
+import { define } from "../../lib/state.ts";
+import { acceptInvite } from "../../lib/store/invites.ts";
+
+type InvitePage =
+  | { kind: "offer"; token: string; csrf: string; groupName: string; role: string; by: string }
+  | { kind: "unusable"; message: string };
+
+const UNUSABLE = "This invite link is unknown, already used, revoked or expired.";
+
+/**
+ * Accepting a group invite: GET shows the group and role with a button (a person who is not
+ * signed in is sent through sign-in and back here by the console guard); the button POSTs
+ * the form, which joins the group and redirects to the console.
+ */
+export const handler = define.handlers({
+  async GET(ctx) {
+    const principal = await requirePrincipal(ctx);
+    const token = ctx.url.searchParams.get("token") ?? "";
+    const found = await describeInvite(ctx.state.kv, token);
+    if (!found) return ctx.render({ kind: "unusable", message: UNUSABLE }, { status: 404 });
+    return ctx.render(
+      {
+        kind: "offer",
+        token,
+        csrf: principal.csrfToken,
+        groupName: found.groupName,
+        role: found.invite.role,
+        by: found.invite.createdBy.login,
+      } satisfies InvitePage,
+      { headers: { "cache-control": "no-store" } },
+    );
+  },
+  async POST(ctx) {
+    const principal = await requirePrincipal(ctx);
+    const form = await ctx.req.formData();
+    requireCsrfToken(principal, form.get("csrf"));
+    const token = String(form.get("token") ?? "");
+    const result = await acceptInvite(ctx.state.kv, token, actorOf(principal));
+    if (!result.ok) {
+      const message = result.reason === "group_missing"
+        ? "The group of this invite no longer exists."
+        : UNUSABLE;
+      return ctx.render({ kind: "unusable", message } satisfies InvitePage, { status: 404 });
+    }
+    return new Response(null, { status: 303, headers: { location: "/admin?invite=ok" } });
+  },
+});
+
+/** The invite offer, or why the link cannot be used. */
+export default define.page<InvitePage>(function InvitePage({ data }) {
+  return (
+    <main class="mx-auto mt-24 max-w-md rounded-lg border border-slate-200 bg-white p-8 text-center shadow-sm">
+      {data.kind === "unusable"
+        ? (
+          <>
+            <h1 class="text-xl font-semibold">Invite not valid</h1>
+            <p class="mt-2 text-slate-600">{data.message}</p>
+            <a
+              class="mt-6 inline-block text-sm font-medium text-indigo-600 hover:underline"
+              href="/admin"
+            >
+              Back to the console
+            </a>
+          </>
+        )
+        : (
+          <>
+            <h1 class="text-xl font-semibold">Join {data.groupName}</h1>
+            <p class="mt-2 text-slate-600">
+              {data.by} invited you as <strong>{data.role}</strong>.
+            </p>
+            <form method="post" action="/admin/invite" class="mt-6">
+              <input type="hidden" name="token" value={data.token} />
+              <input type="hidden" name="csrf" value={data.csrf} />
+              <button
+                type="submit"
+                class="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-700"
+              >
+                Join the group
+              </button>
+            </form>
+          </>
+        )}
+    </main>
+  );
+});

@@ -1,0 +1,162 @@
+/** Shared helpers of the delivery tests: settings, a running worker, routes, events, waits. */
+import assert from "node:assert/strict";
+import type { Config } from "../lib/config.ts";
+import { createDeliveryWorker, type DeliveryWorker } from "../lib/delivery/worker.ts";
+import { DiscordRateLimiter } from "../lib/discord/rate_limit.ts";
+import { utf8 } from "../lib/encoding.ts";
+import { startQueueWorker } from "../lib/queue.ts";
+import { saveEvent } from "../lib/store/events.ts";
+import { putGroup } from "../lib/store/groups.ts";
+import { replaceRoutes } from "../lib/store/routes.ts";
+import { listDeliveryLogs, type SendLog } from "../lib/store/send_logs.ts";
+import { TelegramPacer } from "../lib/telegram/pacer.ts";
+import type { Route, Target } from "../lib/types.ts";
+import { captureLog, testConfig } from "./_helpers.ts";
+import type { FakeChat } from "./fake_chat.ts";
+
+/** A tiny retry schedule, so tests run in milliseconds. */
+export const TEST_BACKOFF_MS = [20, 40, 60];
+
+/** Settings with sending configured against the fakes. */
+export function deliveryConfig(
+  fakes: { discord?: FakeChat; telegram?: FakeChat },
+  env: Record<string, string> = {},
+): Config {
+  return testConfig({
+    ...(fakes.discord
+      ? { DISCORD_BOT_TOKEN: "test-bot-token", DISCORD_API_URL: fakes.discord.url }
+      : {}),
+    ...(fakes.telegram
+      ? { TELEGRAM_BOT_TOKEN: "123456:test-token", TELEGRAM_API_URL: fakes.telegram.url }
+      : {}),
+    ...env,
+  });
+}
+
+/** Telegram limits scaled down 100 times. */
+export const FAST_TELEGRAM = {
+  chatIntervalMs: 10,
+  groupMax: 20,
+  groupWindowMs: 600,
+  globalMax: 30,
+  globalWindowMs: 10,
+};
+
+/** A delivery worker listening on `kv`'s queue; dispose it with `await using`. */
+export interface RunningWorker extends AsyncDisposable {
+  worker: DeliveryWorker;
+  lines: Record<string, unknown>[];
+  /** Stops taking messages and waits for running handlers. */
+  stop(): Promise<void>;
+}
+
+/** Starts the delivery worker with test-scale timings (overridable). */
+export function runWorker(
+  kv: Deno.Kv,
+  config: Config,
+  options: Partial<Parameters<typeof createDeliveryWorker>[0]> = {},
+): RunningWorker {
+  const { log, lines } = captureLog();
+  const worker = createDeliveryWorker({
+    kv,
+    config,
+    log,
+    backoffMs: TEST_BACKOFF_MS,
+    leaseMs: 2_000,
+    laneBudgetMs: 1_000,
+    maxSleepMs: 50,
+    limiters: {
+      discord: new DiscordRateLimiter(),
+      telegram: new TelegramPacer({ limits: FAST_TELEGRAM }),
+    },
+    ...options,
+  });
+  const queue = startQueueWorker(kv, worker.handlers, log);
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await queue.drain(5_000);
+    worker.close();
+  };
+  return { worker, lines, stop, [Symbol.asyncDispose]: stop };
+}
+
+/** Stores groups (by id) and the routes. */
+export async function storeRoutes(kv: Deno.Kv, routes: Route[]): Promise<void> {
+  for (const groupId of new Set(routes.map((route) => route.groupId))) {
+    await putGroup(kv, {
+      id: groupId,
+      name: groupId,
+      members: [{ userId: "1", login: "owner", role: "owner" }],
+    });
+  }
+  const result = await replaceRoutes(kv, routes);
+  assert.ok(result.ok);
+}
+
+/** A route of group `team` sending every custom event to `targets`. */
+export function customRoute(id: string, targets: Target[], groupId = "team"): Route {
+  return {
+    id,
+    name: id,
+    enabled: true,
+    groupId,
+    filters: [{ type: "event", value: "custom" }],
+    targets,
+  };
+}
+
+/** Accepts a custom event through the store (as the ingress does); returns its event id. */
+export async function acceptCustom(
+  kv: Deno.Kv,
+  title: string,
+  deliveryId?: string,
+): Promise<string> {
+  const outcome = await saveEvent(kv, {
+    provider: "custom",
+    kind: "custom",
+    deliveryId,
+    scope: { type: "global" },
+    receivedAt: Date.now(),
+    headers: {},
+    body: utf8(JSON.stringify({ message: { title, text: `about ${title}` } })),
+  });
+  assert.equal(outcome.status, "accepted");
+  return outcome.status === "accepted" ? outcome.eventId : "";
+}
+
+/** Waits until `check` holds (polling), or fails after `timeoutMs`. */
+export async function waitFor(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** The send logs of an event (its delivery id is the event id when the sender gave none). */
+export function logsOf(kv: Deno.Kv, deliveryId: string): Promise<SendLog[]> {
+  return listDeliveryLogs(kv, deliveryId);
+}
+
+/** Waits until every unit of a delivery is final; returns the logs. */
+export async function settled(kv: Deno.Kv, deliveryId: string, units = 1): Promise<SendLog[]> {
+  let logs: SendLog[] = [];
+  await waitFor(`delivery ${deliveryId} to settle`, async () => {
+    logs = await logsOf(kv, deliveryId);
+    return logs.length === units && logs.every((log) => log.status !== "retrying");
+  });
+  return logs;
+}
+
+/** Titles of the embeds a fake Discord received, in order. */
+export function discordTitles(fake: FakeChat, channel?: string): string[] {
+  return fake.received
+    .filter((message) => channel === undefined || message.chat === channel)
+    .map((message) => (message.body.embeds as { title: string }[])[0].title);
+}

@@ -1,0 +1,280 @@
+/**
+ * The permission matrix: every admin endpoint × no session, viewer, admin, owner of another
+ * group, owner and super admin of group `alpha` → the expected status. Each cell runs on a
+ * fresh app, so a write in one cell cannot change another.
+ */
+import assert from "node:assert/strict";
+import { ADMIN_ENDPOINTS } from "../lib/admin/endpoints.ts";
+import { replaceFragments } from "../lib/store/fragments.ts";
+import { createInvite } from "../lib/store/invites.ts";
+import { replaceRoutes } from "../lib/store/routes.ts";
+import { createGroupSecret } from "../lib/store/tenants.ts";
+import {
+  type AdminApp,
+  ALPHA,
+  type Caller,
+  PEOPLE,
+  route,
+  sendLog,
+  startAdminApp,
+  storeSendLogs,
+} from "./_admin_helpers.ts";
+
+const LOG = sendLog(Date.UTC(2025, 0, 2), { deliveryId: "d-1", status: "dead" });
+
+interface Cell {
+  name: string;
+  method: string;
+  path: string | ((app: AdminApp) => Promise<string>);
+  body?: unknown;
+  /** none, viewer, admin, otherOwner, owner, superAdmin */
+  expected: [number, number, number, number, number, number];
+}
+
+const CALLERS: Caller[] = ["none", "viewer", "admin", "otherOwner", "owner", "superAdmin"];
+const inviteOfAlpha = async (app: AdminApp) => {
+  const invite = await createInvite(app.kv, {
+    groupId: "alpha",
+    role: "viewer",
+    createdBy: PEOPLE.owner,
+  });
+  return `/admin/api/invites/${invite!.token}`;
+};
+
+const MATRIX: Cell[] = [
+  { name: "me", method: "GET", path: "/admin/api/me", expected: [401, 200, 200, 200, 200, 200] },
+  {
+    name: "list routes",
+    method: "GET",
+    path: "/admin/api/routes",
+    expected: [401, 200, 200, 200, 200, 200],
+  },
+  {
+    name: "replace routes",
+    method: "PUT",
+    path: "/admin/api/routes",
+    body: { routes: [route("alpha", "r1", { name: "Changed" })] },
+    expected: [401, 403, 200, 403, 200, 200],
+  },
+  {
+    name: "list groups",
+    method: "GET",
+    path: "/admin/api/groups",
+    expected: [401, 200, 200, 200, 200, 200],
+  },
+  {
+    name: "replace groups",
+    method: "PUT",
+    path: "/admin/api/groups",
+    body: { groups: [{ ...ALPHA, name: "Renamed" }] },
+    expected: [401, 403, 403, 403, 200, 200],
+  },
+  {
+    name: "list group routes",
+    method: "GET",
+    path: "/admin/api/groups/alpha/routes",
+    expected: [401, 200, 200, 403, 200, 200],
+  },
+  {
+    name: "replace group routes",
+    method: "PUT",
+    path: "/admin/api/groups/alpha/routes",
+    body: { routes: [route("alpha", "r2")] },
+    expected: [401, 403, 200, 403, 200, 200],
+  },
+  {
+    name: "list fragments",
+    method: "GET",
+    path: "/admin/api/groups/alpha/fragments",
+    expected: [401, 200, 200, 403, 200, 200],
+  },
+  {
+    name: "replace fragments",
+    method: "PUT",
+    path: "/admin/api/groups/alpha/fragments",
+    body: {
+      fragments: [{
+        id: "f1",
+        groupId: "alpha",
+        name: "Pushes",
+        node: { type: "event", value: "push" },
+      }],
+    },
+    expected: [401, 403, 200, 403, 200, 200],
+  },
+  {
+    name: "rename",
+    method: "PUT",
+    path: "/admin/api/groups/alpha/rename",
+    body: { newId: "alpha-2" },
+    expected: [401, 403, 403, 403, 200, 200],
+  },
+  {
+    name: "list invites",
+    method: "GET",
+    path: "/admin/api/groups/alpha/invites",
+    expected: [401, 403, 403, 403, 200, 200],
+  },
+  {
+    name: "create invite",
+    method: "POST",
+    path: "/admin/api/groups/alpha/invites",
+    body: { role: "admin" },
+    expected: [401, 403, 403, 403, 201, 201],
+  },
+  {
+    name: "revoke invite",
+    method: "DELETE",
+    path: inviteOfAlpha,
+    expected: [401, 403, 403, 403, 200, 200],
+  },
+  {
+    name: "webhook info",
+    method: "GET",
+    path: "/admin/api/groups/alpha/webhook",
+    expected: [401, 403, 403, 403, 200, 200],
+  },
+  {
+    name: "regenerate secret",
+    method: "POST",
+    path: "/admin/api/groups/alpha/webhook/regenerate",
+    expected: [401, 403, 403, 403, 200, 200],
+  },
+  {
+    name: "disable webhook",
+    method: "DELETE",
+    path: "/admin/api/groups/alpha/webhook",
+    expected: [401, 403, 403, 403, 200, 200],
+  },
+  {
+    name: "logs",
+    method: "GET",
+    path: "/admin/api/logs",
+    expected: [401, 200, 200, 200, 200, 200],
+  },
+  {
+    name: "logs of a group",
+    method: "GET",
+    path: "/admin/api/logs?groupId=alpha",
+    expected: [401, 200, 200, 403, 200, 200],
+  },
+  {
+    name: "one log",
+    method: "GET",
+    path: `/admin/api/logs/${LOG.id}`,
+    expected: [401, 200, 200, 403, 200, 200],
+  },
+  {
+    name: "delivery",
+    method: "GET",
+    path: "/admin/api/delivery/d-1",
+    expected: [401, 200, 200, 404, 200, 200],
+  },
+  {
+    name: "redeliver",
+    method: "POST",
+    path: "/admin/api/delivery/d-1/redeliver",
+    expected: [401, 403, 200, 404, 200, 200],
+  },
+  {
+    name: "audit",
+    method: "GET",
+    path: "/admin/api/audit",
+    expected: [401, 200, 200, 200, 200, 200],
+  },
+  {
+    name: "audit of a group",
+    method: "GET",
+    path: "/admin/api/audit?groupId=alpha",
+    expected: [401, 200, 200, 403, 200, 200],
+  },
+  {
+    name: "metrics",
+    method: "GET",
+    path: "/admin/api/metrics",
+    expected: [401, 200, 200, 200, 200, 200],
+  },
+  {
+    name: "metrics of a group",
+    method: "GET",
+    path: "/admin/api/metrics?groupId=alpha",
+    expected: [401, 200, 200, 403, 200, 200],
+  },
+  {
+    name: "test-match",
+    method: "POST",
+    path: "/admin/api/test-match",
+    body: { node: { type: "event", value: "push" }, event: "push", payload: {} },
+    expected: [401, 200, 200, 200, 200, 200],
+  },
+];
+
+async function seeded(): Promise<AdminApp> {
+  const app = await startAdminApp();
+  await replaceRoutes(app.kv, [route("alpha", "r1"), route("beta", "b1")]);
+  await replaceFragments(app.kv, "alpha", []);
+  await createGroupSecret(app.kv, "alpha");
+  await storeSendLogs(app.kv, [LOG]);
+  return app;
+}
+
+for (const cell of MATRIX) {
+  Deno.test(`permissions: ${cell.method} ${cell.name}`, async () => {
+    const actual: number[] = [];
+    for (const caller of CALLERS) {
+      await using app = await seeded();
+      const path = typeof cell.path === "string" ? cell.path : await cell.path(app);
+      actual.push((await app.call(caller, cell.method, path, { body: cell.body })).status);
+    }
+    assert.deepEqual(actual, cell.expected, CALLERS.join(", "));
+  });
+}
+
+Deno.test("permissions: the matrix covers every endpoint of the registry", () => {
+  const covered = new Set(MATRIX.map((cell) => {
+    const path = typeof cell.path === "string" ? cell.path : "/admin/api/invites/{token}";
+    return `${cell.method} ${path.split("?")[0]}`;
+  }));
+  for (const { method, path } of Object.values(ADMIN_ENDPOINTS)) {
+    const concrete = path
+      .replace("{id}", path.startsWith("/admin/api/logs/") ? LOG.id : "alpha")
+      .replace("{deliveryId}", "d-1");
+    assert.ok(covered.has(`${method} ${concrete}`), `${method} ${path}`);
+  }
+});
+
+Deno.test("permissions: a signed-in person in no group gets 403 everywhere, even /me", async () => {
+  await using app = await seeded();
+  for (const cell of MATRIX) {
+    const path = typeof cell.path === "string" ? cell.path : await cell.path(app);
+    const answer = await app.call("stranger", cell.method, path, { body: cell.body });
+    assert.equal(answer.status, 403, cell.name);
+  }
+});
+
+Deno.test("permissions: a cross-origin browser write is refused", async () => {
+  await using app = await seeded();
+  const answer = await app.call("owner", "POST", "/admin/api/groups/alpha/invites", {
+    body: { role: "viewer" },
+    headers: { origin: "https://evil.example" },
+  });
+  assert.equal(answer.status, 403);
+  assert.deepEqual(answer.body, { error: "Cross-origin request refused" });
+  const same = await app.call("owner", "POST", "/admin/api/groups/alpha/invites", {
+    body: { role: "viewer" },
+    headers: { origin: "http://localhost" },
+  });
+  assert.equal(same.status, 201);
+});
+
+Deno.test("permissions: DEBUG_MODE is a super admin without a session", async () => {
+  await using app = await startAdminApp({ DEBUG_MODE: "true" });
+  const me = await app.call("none", "GET", "/admin/api/me");
+  assert.equal(me.status, 200);
+  assert.equal(me.body.superAdmin, true);
+  assert.equal(me.body.debugMode, true);
+  const groups = await app.call("none", "PUT", "/admin/api/groups", {
+    body: { groups: [{ ...ALPHA, name: "Debugged" }] },
+  });
+  assert.equal(groups.status, 200);
+});
