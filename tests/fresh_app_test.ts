@@ -68,6 +68,11 @@ const routes: Record<string, unknown> = {
       },
     },
   },
+  "plain/fail.ts": {
+    handler: () => {
+      throw new HttpError(503, "Sign-in is not configured");
+    },
+  },
   "pages/fail.tsx": {
     default: () => h("p", null, "never"),
     handler: {
@@ -198,6 +203,16 @@ Deno.test("HttpError becomes its status: JSON on API routes, the error page on p
   const page = await fetch("/pages/fail");
   assert.equal(page.status, 403);
   assert.match(await page.text(), /<p id="error">403 Not yours<\/p>/);
+});
+
+Deno.test("a handler-only route answers a browser with the error page, others with JSON", async () => {
+  const { fetch } = makeApp();
+  const browser = await fetch("/plain/fail", { headers: { accept: "text/html,*/*" } });
+  assert.equal(browser.status, 503);
+  assert.match(await browser.text(), /<p id="error">503 Sign-in is not configured<\/p>/);
+  const client = await fetch("/plain/fail", { headers: { accept: "application/json" } });
+  assert.equal(client.status, 503);
+  assert.deepEqual(await client.json(), { error: "Sign-in is not configured" });
 });
 
 Deno.test("an unexpected exception is reported and answered 500 without internals", async () => {

@@ -121,7 +121,7 @@ export function createFreshApp<State>(options: FreshAppOptions<State>): Hono {
       .map((folder) => modules[folder ? `${folder}/_middleware.ts` : "_middleware.ts"])
       .filter((m): m is Module<State> => typeof m?.handler === "function")
       .map((m) => m.handler as HandlerFn<State>);
-    const asPage = mod.default !== undefined;
+    const hasPage = mod.default !== undefined;
     const endpoint = endpointFor(mod);
     app.all(entry.pattern, async (c) => {
       const state = stateOf(c);
@@ -145,7 +145,7 @@ export function createFreshApp<State>(options: FreshAppOptions<State>): Hono {
       try {
         return await run(0);
       } catch (error) {
-        return errorResponse(error, req, state, asPage);
+        return errorResponse(error, req, state, hasPage || wantsPage(req, c.req.path));
       }
     });
   }
