@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { type DeliverJob, isDeliverJob, loadEvent, loadEventBody } from "../lib/store/events.ts";
+import {
+  type DeliverJob,
+  isDeliverJob,
+  loadEvent,
+  loadEventBody,
+  requeueUndeliveredJobs,
+} from "../lib/store/events.ts";
+import { undeliveredJobKey, undeliveredJobsPrefix } from "../lib/store/keys.ts";
 import { fixture, githubRequest, send, testDeps } from "./_ingest_helpers.ts";
 
 Deno.test("an acknowledged event and its job survive closing and reopening the KV file", async () => {
@@ -50,6 +57,22 @@ Deno.test("loadEvent() answers null for an unknown event", async () => {
     assert.equal(isDeliverJob({ type: "deliver", eventId: "x" }), true);
     assert.equal(isDeliverJob({ type: "deliver" }), false);
     assert.equal(isDeliverJob(null), false);
+  } finally {
+    kv.close();
+  }
+});
+
+Deno.test("a deliver job KV gave up on is parked and re-queued at start-up", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    await kv.set(undeliveredJobKey("01PARKED"), { type: "deliver", eventId: "01PARKED" });
+    await kv.set(undeliveredJobKey("01JUNK"), { nothing: true });
+    const received = Promise.withResolvers<unknown>();
+    kv.listenQueue((message) => received.resolve(message));
+    assert.equal(await requeueUndeliveredJobs(kv), 1);
+    assert.deepEqual(await received.promise, { type: "deliver", eventId: "01PARKED" });
+    const left = await Array.fromAsync(kv.list({ prefix: undeliveredJobsPrefix() }));
+    assert.deepEqual(left, []);
   } finally {
     kv.close();
   }

@@ -1,12 +1,12 @@
 /**
  * The delivery worker: the `deliver` and `lane` queue handlers with their
- * shared context, plus start-up upkeep (resuming lanes whose queue message
- * was lost, pruning old counters).
+ * shared context, plus start-up upkeep (re-queuing deliver jobs KV gave up
+ * on, resuming lanes whose queue message was lost, pruning old counters).
  */
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
 import type { QueueHandler } from "../queue.ts";
-import { isDeliverJob } from "../store/events.ts";
+import { isDeliverJob, requeueUndeliveredJobs } from "../store/events.ts";
 import { isLaneMessage, resumeLanes } from "../store/lanes.ts";
 import { pruneCounters } from "../store/metrics.ts";
 import { retentionMs } from "../store/send_logs.ts";
@@ -37,7 +37,7 @@ export interface DeliveryWorkerOptions {
 export interface DeliveryWorker {
   /** Queue handlers by message type: `deliver` and `lane`. */
   handlers: Record<string, QueueHandler>;
-  /** Resumes lanes left without a live queue message and prunes old counters. */
+  /** Re-queues abandoned deliver jobs, resumes orphaned lanes and prunes old counters. */
   upkeep(): Promise<void>;
   /** Stops the route cache the worker created. */
   close(): void;
@@ -84,9 +84,12 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       },
     },
     async upkeep() {
+      const requeued = await requeueUndeliveredJobs(ctx.kv);
       const resumed = await resumeLanes(ctx.kv, ctx.now());
       const pruned = await pruneCounters(ctx.kv, ctx.retentionMs, ctx.now());
-      if (resumed > 0 || pruned > 0) ctx.log.info("delivery upkeep", { resumed, pruned });
+      if (requeued > 0 || resumed > 0 || pruned > 0) {
+        ctx.log.info("delivery upkeep", { requeued, resumed, pruned });
+      }
     },
     close() {
       if (ownsRoutes) routes.close();

@@ -26,7 +26,15 @@ import { monotonicFactory } from "ulid";
 import { sha256Hex } from "../crypto.ts";
 import { fromUtf8 } from "../encoding.ts";
 import type { ForgeEvent, Scope } from "../types.ts";
-import { dedupKey, eventChunkKey, eventChunksPrefix, eventKey, nonceKey } from "./keys.ts";
+import {
+  dedupKey,
+  eventChunkKey,
+  eventChunksPrefix,
+  eventKey,
+  nonceKey,
+  undeliveredJobKey,
+  undeliveredJobsPrefix,
+} from "./keys.ts";
 
 /** The queue message asking the delivery worker to route one stored event. */
 export interface DeliverJob {
@@ -196,7 +204,9 @@ export async function saveEvent(kv: Deno.Kv, event: NewEvent): Promise<SaveOutco
     for (let i = 0; i < Math.min(INLINE_CHUNKS, chunks.length); i++) {
       op.set(eventChunkKey(eventId, i), chunks[i], { expireIn: EVENT_RETENTION_MS });
     }
-    op.enqueue({ type: "deliver", eventId } satisfies DeliverJob);
+    op.enqueue({ type: "deliver", eventId } satisfies DeliverJob, {
+      keysIfUndelivered: [undeliveredJobKey(eventId)],
+    });
     if ((await op.commit()).ok) return { status: "accepted", eventId };
 
     const [dedupEntry, nonceEntry] = await Promise.all([
@@ -262,4 +272,25 @@ export async function loadEvent(kv: Deno.Kv, eventId: string): Promise<ForgeEven
   const { payloadBytes: _p, payloadEncoding: _e, storedBytes: _s, chunkCount: _c, ...event } =
     meta.value;
   return { ...event, payload: JSON.parse(fromUtf8(body)) };
+}
+
+/**
+ * Re-queues the deliver jobs KV gave up on after its own retries (they were
+ * parked under `undeliveredJobKey` by `keysIfUndelivered`), so an accepted
+ * event is never dropped. Each job is re-queued and its parking entry removed
+ * in one atomic write. Returns how many were re-queued.
+ */
+export async function requeueUndeliveredJobs(kv: Deno.Kv): Promise<number> {
+  let count = 0;
+  for await (const entry of kv.list<DeliverJob>({ prefix: undeliveredJobsPrefix() })) {
+    if (!isDeliverJob(entry.value)) {
+      await kv.delete(entry.key);
+      continue;
+    }
+    const key = undeliveredJobKey(entry.value.eventId);
+    const result = await kv.atomic().check(entry).delete(entry.key)
+      .enqueue(entry.value, { keysIfUndelivered: [key] }).commit();
+    if (result.ok) count++;
+  }
+  return count;
 }

@@ -179,3 +179,11 @@ export const invitesByGroupKey = (groupId: string, token: string) =>
 
 /** Prefix of one group's invite index. */
 export const invitesByGroupPrefix = (groupId: string) => ["invites_by_group", groupId] as const;
+
+// --- Undelivered queue jobs --------------------------------------------------
+
+/** A deliver job that KV gave up on (written by `keysIfUndelivered`), kept to be re-queued. */
+export const undeliveredJobKey = (eventId: string) => ["undelivered_jobs", eventId] as const;
+
+/** Prefix of every undelivered deliver job. */
+export const undeliveredJobsPrefix = () => ["undelivered_jobs"] as const;
