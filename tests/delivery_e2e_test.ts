@@ -78,7 +78,7 @@ Deno.test("a pull request accepted at /webhook reaches Discord and Telegram once
     (await listSendLogs(app.kv, { groupId: "acme", routeId: "pushes" })).items.length,
     0,
   );
-  const metrics = await readMetrics(app.kv, { groupId: "acme" });
+  const metrics = await readMetrics(app.kv, { groupIds: ["acme"] });
   assert.deepEqual(metrics.byEvent.pull_request, {
     total: 2,
     ok: 2,

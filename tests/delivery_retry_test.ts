@@ -143,7 +143,7 @@ Deno.test("dead after the last retry; redelivery sends it once and never re-send
   assert.equal(after.find((log) => log.id === bad.id)!.attempts, TEST_BACKOFF_MS.length + 2);
   assert.deepEqual(await redeliver(kv, "delivery-dead-1"), { requeued: [], expired: [] });
 
-  const metrics = await readMetrics(kv, { groupId: "team" });
+  const metrics = await readMetrics(kv, { groupIds: ["team"] });
   assert.deepEqual(metrics.byStatus, {
     ok: 2,
     failed: 0,

@@ -75,46 +75,54 @@ function add(counts: OutcomeCounts, status: string, value: number) {
   if (status !== "retrying") counts.total += value;
 }
 
-async function recentFailures(kv: Deno.Kv, groupId: string | undefined): Promise<SendLog[]> {
-  const [failed, dead] = await Promise.all(
-    (["failed", "dead"] as const).map((status) =>
-      listSendLogs(kv, { groupId, status, limit: RECENT_FAILURES })
+async function recentFailures(
+  kv: Deno.Kv,
+  groupIds: readonly (string | undefined)[],
+): Promise<SendLog[]> {
+  const pages = await Promise.all(
+    groupIds.flatMap((groupId) =>
+      (["failed", "dead"] as const).map((status) =>
+        listSendLogs(kv, { groupId, status, limit: RECENT_FAILURES })
+      )
     ),
   );
-  return [...failed.items, ...dead.items]
+  return pages.flatMap((page) => page.items)
     .sort((a, b) => b.updatedAt - a.updatedAt)
     .slice(0, RECENT_FAILURES);
 }
 
 /**
  * Delivery metrics over the last `days` UTC days (default 7, today included),
- * for one group or for everything: totals of final outcomes, failure rate, and
- * counts by platform, event kind, status and day, plus the newest failures.
+ * summed over the given groups, or over everything when `groupIds` is absent:
+ * totals of final outcomes, failure rate, and counts by platform, event kind,
+ * status and day, plus the newest failures.
  */
 export async function readMetrics(
   kv: Deno.Kv,
-  options: { groupId?: string; days?: number; now?: number } = {},
+  options: { groupIds?: readonly string[]; days?: number; now?: number } = {},
 ): Promise<DeliveryMetrics> {
   const days = Math.min(Math.max(Math.trunc(options.days ?? 7), 1), 366);
   const now = options.now ?? Date.now();
   const from = utcDay(now - (days - 1) * DAY_MS);
   const to = utcDay(now);
-  const scope = options.groupId === undefined ? "all" : `group:${options.groupId}`;
-  const prefix = deliveryCountersPrefix(scope);
+  const groupIds = options.groupIds ?? [undefined];
   const totals = emptyCounts();
   const byPlatform: Record<string, OutcomeCounts> = {};
   const byEvent: Record<string, OutcomeCounts> = {};
   const byDayMap = new Map<string, DayCounts>();
-  const entries = kv.list<Deno.KvU64>({ start: [...prefix, from], end: [...prefix, `${to}~`] });
-  for await (const entry of entries) {
-    const [, , day, platform, kind, status] = entry.key as string[];
-    const value = Number(entry.value.value);
-    add(totals, status, value);
-    add(byPlatform[platform] ??= emptyCounts(), status, value);
-    add(byEvent[kind] ??= emptyCounts(), status, value);
-    let dayCounts = byDayMap.get(day);
-    if (!dayCounts) byDayMap.set(day, dayCounts = { day, ...emptyCounts() });
-    add(dayCounts, status, value);
+  for (const groupId of groupIds) {
+    const prefix = deliveryCountersPrefix(groupId === undefined ? "all" : `group:${groupId}`);
+    const entries = kv.list<Deno.KvU64>({ start: [...prefix, from], end: [...prefix, `${to}~`] });
+    for await (const entry of entries) {
+      const [, , day, platform, kind, status] = entry.key as string[];
+      const value = Number(entry.value.value);
+      add(totals, status, value);
+      add(byPlatform[platform] ??= emptyCounts(), status, value);
+      add(byEvent[kind] ??= emptyCounts(), status, value);
+      let dayCounts = byDayMap.get(day);
+      if (!dayCounts) byDayMap.set(day, dayCounts = { day, ...emptyCounts() });
+      add(dayCounts, status, value);
+    }
   }
   const final = totals.ok + totals.failed + totals.dead;
   return {
@@ -130,8 +138,8 @@ export async function readMetrics(
       dead: totals.dead,
       retrying: totals.retrying,
     },
-    byDay: [...byDayMap.values()],
-    recentFailures: await recentFailures(kv, options.groupId),
+    byDay: [...byDayMap.values()].sort((a, b) => a.day.localeCompare(b.day)),
+    recentFailures: await recentFailures(kv, groupIds),
   };
 }
 
