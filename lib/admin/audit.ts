@@ -7,7 +7,7 @@ import type { z } from "zod";
 import type { Principal } from "../auth/principal.ts";
 import type { AuditEntry } from "../store/audit.ts";
 import { auditByGroupPrefix, auditKey, auditPrefix } from "../store/keys.ts";
-import { requireRight } from "./guards.ts";
+import { readScope } from "./guards.ts";
 import { collectPage, type Page, type Source } from "./pages.ts";
 import type { auditQuerySchema } from "./schemas.ts";
 
@@ -59,15 +59,10 @@ export async function queryAudit(
   principal: Principal,
   query: AuditQuery,
 ): Promise<Page<AuditEntry>> {
-  let sources: Source<AuditEntry>[];
-  if (query.groupId !== undefined) {
-    requireRight(principal, query.groupId, "read");
-    sources = [groupEntries(kv, query.groupId)];
-  } else if (principal.superAdmin) {
-    sources = [allEntries(kv)];
-  } else {
-    sources = Object.keys(principal.roles).map((groupId) => groupEntries(kv, groupId));
-  }
+  const scope = readScope(principal, query.groupId);
+  const sources: Source<AuditEntry>[] = scope === null
+    ? [allEntries(kv)]
+    : scope.map((groupId) => groupEntries(kv, groupId));
   return await collectPage(sources, {
     idOf: (entry) => entry.id,
     keep: matcher(query),

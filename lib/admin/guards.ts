@@ -26,6 +26,18 @@ export function requireRight(principal: Principal, groupId: string, right: Right
   }
 }
 
+/**
+ * The groups a read covers: the requested group (403 unless readable), else
+ * null (the whole instance) for a super admin, else every group of the caller.
+ */
+export function readScope(principal: Principal, groupId?: string): readonly string[] | null {
+  if (groupId !== undefined) {
+    requireRight(principal, groupId, "read");
+    return [groupId];
+  }
+  return principal.superAdmin ? null : Object.keys(principal.roles);
+}
+
 /** The group, when it exists (404) and the caller has `right` in it (403). */
 export async function requireGroup(
   kv: Deno.Kv,

@@ -17,7 +17,7 @@ import {
   type SendLogQuery,
 } from "../store/send_logs.ts";
 import { redeliver } from "../store/units.ts";
-import { actorOf, requireRight } from "./guards.ts";
+import { actorOf, readScope, requireRight } from "./guards.ts";
 import { collectPage, type Page, type Source } from "./pages.ts";
 import type { logsQuerySchema } from "./schemas.ts";
 
@@ -53,15 +53,10 @@ export async function queryLogs(
   query: LogsQuery,
 ): Promise<Page<SendLog>> {
   const base = { status: query.status, deliveryId: query.deliveryId };
-  let sources: Source<SendLog>[];
-  if (query.groupId !== undefined) {
-    requireRight(principal, query.groupId, "read");
-    sources = [sendLogs(kv, { ...base, groupId: query.groupId, routeId: query.routeId })];
-  } else if (principal.superAdmin) {
-    sources = [sendLogs(kv, base)];
-  } else {
-    sources = Object.keys(principal.roles).map((groupId) => sendLogs(kv, { ...base, groupId }));
-  }
+  const scope = readScope(principal, query.groupId);
+  const sources: Source<SendLog>[] = scope === null
+    ? [sendLogs(kv, base)]
+    : scope.map((groupId) => sendLogs(kv, { ...base, groupId, routeId: query.routeId }));
   return await collectPage(sources, {
     idOf: (log) => log.id,
     keep: matcher(query),

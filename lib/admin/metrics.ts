@@ -5,7 +5,7 @@
  */
 import type { Principal } from "../auth/principal.ts";
 import { type DeliveryMetrics, readMetrics } from "../store/metrics.ts";
-import { requireRight } from "./guards.ts";
+import { readScope } from "./guards.ts";
 
 /** The metrics the caller may see (see the module comment). */
 export async function queryMetrics(
@@ -13,11 +13,6 @@ export async function queryMetrics(
   principal: Principal,
   query: { groupId?: string; days?: number },
 ): Promise<DeliveryMetrics> {
-  const { groupId, days } = query;
-  if (groupId !== undefined) {
-    requireRight(principal, groupId, "read");
-    return await readMetrics(kv, { groupIds: [groupId], days });
-  }
-  if (principal.superAdmin) return await readMetrics(kv, { days });
-  return await readMetrics(kv, { groupIds: Object.keys(principal.roles), days });
+  const groupIds = readScope(principal, query.groupId) ?? undefined;
+  return await readMetrics(kv, { groupIds, days: query.days });
 }
