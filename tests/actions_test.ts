@@ -147,7 +147,7 @@ Deno.test("a body that fails validation answers 400 naming the field", async () 
     body: "{nope",
   });
   assert.equal(notJson.status, 400);
-  assert.deepEqual(await notJson.json(), { error: "Request body must be a JSON object" });
+  assert.deepEqual(await notJson.json(), { error: "Invalid JSON" });
   assert.equal(fake.requestsTo("/repos/").length, 0);
 });
 
