@@ -10,6 +10,7 @@ import type { Config } from "./config.ts";
 import { createFreshApp, setHeader } from "./fresh/app.ts";
 import { type Assets, NO_ASSETS } from "./fresh/assets.ts";
 import type { Logger } from "./log.ts";
+import { isNoStorePath } from "./no_store.ts";
 import type { State } from "./state.ts";
 
 /** What the application needs from its host. */
@@ -71,6 +72,7 @@ export function createApp(deps: AppDeps): Hono {
       const state = createState(c.req.raw);
       await next();
       setHeader(c, "x-request-id", state.requestId);
+      if (isNoStorePath(c.req.path)) setHeader(c, "cache-control", "no-store");
       state.log.info("request", {
         method: c.req.method,
         path: c.req.path,

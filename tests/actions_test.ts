@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { repoPath } from "../lib/github/client.ts";
 import { getToken, saveToken } from "../lib/store/tokens.ts";
 import { startTestApp, type TestApp } from "./_helpers.ts";
 import {
@@ -147,7 +148,7 @@ Deno.test("a body that fails validation answers 400 naming the field", async () 
     body: "{nope",
   });
   assert.equal(notJson.status, 400);
-  assert.deepEqual(await notJson.json(), { error: "Request body must be a JSON object" });
+  assert.deepEqual(await notJson.json(), { error: "Invalid JSON" });
   assert.equal(fake.requestsTo("/repos/").length, 0);
 });
 
@@ -271,4 +272,73 @@ Deno.test("a stale token GitHub refuses to refresh answers 401: sign in again", 
   assert.equal(res.status, 401);
   assert.match((await res.json()).error, /sign in again/);
   assert.equal(fake.requestsTo("/repos/").length, 0);
+});
+
+Deno.test("owner and repo follow GitHub's rules: dot segments never reach GitHub", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake));
+  const auth = `Bearer ${(await signedInToken(t, fake)).accessToken}`;
+  const refused: [Record<string, unknown>, RegExp][] = [
+    [{ owner: "o", repo: ".." }, /^Invalid repo:/],
+    [{ owner: "o", repo: "." }, /^Invalid repo:/],
+    [{ owner: "..", repo: "r" }, /^Invalid owner:/],
+    [{ owner: "-o", repo: "r" }, /^Invalid owner:/],
+    [{ owner: "o".repeat(40), repo: "r" }, /^Invalid owner:/],
+    [{ owner: "o", repo: "r".repeat(101) }, /^Invalid repo:/],
+    [{ owner: "o", repo: "a/b" }, /^Invalid repo:/],
+    [{ owner: "o", repo: "r%2e" }, /^Invalid repo:/],
+  ];
+  for (const [names, error] of refused) {
+    const res = await post(t, "/api/close", { ...names, pullNumber: 1 }, auth);
+    assert.equal(res.status, 400, JSON.stringify(names));
+    assert.match((await res.json()).error, error);
+  }
+  assert.deepEqual(fake.requestsTo("/").map((r) => r.path), []);
+
+  const dotted = await post(
+    t,
+    "/api/close",
+    { owner: "o-1", repo: ".github", pullNumber: 2 },
+    auth,
+  );
+  assert.equal(dotted.status, 200);
+  await dotted.body?.cancel();
+  assert.deepEqual(fake.requestsTo("/repos/").map((r) => r.path), ["/repos/o-1/.github/pulls/2"]);
+});
+
+Deno.test("repoPath refuses dot segments even when percent-encoded", () => {
+  assert.equal(repoPath("o", "r.js", "issues", 1), "/repos/o/r.js/issues/1");
+  for (const segment of ["..", ".", "%2e%2E", ".%2e", ""]) {
+    assert.throws(() => repoPath("o", segment, "pulls", 1), TypeError, segment);
+  }
+});
+
+Deno.test("action API bodies are read with a 256 KiB limit", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake));
+  const auth = `Bearer ${(await signedInToken(t, fake)).accessToken}`;
+  const big = await post(t, "/api/comment", { ...COMMENT, body: "x".repeat(300 * 1024) }, auth);
+  assert.equal(big.status, 413);
+  assert.deepEqual(await big.json(), { error: "Request too large" });
+
+  let pulled = 0;
+  const endless = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      pulled += 16 * 1024;
+      controller.enqueue(new Uint8Array(16 * 1024).fill(0x20));
+    },
+  }, { highWaterMark: 0 });
+  const chunked = await t.fetch("/api/merge", {
+    method: "POST",
+    headers: { authorization: auth, "content-type": "application/json" },
+    body: endless,
+  });
+  assert.equal(chunked.status, 413);
+  await chunked.body?.cancel();
+  assert.ok(pulled <= 256 * 1024 + 16 * 1024, `read ${pulled} bytes`);
+
+  const longest = await post(t, "/api/comment", { ...COMMENT, body: "ü".repeat(65_536) }, auth);
+  assert.equal(longest.status, 201);
+  await longest.body?.cancel();
+  assert.equal(fake.requestsTo("/repos/").length, 1);
 });

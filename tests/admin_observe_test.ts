@@ -84,7 +84,9 @@ Deno.test("logs: one log and one delivery, within the caller's groups", async ()
   const one = await app.call("viewer", "GET", `/admin/api/logs/${LOGS[1].id}`);
   assert.deepEqual(one.body, LOGS[1]);
   assert.equal((await app.call("viewer", "GET", `/admin/api/logs/${LOGS[4].id}`)).status, 403);
-  assert.equal((await app.call("viewer", "GET", "/admin/api/logs/nope")).status, 404);
+  const unknown = `${LOGS[1].id.slice(0, 26)}-ffff`;
+  assert.equal((await app.call("viewer", "GET", `/admin/api/logs/${unknown}`)).status, 404);
+  assert.equal((await app.call("viewer", "GET", "/admin/api/logs/nope")).status, 400);
   const delivery = await app.call("admin", "GET", "/admin/api/delivery/d1");
   assert.deepEqual(delivery.body, { deliveryId: "d1", items: [LOGS[0], LOGS[1]] });
   assert.equal((await app.call("otherOwner", "GET", "/admin/api/delivery/d1")).status, 404);

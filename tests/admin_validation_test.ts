@@ -227,7 +227,7 @@ Deno.test("validation: a body that is not JSON is 400", async () => {
     body: "{",
   });
   assert.equal(res.status, 400);
-  assert.deepEqual(await res.json(), { error: "The body must be JSON" });
+  assert.deepEqual(await res.json(), { error: "Invalid JSON" });
 });
 
 Deno.test("validation: routes identical to the stored ones skip full validation", async () => {

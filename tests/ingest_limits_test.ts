@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MAX_BODY_BYTES, readBodyWithLimit } from "../lib/ingest/body.ts";
+import { readBody, WEBHOOK_BODY_BYTES as MAX_BODY_BYTES } from "../lib/request_body.ts";
 import { signGithubBody } from "../lib/providers/github.ts";
 import {
   INLINE_CHUNKS,
@@ -105,7 +105,10 @@ Deno.test("limits: a Content-Length that understates the body does not help", as
     body: stream,
     headers: { "content-length": "10" },
   });
-  assert.equal(await readBodyWithLimit(request), null);
+  assert.deepEqual(await readBody(request, { maxBytes: MAX_BODY_BYTES }), {
+    ok: false,
+    refusal: "too_large",
+  });
 });
 
 Deno.test("limits: a body of exactly 1 MB is accepted and stored intact in chunks", async () => {

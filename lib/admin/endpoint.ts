@@ -1,7 +1,8 @@
 /**
  * The admin API's endpoint definition and the handler wrapper every endpoint uses: it takes
- * the signed-in principal, parses the query and the JSON body with the endpoint's schemas
- * (400 naming the field), reads `If-Match`, runs the endpoint and answers JSON with the
+ * the signed-in principal, checks the path's ids against their formats (`lib/ids.ts`), parses
+ * the query and the JSON body (read with the bounded reader: 1 MB, 10 s) with the endpoint's
+ * schemas (400 naming the field), reads `If-Match`, runs the endpoint and answers JSON with the
  * endpoint's success status. The console guard (`routes/admin/_middleware.ts`) has already
  * refused requests without a session (401), without console access (403) and cross-origin
  * writes (403).
@@ -12,6 +13,8 @@ import type { Principal } from "../auth/principal.ts";
 import { formatZodError } from "../filter/schema.ts";
 import { HttpError } from "../fresh/http_error.ts";
 import type { Context, HandlerFn } from "../fresh/types.ts";
+import { type IdKind, requireId } from "../ids.ts";
+import { ADMIN_BODY_BYTES, readJsonBody } from "../request_body.ts";
 import type { State } from "../state.ts";
 
 /** HTTP methods the admin API uses. */
@@ -59,8 +62,27 @@ export interface ApiCall<Body, Query> {
   expected: string | null | undefined;
 }
 
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
 const EMPTY_TAG = "empty";
+
+/** The id format of a path parameter, by the collection it follows (`/groups/{id}`). */
+const PATH_ID_KINDS: Record<string, IdKind> = {
+  groups: "group",
+  logs: "sendLog",
+  invites: "inviteToken",
+  delivery: "deliveryId",
+};
+
+/**
+ * Each `{parameter}` of an endpoint path with the id format it must have. Throws when a
+ * parameter follows a collection without a known format, so no endpoint goes unchecked.
+ */
+export function pathIdKinds(path: string): [name: string, kind: IdKind][] {
+  return [...path.matchAll(/\/([\w-]+)\/\{(\w+)\}/g)].map(([, collection, name]) => {
+    const kind = Object.hasOwn(PATH_ID_KINDS, collection) ? PATH_ID_KINDS[collection] : undefined;
+    if (!kind) throw new Error(`${path}: no id format for {${name}}`);
+    return [name, kind];
+  });
+}
 
 /** The `ETag` of a versionstamp (null: nothing stored yet). */
 export function etagOf(versionstamp: string | null): string {
@@ -95,18 +117,6 @@ export function parseOr400<T>(
   throw new HttpError(400, formatZodError(new ZodError(issues)));
 }
 
-async function readJson(req: Request): Promise<unknown> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new HttpError(413, "Request too large");
-  const text = await req.text();
-  if (text.length > MAX_BODY_BYTES) throw new HttpError(413, "Request too large");
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new HttpError(400, "The body must be JSON");
-  }
-}
-
 function queryObject(url: URL): Record<string, string> {
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) query[name] = value;
@@ -118,14 +128,16 @@ export function apiHandler<Body, Query>(
   endpoint: Endpoint<Body, Query>,
   run: (call: ApiCall<Body, Query>) => Promise<unknown>,
 ): HandlerFn<State> {
+  const pathIds = pathIdKinds(endpoint.path);
   return async (ctx) => {
     const principal = await requirePrincipal(ctx);
+    for (const [name, kind] of pathIds) requireId(kind, ctx.params[name], name);
     const query = endpoint.query
       ? parseOr400(endpoint.query, queryObject(ctx.url))
       : undefined as Query;
     let body = undefined as Body;
     if (endpoint.body) {
-      const raw = await readJson(ctx.req);
+      const raw = await readJsonBody(ctx.req, { maxBytes: ADMIN_BODY_BYTES });
       body = endpoint.bodyCheckedByEndpoint ? raw as Body : parseOr400(endpoint.body, raw);
     }
     const answer = await run({

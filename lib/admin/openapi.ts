@@ -14,7 +14,8 @@ import {
   targetSchema,
 } from "../filter/schema.ts";
 import { closeSchema, commentSchema, mergeSchema, reactSchema } from "../github/actions.ts";
-import type { Endpoint } from "./endpoint.ts";
+import { ID_FORMATS } from "../ids.ts";
+import { type Endpoint, pathIdKinds } from "./endpoint.ts";
 import { ADMIN_ENDPOINTS } from "./endpoints.ts";
 import * as s from "./schemas.ts";
 
@@ -177,11 +178,12 @@ function componentSchemas(named: Map<z.ZodType, string>): Record<string, JsonSch
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
 function pathParameters(path: string) {
-  return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+  return pathIdKinds(path).map(([name, kind]) => ({
     name,
     in: "path",
     required: true,
-    schema: { type: "string" },
+    description: ID_FORMATS[kind].description,
+    schema: { type: "string", pattern: ID_FORMATS[kind].pattern.source },
   }));
 }
 
@@ -201,7 +203,7 @@ function queryParameters(schema: JsonSchema | undefined) {
 function errorResponses(endpoint: Endpoint | OtherEndpoint) {
   const auth = "auth" in endpoint ? endpoint.auth : "session";
   const codes: Record<string, string> = {};
-  if (endpoint.body || endpoint.query) {
+  if (endpoint.body || endpoint.query || endpoint.path.includes("{")) {
     codes["400"] = "Invalid request (the message names the field)";
   }
   if (auth !== "none") codes["401"] = auth === "bearer" ? "Missing or unknown token" : "No session";

@@ -1,6 +1,7 @@
 /**
  * The bearer action API's request and answer handling, shared by the four
- * routes: authenticate the bearer, validate the JSON body, act as the caller,
+ * routes: authenticate the bearer, read the JSON body (at most 256 KiB, within
+ * 10 s: 413 / 408 / 400 `Invalid JSON`) and validate it, act as the caller,
  * and turn GitHub's answer into ours. GitHub's refusals keep their status and
  * message (404, 405, 409, 422, and other 4xx such as 403); a 401 from GitHub
  * that a refresh could not cure answers 401; GitHub failing (5xx) or
@@ -10,6 +11,7 @@ import type { z } from "zod";
 import { requireBearerUser } from "../auth/bearer.ts";
 import type { TokenDeps } from "../auth/user_tokens.ts";
 import { HttpError } from "../fresh/http_error.ts";
+import { ACTION_BODY_BYTES, readJsonBody } from "../request_body.ts";
 import type { ActionOutcome } from "./actions.ts";
 
 /** One action: its body schema, what it does, and its success status. */
@@ -24,12 +26,7 @@ export async function parseJsonBody<S extends z.ZodType>(
   req: Request,
   schema: S,
 ): Promise<z.infer<S>> {
-  let body: unknown;
-  try {
-    body = await req.json();
-  } catch {
-    throw new HttpError(400, "Request body must be a JSON object");
-  }
+  const body = await readJsonBody(req, { maxBytes: ACTION_BODY_BYTES });
   const parsed = schema.safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

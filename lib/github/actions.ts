@@ -8,28 +8,37 @@ import { z } from "zod";
 import type { TokenDeps } from "../auth/user_tokens.ts";
 import { callGitHubAsUser, type GitHubOutcome, repoPath } from "./client.ts";
 
-const name = z.string().trim().min(1).max(100).regex(/^[\w.-]+$/, "must be a GitHub name");
+/** A GitHub account login: 1-39 letters, digits or -, not starting with -. */
+const owner = z.string().trim().regex(
+  /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/,
+  "must be a GitHub account name (1-39 letters, digits or -, not starting with -)",
+);
+/** A repository name: letters, digits, `.`, `_`, `-`, at most 100; never `.` or `..`. */
+const repo = z.string().trim().regex(
+  /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/,
+  "must be a repository name (1-100 letters, digits, ., _ or -, not . or ..)",
+);
 const number = z.number().int().positive();
 
 /** `POST /api/comment` body. */
 export const commentSchema = z.object({
-  owner: name,
-  repo: name,
+  owner,
+  repo,
   issueNumber: number,
   body: z.string().trim().min(1).max(65_536),
 });
 
 /** `POST /api/merge` body. */
 export const mergeSchema = z.object({
-  owner: name,
-  repo: name,
+  owner,
+  repo,
   pullNumber: number,
   mergeMethod: z.enum(["merge", "squash", "rebase"]).optional(),
   sha: z.string().regex(/^[0-9a-f]{40}$/i, "must be a 40-character commit sha").optional(),
 });
 
 /** `POST /api/close` body. */
-export const closeSchema = z.object({ owner: name, repo: name, pullNumber: number });
+export const closeSchema = z.object({ owner, repo, pullNumber: number });
 
 /** GitHub's reaction names. */
 export const REACTIONS = [
@@ -45,8 +54,8 @@ export const REACTIONS = [
 
 /** `POST /api/react` body. */
 export const reactSchema = z.object({
-  owner: name,
-  repo: name,
+  owner,
+  repo,
   issueNumber: number,
   content: z.enum(REACTIONS),
 });

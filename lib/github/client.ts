@@ -17,11 +17,21 @@ export interface GitHubRequest {
   body?: unknown;
 }
 
-/** Builds a repository path with every segment encoded: `repoPath("o", "r", "pulls", 1)`. */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
+/**
+ * Builds a repository path with every segment encoded: `repoPath("o", "r", "pulls", 1)`. An
+ * empty or dot segment (`.`, `..`, which URLs resolve even when percent-encoded) is a
+ * programming error: the request schemas refuse such names first.
+ */
 export function repoPath(owner: string, repo: string, ...rest: (string | number)[]): string {
-  return ["/repos", owner, repo, ...rest.map(String)]
-    .map((part, i) => (i === 0 ? part : encodeURIComponent(part)))
-    .join("/");
+  const segments = [owner, repo, ...rest.map(String)];
+  for (const segment of segments) {
+    if (segment === "" || DOT_SEGMENT.test(segment)) {
+      throw new TypeError(`Refusing the GitHub path segment "${segment}"`);
+    }
+  }
+  return ["/repos", ...segments.map(encodeURIComponent)].join("/");
 }
 
 function send<T>(deps: TokenDeps, accessToken: string, request: GitHubRequest) {

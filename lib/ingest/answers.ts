@@ -1,4 +1,6 @@
 /** The ingress's JSON answers, with the exact texts of the spec's Errors table. */
+import { MAX_DELIVERY_ID_LENGTH } from "../ids.ts";
+import { BODY_ERRORS } from "../request_body.ts";
 
 /** A JSON response. */
 export function json(status: number, body: unknown): Response {
@@ -15,9 +17,13 @@ export function jsonError(status: number, error: string): Response {
 
 /** The error texts of the ingress. */
 export const INGRESS_ERRORS = {
-  tooLarge: "Request too large",
+  tooLarge: BODY_ERRORS.tooLarge,
+  timeout: BODY_ERRORS.timeout,
+  unreadable: BODY_ERRORS.unreadable,
   invalidSignature: "Invalid signature",
   invalidEvent: "Invalid event",
+  invalidDeliveryId:
+    `Invalid delivery id: at most ${MAX_DELIVERY_ID_LENGTH} printable ASCII characters`,
   unknownGroup: "Unknown group webhook",
   internal: "Internal server error",
 } as const;

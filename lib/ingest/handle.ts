@@ -4,6 +4,10 @@
  * the provider). Checks run in the order of CONTRACT §5: size (413), signature
  * (401), event header and JSON object body (400); only then de-duplication and
  * the durable accept. Matching and sending happen later, in the queue worker.
+ * Whatever becomes part of a KV key or the stored event is bounded first: the
+ * group id, the delivery id (at most 200 printable ASCII characters) and the
+ * action (at most 64 characters) are refused with 404 / 400 otherwise, so an
+ * event that is acknowledged can always be stored and delivered.
  */
 import { detectProvider } from "../providers/detect.ts";
 import type { EventName, ProviderAdapter } from "../providers/adapter.ts";
@@ -12,8 +16,9 @@ import { getGroup } from "../store/groups.ts";
 import { getGroupSecret } from "../store/tenants.ts";
 import { fromUtf8 } from "../encoding.ts";
 import type { Provider, Scope } from "../types.ts";
+import { isBoundedAction, isId } from "../ids.ts";
+import { type BodyRefusal, readBody, WEBHOOK_BODY_BYTES } from "../request_body.ts";
 import { accepted, duplicate, INGRESS_ERRORS, json, jsonError } from "./answers.ts";
-import { readBodyWithLimit } from "./body.ts";
 import { pickHeaders } from "./headers.ts";
 import { applyInstallationEvent } from "./installation.ts";
 
@@ -31,6 +36,8 @@ export interface IngressDeps {
   secrets: { github: string[]; gitea: string[]; custom: string[] };
   /** Clock in Unix milliseconds (defaults to `Date.now`). */
   now?: () => number;
+  /** Deadline for the whole body (defaults to `BODY_TIMEOUT_MS`, 10 s). */
+  bodyTimeoutMs?: number;
   log?: IngressLog;
 }
 
@@ -69,6 +76,7 @@ async function acceptEvent(
   adapter: ProviderAdapter,
   name: EventName,
   body: Uint8Array,
+  deliveryId: string | undefined,
   nonce: string | undefined,
   now: number,
 ): Promise<Response> {
@@ -77,7 +85,7 @@ async function acceptEvent(
     provider: adapter.provider,
     kind: name.kind,
     action: name.action,
-    deliveryId: adapter.deliveryId(request.headers),
+    deliveryId,
     scope: ingress.scope,
     receivedAt: now,
     headers: pickHeaders(request.headers),
@@ -98,6 +106,17 @@ async function acceptEvent(
   return accepted();
 }
 
+function bodyRefusal(refusal: BodyRefusal): Response {
+  switch (refusal) {
+    case "too_large":
+      return jsonError(413, INGRESS_ERRORS.tooLarge);
+    case "timeout":
+      return jsonError(408, INGRESS_ERRORS.timeout);
+    case "unreadable":
+      return jsonError(400, INGRESS_ERRORS.unreadable);
+  }
+}
+
 async function ingest(
   deps: IngressDeps,
   request: Request,
@@ -105,13 +124,19 @@ async function ingest(
 ): Promise<Response> {
   const log = deps.log ?? (() => {});
   const now = (deps.now ?? Date.now)();
-  const ingress = await resolveIngress(deps, groupId);
+  const ingress = groupId === undefined || isId("group", groupId)
+    ? await resolveIngress(deps, groupId)
+    : null;
   if (!ingress) {
-    await request.body?.cancel();
+    request.body?.cancel().catch(() => {});
     return jsonError(404, INGRESS_ERRORS.unknownGroup);
   }
-  const body = await readBodyWithLimit(request);
-  if (!body) return jsonError(413, INGRESS_ERRORS.tooLarge);
+  const read = await readBody(request, {
+    maxBytes: WEBHOOK_BODY_BYTES,
+    timeoutMs: deps.bodyTimeoutMs,
+  });
+  if (!read.ok) return bodyRefusal(read.refusal);
+  const body = read.bytes;
 
   const adapter = detectProvider(request.headers);
   if (!adapter) {
@@ -144,7 +169,14 @@ async function ingest(
 
   const payload = parseJsonObject(body);
   const name = payload && adapter.eventName(request.headers, payload);
-  if (!payload || !name) return jsonError(400, INGRESS_ERRORS.invalidEvent);
+  if (!payload || !name || !isBoundedAction(name.action)) {
+    return jsonError(400, INGRESS_ERRORS.invalidEvent);
+  }
+  const deliveryId = adapter.deliveryId(request.headers);
+  if (deliveryId !== undefined && !isId("deliveryId", deliveryId)) {
+    log("warn", "webhook refused: malformed delivery id", { provider: adapter.provider });
+    return jsonError(400, INGRESS_ERRORS.invalidDeliveryId);
+  }
 
   if (name.kind === "ping") return accepted();
   if (
@@ -156,7 +188,7 @@ async function ingest(
     log("info", "installation event applied", { action: name.action, ...outcome });
     return accepted();
   }
-  return await acceptEvent(deps, request, ingress, adapter, name, body, nonce, now);
+  return await acceptEvent(deps, request, ingress, adapter, name, body, deliveryId, nonce, now);
 }
 
 /**
@@ -164,7 +196,8 @@ async function ingest(
  * the event is durably stored (or acknowledged, for `ping` and `installation`),
  * 200 `{ ok: true, duplicate: true }` for a delivery seen within 5 minutes,
  * 404 for an unknown group or one without a secret, 413 / 401 / 400 with the
- * spec's error texts, 500 when the store fails. `groupId` selects the group's
+ * spec's error texts, 408 when the body does not arrive within the deadline,
+ * 500 when the store fails. `groupId` selects the group's
  * ingress; without it the global secrets apply.
  */
 export async function handleWebhook(

@@ -1,6 +1,8 @@
 import { describeInvite } from "../../lib/admin/invites.ts";
 import { actorOf } from "../../lib/admin/guards.ts";
 import { requireCsrfToken, requirePrincipal } from "../../lib/auth/access.ts";
+import { isId } from "../../lib/ids.ts";
+import { FORM_BODY_BYTES, readFormBody } from "../../lib/request_body.ts";
 import { define } from "../../lib/state.ts";
 import { acceptInvite } from "../../lib/store/invites.ts";
 
@@ -9,6 +11,7 @@ type InvitePage =
   | { kind: "unusable"; message: string };
 
 const UNUSABLE = "This invite link is unknown, already used, revoked or expired.";
+const MALFORMED = "This invite link is incomplete or malformed; copy the whole link again.";
 
 /**
  * Accepting a group invite: GET shows the group and role with a button (a person who is not
@@ -18,7 +21,12 @@ const UNUSABLE = "This invite link is unknown, already used, revoked or expired.
 export const handler = define.handlers({
   async GET(ctx) {
     const principal = await requirePrincipal(ctx);
-    const token = ctx.url.searchParams.get("token") ?? "";
+    const token = ctx.url.searchParams.get("token");
+    if (!isId("inviteToken", token)) {
+      return ctx.render({ kind: "unusable", message: MALFORMED } satisfies InvitePage, {
+        status: 400,
+      });
+    }
     const found = await describeInvite(ctx.state.kv, token);
     if (!found) return ctx.render({ kind: "unusable", message: UNUSABLE }, { status: 404 });
     return ctx.render(
@@ -35,9 +43,14 @@ export const handler = define.handlers({
   },
   async POST(ctx) {
     const principal = await requirePrincipal(ctx);
-    const form = await ctx.req.formData();
+    const form = await readFormBody(ctx.req, { maxBytes: FORM_BODY_BYTES });
     requireCsrfToken(principal, form.get("csrf"));
-    const token = String(form.get("token") ?? "");
+    const token = form.get("token");
+    if (!isId("inviteToken", token)) {
+      return ctx.render({ kind: "unusable", message: MALFORMED } satisfies InvitePage, {
+        status: 400,
+      });
+    }
     const result = await acceptInvite(ctx.state.kv, token, actorOf(principal));
     if (!result.ok) {
       const message = result.reason === "group_missing"

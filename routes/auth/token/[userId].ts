@@ -1,5 +1,6 @@
 import { requirePrincipal, requireSameOrigin } from "../../../lib/auth/access.ts";
 import { revokeUserToken } from "../../../lib/auth/revoke.ts";
+import { requireId } from "../../../lib/ids.ts";
 import { define } from "../../../lib/state.ts";
 
 /** Revokes a user's stored GitHub token (admin session: a super admin, or the user themself). */
@@ -7,7 +8,8 @@ export const handler = define.handlers({
   async DELETE(ctx) {
     requireSameOrigin(ctx.req, ctx.state.config);
     const principal = await requirePrincipal(ctx);
-    await revokeUserToken(ctx.state.kv, principal, ctx.params.userId);
+    const userId = requireId("githubUserId", ctx.params.userId, "userId");
+    await revokeUserToken(ctx.state.kv, principal, userId);
     return Response.json({ ok: true });
   },
 });

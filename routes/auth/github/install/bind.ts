@@ -10,6 +10,8 @@ import {
 } from "../../../../lib/auth/install_binding.ts";
 import { requireFeature } from "../../../../lib/config.ts";
 import { HttpError } from "../../../../lib/fresh/http_error.ts";
+import { requireId } from "../../../../lib/ids.ts";
+import { FORM_BODY_BYTES, readFormBody } from "../../../../lib/request_body.ts";
 import { define } from "../../../../lib/state.ts";
 
 /**
@@ -24,13 +26,12 @@ export const handler = define.handlers({
     requireFeature(config, "GitHub App");
     requireSameOrigin(ctx.req, config);
     const principal = await requirePrincipal(ctx);
-    const form = await ctx.req.formData().catch(() => {
-      throw new HttpError(400, "Expected a form");
-    });
+    const form = await readFormBody(ctx.req, { maxBytes: FORM_BODY_BYTES });
     requireCsrfToken(principal, form.get("csrf_token"));
     const installationId = parseInstallationId(form.get("installation_id"));
     const groupId = form.get("group");
     if (typeof groupId !== "string" || groupId === "") throw new HttpError(400, "Choose a group");
+    requireId("group", groupId, "group");
     const installation = await verifyInstallation(ctx.state, principal, installationId);
     if (!installation) throw new HttpError(401, "Your GitHub sign-in has expired; sign in again");
     await bindInstallation(kv, principal, installation, groupId);

@@ -1,0 +1,69 @@
+/**
+ * Formats of the ids that arrive from outside: path parameters, queries, forms and webhook
+ * headers. Routes check an id here before it reaches KV, where it becomes a key part (a key is
+ * at most 2 KiB), so a malformed or oversized id is a clear 400, never a storage failure.
+ */
+import { ID_PATTERN } from "./filter/schema.ts";
+import { HttpError } from "./fresh/http_error.ts";
+
+/** Longest sender delivery id accepted (`X-GitHub-Delivery`, `X-Gitea-Delivery`, `webhook-id`). */
+export const MAX_DELIVERY_ID_LENGTH = 200;
+/** Longest event action accepted (a payload's `action`). */
+export const MAX_EVENT_ACTION_LENGTH = 64;
+
+/** One id format: the pattern and how an error message describes it. */
+export interface IdFormat {
+  pattern: RegExp;
+  description: string;
+}
+
+/** Every id format, by kind. */
+export const ID_FORMATS = {
+  /** Group, route and fragment ids. */
+  group: {
+    pattern: ID_PATTERN,
+    description: "1-64 lower-case letters, digits, _ or -, starting with a letter or digit",
+  },
+  /** Send log ids: the event's ulid, `-`, a short hex digest. */
+  sendLog: {
+    pattern: /^[0-9A-HJKMNP-TV-Z]{26}-[0-9a-f]{1,16}$/,
+    description: "a send log id (a ulid, -, and up to 16 hex digits)",
+  },
+  /** Invite tokens: 32 random bytes in base64url. */
+  inviteToken: {
+    pattern: /^[A-Za-z0-9_-]{43}$/,
+    description: "an invite token (43 characters of A-Z a-z 0-9 _ -)",
+  },
+  /** GitHub's numeric user ids. */
+  githubUserId: {
+    pattern: /^[1-9][0-9]{0,19}$/,
+    description: "a numeric GitHub user id",
+  },
+  /** A sender's delivery id (also the delivery id of send logs). */
+  deliveryId: {
+    pattern: new RegExp(`^[\\x21-\\x7e]{1,${MAX_DELIVERY_ID_LENGTH}}$`),
+    description: `1-${MAX_DELIVERY_ID_LENGTH} printable ASCII characters without spaces`,
+  },
+} as const satisfies Record<string, IdFormat>;
+
+/** The name of an id format. */
+export type IdKind = keyof typeof ID_FORMATS;
+
+/** Whether `value` is a string in the format of `kind`. */
+export function isId(kind: IdKind, value: unknown): value is string {
+  return typeof value === "string" && ID_FORMATS[kind].pattern.test(value);
+}
+
+/**
+ * `value` when it is an id of `kind`; otherwise throws 400 `<name>: must be <format>`, `name`
+ * being what the caller called it (`id`, `token`, `userId` …).
+ */
+export function requireId(kind: IdKind, value: unknown, name: string): string {
+  if (isId(kind, value)) return value;
+  throw new HttpError(400, `${name}: must be ${ID_FORMATS[kind].description}`);
+}
+
+/** Whether an event action (absent, or a payload's `action`) is short enough to store. */
+export function isBoundedAction(action: string | undefined): boolean {
+  return action === undefined || action.length <= MAX_EVENT_ACTION_LENGTH;
+}
