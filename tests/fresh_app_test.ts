@@ -201,6 +201,18 @@ Deno.test("a method the route lacks is 405 with Allow; HEAD falls back to GET", 
   await pagePost.body?.cancel();
 });
 
+Deno.test("a method named like an object property is 405 on a route, 404 elsewhere, never a crash", async () => {
+  const { fetch } = makeApp();
+  for (const method of ["constructor", "toString", "__proto__", "hasOwnProperty", "PROPFIND"]) {
+    const known = await fetch("/api/items/1", { method });
+    assert.equal(known.status, 405, method);
+    assert.deepEqual(await known.json(), { error: "Method not allowed" });
+    const unknown = await fetch("/api/nothing", { method });
+    assert.equal(unknown.status, 404, method);
+    assert.deepEqual(await unknown.json(), { error: "Not found" });
+  }
+});
+
 Deno.test("HttpError becomes its status: JSON on API routes, the error page on pages", async () => {
   const { fetch } = makeApp();
   const api = await fetch("/api/fail");

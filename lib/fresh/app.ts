@@ -14,6 +14,7 @@ import { HttpError } from "./http_error.ts";
 import { mountRoutes } from "./mount.ts";
 import { registerIslands } from "./render.ts";
 import { createPageRenderer, type PageComponent } from "./rendering.ts";
+import { MethodSafeRouter } from "./router.ts";
 import { securityHeadersFor } from "./security_headers.ts";
 import type { Manifest, RouteModule } from "./types.ts";
 
@@ -75,7 +76,7 @@ export function createFreshApp<State>(options: FreshAppOptions<State>): Hono {
     routeHasPage: false,
   });
 
-  const app = new Hono({ strict: false });
+  const app = new Hono({ strict: false, router: new MethodSafeRouter() });
   app.use("*", async (c, next) => {
     await next();
     for (const [name, value] of securityHeadersFor(c.res.headers.get("content-type"))) {
