@@ -15,24 +15,10 @@ import { manifestIsCurrent, writeManifest } from "./lib/fresh/manifest.ts";
 
 const root = dirname(fileURLToPath(import.meta.url));
 
-async function islandFiles(): Promise<string[]> {
-  const files: string[] = [];
-  for await (const entry of Deno.readDir(join(root, "islands"))) {
-    if (entry.isFile && /\.[jt]sx?$/.test(entry.name) && !entry.name.includes("_test.")) {
-      files.push(`islands/${entry.name}`);
-    }
-  }
-  return files.sort();
-}
-
 async function build(): Promise<void> {
   await writeManifest(root);
   const started = performance.now();
-  const assets = await buildAssets({
-    root,
-    islands: await islandFiles(),
-    stylesheet: config.stylesheet,
-  });
+  const assets = await buildAssets({ root, stylesheet: config.stylesheet });
   const ms = Math.round(performance.now() - started);
   console.log(`built ${Object.keys(assets.islands).length} islands and styles in ${ms} ms`);
 }

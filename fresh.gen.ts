@@ -89,7 +89,7 @@ const manifest: Manifest = {
     "webhook/index.ts": $r40,
   },
   islands: {
-    "PathTester.tsx": $i0,
+    "PathTester": $i0,
   },
 };
 

@@ -1,6 +1,6 @@
 /** The per-request state every route sees, and the typed `define` helpers. */
 import type { Config } from "./config.ts";
-import { createDefine } from "./fresh/types.ts";
+import { createDefine } from "./fresh/mod.ts";
 import type { Logger } from "./log.ts";
 
 /** Per-request state: the request id, the shared services and a request-scoped logger. */
@@ -11,5 +11,8 @@ export interface State {
   log: Logger;
 }
 
-/** Typed helpers for route modules: `define.handlers({...})`, `define.page(...)`. */
+/**
+ * Typed helpers for route modules: `define.handlers({...})`,
+ * `define.page<typeof handler>(...)`, `define.middleware(...)`.
+ */
 export const define = createDefine<State>();

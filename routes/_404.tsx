@@ -1,9 +1,9 @@
 import { ErrorPanel } from "../components/ErrorPanel.tsx";
-import type { ErrorPageProps } from "../lib/fresh/types.ts";
+import { define } from "../lib/state.ts";
 
 /** The page for an unknown address. */
-export default function NotFound({ url }: ErrorPageProps) {
+export default define.page(function NotFound({ url }) {
   return (
     <ErrorPanel status={404} title="Page not found" detail={`Nothing lives at ${url.pathname}.`} />
   );
-}
+});

@@ -1,7 +1,7 @@
-import type { AppProps } from "../lib/fresh/types.ts";
+import { define } from "../lib/state.ts";
 
 /** The HTML document around every page. */
-export default function App({ Component }: AppProps) {
+export default define.page(function App({ Component }) {
   return (
     <html lang="en">
       <head>
@@ -15,4 +15,4 @@ export default function App({ Component }: AppProps) {
       </body>
     </html>
   );
-}
+});

@@ -63,7 +63,8 @@ Deno.test("the console overview renders the JSONPath tester island", async () =>
   }
   assert.match(html, /<sy-island data-island="PathTester" data-id="0"/);
   assert.match(html, /"path":"pull_request.labels\[\*\].name"/);
-  assert.match(html, /import i0 from "\/_fresh\/PathTester-x.js";boot\(\{"PathTester":i0\}\)/);
+  assert.match(html, /"modules":\{"PathTester":"\/_fresh\/PathTester-x.js"\}/);
+  assert.match(html, /<script type="module" src="\/_fresh\/client-x.js"><\/script>/);
   for (const tab of ["groups", "logs", "audit"]) {
     const page = await t.fetch(`/admin/${tab}`);
     assert.equal(page.status, 200);

@@ -3,48 +3,19 @@
  * Skipped with a message when chromium is not installed (CI installs it).
  */
 import assert from "node:assert/strict";
-import { chromium } from "playwright-core";
+import type { Page } from "playwright-core";
 import { PROJECT_ROOT } from "../lib/app.ts";
 import { loadAssets } from "../lib/fresh/assets.ts";
+import { PAGE_CSP } from "../lib/fresh/security_headers.ts";
 import { startTestApp } from "./_helpers.ts";
+import { hasChromium, withChromium } from "./_browser.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const hasChromium = await Deno.stat(CHROMIUM).then(() => true, () => false);
-if (!hasChromium) console.warn(`browser tests skipped: ${CHROMIUM} is not installed`);
-
-const LAUNCH_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
-
-/** Serves the app on a free loopback port and opens a chromium page on it. */
-async function withBrowser(
-  run: (page: import("playwright-core").Page, base: string) => Promise<void>,
-) {
+/** Runs `run` in chromium against the app with its built assets. */
+async function withBrowser(run: (page: Page, base: string) => Promise<void>) {
   const assets = await loadAssets(PROJECT_ROOT);
   assert.ok(assets.client, "assets are not built: run `deno task build` first");
   await using testApp = await startTestApp({ DEBUG_MODE: "true" }, assets);
-  const server = Deno.serve(
-    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-    testApp.app.fetch,
-  );
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
-  try {
-    const page = await browser.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (error) => errors.push(error.message));
-    await run(page, `http://127.0.0.1:${server.addr.port}`);
-    assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-    await server.shutdown();
-  }
+  await withChromium(testApp.app.fetch, run);
 }
 
 Deno.test({
@@ -52,7 +23,8 @@ Deno.test({
   ignore: !hasChromium,
   async fn() {
     await withBrowser(async (page, base) => {
-      await page.goto(`${base}/admin`);
+      const res = await page.goto(`${base}/admin`);
+      assert.equal(res?.headers()["content-security-policy"], PAGE_CSP);
       await page.waitForSelector("sy-island[data-island=PathTester]");
       const values = page.getByTestId("value");
       await values.first().waitFor();

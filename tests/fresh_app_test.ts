@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { createFreshApp } from "../lib/fresh/app.ts";
-import { HttpError } from "../lib/fresh/http_error.ts";
-import { serializeProps } from "../lib/fresh/render.ts";
+import { HttpError, type PageProps } from "../lib/fresh/mod.ts";
+import { scriptSafeJson } from "../lib/fresh/render.ts";
 import { patternOf, sortRoutes } from "../lib/fresh/route_table.ts";
-import type { AppProps, ErrorPageProps, Manifest, PageProps } from "../lib/fresh/types.ts";
+import type { Manifest } from "../lib/fresh/types.ts";
 import { type ComponentChildren, h } from "preact";
 
 interface TestState {
@@ -20,15 +20,21 @@ function Outer(props: { children?: ComponentChildren; inner: number }) {
 
 const routes: Record<string, unknown> = {
   "_app.tsx": {
-    default: ({ Component }: AppProps) =>
+    default: ({ Component }: PageProps) =>
       h("html", null, h("head", null), h("body", null, h(Component, null))),
   },
   "_404.tsx": {
-    default: ({ url }: ErrorPageProps) => h("p", { id: "missing" }, `missing ${url.pathname}`),
+    default: ({ url }: PageProps) => h("p", { id: "missing" }, `missing ${url.pathname}`),
   },
   "_error.tsx": {
-    default: ({ status, message }: ErrorPageProps) =>
-      h("p", { id: "error" }, `${status} ${message}`),
+    default: ({ error }: PageProps) =>
+      h(
+        "p",
+        { id: "error" },
+        error instanceof HttpError
+          ? `${error.status} ${error.message}`
+          : "500 Internal server error",
+      ),
   },
   "_middleware.ts": {
     handler: async (ctx: { state: TestState; next(): Promise<Response> }) => {
@@ -104,7 +110,7 @@ const routes: Record<string, unknown> = {
 
 const manifest = {
   routes,
-  islands: { "Counter.tsx": { default: Counter }, "Outer.tsx": { default: Outer } },
+  islands: { Counter: { default: Counter }, Outer: { default: Outer } },
 } as unknown as Manifest;
 
 function makeApp() {
@@ -195,6 +201,18 @@ Deno.test("a method the route lacks is 405 with Allow; HEAD falls back to GET", 
   await pagePost.body?.cancel();
 });
 
+Deno.test("a method named like an object property is 405 on a route, 404 elsewhere, never a crash", async () => {
+  const { fetch } = makeApp();
+  for (const method of ["constructor", "toString", "__proto__", "hasOwnProperty", "PROPFIND"]) {
+    const known = await fetch("/api/items/1", { method });
+    assert.equal(known.status, 405, method);
+    assert.deepEqual(await known.json(), { error: "Method not allowed" });
+    const unknown = await fetch("/api/nothing", { method });
+    assert.equal(unknown.status, 404, method);
+    assert.deepEqual(await unknown.json(), { error: "Not found" });
+  }
+});
+
 Deno.test("HttpError becomes its status: JSON on API routes, the error page on pages", async () => {
   const { fetch } = makeApp();
   const api = await fetch("/api/fail");
@@ -241,14 +259,15 @@ Deno.test("pages render inside _app with island roots, props and hydration scrip
     html,
     /<sy-island data-island="Counter" data-id="0" style="display:contents"><button id="counter">clicks 3<\/button><\/sy-island>/,
   );
-  assert.match(
-    html,
-    /<script type="application\/json" id="__ISLAND_PROPS">\[\{"start":3,"label":"clicks"\}\]<\/script>/,
+  assert.ok(
+    html.includes(
+      '<script type="application/json" id="__ISLANDS">' +
+        '{"modules":{"Counter":"/_fresh/Counter-abc.js"},"props":[{"start":3,"label":"clicks"}]}' +
+        '</script><link rel="modulepreload" href="/_fresh/Counter-abc.js">' +
+        '<script type="module" src="/_fresh/client-abc.js"></script></body>',
+    ),
   );
-  assert.match(
-    html,
-    /import\{boot\}from"\/_fresh\/client-abc.js";import i0 from "\/_fresh\/Counter-abc.js";boot\(\{"Counter":i0\}\);/,
-  );
+  assert.ok(!/<script(?![^>]*(type="application\/json"|src=))/.test(html), "no inline script");
   assert.match(html, /<link rel="stylesheet" href="\/_fresh\/styles-abc.css"><\/head>/);
   assert.ok(html.indexOf("<script") > html.indexOf("</sy-island>"));
 });
@@ -257,10 +276,10 @@ Deno.test("a prop containing </script> cannot break out of the props element", a
   const { fetch } = makeApp();
   const hostile = "</script><script>alert(1)</script>";
   const html = await (await fetch(`/pages/x?label=${encodeURIComponent(hostile)}`)).text();
-  const start = html.indexOf('id="__ISLAND_PROPS">') + 'id="__ISLAND_PROPS">'.length;
+  const start = html.indexOf('id="__ISLANDS">') + 'id="__ISLANDS">'.length;
   const json = html.slice(start, html.indexOf("</script>", start));
-  assert.deepEqual(JSON.parse(json), [{ start: 3, label: hostile }]);
-  assert.equal(serializeProps(["<&>\u2028"]), '["\\u003c\\u0026\\u003e\\u2028"]');
+  assert.deepEqual(JSON.parse(json).props, [{ start: 3, label: hostile }]);
+  assert.equal(scriptSafeJson(["<&>\u2028"]), '["\\u003c\\u0026\\u003e\\u2028"]');
 });
 
 Deno.test("an island inside another island is hydrated only as part of the outer one", async () => {
@@ -268,7 +287,7 @@ Deno.test("an island inside another island is hydrated only as part of the outer
   const html = await (await fetch("/pages/nested")).text();
   assert.equal(html.match(/<sy-island/g)?.length, 1);
   assert.match(html, /data-island="Outer"/);
-  assert.match(html, /\[\{"inner":7\}\]/);
+  assert.match(html, /"props":\[\{"inner":7\}\]/);
   assert.ok(!html.includes("Counter-abc.js"));
 });
 

@@ -1,18 +1,22 @@
 /**
- * The conventions layer on Hono: mounts the manifest's routes in priority
- * order, runs folder middleware, renders pages inside `_app`, and turns
- * thrown errors into the right response (JSON `{ error }` for API requests,
- * the error page for pages).
+ * The application: security headers on every answer, the host's `before`
+ * hook, the built assets, the manifest's routes (`mount.ts`), `static/`, and
+ * unknown paths and stray errors through error handling (`errors.ts`).
+ * Where the layer differs from Fresh 2: see `mod.ts`.
  */
 import { Hono } from "hono";
 import type { Context as HonoContext } from "hono";
 import { serveStatic } from "hono/deno";
-import { type ComponentType, h } from "preact";
+import type { ComponentType } from "preact";
 import { type Assets, BUILD_DIR } from "./assets.ts";
-import { HttpError, isHttpError } from "./http_error.ts";
-import { registerIslands, renderDocument } from "./render.ts";
-import { foldersOf, isSpecialFile, patternOf, sortRoutes } from "./route_table.ts";
-import type { Context, HandlerFn, HandlerMap, Manifest, RouteModule } from "./types.ts";
+import { createErrorResponder } from "./errors.ts";
+import { HttpError } from "./http_error.ts";
+import { mountRoutes } from "./mount.ts";
+import { registerIslands } from "./render.ts";
+import { createPageRenderer, type PageComponent } from "./rendering.ts";
+import { MethodSafeRouter } from "./router.ts";
+import { securityHeadersFor } from "./security_headers.ts";
+import type { Manifest, RouteModule } from "./types.ts";
 
 /** How to build a Fresh-style application. */
 export interface FreshAppOptions<State> {
@@ -33,28 +37,29 @@ export interface FreshAppOptions<State> {
 
 // deno-lint-ignore no-explicit-any
 type AnyComponent = ComponentType<any>;
-type Module<State> = RouteModule<State>;
 
 const STATE_KEY = "freshState";
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
 /** Builds the Hono application for a manifest. */
 export function createFreshApp<State>(options: FreshAppOptions<State>): Hono {
-  const { manifest } = options;
+  const modules = options.manifest.routes as Record<string, RouteModule<State>>;
+  const pageOf = (file: string) => modules[file]?.default as PageComponent | undefined;
   registerIslands(
     Object.fromEntries(
-      Object.entries(manifest.islands).map((
-        [file, mod],
-      ) => [file.replace(/\.[jt]sx?$/, ""), mod.default as AnyComponent]),
+      Object.entries(options.manifest.islands).map((
+        [name, mod],
+      ) => [name, mod.default as AnyComponent]),
     ),
   );
-  const modules = manifest.routes as Record<string, Module<State>>;
-  const special = (name: string) => modules[name];
-  const appComponent = special("_app.tsx")?.default;
-  const notFoundPage = special("_404.tsx")?.default;
-  const errorPage = special("_error.tsx")?.default;
-
-  const app = new Hono({ strict: false });
+  const renderPage = createPageRenderer(pageOf("_app.tsx"), options.assets);
+  const respondToError = createErrorResponder<State>({
+    notFoundPage: pageOf("_404.tsx"),
+    errorPage: pageOf("_error.tsx"),
+    renderPage,
+    isApiPath: options.isApiPath,
+    onUnexpectedError: options.onUnexpectedError,
+  });
   const stateOf = (c: HonoContext): State => {
     let state = c.get(STATE_KEY as never) as State | undefined;
     if (state === undefined) {
@@ -63,45 +68,21 @@ export function createFreshApp<State>(options: FreshAppOptions<State>): Hono {
     }
     return state;
   };
+  const failedRequest = (c: HonoContext) => ({
+    req: c.req.raw,
+    url: new URL(c.req.url),
+    params: {},
+    state: stateOf(c),
+    routeHasPage: false,
+  });
 
-  const renderPage = (
-    page: AnyComponent,
-    props: Record<string, unknown>,
-    init?: ResponseInit,
-  ): Response => {
-    const tree = appComponent
-      ? h(appComponent, { ...props, Component: () => h(page, props) })
-      : h(page, props);
-    const headers = new Headers(init?.headers);
-    headers.set("content-type", "text/html; charset=utf-8");
-    return new Response(renderDocument(tree, options.assets), { ...init, headers });
-  };
-
-  const errorResponse = (
-    error: unknown,
-    req: Request,
-    state: State,
-    asPage: boolean,
-  ): Response => {
-    let status = 500;
-    let message = "Internal server error";
-    let headers: HeadersInit | undefined;
-    if (isHttpError(error)) {
-      ({ status, message, headers } = error);
-    } else {
-      options.onUnexpectedError(error, req, state);
+  const app = new Hono({ strict: false, router: new MethodSafeRouter() });
+  app.use("*", async (c, next) => {
+    await next();
+    for (const [name, value] of securityHeadersFor(c.res.headers.get("content-type"))) {
+      setHeader(c, name, value);
     }
-    const page = status === 404 && notFoundPage ? notFoundPage : errorPage;
-    if (asPage && page) {
-      const url = new URL(req.url);
-      return renderPage(page, { status, message, url, state }, { status, headers });
-    }
-    return Response.json({ error: message }, { status, headers });
-  };
-
-  const wantsPage = (req: Request, pathname: string) =>
-    !options.isApiPath(pathname) && (req.headers.get("accept") ?? "").includes("text/html");
-
+  });
   if (options.before) app.use("*", options.before);
   app.use(
     `/${BUILD_DIR}/*`,
@@ -111,77 +92,11 @@ export function createFreshApp<State>(options: FreshAppOptions<State>): Hono {
     },
     serveStatic({ root: options.root }),
   );
-
-  const entries = sortRoutes(
-    Object.keys(modules).filter((file) => !isSpecialFile(file)).map(patternOf),
-  );
-  for (const entry of entries) {
-    const mod = modules[entry.file];
-    const middleware = foldersOf(entry.file)
-      .map((folder) => modules[folder ? `${folder}/_middleware.ts` : "_middleware.ts"])
-      .filter((m): m is Module<State> => typeof m?.handler === "function")
-      .map((m) => m.handler as HandlerFn<State>);
-    const hasPage = mod.default !== undefined;
-    const endpoint = endpointFor(mod);
-    app.all(entry.pattern, async (c) => {
-      const state = stateOf(c);
-      const req = c.req.raw;
-      const ctx = {
-        req,
-        url: new URL(req.url),
-        params: c.req.param() as Record<string, string>,
-        state,
-        render(data?: unknown, init?: ResponseInit) {
-          if (!mod.default) throw new Error(`${entry.file} has no page component`);
-          return renderPage(mod.default, { data, url: ctx.url, params: ctx.params, state }, init);
-        },
-        next: () => Promise.reject(new Error("next() called outside middleware")),
-      } as Context<State>;
-      const run = (index: number): Promise<Response> => {
-        if (index === middleware.length) return Promise.resolve(endpoint(ctx));
-        (ctx as { next: () => Promise<Response> }).next = () => run(index + 1);
-        return Promise.resolve(middleware[index](ctx));
-      };
-      try {
-        return await run(0);
-      } catch (error) {
-        return errorResponse(error, req, state, hasPage || wantsPage(req, c.req.path));
-      }
-    });
-  }
-
+  mountRoutes(app, { modules, stateOf, renderPage, respondToError });
   app.use("*", serveStatic({ root: `${options.root}/static` }));
-  app.notFound((c) =>
-    errorResponse(
-      new HttpError(404, "Not found"),
-      c.req.raw,
-      stateOf(c),
-      wantsPage(c.req.raw, c.req.path),
-    )
-  );
-  app.onError((error, c) =>
-    errorResponse(error, c.req.raw, stateOf(c), wantsPage(c.req.raw, c.req.path))
-  );
+  app.notFound((c) => respondToError(new HttpError(404, "Not found"), failedRequest(c)));
+  app.onError((error, c) => respondToError(error, failedRequest(c)));
   return app;
-}
-
-/** The function that answers a matched request: method map lookup, HEAD → GET, 405. */
-function endpointFor<State>(mod: Module<State>): HandlerFn<State> {
-  const handler = mod.handler;
-  if (typeof handler === "function") return handler;
-  const methods: HandlerMap<State> = { ...handler };
-  if (!methods.GET && mod.default) methods.GET = (ctx) => ctx.render();
-  const allowed = Object.keys(methods).filter((m) => methods[m]);
-  if (methods.GET && !methods.HEAD) allowed.push("HEAD");
-  return async (ctx) => {
-    const method = ctx.req.method;
-    const fn = methods[method] ?? (method === "HEAD" ? methods.GET : undefined);
-    if (!fn) {
-      throw new HttpError(405, "Method not allowed", { allow: allowed.join(", ") });
-    }
-    const res = await fn(ctx);
-    return method === "HEAD" && !methods.HEAD ? new Response(null, res) : res;
-  };
 }
 
 /** Sets a response header, copying the response first when its headers are immutable. */

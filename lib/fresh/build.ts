@@ -1,32 +1,44 @@
 /**
  * The build: islands bundled with esbuild (one shared Preact chunk, minified,
  * content-hashed names) and the stylesheet compiled by the Tailwind CSS CLI,
- * then an asset map the server reads at start-up. Only `dev.ts` imports this.
+ * then an asset map the server reads at start-up. Only `dev.ts` and tests import
+ * this.
  */
 import * as esbuild from "esbuild";
-import { basename, join, relative } from "node:path";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
 import { toHex } from "../encoding.ts";
 import { ASSET_MAP_FILE, type Assets, BUILD_DIR } from "./assets.ts";
+import { ISLANDS_DIR, listIslands } from "./islands.ts";
 
 /** What the build reads. */
 export interface BuildConfig {
+  /** The project root: islands are listed below it, the build folder is written in it. */
   root: string;
-  /** Island files relative to the root (`islands/PathTester.tsx`). */
-  islands: string[];
   /** Tailwind input stylesheet relative to the root. */
   stylesheet: string;
 }
+
+/** The hydration runtime, part of this layer rather than of the project. */
+const CLIENT_ENTRY = fileURLToPath(new URL("./client.ts", import.meta.url));
 
 async function contentHash(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))).slice(0, 12);
 }
 
-async function bundleIslands(config: BuildConfig, outdir: string) {
-  const entryPoints: Record<string, string> = {
-    client: join(config.root, "lib/fresh/client.ts"),
-  };
-  for (const file of config.islands) {
-    entryPoints[basename(file).replace(/\.[jt]sx?$/, "")] = join(config.root, file);
+/** The esbuild entry name of an island; the prefix keeps islands apart from the runtime. */
+const islandEntry = (name: string) => `island-${name}`;
+const CLIENT = "client";
+
+/** Bundles the runtime and every island; returns their public URLs. */
+async function bundleScripts(
+  config: BuildConfig,
+  outdir: string,
+): Promise<Pick<Assets, "client" | "islands">> {
+  const islands = await listIslands(config.root);
+  const entryPoints: Record<string, string> = { [CLIENT]: CLIENT_ENTRY };
+  for (const island of islands) {
+    entryPoints[islandEntry(island.name)] = join(config.root, ISLANDS_DIR, island.path);
   }
   const result = await esbuild.build({
     entryPoints,
@@ -46,15 +58,23 @@ async function bundleIslands(config: BuildConfig, outdir: string) {
     absWorkingDir: config.root,
   });
   await esbuild.stop();
-  const byEntry: Record<string, string> = {};
+  const urlByEntry = new Map<string, string>();
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
     if (!output.entryPoint) continue;
-    const name = Object.entries(entryPoints).find(([, path]) =>
+    const entry = Object.entries(entryPoints).find(([, path]) =>
       relative(config.root, path) === output.entryPoint
     )?.[0];
-    if (name) byEntry[name] = "/" + file;
+    if (entry) urlByEntry.set(entry, "/" + file);
   }
-  return byEntry;
+  const url = (entry: string) => {
+    const found = urlByEntry.get(entry);
+    if (!found) throw new Error(`the build produced no bundle for ${entry}`);
+    return found;
+  };
+  return {
+    client: url(CLIENT),
+    islands: Object.fromEntries(islands.map(({ name }) => [name, url(islandEntry(name))])),
+  };
 }
 
 async function compileStylesheet(config: BuildConfig, outdir: string): Promise<string> {
@@ -88,11 +108,10 @@ export async function buildAssets(config: BuildConfig): Promise<Assets> {
   await Deno.remove(outdir, { recursive: true }).catch(() => {});
   await Deno.mkdir(outdir, { recursive: true });
   const [scripts, stylesheet] = await Promise.all([
-    bundleIslands(config, outdir),
+    bundleScripts(config, outdir),
     compileStylesheet(config, outdir),
   ]);
-  const { client, ...islands } = scripts;
-  const assets: Assets = { client, islands, styles: { "styles.css": stylesheet } };
+  const assets: Assets = { ...scripts, styles: { "styles.css": stylesheet } };
   await Deno.writeTextFile(join(outdir, ASSET_MAP_FILE), JSON.stringify(assets, null, 2));
   return assets;
 }

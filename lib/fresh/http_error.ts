@@ -1,15 +1,64 @@
-/** An error that carries the HTTP status it should be answered with. */
+/** HTTP statuses by class, and the error that carries one. */
+
+// deno-fmt-ignore
+const CLIENT_ERROR_STATUSES = [
+  400, 401, 402, 403, 404, 405, 406, 407, 408, 409, 410, 411, 412, 413, 414, 415, 416, 417, 418,
+  421, 422, 423, 424, 425, 426, 428, 429, 431, 451,
+] as const;
+const SERVER_ERROR_STATUSES = [500, 501, 502, 503, 504, 505, 506, 507, 508, 510, 511] as const;
+const REDIRECT_STATUS_LIST = [301, 302, 303, 307, 308] as const;
+
+/** The 4xx statuses. */
+export type ClientErrorStatus = typeof CLIENT_ERROR_STATUSES[number];
+/** The 5xx statuses. */
+export type ServerErrorStatus = typeof SERVER_ERROR_STATUSES[number];
+/** A status an error may be answered with (as Fresh's `ErrorStatus`). */
+export type ErrorStatus = ClientErrorStatus | ServerErrorStatus;
+/** The statuses `ctx.redirect()` may answer with. */
+export type RedirectStatus = typeof REDIRECT_STATUS_LIST[number];
+
+const ERROR_STATUSES: ReadonlySet<number> = new Set([
+  ...CLIENT_ERROR_STATUSES,
+  ...SERVER_ERROR_STATUSES,
+]);
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set(REDIRECT_STATUS_LIST);
+
+/** Whether a number is an error status (for statuses that arrive from elsewhere, e.g. an upstream API). */
+export function isErrorStatus(status: number): status is ErrorStatus {
+  return ERROR_STATUSES.has(status);
+}
+
+/** Whether a number is a redirect status `ctx.redirect()` accepts. */
+export function isRedirectStatus(status: number): status is RedirectStatus {
+  return REDIRECT_STATUSES.has(status);
+}
+
+/**
+ * An error that carries the HTTP status it should be answered with: JSON
+ * `{ error: message }` for API requests, the `_error` page (which receives
+ * the error as `props.error`) for pages.
+ */
 export class HttpError extends Error {
-  /** The HTTP status code, 400..599. */
-  readonly status: number;
+  /**
+   * The HTTP status. A redirect status only for the deprecated thrown
+   * redirect (see the constructor); everything else is 4xx or 5xx.
+   */
+  readonly status: ErrorStatus | RedirectStatus;
   /** Extra headers for the error response (for example `Allow` or `WWW-Authenticate`). */
   readonly headers: HeadersInit | undefined;
 
   /**
    * @param status HTTP status of the response.
    * @param message Shown to the client as `{ error: message }` or on the error page.
+   * @param headers Extra response headers (Fresh 2 takes `ErrorOptions` here instead).
    */
-  constructor(status: number, message: string, headers?: HeadersInit) {
+  constructor(status: ErrorStatus, message: string, headers?: HeadersInit);
+  /**
+   * @deprecated A thrown redirect (`Location` in `headers`): return
+   * `ctx.redirect(location)` instead. Kept until every caller returns one.
+   */
+  constructor(status: RedirectStatus, message: string, headers: HeadersInit);
+  constructor(status: ErrorStatus | RedirectStatus, message: string, headers?: HeadersInit) {
     super(message);
     this.name = "HttpError";
     this.status = status;
@@ -17,7 +66,7 @@ export class HttpError extends Error {
   }
 }
 
-/** Whether a value is an HttpError (also across module copies). */
+/** Whether a value is an HttpError. */
 export function isHttpError(error: unknown): error is HttpError {
   return error instanceof HttpError;
 }

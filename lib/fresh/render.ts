@@ -1,17 +1,14 @@
 /**
- * Server rendering of pages: `_app` around the page, island roots marked for
- * hydration, island props serialized as JSON that cannot break out of its
- * script element, and the scripts that hydrate the islands on the page.
+ * Server rendering of documents: island roots marked for hydration, the
+ * island data (module URLs and props) serialized as JSON that cannot break
+ * out of its script element, and the runtime that hydrates the islands on
+ * the page, loaded from this site (no inline script).
  */
 import { type ComponentType, createContext, h, options, type VNode } from "preact";
 import { useContext } from "preact/hooks";
 import { renderToString } from "preact-render-to-string";
 import type { Assets } from "./assets.ts";
-
-/** The custom element that marks an island's server-rendered root. */
-export const ISLAND_TAG = "sy-island";
-/** The id of the script element that holds island props. */
-export const ISLAND_PROPS_ID = "__ISLAND_PROPS";
+import { ISLAND_DATA_ID, ISLAND_TAG, type IslandData } from "./island_markup.ts";
 
 // deno-lint-ignore no-explicit-any
 type AnyComponent = ComponentType<any>;
@@ -62,12 +59,12 @@ options.vnode = (vnode) => {
 };
 
 /**
- * Serializes island props as JSON safe to embed in a `<script>` element:
- * `<`, `>`, `&` and the JavaScript line separators are escaped, so a prop
+ * Serializes a value as JSON safe to embed in a `<script>` element: `<`,
+ * `>`, `&` and the JavaScript line separators are escaped, so a prop
  * containing `</script>` cannot end the element.
  */
-export function serializeProps(props: unknown[]): string {
-  return JSON.stringify(props)
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value)
     .replace(/</g, "\\u003c")
     .replace(/>/g, "\\u003e")
     .replace(/&/g, "\\u0026")
@@ -75,14 +72,23 @@ export function serializeProps(props: unknown[]): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
+/** Escapes a value for a double-quoted HTML attribute. */
+function attribute(value: string): string {
+  return value.replaceAll("&", "&amp;").replaceAll('"', "&quot;").replaceAll("<", "&lt;");
+}
+
 function hydrationScripts(pass: RenderPass, assets: Assets): string {
-  if (pass.used.size === 0 || !assets.client) return "";
   const names = [...pass.used].filter((name) => assets.islands[name]);
-  const imports = names.map((name, i) => `import i${i} from "${assets.islands[name]}";`).join("");
-  const map = names.map((name, i) => `${JSON.stringify(name)}:i${i}`).join(",");
-  return `<script type="application/json" id="${ISLAND_PROPS_ID}">${serializeProps(pass.props)}` +
-    `</script><script type="module">import{boot}from"${assets.client}";${imports}boot({${map}});` +
-    `</script>`;
+  if (names.length === 0 || !assets.client) return "";
+  const data: IslandData = {
+    modules: Object.fromEntries(names.map((name) => [name, assets.islands[name]])),
+    props: pass.props,
+  };
+  const preloads = names
+    .map((name) => `<link rel="modulepreload" href="${attribute(assets.islands[name])}">`)
+    .join("");
+  return `<script type="application/json" id="${ISLAND_DATA_ID}">${scriptSafeJson(data)}</script>` +
+    `${preloads}<script type="module" src="${attribute(assets.client)}"></script>`;
 }
 
 function insertBefore(html: string, tag: string, text: string): string {
@@ -92,7 +98,7 @@ function insertBefore(html: string, tag: string, text: string): string {
 }
 
 /**
- * Renders a vnode tree to a complete HTML document, adding the hydration
+ * Renders a vnode tree to a complete HTML document, adding the built
  * stylesheets before `</head>` and the scripts for the islands it used before
  * `</body>`.
  */
@@ -106,7 +112,7 @@ export function renderDocument(tree: VNode, assets: Assets): string {
     pass = null;
   }
   const styles = Object.values(assets.styles)
-    .map((href) => `<link rel="stylesheet" href="${href}">`).join("");
+    .map((href) => `<link rel="stylesheet" href="${attribute(href)}">`).join("");
   html = insertBefore(html, "</head>", styles);
   html = insertBefore(html, "</body>", hydrationScripts(current, assets));
   return "<!DOCTYPE html>" + html;

@@ -15,6 +15,13 @@ export function isSpecialFile(file: string): boolean {
   return SPECIAL_FILE.test(file);
 }
 
+const MIDDLEWARE_FILE = /(^|\/)_middleware\.[jt]sx?$/;
+
+/** The folder (relative to `routes/`, "" for the root) a `_middleware` file applies to; null for other files. */
+export function middlewareFolder(file: string): string | null {
+  return MIDDLEWARE_FILE.test(file) ? file.replace(MIDDLEWARE_FILE, "") : null;
+}
+
 /**
  * The URL pattern of a route file: `a/b.ts` → `/a/b`, `a/index.tsx` → `/a`,
  * `[id].ts` → `/:id`, `[...rest].ts` → `/:rest{.+}`.

@@ -10,7 +10,7 @@
 import type { z } from "zod";
 import { requireBearerUser } from "../auth/bearer.ts";
 import type { TokenDeps } from "../auth/user_tokens.ts";
-import { HttpError } from "../fresh/http_error.ts";
+import { HttpError, isErrorStatus } from "../fresh/http_error.ts";
 import { ACTION_BODY_BYTES, readJsonBody } from "../request_body.ts";
 import type { ActionOutcome } from "./actions.ts";
 
@@ -55,7 +55,7 @@ export function actionResponse<T extends object>(
       if (outcome.status === 401) {
         throw new HttpError(401, `GitHub no longer accepts your token: ${outcome.message}`);
       }
-      if (outcome.status >= 400 && outcome.status < 500) {
+      if (outcome.status < 500 && isErrorStatus(outcome.status)) {
         throw new HttpError(outcome.status, outcome.message);
       }
       throw new HttpError(502, `GitHub failed (${outcome.status}): ${outcome.message}`);

@@ -1,0 +1,74 @@
+/**
+ * Error handling: a thrown error becomes its answer. An `HttpError` answers
+ * its status and message; anything else is reported and answers 500
+ * "Internal server error", never its internals. Pages get the `_404` page (for
+ * 404) or the `_error` page, which receive the error as `props.error`; API
+ * requests get JSON `{ error: message }`.
+ */
+import { isHttpError, isRedirectStatus, type RedirectStatus } from "./http_error.ts";
+import { redirectResponse } from "./redirect.ts";
+import type { PageComponent, PageRenderer } from "./rendering.ts";
+
+/** What error handling needs from the application. */
+export interface ErrorHandlingOptions<State> {
+  notFoundPage?: PageComponent;
+  errorPage?: PageComponent;
+  renderPage: PageRenderer;
+  /** Whether a path answers JSON even to a browser. */
+  isApiPath(pathname: string): boolean;
+  /** Reports an unexpected exception (the response says only "Internal server error"). */
+  onUnexpectedError(error: unknown, req: Request, state: State): void;
+}
+
+/** The request that failed. */
+export interface FailedRequest<State> {
+  req: Request;
+  url: URL;
+  params: Record<string, string>;
+  state: State;
+  /** Whether the matched route has a page: then errors answer pages whatever the request accepts. */
+  routeHasPage: boolean;
+}
+
+/** Turns an error thrown while answering a request into the response. */
+export type ErrorResponder<State> = (error: unknown, request: FailedRequest<State>) => Response;
+
+const INTERNAL_ERROR = "Internal server error";
+
+/** The error responder for an application's error pages. */
+export function createErrorResponder<State>(
+  options: ErrorHandlingOptions<State>,
+): ErrorResponder<State> {
+  const wantsPage = ({ req, url, routeHasPage }: FailedRequest<State>) =>
+    routeHasPage ||
+    (!options.isApiPath(url.pathname) && (req.headers.get("accept") ?? "").includes("text/html"));
+
+  return (error, request) => {
+    if (isHttpError(error) && isRedirectStatus(error.status)) {
+      return thrownRedirect(error.status, error.headers, request.url);
+    }
+    let status = 500;
+    let message = INTERNAL_ERROR;
+    let headers: HeadersInit | undefined;
+    if (isHttpError(error)) {
+      ({ status, message, headers } = error);
+    } else {
+      options.onUnexpectedError(error, request.req, request.state);
+    }
+    const page = status === 404 && options.notFoundPage ? options.notFoundPage : options.errorPage;
+    if (page && wantsPage(request)) {
+      const { req, url, params, state } = request;
+      const props = { data: undefined, req, url, params, state, error };
+      return options.renderPage(page, props, { status, headers });
+    }
+    return Response.json({ error: message }, { status, headers });
+  };
+}
+
+/** The deprecated thrown redirect (`HttpError(302, …, { location })`), answered as `ctx.redirect()` would. */
+function thrownRedirect(status: RedirectStatus, init: HeadersInit | undefined, url: URL): Response {
+  const headers = new Headers(init);
+  const location = headers.get("location") ?? "/";
+  headers.delete("location");
+  return redirectResponse(location, url, status, headers);
+}
