@@ -61,11 +61,11 @@ const TABLE: { rule: string; method: string; path: string; body: unknown; error:
     error: "routes[0].filters: only a fallback route may have no filters (add a filter or an ast)",
   },
   {
-    rule: "discordRoleIds are strings",
+    rule: "discordRoleIds are Discord ids",
     method: "PUT",
     path: ROUTES,
-    body: { routes: [{ ...route("alpha", "r1"), discordRoleIds: [5] }] },
-    error: "routes[0].discordRoleIds[0]: expected string",
+    body: { routes: [{ ...route("alpha", "r1"), discordRoleIds: ["5", "@everyone"] }] },
+    error: "routes[0].discordRoleIds[1]: must be a Discord id (digits)",
   },
   {
     rule: "a Discord target needs channelId",
