@@ -2,12 +2,14 @@
  * Shared setup of the admin API tests: an app with a super admin, two groups with one member
  * of each role, sessions, and a JSON client. No tests here.
  */
+import assert from "node:assert/strict";
 import { ulid } from "ulid";
+import { allowTargets } from "../lib/store/allowed_targets.ts";
 import { countOutcome } from "../lib/store/metrics.ts";
 import { putSendLog, type SendLog } from "../lib/store/send_logs.ts";
 import { createSession } from "../lib/store/sessions.ts";
 import { putGroup } from "../lib/store/groups.ts";
-import type { Group, Route } from "../lib/types.ts";
+import type { Group, Route, Target } from "../lib/types.ts";
 import { startTestApp, type TestApp } from "./_helpers.ts";
 
 /** A person in the fixtures. */
@@ -47,6 +49,9 @@ export const BETA: Group = {
   members: [{ ...PEOPLE.otherOwner, role: "owner" }],
 };
 
+/** The target `route()` gives a route. */
+export const ROUTE_TARGET: Target = { platform: "discord", channelId: "123456789" };
+
 /** A valid route of a group. */
 export function route(groupId: string, id: string, extra: Partial<Route> = {}): Route {
   return {
@@ -55,9 +60,19 @@ export function route(groupId: string, id: string, extra: Partial<Route> = {}): 
     enabled: true,
     groupId,
     filters: [{ type: "event", value: "push" }],
-    targets: [{ platform: "discord", channelId: "123456789" }],
+    targets: [ROUTE_TARGET],
     ...extra,
   };
+}
+
+/** Allows targets (by default the one `route()` uses) for a group, as a super admin would. */
+export async function allowTarget(
+  kv: Deno.Kv,
+  groupId: string,
+  targets: Target[] = [ROUTE_TARGET],
+): Promise<void> {
+  const result = await allowTargets(kv, groupId, targets, PEOPLE.superAdmin, "admin");
+  assert.ok(result.ok);
 }
 
 /** An answer, read. */

@@ -5,6 +5,7 @@ import { createDeliveryWorker, type DeliveryWorker } from "../lib/delivery/worke
 import { DiscordRateLimiter } from "../lib/discord/rate_limit.ts";
 import { utf8 } from "../lib/encoding.ts";
 import { startQueueWorker } from "../lib/queue.ts";
+import { allowTargets } from "../lib/store/allowed_targets.ts";
 import { saveEvent } from "../lib/store/events.ts";
 import { putGroup } from "../lib/store/groups.ts";
 import { replaceRoutes } from "../lib/store/routes.ts";
@@ -13,6 +14,9 @@ import { TelegramPacer } from "../lib/telegram/pacer.ts";
 import type { Route, Target } from "../lib/types.ts";
 import { captureLog, testConfig } from "./_helpers.ts";
 import type { FakeChat } from "./fake_chat.ts";
+
+/** The super admin of the delivery tests. */
+export const OPERATOR = { userId: "900", login: "operator" };
 
 /** A tiny retry schedule, so tests run in milliseconds. */
 export const TEST_BACKOFF_MS = [20, 40, 60];
@@ -82,7 +86,7 @@ export function runWorker(
   return { worker, lines, stop, [Symbol.asyncDispose]: stop };
 }
 
-/** Stores groups (by id) and the routes. */
+/** Stores groups (by id), allows each group the targets of its routes, and the routes. */
 export async function storeRoutes(kv: Deno.Kv, routes: Route[]): Promise<void> {
   for (const groupId of new Set(routes.map((route) => route.groupId))) {
     await putGroup(kv, {
@@ -90,6 +94,8 @@ export async function storeRoutes(kv: Deno.Kv, routes: Route[]): Promise<void> {
       name: groupId,
       members: [{ userId: "1", login: "owner", role: "owner" }],
     });
+    const targets = routes.filter((route) => route.groupId === groupId).flatMap((r) => r.targets);
+    assert.ok((await allowTargets(kv, groupId, targets, OPERATOR, "admin")).ok);
   }
   const result = await replaceRoutes(kv, routes);
   assert.ok(result.ok);

@@ -11,6 +11,7 @@ import { replaceRoutes } from "../lib/store/routes.ts";
 import { createGroupSecret } from "../lib/store/tenants.ts";
 import {
   type AdminApp,
+  allowTarget,
   ALPHA,
   type Caller,
   PEOPLE,
@@ -101,6 +102,19 @@ const MATRIX: Cell[] = [
       }],
     },
     expected: [401, 403, 200, 403, 200, 200],
+  },
+  {
+    name: "list allowed targets",
+    method: "GET",
+    path: "/admin/api/groups/alpha/targets",
+    expected: [401, 200, 200, 403, 200, 200],
+  },
+  {
+    name: "replace allowed targets",
+    method: "PUT",
+    path: "/admin/api/groups/alpha/targets",
+    body: { targets: [{ platform: "discord", channelId: "42" }] },
+    expected: [401, 403, 403, 403, 403, 200],
   },
   {
     name: "rename",
@@ -212,6 +226,7 @@ const MATRIX: Cell[] = [
 async function seeded(): Promise<AdminApp> {
   const app = await startAdminApp();
   await replaceRoutes(app.kv, [route("alpha", "r1"), route("beta", "b1")]);
+  await allowTarget(app.kv, "alpha");
   await replaceFragments(app.kv, "alpha", []);
   await createGroupSecret(app.kv, "alpha");
   await storeSendLogs(app.kv, [LOG]);

@@ -9,7 +9,7 @@ import { getGroup, putGroup } from "../lib/store/groups.ts";
 import { createInvite, listInvites } from "../lib/store/invites.ts";
 import { getRoutes, replaceRoutes } from "../lib/store/routes.ts";
 import { createGroupSecret, getGroupSecret } from "../lib/store/tenants.ts";
-import { ALPHA, BETA, PEOPLE, route, startAdminApp } from "./_admin_helpers.ts";
+import { allowTarget, ALPHA, BETA, PEOPLE, route, startAdminApp } from "./_admin_helpers.ts";
 
 Deno.test("replace: an invalid route anywhere changes nothing", async () => {
   await using app = await startAdminApp();
@@ -25,6 +25,7 @@ Deno.test("replace: an invalid route anywhere changes nothing", async () => {
 
 Deno.test("replace: readers see the old set or the new one, never a part", async () => {
   await using app = await startAdminApp();
+  await allowTarget(app.kv, "alpha");
   const routes = Array.from({ length: 150 }, (_, i) => route("alpha", `r${i}`));
   const seen = new Set<number>();
   let done = false;
@@ -77,6 +78,7 @@ Deno.test("replace: If-Match with a stale ETag answers 409 (routes, group routes
 Deno.test("replace: an admin's PUT /routes keeps the routes of groups they may not edit", async () => {
   await using app = await startAdminApp();
   await replaceRoutes(app.kv, [route("beta", "b1"), route("alpha", "a1")]);
+  await allowTarget(app.kv, "alpha");
   const listed = await app.call("admin", "GET", "/admin/api/routes");
   assert.deepEqual(listed.body.routes.map((r: { id: string }) => r.id), ["a1"]);
   const answer = await app.call("admin", "PUT", "/admin/api/routes", {
@@ -165,6 +167,7 @@ Deno.test("audit: every write makes an entry with actor, action and group, never
   }
   const entries = (await listAuditEntries(app.kv)).reverse();
   assert.deepEqual(entries.map((e) => [e.action, e.groupId]), [
+    ["targets.allow", "alpha"],
     ["routes.replace", "alpha"],
     ["routes.replace", "alpha"],
     ["fragments.replace", "alpha"],
@@ -175,7 +178,8 @@ Deno.test("audit: every write makes an entry with actor, action and group, never
     ["group.rename", "alpha-2"],
   ]);
   for (const entry of entries) assert.deepEqual(entry.actor, PEOPLE.superAdmin);
-  assert.deepEqual(entries[3].detail, { fields: ["name"] });
+  assert.deepEqual(entries[0].detail, { added: ["discord channel 123456789"], via: "routes" });
+  assert.deepEqual(entries[4].detail, { fields: ["name"] });
   const text = JSON.stringify(entries);
   assert.ok(secret.length > 0 && !text.includes(secret), "the secret is never recorded");
 });

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { getRoutes, replaceRoutes } from "../lib/store/routes.ts";
 import { listGroups, putGroup } from "../lib/store/groups.ts";
 import type { Route } from "../lib/types.ts";
-import { ALPHA, route, startAdminApp } from "./_admin_helpers.ts";
+import { allowTarget, ALPHA, route, startAdminApp } from "./_admin_helpers.ts";
 
 const ROUTES = "/admin/api/routes";
 const ALPHA_ROUTES = "/admin/api/groups/alpha/routes";
@@ -61,11 +61,11 @@ const TABLE: { rule: string; method: string; path: string; body: unknown; error:
     error: "routes[0].filters: only a fallback route may have no filters (add a filter or an ast)",
   },
   {
-    rule: "discordRoleIds are strings",
+    rule: "discordRoleIds are Discord ids",
     method: "PUT",
     path: ROUTES,
-    body: { routes: [{ ...route("alpha", "r1"), discordRoleIds: [5] }] },
-    error: "routes[0].discordRoleIds[0]: expected string",
+    body: { routes: [{ ...route("alpha", "r1"), discordRoleIds: ["5", "@everyone"] }] },
+    error: "routes[0].discordRoleIds[1]: must be a Discord id (digits)",
   },
   {
     rule: "a Discord target needs channelId",
@@ -234,6 +234,7 @@ Deno.test("validation: routes identical to the stored ones skip full validation"
   await using app = await startAdminApp();
   const legacy: Route = { ...route("alpha", "legacy"), name: "x".repeat(150) };
   await replaceRoutes(app.kv, [legacy]);
+  await allowTarget(app.kv, "alpha");
   const kept = await app.call("admin", "PUT", ALPHA_ROUTES, {
     body: { routes: [legacy, route("alpha", "new")] },
   });
@@ -247,6 +248,7 @@ Deno.test("validation: routes identical to the stored ones skip full validation"
 Deno.test("limits: at most 200 routes per instance", async () => {
   await using app = await startAdminApp();
   await replaceRoutes(app.kv, Array.from({ length: 150 }, (_, i) => route("beta", `b${i}`)));
+  await allowTarget(app.kv, "alpha");
   const routes = Array.from({ length: 51 }, (_, i) => route("alpha", `a${i}`));
   const group = await app.call("owner", "PUT", ALPHA_ROUTES, { body: { routes } });
   assert.equal(group.status, 400);

@@ -11,6 +11,7 @@ const ROLE = "123456789012345678";
 
 Deno.test("a pull request accepted at /webhook reaches Discord and Telegram once, well formatted", async () => {
   await using discord = startFakeDiscord();
+  discord.addThread("2222", "1111");
   await using telegram = startFakeTelegram();
   await using app = await startTestApp({
     GITHUB_WEBHOOK_SECRET: SECRETS.github[0],

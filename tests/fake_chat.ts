@@ -154,9 +154,27 @@ export const DISCORD_REAL_LIMITS: FakeDiscordLimits = {
   globalWindowMs: 1000,
 };
 
-/** Starts a fake Discord API: `POST /channels/{id}/messages`, nonces enforced. */
-export function startFakeDiscord(limits?: FakeDiscordLimits): FakeChat {
+/** A fake Discord that also knows threads (`GET /channels/{id}`). */
+export interface FakeDiscord extends FakeChat {
+  /** Makes `threadId` a public thread of channel `parentId`. */
+  addThread(threadId: string, parentId: string): void;
+}
+
+/** The answer to `GET /channels/{id}`: a known thread, or Unknown Channel. */
+function channelAnswer(threads: ReadonlyMap<string, string>, channel: string): Response {
+  const parentId = threads.get(channel);
+  return parentId === undefined
+    ? json(404, { message: "Unknown Channel", code: 10003 })
+    : json(200, { id: channel, type: 11, parent_id: parentId });
+}
+
+/**
+ * Starts a fake Discord API: `POST /channels/{id}/messages` (nonces enforced) and
+ * `GET /channels/{id}` for the threads added with `addThread`.
+ */
+export function startFakeDiscord(limits?: FakeDiscordLimits): FakeDiscord {
   const base = newBase();
+  const threads = new Map<string, string>();
   const buckets = new Map<string, { start: number; count: number }>();
   const global = limits ? new Window(limits.globalMax, limits.globalWindowMs) : null;
   const byNonce = new Map<string, ReceivedMessage>();
@@ -173,8 +191,13 @@ export function startFakeDiscord(limits?: FakeDiscordLimits): FakeChat {
     };
   }
 
-  return serve(base, async (req) => {
-    const match = new URL(req.url).pathname.match(/^\/channels\/([^/]+)\/messages$/);
+  const fake = serve(base, async (req) => {
+    const path = new URL(req.url).pathname;
+    const lookup = path.match(/^\/channels\/([^/]+)$/);
+    if (req.method === "GET" && lookup) {
+      return channelAnswer(threads, decodeURIComponent(lookup[1]));
+    }
+    const match = path.match(/^\/channels\/([^/]+)\/messages$/);
     if (req.method !== "POST" || !match) return json(404, { message: "404: Not Found", code: 0 });
     const channel = decodeURIComponent(match[1]);
     const body = await req.json() as Record<string, unknown>;
@@ -221,6 +244,7 @@ export function startFakeDiscord(limits?: FakeDiscordLimits): FakeChat {
     await holdIfAsked(base, channel);
     return json(200, { id: message.messageId, channel_id: channel, nonce }, headers);
   });
+  return { ...fake, addThread: (threadId, parentId) => threads.set(threadId, parentId) };
 }
 
 /** Telegram's published limits, enforced strictly. */

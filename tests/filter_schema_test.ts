@@ -7,6 +7,8 @@ import {
   groupSchema,
   routeListSchema,
   routeSchema,
+  targetRefSchema,
+  targetSchema,
 } from "../lib/filter/schema.ts";
 
 const route = {
@@ -89,6 +91,88 @@ Deno.test("route errors name the field path", () => {
   assert.equal(
     problem(routeListSchema, [route, { ...route }]),
     '[1].id: duplicate route id "r1" in group "g1"',
+  );
+});
+
+Deno.test("targets: ids written as numbers or numeric strings are stored in one canonical form", () => {
+  const cases: [unknown, unknown][] = [
+    [{ platform: "discord", channelId: 77 }, { platform: "discord", channelId: "77" }],
+    [{ platform: "discord", channelId: "0077", threadId: 78 }, {
+      platform: "discord",
+      channelId: "77",
+      threadId: "78",
+    }],
+    [{ platform: "discord", channelId: "1234567890123456789" }, {
+      platform: "discord",
+      channelId: "1234567890123456789",
+    }],
+    [{ platform: "telegram", chatId: -1001234567890, topicId: "42" }, {
+      platform: "telegram",
+      chatId: "-1001234567890",
+      topicId: 42,
+    }],
+    [{ platform: "telegram", chatId: "-1001234567890", topicId: 42 }, {
+      platform: "telegram",
+      chatId: "-1001234567890",
+      topicId: 42,
+    }],
+    [{ platform: "telegram", chatId: "00123" }, { platform: "telegram", chatId: "123" }],
+    [{ platform: "telegram", chatId: "@Release_Notes" }, {
+      platform: "telegram",
+      chatId: "@Release_Notes",
+    }],
+  ];
+  for (const [input, stored] of cases) {
+    assert.deepEqual(targetSchema.parse(input), stored, JSON.stringify(input));
+  }
+  assert.deepEqual(routeSchema.parse({ ...route, discordRoleIds: [5, "06"] }).discordRoleIds, [
+    "5",
+    "6",
+  ]);
+  assert.deepEqual(targetRefSchema.parse({ platform: "telegram", chatId: 5 }), {
+    platform: "telegram",
+    chatId: "5",
+  });
+});
+
+Deno.test("targets: ids that cannot be normalized are refused, naming the field", () => {
+  const refused: [unknown, string][] = [
+    [
+      { platform: "discord", channelId: 12345678901234567890 },
+      "channelId: must be a Discord id as a string (this number is too large to keep its digits)",
+    ],
+    [{ platform: "discord", channelId: "0" }, "channelId: must be a Discord id (digits)"],
+    [
+      { platform: "discord", channelId: "1".repeat(21) },
+      "channelId: must be a Discord id (digits)",
+    ],
+    [{ platform: "discord", channelId: 1.5 }, "channelId: must be a Discord id (digits)"],
+    [{ platform: "discord", channelId: true }, "channelId: must be a Discord id (digits)"],
+    [{ platform: "discord" }, "channelId: required"],
+    [
+      { platform: "telegram", chatId: "-0" },
+      "chatId: must be a numeric chat id or an @channel name",
+    ],
+    [
+      { platform: "telegram", chatId: "1e5" },
+      "chatId: must be a numeric chat id or an @channel name",
+    ],
+    [
+      { platform: "telegram", chatId: 2 ** 60 },
+      "chatId: must be a numeric chat id or an @channel name",
+    ],
+    [{ platform: "telegram", chatId: "1", topicId: "0" }, "topicId: must be a positive integer"],
+    [{ platform: "telegram", chatId: "1", topicId: "-3" }, "topicId: must be a positive integer"],
+    [{ platform: "telegram", chatId: "1", topicId: 2.5 }, "topicId: must be a positive integer"],
+    [{ platform: "telegram", chatId: "1", topicId: null }, "topicId: must be a positive integer"],
+  ];
+  for (const [input, message] of refused) {
+    assert.equal(problem(targetSchema, input), message, JSON.stringify(input));
+  }
+  assert.equal(
+    problem(targetRefSchema, { platform: "telegram", chatId: "1", topicId: 4 }),
+    'unknown key "topicId"',
+    "an allowlist names the chat, not a topic",
   );
 });
 

@@ -92,6 +92,25 @@ export const ADMIN_ENDPOINTS = {
     response: s.okCountSchema,
     versioned: true,
   }),
+  listGroupTargets: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/groups/{id}/targets",
+    summary: "The chat targets (Discord channels, Telegram chats) the group's routes may post " +
+      "into, and the targets of its routes that are refused, with the reason",
+    access: READ,
+    response: s.allowedTargetsSchema,
+    versioned: true,
+  }),
+  replaceGroupTargets: defineEndpoint({
+    method: "PUT",
+    path: "/admin/api/groups/{id}/targets",
+    summary: "Replace the chat targets the group's routes may post into (a thread is allowed " +
+      "through its channel, a topic through its chat); a target may be allowed for several groups",
+    access: "super admin",
+    body: s.allowedTargetsBodySchema,
+    response: s.okCountSchema,
+    versioned: true,
+  }),
   renameGroup: defineEndpoint({
     method: "PUT",
     path: "/admin/api/groups/{id}/rename",

@@ -11,6 +11,7 @@ import {
   fragmentSchema,
   groupSchema,
   routeSchema,
+  targetRefSchema,
   targetSchema,
 } from "../filter/schema.ts";
 import { closeSchema, commentSchema, mergeSchema, reactSchema } from "../github/actions.ts";
@@ -111,6 +112,7 @@ const SHARED: Record<string, z.ZodType> = {
   FilterNode: filterNodeSchema,
   Filter: filterSchema,
   Target: targetSchema,
+  TargetRef: targetRefSchema,
   SendLog: s.sendLogSchema,
   AuditEntry: s.auditEntrySchema,
   Error: s.errorSchema,

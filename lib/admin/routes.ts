@@ -5,6 +5,7 @@
  * (`lib/store/routes.ts`), committed with its audit entries (one per group whose routes
  * changed). With `If-Match` a stale version answers 409; without it the last writer wins, but
  * the routes of groups the caller may not edit are always kept as they are stored now.
+ * Every target of a new or changed route must be allowed for its group (`route_targets.ts`).
  */
 import { z } from "zod";
 import { canEditRoutes, type Principal, readableGroups } from "../auth/principal.ts";
@@ -22,6 +23,7 @@ import {
 import type { Route } from "../types.ts";
 import { parseOr400, versioned } from "./endpoint.ts";
 import { actorOf, requireGroup, requireRight } from "./guards.ts";
+import { enforceTargetOwnership, type SubmittedRoute } from "./route_targets.ts";
 import { sameJson } from "./same_json.ts";
 
 const envelopeSchema = z.strictObject({
@@ -82,6 +84,21 @@ function refuseReplacement(result: Exclude<ReplaceRoutesResult, { ok: true }>): 
     case "too_large":
       throw new HttpError(400, `routes: route "${result.routeId}" is too large to store`);
   }
+}
+
+/** The submitted routes (with their positions) that the caller changes: new or different. */
+function changedRoutes(
+  principal: Principal,
+  stored: readonly Route[],
+  submitted: readonly Route[],
+): SubmittedRoute[] {
+  const byKey = new Map(stored.map((route) => [routeKey(route), route]));
+  return submitted
+    .map((route, index) => ({ route, index }))
+    .filter(({ route }) =>
+      (principal.superAdmin || canEditRoutes(principal, route.groupId)) &&
+      !sameJson(route, byKey.get(routeKey(route)))
+    );
 }
 
 function groupsOf(routes: readonly Route[]): Set<string> {
@@ -156,6 +173,7 @@ export async function replaceAllRoutes(
     const next = mergeSubmission(principal, stored.routes, submitted);
     const changed = changedGroups(stored.routes, next);
     if (changed.length === 0) return { ok: true, count: submitted.length };
+    await enforceTargetOwnership(kv, principal, changedRoutes(principal, stored.routes, submitted));
     const audits = routeAudits(principal, changed, next);
     const result = await replaceRoutes(kv, next, stored.versionstamp, { audits });
     if (result.ok) return { ok: true, count: submitted.length };
@@ -194,6 +212,7 @@ export async function replaceRoutesOfGroup(
       );
     }
   });
+  await enforceTargetOwnership(kv, principal, changedRoutes(principal, stored.routes, routes));
   const audits = routeAudits(principal, [groupId], routes);
   const result = await replaceGroupRoutes(kv, groupId, routes, expected, { audits });
   if (!result.ok) refuseReplacement(result);

@@ -11,8 +11,10 @@ import {
   groupSchema,
   ID_PATTERN,
   routeSchema,
+  targetRefSchema,
   targetSchema,
 } from "../filter/schema.ts";
+import { MAX_ALLOWED_TARGETS } from "../target_ref.ts";
 
 /** A route, group or fragment id (CONTRACT §4). */
 export const idSchema = z.string().regex(ID_PATTERN, {
@@ -60,6 +62,32 @@ export const fragmentsBodySchema = z.strictObject({ fragments: z.array(fragmentS
 
 /** Fragments as listed. */
 export const fragmentsSchema = z.object({ fragments: z.array(fragmentSchema) });
+
+/** `PUT /admin/api/groups/:id/targets`: channels and chats (no threads or topics). */
+export const allowedTargetsBodySchema = z.strictObject({
+  targets: z.array(targetRefSchema).max(MAX_ALLOWED_TARGETS, {
+    error: `at most ${MAX_ALLOWED_TARGETS} targets per group`,
+  }),
+});
+
+/** A group's allowed targets, and the targets of its routes it may not post into. */
+export const allowedTargetsSchema = z.object({
+  targets: z.array(z.object({
+    target: targetRefSchema,
+    allowedAt: timeSchema,
+    allowedBy: actorSchema,
+    via: z.enum(["admin", "routes", "claim", "upgrade"]).describe(
+      "admin: set by a super admin; routes: named in a super admin's route save; claim: " +
+        "claimed from inside the channel or chat; upgrade: used by a route stored before " +
+        "target ownership existed",
+    ),
+  })),
+  refused: z.array(z.object({
+    routeId: z.string(),
+    target: targetSchema,
+    reason: z.string(),
+  })).describe("targets of the group's routes that are not allowed (never sent to), and why"),
+});
 
 /** `PUT /admin/api/groups/:id/rename`. */
 export const renameBodySchema = z.strictObject({

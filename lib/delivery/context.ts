@@ -2,6 +2,7 @@
 import type { Logger } from "../log.ts";
 import type { RouteCache } from "./route_cache.ts";
 import type { PlatformSender } from "./senders.ts";
+import type { TargetGuard } from "./target_guard.ts";
 
 /** The delivery worker's services and settings. */
 export interface DeliveryContext {
@@ -9,6 +10,8 @@ export interface DeliveryContext {
   log: Logger;
   routes: RouteCache;
   senders: Record<string, PlatformSender>;
+  /** Target ownership, checked before each attempt. */
+  targets: TargetGuard;
   /** Waits before each retry of a network error, timeout or 5xx. */
   backoffMs: readonly number[];
   /** How long send logs, indexes and bodies are kept. */

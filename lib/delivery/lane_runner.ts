@@ -4,7 +4,9 @@
  * units one after another while the rate limits allow within a short sleep,
  * and otherwise (a long rate-limit wait, a retry backoff, its time budget
  * spent) passes the lane to a new message delayed as needed, so no handler
- * ever sleeps long and one target never holds up another.
+ * ever sleeps long and one target never holds up another. Before each attempt
+ * the target guard checks that the unit's group may still post there; a unit
+ * it refuses ends `dead` unsent.
  */
 import {
   dropLaneEntry,
@@ -62,17 +64,45 @@ async function stillOwned(
     : { kind: "lost" };
 }
 
-async function failWithoutSending(
+async function endWithoutSending(
   ctx: DeliveryContext,
   lane: string,
   log: Deno.KvEntry<SendLog>,
   entry: LaneEntry,
   error: string,
+  status: "failed" | "dead" = "failed",
 ) {
   const now = ctx.now();
-  const next: SendLog = { ...log.value, status: "failed", error, updatedAt: now };
+  const next: SendLog = { ...log.value, status, error, updatedAt: now };
   await recordOutcome(ctx.kv, lane, log, next, entry.failures, now, ctx.retentionMs);
-  ctx.log.warn("delivery unit failed", { logId: next.id, error });
+  ctx.log.warn(`delivery unit ${status}`, { logId: next.id, error });
+}
+
+/** Records what an attempt came to and tells the lane what to do next. */
+async function settle(
+  ctx: DeliveryContext,
+  lane: string,
+  run: Deno.KvEntry<LaneRun>,
+  log: Deno.KvEntry<SendLog>,
+  entry: LaneEntry,
+  result: SendResult,
+): Promise<Step> {
+  const decision = decide(result, entry.failures, ctx.backoffMs);
+  const now = ctx.now();
+  const next = outcomeLog(log.value, result, decision, now);
+  await recordOutcome(ctx.kv, lane, log, next, decision.failures, now, ctx.retentionMs);
+  if (next.status !== "ok") {
+    ctx.log.info("delivery attempt", {
+      logId: next.id,
+      status: next.status,
+      httpStatus: next.httpStatus,
+      error: next.error,
+      retryInMs: decision.delayMs,
+    });
+  }
+  return decision.delayMs === undefined
+    ? { kind: "next", run }
+    : { kind: "wait", delayMs: decision.delayMs };
 }
 
 async function step(ctx: DeliveryContext, lane: string, run: Deno.KvEntry<LaneRun>): Promise<Step> {
@@ -88,7 +118,7 @@ async function step(ctx: DeliveryContext, lane: string, run: Deno.KvEntry<LaneRu
   }
   const sender = ctx.senders[log.value.platform] as PlatformSender | undefined;
   if (!sender) {
-    await failWithoutSending(
+    await endWithoutSending(
       ctx,
       lane,
       log,
@@ -101,8 +131,16 @@ async function step(ctx: DeliveryContext, lane: string, run: Deno.KvEntry<LaneRu
   const blocked = sender.unavailable() ??
     (body === null ? "the rendered message has expired" : null);
   if (blocked) {
-    await failWithoutSending(ctx, lane, log, head.value, blocked);
+    await endWithoutSending(ctx, lane, log, head.value, blocked);
     return { kind: "next", run };
+  }
+  const verdict = await ctx.targets.check(log.value);
+  if (verdict.kind === "refused") {
+    await endWithoutSending(ctx, lane, log, head.value, verdict.error, "dead");
+    return { kind: "next", run };
+  }
+  if (verdict.kind === "unsure") {
+    return await settle(ctx, lane, run, log, head.value, verdict.result);
   }
   const reservation = sender.reserve(log.value.target, ctx.maxSleepMs);
   if (!reservation.granted) return { kind: "wait", delayMs: reservation.waitMs };
@@ -111,22 +149,7 @@ async function step(ctx: DeliveryContext, lane: string, run: Deno.KvEntry<LaneRu
   const sending = await markSending(ctx.kv, run, log, ctx.now(), ctx.retentionMs);
   if (!sending) return await stillOwned(ctx, lane, run);
   const result = await sender.send(log.value.id, log.value.target, body);
-  const decision = decide(result, head.value.failures, ctx.backoffMs);
-  const now = ctx.now();
-  const next = outcomeLog(sending.value, result, decision, now);
-  await recordOutcome(ctx.kv, lane, sending, next, decision.failures, now, ctx.retentionMs);
-  if (next.status !== "ok") {
-    ctx.log.info("delivery attempt", {
-      logId: next.id,
-      status: next.status,
-      httpStatus: next.httpStatus,
-      error: next.error,
-      retryInMs: decision.delayMs,
-    });
-  }
-  return decision.delayMs === undefined
-    ? { kind: "next", run }
-    : { kind: "wait", delayMs: decision.delayMs };
+  return await settle(ctx, lane, run, sending, head.value, result);
 }
 
 /** Handles one lane message: sends what the lane holds, then passes the lane on or idles it. */

@@ -1,9 +1,11 @@
 /**
  * The delivery worker: the `deliver` and `lane` queue handlers with their
- * shared context, plus start-up upkeep (re-queuing deliver jobs KV gave up
+ * shared context, plus start-up upkeep (allowing, once, the targets of routes
+ * stored before target ownership existed, re-queuing deliver jobs KV gave up
  * on, resuming lanes whose queue message was lost, pruning old counters).
  */
 import type { Config } from "../config.ts";
+import { createThreadParents } from "../discord/threads.ts";
 import type { Logger } from "../log.ts";
 import type { QueueHandler } from "../queue.ts";
 import { isDeliverJob, requeueUndeliveredJobs } from "../store/events.ts";
@@ -16,6 +18,7 @@ import { runLane } from "./lane_runner.ts";
 import { DEFAULT_BACKOFF_MS } from "./retry_policy.ts";
 import { createRouteCache, type RouteCache } from "./route_cache.ts";
 import { createSenders, type Limiters } from "./senders.ts";
+import { createTargetGuard } from "./target_guard.ts";
 
 /** Settings of the delivery worker; everything but `kv`, `config` and `log` has a default. */
 export interface DeliveryWorkerOptions {
@@ -37,7 +40,10 @@ export interface DeliveryWorkerOptions {
 export interface DeliveryWorker {
   /** Queue handlers by message type: `deliver` and `lane`. */
   handlers: Record<string, QueueHandler>;
-  /** Re-queues abandoned deliver jobs, resumes orphaned lanes and prunes old counters. */
+  /**
+   * Runs the target ownership upgrade, re-queues abandoned deliver jobs, resumes orphaned
+   * lanes and prunes old counters.
+   */
   upkeep(): Promise<void>;
   /** Stops the route cache the worker created. */
   close(): void;
@@ -58,6 +64,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     log: options.log,
     routes,
     senders: createSenders(options.config, options.limiters),
+    targets: createTargetGuard(options.kv, createThreadParents(options.config.discord)),
     backoffMs: options.backoffMs ?? DEFAULT_BACKOFF_MS,
     retentionMs: retentionMs(options.config.sendLogRetentionDays),
     leaseMs: options.leaseMs ?? LEASE_MS,
@@ -84,11 +91,12 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       },
     },
     async upkeep() {
+      const allowed = await ctx.targets.upgrade();
       const requeued = await requeueUndeliveredJobs(ctx.kv);
       const resumed = await resumeLanes(ctx.kv, ctx.now());
       const pruned = await pruneCounters(ctx.kv, ctx.retentionMs, ctx.now());
-      if (requeued > 0 || resumed > 0 || pruned > 0) {
-        ctx.log.info("delivery upkeep", { requeued, resumed, pruned });
+      if (allowed > 0 || requeued > 0 || resumed > 0 || pruned > 0) {
+        ctx.log.info("delivery upkeep", { allowed, requeued, resumed, pruned });
       }
     },
     close() {

@@ -4,6 +4,7 @@
  * reported with its path (`ast.any[2].not.value: invalid regex: …`). Browser-safe.
  */
 import { z } from "zod";
+import type { TargetRef } from "../target_ref.ts";
 import type { Filter, FilterNode, Fragment, Group, Route, Target } from "../types.ts";
 import { FIELD_OPS, formatIssuePath, validateFilter, validateFilterNode } from "./validate.ts";
 import type { FilterIssue } from "./validate.ts";
@@ -24,7 +25,67 @@ const nameSchema = z.string().min(1, { error: "required" }).max(100, {
 const positiveIntegerSchema = z.number().int({ error: "must be a positive integer" }).positive({
   error: "must be a positive integer",
 });
-const snowflakeSchema = z.string().regex(/^\d{1,20}$/, { error: "must be a Discord id (digits)" });
+const MAX_SNOWFLAKE = 2n ** 64n - 1n;
+
+/** Canonical digits of a Discord id given as a string or a (safe) number; null if it is none. */
+function canonicalSnowflake(value: string | number): string | null {
+  if (typeof value === "number") {
+    return Number.isSafeInteger(value) && value > 0 ? String(value) : null;
+  }
+  if (!/^\d{1,20}$/.test(value)) return null;
+  const id = BigInt(value);
+  return id > 0n && id <= MAX_SNOWFLAKE ? id.toString() : null;
+}
+
+/** Canonical digits of a numeric Telegram chat id (a safe integer, may be negative); or null. */
+function canonicalChatNumber(value: string | number): string | null {
+  const id = typeof value === "number" ? value : /^-?\d{1,16}$/.test(value) ? Number(value) : NaN;
+  return Number.isSafeInteger(id) && id !== 0 ? String(id) : null;
+}
+
+const requiredOr = (message: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? "required" : message;
+
+/**
+ * A Discord id (snowflake), stored as a string of digits. A number is accepted too, as hand
+ * written targets have it, when it is small enough to have kept all its digits in JSON.
+ */
+const snowflakeSchema = z.union([z.string(), z.number()], {
+  error: requiredOr("must be a Discord id (digits)"),
+}).transform((value, ctx) => {
+  const id = canonicalSnowflake(value);
+  if (id !== null) return id;
+  ctx.addIssue({
+    code: "custom",
+    input: value,
+    message: typeof value === "number" && Number.isInteger(value) && value > 0
+      ? "must be a Discord id as a string (this number is too large to keep its digits)"
+      : "must be a Discord id (digits)",
+  });
+  return z.NEVER;
+});
+
+const CHAT_ID_ERROR = "must be a numeric chat id or an @channel name";
+
+/** A Telegram chat: a numeric id (number or string, stored as a string) or an `@channel` name. */
+const chatIdSchema = z.union([z.string(), z.number()], { error: requiredOr(CHAT_ID_ERROR) })
+  .transform((value, ctx) => {
+    if (typeof value === "string" && /^@[A-Za-z][A-Za-z0-9_]{3,31}$/.test(value)) return value;
+    const id = canonicalChatNumber(value);
+    if (id !== null) return id;
+    ctx.addIssue({ code: "custom", input: value, message: CHAT_ID_ERROR });
+    return z.NEVER;
+  });
+
+/** A Telegram topic (message thread) id: a positive integer, also given as a numeric string. */
+const topicIdSchema = z.union([z.number(), z.string()], {
+  error: requiredOr("must be a positive integer"),
+}).transform((value, ctx) => {
+  const id = typeof value === "number" ? value : /^\d{1,16}$/.test(value) ? Number(value) : NaN;
+  if (Number.isSafeInteger(id) && id > 0) return id;
+  ctx.addIssue({ code: "custom", input: value, message: "must be a positive integer" });
+  return z.NEVER;
+});
 
 const eventFilterShape = z.strictObject({
   type: z.literal("event"),
@@ -66,7 +127,11 @@ export const filterNodeSchema: z.ZodType<FilterNode, unknown> = z.preprocess((va
   return value;
 }, filterNodeShape);
 
-/** A chat destination: a Discord channel (and thread) or a Telegram chat (and topic). */
+/**
+ * A chat destination: a Discord channel (and thread) or a Telegram chat (and topic). Ids are
+ * stored in one canonical form: Discord ids and Telegram chat ids as strings of digits (a
+ * number or a string with leading zeros is accepted and normalized), topic ids as numbers.
+ */
 export const targetSchema: z.ZodType<Target, unknown> = z.discriminatedUnion("platform", [
   z.strictObject({
     platform: z.literal("discord"),
@@ -75,11 +140,18 @@ export const targetSchema: z.ZodType<Target, unknown> = z.discriminatedUnion("pl
   }),
   z.strictObject({
     platform: z.literal("telegram"),
-    chatId: z.string().regex(/^(-?\d{1,20}|@[A-Za-z][A-Za-z0-9_]{3,31})$/, {
-      error: "must be a numeric chat id or an @channel name",
-    }),
-    topicId: positiveIntegerSchema.optional(),
+    chatId: chatIdSchema,
+    topicId: topicIdSchema.optional(),
   }),
+], { error: 'must be "discord" or "telegram"' });
+
+/**
+ * A channel or chat on a group's allowlist (`lib/target_ref.ts`): a target without thread or
+ * topic, in the same canonical form.
+ */
+export const targetRefSchema: z.ZodType<TargetRef, unknown> = z.discriminatedUnion("platform", [
+  z.strictObject({ platform: z.literal("discord"), channelId: snowflakeSchema }),
+  z.strictObject({ platform: z.literal("telegram"), chatId: chatIdSchema }),
 ], { error: 'must be "discord" or "telegram"' });
 
 /** A route. Only a fallback route may have empty `filters` and no `ast`. */

@@ -1,6 +1,6 @@
 /**
  * Group replacement and rename for the admin API, with everything that belongs to a group
- * (routes, fragments, webhook secret, invites) kept consistent.
+ * (routes, fragments, webhook secret, invites, allowed targets) kept consistent.
  *
  * Group records change in one atomic write checked against the versionstamps they were read
  * at. Routes live in the versioned route set (`routes.ts`), which cannot join that write, so
@@ -8,19 +8,27 @@
  *
  * - a group id about to be created is first cleared of leftovers (routes, invites), so nothing
  *   left behind by an earlier group of that id comes back to life;
- * - a deleted group's secret and fragments go in the same write as its record; its routes and
- *   invites go right after (a route of a missing group never fires, an invite to a missing
- *   group is refused);
+ * - a deleted group's secret, fragments and allowed targets go in the same write as its
+ *   record (so do a created group's leftovers); its routes and invites go right after (a route
+ *   of a missing group never fires, an invite to a missing group is refused);
  * - a rename first adds copies of the group's routes under the new id (inert: no such group
- *   yet), then moves the record, secret, fragments and invites in one write checked against
- *   the route set it just wrote, then drops the routes under the old id (inert: the group is
- *   gone). A failed move removes the copies again.
+ *   yet), then moves the record, secret, fragments, allowed targets and invites in one write
+ *   checked against the route set it just wrote, then drops the routes under the old id
+ *   (inert: the group is gone). A failed move removes the copies again.
  */
 import type { Group, Route } from "../types.ts";
+import type { AllowedTargetsRecord } from "./allowed_targets.ts";
 import { addAuditEntry, type AuditEntry } from "./audit.ts";
 import type { FragmentsRecord } from "./fragments.ts";
 import { addInviteDelete, addInviteWrite, type InviteEntry, listInviteEntries } from "./invites.ts";
-import { fragmentsKey, groupKey, inviteKey, routesPointerKey, tenantKey } from "./keys.ts";
+import {
+  allowedTargetsKey,
+  fragmentsKey,
+  groupKey,
+  inviteKey,
+  routesPointerKey,
+  tenantKey,
+} from "./keys.ts";
 import { getRoutes, replaceRoutes, type ReplaceRoutesResult } from "./routes.ts";
 import type { GroupSecret } from "./tenants.ts";
 
@@ -103,7 +111,9 @@ export async function applyGroupChanges(
     });
     if (change.kind === "delete") op.delete(groupKey(id));
     else op.set(groupKey(id), change.group);
-    if (change.kind !== "update") op.delete(tenantKey(id)).delete(fragmentsKey(id));
+    if (change.kind !== "update") {
+      op.delete(tenantKey(id)).delete(fragmentsKey(id)).delete(allowedTargetsKey(id));
+    }
   }
   for (const audit of audits) addAuditEntry(op, audit);
   if (!(await op.commit()).ok) return false;
@@ -136,14 +146,15 @@ interface MoveInput {
   audit: (group: Group) => AuditEntry;
 }
 
-/** The atomic part of a rename: record, secret, fragments and invites move together. */
+/**
+ * The atomic part of a rename: record, secret, fragments, allowed targets and invites move
+ * together.
+ */
 async function moveGroup(kv: Deno.Kv, input: MoveInput, now: number): Promise<Group | null> {
   const { from, to } = input;
-  const [stored, secret, fragments] = await kv.getMany<[Group, GroupSecret, FragmentsRecord]>([
-    groupKey(from),
-    tenantKey(from),
-    fragmentsKey(from),
-  ]);
+  const [stored, secret, fragments, allowed] = await kv.getMany<
+    [Group, GroupSecret, FragmentsRecord, AllowedTargetsRecord]
+  >([groupKey(from), tenantKey(from), fragmentsKey(from), allowedTargetsKey(from)]);
   if (stored.value === null) return null;
   const invites: InviteEntry[] = await listInviteEntries(kv, from, now);
   const leftovers = await listInviteEntries(kv, to, now);
@@ -152,11 +163,12 @@ async function moveGroup(kv: Deno.Kv, input: MoveInput, now: number): Promise<Gr
   const op = kv.atomic()
     .check({ key: routesPointerKey(), versionstamp: input.routesVersionstamp })
     .check({ key: groupKey(to), versionstamp: null })
-    .check(stored, secret, fragments)
+    .check(stored, secret, fragments, allowed)
     .delete(groupKey(from))
     .set(groupKey(to), group)
     .delete(tenantKey(to))
-    .delete(fragmentsKey(to));
+    .delete(fragmentsKey(to))
+    .delete(allowedTargetsKey(to));
   if (secret.value) op.delete(tenantKey(from)).set(tenantKey(to), secret.value);
   if (fragments.value) {
     const moved: FragmentsRecord = {
@@ -165,6 +177,7 @@ async function moveGroup(kv: Deno.Kv, input: MoveInput, now: number): Promise<Gr
     };
     op.delete(fragmentsKey(from)).set(fragmentsKey(to), moved);
   }
+  if (allowed.value) op.delete(allowedTargetsKey(from)).set(allowedTargetsKey(to), allowed.value);
   for (const { invite } of leftovers) addInviteDelete(op, invite);
   for (const entry of invites) {
     op.check({ key: inviteKey(entry.invite.token), versionstamp: entry.versionstamp });

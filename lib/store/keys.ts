@@ -187,3 +187,17 @@ export const undeliveredJobKey = (eventId: string) => ["undelivered_jobs", event
 
 /** Prefix of every undelivered deliver job. */
 export const undeliveredJobsPrefix = () => ["undelivered_jobs"] as const;
+
+// --- Target ownership (lib/store/allowed_targets.ts, target_claims.ts, target_upgrade.ts) ---
+
+/** A group's allowed chat targets, stored together: `{ targets, updatedAt }`. */
+export const allowedTargetsKey = (groupId: string) => ["allowed_targets", groupId] as const;
+
+/** Prefix of every group's allowed targets. */
+export const allowedTargetsPrefix = () => ["allowed_targets"] as const;
+
+/** Counts additions to any allowlist, so a claim sees a target being allowed meanwhile. */
+export const allowedTargetsEpochKey = () => ["allowed_targets_epoch"] as const;
+
+/** Set once the targets of routes stored before target ownership existed were allowed. */
+export const allowedTargetsUpgradedKey = () => ["allowed_targets_upgraded"] as const;

@@ -1,0 +1,68 @@
+/**
+ * A group's allowed chat targets (target ownership, `lib/store/allowed_targets.ts`): listed
+ * for any member with the targets of the group's routes that are refused and why; replaced
+ * by a super admin only, the change and its audit entry in one atomic write, `If-Match`
+ * answering 409 when stale. Only a super admin may allow a target for several groups.
+ */
+import type { Principal } from "../auth/principal.ts";
+import { HttpError } from "../fresh/http_error.ts";
+import { getAllowedTargets, replaceAllowedTargets } from "../store/allowed_targets.ts";
+import { getGroupRoutes } from "../store/routes.ts";
+import { notAllowedMessage, type TargetRef, targetRefKey } from "../target_ref.ts";
+import { versioned } from "./endpoint.ts";
+import { actorOf, requireGroup } from "./guards.ts";
+
+/** `GET /admin/api/groups/:id/targets`: the list, and the route targets it refuses. */
+export async function listGroupTargets(
+  kv: Deno.Kv,
+  principal: Principal,
+  groupId: string,
+): Promise<Response> {
+  await requireGroup(kv, principal, groupId, "read");
+  const [stored, { routes }] = await Promise.all([
+    getAllowedTargets(kv, groupId),
+    getGroupRoutes(kv, groupId),
+  ]);
+  const allowed = new Set(stored.targets.map((entry) => targetRefKey(entry.target)));
+  const refused = routes.flatMap((route) =>
+    route.targets
+      .filter((target) => !allowed.has(targetRefKey(target)))
+      .map((target) => ({ routeId: route.id, target, reason: notAllowedMessage(target, groupId) }))
+  );
+  return versioned({ targets: stored.targets, refused }, stored.versionstamp);
+}
+
+function requireDistinct(targets: readonly TargetRef[]) {
+  const seen = new Map<string, number>();
+  targets.forEach((target, index) => {
+    const earlier = seen.get(targetRefKey(target));
+    if (earlier !== undefined) {
+      throw new HttpError(400, `targets[${index}]: the same target as targets[${earlier}]`);
+    }
+    seen.set(targetRefKey(target), index);
+  });
+}
+
+/** `PUT /admin/api/groups/:id/targets`: replaces the group's allowlist (super admin). */
+export async function replaceGroupTargets(
+  kv: Deno.Kv,
+  principal: Principal,
+  groupId: string,
+  targets: TargetRef[],
+  expected: string | null | undefined,
+): Promise<{ ok: true; count: number }> {
+  if (!principal.superAdmin) {
+    throw new HttpError(403, `Only a super admin may set the allowed targets of group ${groupId}`);
+  }
+  await requireGroup(kv, principal, groupId, "own");
+  requireDistinct(targets);
+  const result = await replaceAllowedTargets(kv, groupId, targets, actorOf(principal), expected);
+  if (result.ok) return { ok: true, count: result.count };
+  if (result.reason === "conflict") {
+    throw new HttpError(
+      409,
+      "The allowed targets changed since they were read; reload and try again",
+    );
+  }
+  throw new HttpError(400, `targets: at most ${result.limit} targets per group`);
+}

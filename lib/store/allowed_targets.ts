@@ -1,0 +1,254 @@
+/**
+ * Target ownership: each group's allowlist of the chat targets (Discord channels, Telegram
+ * chats) its routes may post into. A group's list is one record `["allowed_targets", groupId]`,
+ * so a change is one atomic write together with its audit entry, and its versionstamp serves
+ * `If-Match`. Every write that adds a target also bumps `["allowed_targets_epoch"]`, which a
+ * claim checks (`target_claims.ts`), so a claim never misses a target allowed meanwhile.
+ */
+import {
+  describeTargetRef,
+  MAX_ALLOWED_TARGETS,
+  type TargetRef,
+  targetRefKey,
+  targetRefOf,
+} from "../target_ref.ts";
+import type { Target } from "../types.ts";
+import { addAuditEntry, type AuditActor, newAuditEntry } from "./audit.ts";
+import { allowedTargetsEpochKey, allowedTargetsKey } from "./keys.ts";
+
+/** How a target came onto a group's list. */
+export type AllowedVia = "admin" | "routes" | "claim" | "upgrade";
+
+/** One entry of a group's allowlist. */
+export interface AllowedTarget {
+  target: TargetRef;
+  /** Unix milliseconds. */
+  allowedAt: number;
+  allowedBy: AuditActor;
+  via: AllowedVia;
+}
+
+/** The value at `["allowed_targets", groupId]`. */
+export interface AllowedTargetsRecord {
+  targets: AllowedTarget[];
+  /** Unix milliseconds. */
+  updatedAt: number;
+}
+
+/** A group's allowlist with the record's versionstamp (null when none was ever stored). */
+export interface StoredAllowedTargets {
+  targets: AllowedTarget[];
+  versionstamp: string | null;
+}
+
+/** Outcome of a change: `conflict` when the list changed since it was read. */
+export type AllowedTargetsResult =
+  | { ok: true; count: number; added: TargetRef[]; removed: TargetRef[] }
+  | { ok: false; reason: "conflict" }
+  | { ok: false; reason: "too_many"; limit: number };
+
+const ATTEMPTS = 5;
+
+/** The group's allowed targets, in stored order. */
+export async function getAllowedTargets(
+  kv: Deno.Kv,
+  groupId: string,
+): Promise<StoredAllowedTargets> {
+  const entry = await kv.get<AllowedTargetsRecord>(allowedTargetsKey(groupId));
+  return { targets: entry.value?.targets ?? [], versionstamp: entry.versionstamp };
+}
+
+/** The keys (`targetRefKey`) each group is allowed, by group id. */
+export async function allowedKeysOf(
+  kv: Deno.Kv,
+  groupIds: Iterable<string>,
+): Promise<Map<string, Set<string>>> {
+  const ids = [...new Set(groupIds)];
+  const allowed = new Map<string, Set<string>>();
+  for (let start = 0; start < ids.length; start += 10) {
+    const batch = ids.slice(start, start + 10);
+    const entries = await kv.getMany<AllowedTargetsRecord[]>(batch.map(allowedTargetsKey));
+    batch.forEach((groupId, index) => {
+      const targets = entries[index].value?.targets ?? [];
+      allowed.set(groupId, new Set(targets.map((entry) => targetRefKey(entry.target))));
+    });
+  }
+  return allowed;
+}
+
+/** Whether the group may post into `target` (its channel or chat is on the group's list). */
+export async function isTargetAllowed(
+  kv: Deno.Kv,
+  groupId: string,
+  target: Target | TargetRef,
+): Promise<boolean> {
+  const key = targetRefKey(target);
+  const { targets } = await getAllowedTargets(kv, groupId);
+  return targets.some((entry) => targetRefKey(entry.target) === key);
+}
+
+/** `refs` as channels or chats, each once, in the given order. */
+function distinctRefs(refs: readonly (Target | TargetRef)[]): TargetRef[] {
+  const seen = new Set<string>();
+  return refs.map(targetRefOf).filter((ref) => {
+    const key = targetRefKey(ref);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+interface Change {
+  groupId: string;
+  read: StoredAllowedTargets;
+  next: AllowedTarget[];
+  added: TargetRef[];
+  removed: TargetRef[];
+  audit: { actor: AuditActor; action: string; target?: string; detail: Record<string, unknown> };
+}
+
+/** Commits a change with its audit entry, checked against the versionstamp it was read at. */
+async function commitChange(
+  kv: Deno.Kv,
+  change: Change,
+  now: number,
+  checks: readonly Deno.AtomicCheck[] = [],
+): Promise<boolean> {
+  const record: AllowedTargetsRecord = { targets: change.next, updatedAt: now };
+  const op = kv.atomic()
+    .check(...checks)
+    .check({ key: allowedTargetsKey(change.groupId), versionstamp: change.read.versionstamp })
+    .set(allowedTargetsKey(change.groupId), record);
+  if (change.added.length > 0) op.sum(allowedTargetsEpochKey(), 1n);
+  addAuditEntry(op, newAuditEntry({ ...change.audit, groupId: change.groupId }, now));
+  return (await op.commit()).ok;
+}
+
+/**
+ * Replaces the group's allowlist (a set: order and duplicates are not kept apart). Targets
+ * already on the list keep how and when they were allowed; new ones are recorded as allowed
+ * by `actor` through the admin API. The change and its audit entry (`targets.replace`, with
+ * what was added and removed) are one atomic write; nothing is written when the set is the
+ * same. `expected` works as for routes: a versionstamp (or null for "none stored yet") makes a
+ * stale replacement a conflict; undefined lets the last writer win.
+ */
+export async function replaceAllowedTargets(
+  kv: Deno.Kv,
+  groupId: string,
+  refs: readonly (Target | TargetRef)[],
+  actor: AuditActor,
+  expected?: string | null,
+  now: number = Date.now(),
+): Promise<AllowedTargetsResult> {
+  const wanted = distinctRefs(refs);
+  if (wanted.length > MAX_ALLOWED_TARGETS) {
+    return { ok: false, reason: "too_many", limit: MAX_ALLOWED_TARGETS };
+  }
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const read = await getAllowedTargets(kv, groupId);
+    if (expected !== undefined && read.versionstamp !== expected) break;
+    const before = new Map(read.targets.map((entry) => [targetRefKey(entry.target), entry]));
+    const wantedKeys = new Set(wanted.map(targetRefKey));
+    const next = wanted.map((target) =>
+      before.get(targetRefKey(target)) ??
+        { target, allowedAt: now, allowedBy: actor, via: "admin" as const }
+    );
+    const added = wanted.filter((target) => !before.has(targetRefKey(target)));
+    const removed = read.targets.map((entry) => entry.target).filter((target) =>
+      !wantedKeys.has(targetRefKey(target))
+    );
+    if (added.length === 0 && removed.length === 0) {
+      return { ok: true, count: read.targets.length, added, removed };
+    }
+    const change: Change = {
+      groupId,
+      read,
+      next,
+      added,
+      removed,
+      audit: {
+        actor,
+        action: "targets.replace",
+        detail: {
+          added: added.map(describeTargetRef),
+          removed: removed.map(describeTargetRef),
+        },
+      },
+    };
+    if (await commitChange(kv, change, now)) {
+      return { ok: true, count: next.length, added, removed };
+    }
+    if (expected !== undefined) break;
+  }
+  return { ok: false, reason: "conflict" };
+}
+
+/** What an addition checks besides the list itself (claims check more, see `target_claims.ts`). */
+export interface AllowOptions {
+  now?: number;
+  /** Entries that must be unchanged since they were read, checked in the same write. */
+  checks?: readonly Deno.AtomicCheck[];
+}
+
+/**
+ * One attempt of {@link allowTargets}: reads the list and commits the addition checked against
+ * it (and `options.checks`); `conflict` when something changed meanwhile.
+ */
+export async function allowTargetsOnce(
+  kv: Deno.Kv,
+  groupId: string,
+  targets: readonly (Target | TargetRef)[],
+  actor: AuditActor,
+  via: AllowedVia,
+  options: AllowOptions = {},
+): Promise<AllowedTargetsResult> {
+  const now = options.now ?? Date.now();
+  const wanted = distinctRefs(targets);
+  const read = await getAllowedTargets(kv, groupId);
+  const known = new Set(read.targets.map((entry) => targetRefKey(entry.target)));
+  const added = wanted.filter((target) => !known.has(targetRefKey(target)));
+  if (added.length === 0) return { ok: true, count: read.targets.length, added, removed: [] };
+  const next = [
+    ...read.targets,
+    ...added.map((target) => ({ target, allowedAt: now, allowedBy: actor, via })),
+  ];
+  if (next.length > MAX_ALLOWED_TARGETS) {
+    return { ok: false, reason: "too_many", limit: MAX_ALLOWED_TARGETS };
+  }
+  const change: Change = {
+    groupId,
+    read,
+    next,
+    added,
+    removed: [],
+    audit: {
+      actor,
+      action: via === "claim" ? "targets.claim" : "targets.allow",
+      ...(added.length === 1 ? { target: describeTargetRef(added[0]) } : {}),
+      detail: { added: added.map(describeTargetRef), via },
+    },
+  };
+  return await commitChange(kv, change, now, options.checks)
+    ? { ok: true, count: next.length, added, removed: [] }
+    : { ok: false, reason: "conflict" };
+}
+
+/**
+ * Adds the targets (their channels or chats) that are not on the group's list yet, as allowed
+ * by `actor` `via` the given way, with one audit entry (`targets.allow`, or `targets.claim`)
+ * in the same atomic write. Nothing is written when every target is already allowed.
+ */
+export async function allowTargets(
+  kv: Deno.Kv,
+  groupId: string,
+  targets: readonly (Target | TargetRef)[],
+  actor: AuditActor,
+  via: AllowedVia,
+  now: number = Date.now(),
+): Promise<AllowedTargetsResult> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const result = await allowTargetsOnce(kv, groupId, targets, actor, via, { now });
+    if (result.ok || result.reason !== "conflict") return result;
+  }
+  return { ok: false, reason: "conflict" };
+}

@@ -1,0 +1,113 @@
+/**
+ * Claiming a chat target from inside it (`/gh subscribe <group>`): someone who manages a
+ * Discord channel or a Telegram chat puts it on one of their groups' allowlists. The chat
+ * commands check the platform right (Discord: Manage Channels in that channel; Telegram: an
+ * administrator of that chat) before calling {@link claimTarget}; this module checks the rest:
+ * the claimer is an owner or admin of the group, and the target is not allowed for any other
+ * group (only a super admin may allow a target for several groups). The claim and its audit
+ * entry are one atomic write, checked against the allowlist epoch so a target allowed for
+ * another group meanwhile is never claimed twice.
+ */
+import { ID_PATTERN, targetRefSchema } from "../filter/schema.ts";
+import {
+  describeTargetRef,
+  MAX_ALLOWED_TARGETS,
+  type TargetRef,
+  targetRefKey,
+} from "../target_ref.ts";
+import type { Group } from "../types.ts";
+import { type AllowedTargetsRecord, allowTargetsOnce, isTargetAllowed } from "./allowed_targets.ts";
+import type { AuditActor } from "./audit.ts";
+import { allowedTargetsEpochKey, allowedTargetsPrefix, groupKey } from "./keys.ts";
+
+/** Why a claim was refused. */
+export type ClaimRefusal =
+  | "invalid_target"
+  | "unknown_group"
+  | "not_editor"
+  | "taken"
+  | "too_many"
+  | "conflict";
+
+/** Outcome of a claim; a refusal carries a line to answer in the chat. */
+export type ClaimResult =
+  | { ok: true; target: TargetRef; added: boolean }
+  | { ok: false; reason: ClaimRefusal; message: string };
+
+const ATTEMPTS = 5;
+
+/** The channel or chat part of a target as the chat layer gives it (ids as strings or numbers). */
+function refInput(target: unknown): unknown {
+  if (typeof target !== "object" || target === null) return target;
+  const { threadId: _thread, topicId: _topic, ...ref } = target as Record<string, unknown>;
+  return ref;
+}
+
+/** Whether a group other than `groupId` has the target on its list. */
+async function allowedElsewhere(kv: Deno.Kv, groupId: string, key: string): Promise<boolean> {
+  for await (const entry of kv.list<AllowedTargetsRecord>({ prefix: allowedTargetsPrefix() })) {
+    if (entry.key[1] === groupId) continue;
+    if (entry.value.targets.some((allowed) => targetRefKey(allowed.target) === key)) return true;
+  }
+  return false;
+}
+
+function refusal(reason: ClaimRefusal, message: string): ClaimResult {
+  return { ok: false, reason, message };
+}
+
+/**
+ * Puts `target` (a Discord channel or Telegram chat; a thread or topic claims its channel or
+ * chat) on the allowlist of `groupId` for `actor`, the claimer's linked GitHub account.
+ * Call it only after the platform confirmed that the claimer manages the channel or chat.
+ * Claiming a target the group already has succeeds without a write.
+ */
+export async function claimTarget(
+  kv: Deno.Kv,
+  groupId: string,
+  target: unknown,
+  actor: AuditActor,
+  now: number = Date.now(),
+): Promise<ClaimResult> {
+  const parsed = targetRefSchema.safeParse(refInput(target));
+  if (!parsed.success) return refusal("invalid_target", "That is not a channel or chat id.");
+  const ref = parsed.data;
+  const key = targetRefKey(ref);
+  if (!ID_PATTERN.test(groupId)) return refusal("unknown_group", `There is no group ${groupId}.`);
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const [epoch, group] = await kv.getMany<[unknown, Group]>([
+      allowedTargetsEpochKey(),
+      groupKey(groupId),
+    ]);
+    if (group.value === null) return refusal("unknown_group", `There is no group ${groupId}.`);
+    const member = group.value.members.find((m) => m.userId === actor.userId);
+    if (!member || member.role === "viewer") {
+      return refusal(
+        "not_editor",
+        `Only an owner or admin of group ${groupId} can subscribe it to a ${
+          ref.platform === "discord" ? "channel" : "chat"
+        }.`,
+      );
+    }
+    if (await isTargetAllowed(kv, groupId, ref)) return { ok: true, target: ref, added: false };
+    if (await allowedElsewhere(kv, groupId, key)) {
+      return refusal(
+        "taken",
+        `${describeTargetRef(ref)} is already allowed for another group; only a super admin ` +
+          "can allow a target for several groups.",
+      );
+    }
+    const result = await allowTargetsOnce(kv, groupId, [ref], actor, "claim", {
+      now,
+      checks: [epoch, group],
+    });
+    if (result.ok) return { ok: true, target: ref, added: result.added.length > 0 };
+    if (result.reason === "too_many") {
+      return refusal(
+        "too_many",
+        `Group ${groupId} already has ${MAX_ALLOWED_TARGETS} allowed targets; remove some first.`,
+      );
+    }
+  }
+  return refusal("conflict", "The allowed targets kept changing; try again.");
+}
