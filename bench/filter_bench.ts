@@ -11,7 +11,8 @@
 import { compile, routeFilterNode } from "../lib/filter/compile.ts";
 import { compileValueTest } from "../lib/filter/field_filter.ts";
 import { compileEventFilter } from "../lib/filter/event_filter.ts";
-import { resolvePathNaively } from "../lib/filter/path.ts";
+import { JSONPath } from "jsonpath-plus";
+import { normalizePath } from "../lib/filter/path.ts";
 import { flattenValues } from "../lib/filter/values.ts";
 import type { FieldFilter, FilterNode, Route } from "../lib/types.ts";
 
@@ -99,6 +100,17 @@ function buildRoutes(count: number): Route[] {
       targets: [{ platform: "discord", channelId: "1" }],
     };
   });
+}
+
+/** Evaluates a path with jsonpath-plus, the general-purpose library the engine is measured against. */
+function resolvePathNaively(path: string, doc: unknown): unknown[] {
+  const found = JSONPath({
+    path: normalizePath(path),
+    json: doc as object,
+    wrap: true,
+    eval: "safe",
+  });
+  return Array.isArray(found) ? found : [];
 }
 
 /** Evaluates a tree with nothing prepared: jsonpath-plus and operand setup on every leaf. */

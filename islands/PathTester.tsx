@@ -1,7 +1,19 @@
 import { useComputed, useSignal } from "@preact/signals";
+import { summarize } from "../lib/filter/explain.ts";
 import { compilePath, validatePath } from "../lib/filter/path.ts";
 
 const MAX_SHOWN = 50;
+const MAX_SHOWN_CHARS = 2000;
+
+/** A value as JSON, cut when long; a summary when it cannot be written (too deep). */
+function display(value: unknown): string {
+  try {
+    const text = JSON.stringify(value) ?? "undefined";
+    return text.length > MAX_SHOWN_CHARS ? text.slice(0, MAX_SHOWN_CHARS - 1) + "…" : text;
+  } catch {
+    return String(summarize(value));
+  }
+}
 
 type Outcome =
   | { kind: "error"; message: string }
@@ -16,7 +28,11 @@ function evaluate(payloadText: string, path: string): Outcome {
   }
   const problem = validatePath(path);
   if (problem) return { kind: "error", message: problem };
-  return { kind: "values", values: compilePath(path)(payload) };
+  try {
+    return { kind: "values", values: compilePath(path)(payload) };
+  } catch (error) {
+    return { kind: "error", message: (error as Error).message };
+  }
 }
 
 /** Live JSONPath evaluation over a pasted payload, with the filter engine's own resolver. */
@@ -65,7 +81,7 @@ export default function PathTester(props: { payload: string; path: string }) {
                       data-testid="value"
                       class="rounded bg-slate-100 px-2 py-1 font-mono text-xs"
                     >
-                      {JSON.stringify(value)}
+                      {display(value)}
                     </li>
                   ))}
                 </ol>

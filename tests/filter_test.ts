@@ -19,9 +19,15 @@ for (const entry of filterCases) {
 }
 
 for (const entry of selectionCases) {
-  Deno.test(`select: ${entry.name}`, () => {
-    const fired = selectRoutes(entry.event, entry.scope, compileRoutes(entry.routes), entry.groups);
-    assert.deepEqual(fired.map((route) => route.id), entry.expected);
+  Deno.test(`select: ${entry.name}`, async () => {
+    const selection = await selectRoutes(
+      entry.event,
+      entry.scope,
+      compileRoutes(entry.routes),
+      entry.groups,
+    );
+    assert.deepEqual(selection.routes.map((route) => route.id), entry.expected);
+    assert.deepEqual(selection.notEvaluated, []);
   });
 }
 

@@ -216,5 +216,6 @@ export const ADMIN_ENDPOINTS = {
     access: SIGNED_IN,
     body: s.testMatchBodySchema,
     response: s.testMatchSchema,
+    errors: { "422": "The filters could not be evaluated within the per-event budget" },
   }),
 };

@@ -214,6 +214,7 @@ function errorResponses(endpoint: Endpoint | OtherEndpoint) {
   if (endpoint.versioned && endpoint.method !== "GET") {
     codes["409"] = "Changed since it was read (If-Match)";
   }
+  Object.assign(codes, endpoint.errors);
   return Object.fromEntries(
     Object.entries(codes).map(([code, description]) => [code, {
       description,

@@ -266,7 +266,10 @@ export const testMatchBodySchema = z.strictObject({
   node: filterNodeSchema.optional(),
   filters: z.array(filterSchema).max(64, { error: "at most 64 filters" }).optional(),
   event: z.string().min(1).max(200).optional().describe(
-    "event kind, or kind.action (default: custom)",
+    "event kind, or kind.action (default: custom); without an action the payload's is used",
+  ),
+  provider: z.enum(["github", "gitea", "custom"]).optional().describe(
+    "the sender whose naming applies (default: custom for the custom kind, else github)",
   ),
   payload: z.record(z.string(), z.unknown()),
 }).superRefine((body, ctx) => {

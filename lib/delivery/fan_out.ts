@@ -52,7 +52,16 @@ export async function fanOut(ctx: DeliveryContext, job: DeliverJob): Promise<num
   const [{ routes }, groups] = await Promise.all([ctx.routes.current(), listGroups(ctx.kv)]);
   const now = ctx.now();
   const units: NewUnit[] = [];
-  for (const route of selectRoutes(event, event.scope, routes, groups)) {
+  const selection = await selectRoutes(event, event.scope, routes, groups);
+  for (const { route, reason } of selection.notEvaluated) {
+    ctx.log.warn("route not evaluated", {
+      eventId: event.id,
+      groupId: route.groupId,
+      routeId: route.id,
+      reason,
+    });
+  }
+  for (const route of selection.routes) {
     const bodies = new Map<string, unknown>();
     for (const target of route.targets) {
       if (!bodies.has(target.platform)) {

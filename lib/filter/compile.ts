@@ -1,25 +1,37 @@
 /**
  * Compiles a filter tree into a predicate and runs it (CONTRACT §4). An empty `all` matches
- * every event and an empty `any` matches none. Browser-safe: the console's preview runs the
- * same code as the delivery worker.
+ * every event and an empty `any` matches none; `all` and `any` stop at the first child that
+ * decides them. Browser-safe: the console's preview runs the same code as the delivery worker.
  */
 import type { FilterNode, ForgeEvent, Route } from "../types.ts";
+import { EvaluationBudget } from "./budget.ts";
 import { compileEventFilter } from "./event_filter.ts";
 import { compileFieldFilter, fieldMatches } from "./field_filter.ts";
 import { describeIssues, validateFilterNode } from "./validate.ts";
 
-/** What a filter looks at: the event's kind and action, and its payload. */
-export type MatchInput = Pick<ForgeEvent, "kind" | "action"> & { payload: unknown };
+/**
+ * What a filter looks at: the event's kind and action, and its payload; `budget` is the
+ * event's evaluation budget (a fresh default one when absent).
+ */
+export type MatchInput = Pick<ForgeEvent, "kind" | "action"> & {
+  payload: unknown;
+  budget?: EvaluationBudget;
+};
 
-/** A compiled filter tree. */
+/**
+ * A compiled filter tree. Throws a FilterEvaluationError when a path cannot be evaluated
+ * within the budget: the event is then neither matched nor unmatched.
+ */
 export type CompiledFilter = (input: MatchInput) => boolean;
+
+type Predicate = (input: MatchInput & { budget: EvaluationBudget }) => boolean;
 
 /** Refusal of an invalid filter tree; the message names the bad node (`any[2].not.value: …`). */
 export class FilterValidationError extends TypeError {
   override name = "FilterValidationError";
 }
 
-function compileValidNode(node: FilterNode): CompiledFilter {
+function compileValidNode(node: FilterNode): Predicate {
   if ("all" in node) {
     const children = node.all.map(compileValidNode);
     return (input) => children.every((child) => child(input));
@@ -37,7 +49,7 @@ function compileValidNode(node: FilterNode): CompiledFilter {
     return (input) => matches(input.kind, input.action);
   }
   const field = compileFieldFilter(node);
-  return (input) => fieldMatches(field, input.payload);
+  return (input) => fieldMatches(field, input.payload, input.budget);
 }
 
 /**
@@ -47,7 +59,11 @@ function compileValidNode(node: FilterNode): CompiledFilter {
 export function compile(node: FilterNode): CompiledFilter {
   const issues = validateFilterNode(node);
   if (issues.length > 0) throw new FilterValidationError(describeIssues(issues));
-  return compileValidNode(node);
+  const predicate = compileValidNode(node);
+  return (input) =>
+    input.budget
+      ? predicate(input as MatchInput & { budget: EvaluationBudget })
+      : predicate({ ...input, budget: new EvaluationBudget() });
 }
 
 /** Whether an event matches a compiled filter. */

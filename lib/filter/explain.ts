@@ -1,13 +1,20 @@
 /**
  * Explains why an event does or does not match a filter tree. The explanation mirrors the
  * tree; each node says whether it matched and why, and a field leaf lists (at most 5 of) the
- * values its path resolved to. Browser-safe.
+ * values its path resolved to. Values are shown as scalars and summaries (`object(12 keys)`,
+ * `array(3)`, long strings cut), never as raw subtrees, so an explanation stays small whatever
+ * the payload. Browser-safe.
+ *
+ * The result is decided exactly as `compile` decides it: in the same order, stopping at the
+ * same child, spending the same budget, and failing (a FilterEvaluationError) where it fails.
+ * Children after the deciding one are still explained, on a separate budget; if that one runs
+ * out, such a leaf says it was not evaluated instead of failing the whole explanation.
  */
 import type { FieldFilter, FieldOp, FilterNode } from "../types.ts";
+import { EvaluationBudget, FilterEvaluationError } from "./budget.ts";
 import type { MatchInput } from "./compile.ts";
 import { compileEventFilter } from "./event_filter.ts";
-import { compileFieldFilter } from "./field_filter.ts";
-import { flattenValues } from "./values.ts";
+import { compileFieldFilter, evaluateField, type FieldOutcome } from "./field_filter.ts";
 
 /** At most this many resolved values are shown per leaf. */
 export const EXPLAIN_MAX_VALUES = 5;
@@ -25,10 +32,12 @@ export type Explanation =
     reason: string;
     path: string;
     op: FieldOp;
-    /** The resolved values (arrays expanded), at most 5, long strings cut. */
+    /** The resolved values (arrays expanded), at most 5, summarized (see `summarize`). */
     values: unknown[];
     /** How many values the path resolved to. */
     valueCount: number;
+    /** Why the leaf was not evaluated (only for a leaf after the deciding one). */
+    error?: string;
   };
 
 const VERBS: Record<FieldOp, string> = {
@@ -46,16 +55,28 @@ const VERBS: Record<FieldOp, string> = {
   exists: "is present (not null)",
 };
 
-function shorten(value: unknown): unknown {
-  if (typeof value !== "string" || value.length <= EXPLAIN_MAX_STRING) return value;
-  return value.slice(0, EXPLAIN_MAX_STRING - 1) + "…";
+/**
+ * A value as explanations show it: numbers, booleans and null as they are, strings cut to
+ * EXPLAIN_MAX_STRING characters, arrays as `array(3)` and objects as `object(12 keys)`.
+ */
+export function summarize(value: unknown): unknown {
+  if (typeof value === "string") {
+    return value.length <= EXPLAIN_MAX_STRING
+      ? value
+      : value.slice(0, EXPLAIN_MAX_STRING - 1) + "…";
+  }
+  if (Array.isArray(value)) return `array(${value.length})`;
+  if (value !== null && typeof value === "object") {
+    const keys = Object.keys(value).length;
+    return `object(${keys} key${keys === 1 ? "" : "s"})`;
+  }
+  return value;
 }
 
 function show(value: unknown): string {
   if (value === undefined) return "nothing";
-  if (Array.isArray(value)) return `[${value.map(show).join(", ")}]`;
-  if (value !== null && typeof value === "object") return "{…}";
-  return JSON.stringify(shorten(value));
+  if (value !== null && typeof value === "object") return String(summarize(value));
+  return JSON.stringify(summarize(value));
 }
 
 function showValues(values: readonly unknown[]): string {
@@ -64,32 +85,57 @@ function showValues(values: readonly unknown[]): string {
   return rest > 0 ? `${shown} and ${rest} more` : shown;
 }
 
-function fieldReason(filter: FieldFilter, op: FieldOp, values: unknown[], witness: number) {
-  const head = op === "exists"
-    ? `${filter.path} exists${filter.value === false ? " false" : ""}`
-    : `${filter.path} ${op} ${show(filter.value)}`;
+function fieldHead(filter: FieldFilter, op: FieldOp): string {
+  if (op === "exists") return `${filter.path} exists${filter.value === false ? " false" : ""}`;
+  const value = Array.isArray(filter.value) ? `[${showValues(filter.value)}]` : show(filter.value);
+  return `${filter.path} ${op} ${value}`;
+}
+
+function fieldReason(head: string, op: FieldOp, { values, witness }: FieldOutcome): string {
   if (values.length === 0) return `${head}: path not found`;
   if (witness >= 0) return `${head}: value ${show(values[witness])} ${VERBS[op]}`;
   return `${head}: no value ${VERBS[op]} (values: ${showValues(values)})`;
 }
 
-function explainField(filter: FieldFilter, input: MatchInput): Explanation {
+/** Where an explanation evaluates: the budget to spend, and whether a failure decides. */
+interface Scope {
+  input: MatchInput;
+  budget: EvaluationBudget;
+  /** The budget for children after the deciding one. */
+  rest: EvaluationBudget;
+  /** A failure here is the tree's failure (true until a list has been decided). */
+  decisive: boolean;
+}
+
+function explainField(filter: FieldFilter, scope: Scope): Explanation {
   const field = compileFieldFilter(filter);
-  const values = flattenValues(field.resolve(input.payload));
-  const witness = values.findIndex(field.testValue);
+  const head = fieldHead(filter, field.op);
+  const leaf = { kind: "field" as const, path: filter.path, op: field.op };
+  let outcome: FieldOutcome;
+  try {
+    outcome = evaluateField(field, scope.input.payload, scope.budget);
+  } catch (error) {
+    if (scope.decisive || !(error instanceof FilterEvaluationError)) throw error;
+    const reason = `${head}: not evaluated: ${error.message}`;
+    return { ...leaf, matched: false, reason, values: [], valueCount: 0, error: error.message };
+  }
   return {
-    kind: "field",
-    matched: (witness >= 0) !== field.negated,
-    reason: fieldReason(filter, field.op, values, witness),
-    path: filter.path,
-    op: field.op,
-    values: values.slice(0, EXPLAIN_MAX_VALUES).map(shorten),
-    valueCount: values.length,
+    ...leaf,
+    matched: (outcome.witness >= 0) !== field.negated,
+    reason: fieldReason(head, field.op, outcome),
+    values: outcome.values.slice(0, EXPLAIN_MAX_VALUES).map(summarize),
+    valueCount: outcome.values.length,
   };
 }
 
-function explainList(kind: "all" | "any", nodes: FilterNode[], input: MatchInput): Explanation {
-  const children = nodes.map((child) => explain(child, input));
+function explainList(kind: "all" | "any", nodes: FilterNode[], scope: Scope): Explanation {
+  const rest: Scope = { ...scope, budget: scope.rest, decisive: false };
+  let decided = false;
+  const children = nodes.map((child) => {
+    const explained = explainNode(child, decided ? rest : scope);
+    decided ||= kind === "all" ? !explained.matched : explained.matched;
+    return explained;
+  });
   const matchedCount = children.filter((child) => child.matched).length;
   const matched = kind === "all" ? matchedCount === children.length : matchedCount > 0;
   let reason: string;
@@ -107,19 +153,16 @@ function explainList(kind: "all" | "any", nodes: FilterNode[], input: MatchInput
   return { kind, matched, reason, children };
 }
 
-/**
- * Explains a filter tree against an event. The tree must be valid (see `compile`); an invalid
- * path or regex throws a TypeError.
- */
-export function explain(node: FilterNode, input: MatchInput): Explanation {
-  if ("all" in node) return explainList("all", node.all, input);
-  if ("any" in node) return explainList("any", node.any, input);
+function explainNode(node: FilterNode, scope: Scope): Explanation {
+  if ("all" in node) return explainList("all", node.all, scope);
+  if ("any" in node) return explainList("any", node.any, scope);
   if ("not" in node) {
-    const child = explain(node.not, input);
+    const child = explainNode(node.not, scope);
     const reason = child.matched ? "the inner node matched" : "the inner node did not match";
     return { kind: "not", matched: !child.matched, reason, child };
   }
-  if (node.type === "field") return explainField(node, input);
+  if (node.type === "field") return explainField(node, scope);
+  const input = scope.input;
   const matched = compileEventFilter(node.value)(input.kind, input.action);
   const wanted = typeof node.value === "string" ? node.value : node.value.join(" or ");
   const event = input.action ? `${input.kind}.${input.action}` : input.kind;
@@ -129,4 +172,16 @@ export function explain(node: FilterNode, input: MatchInput): Explanation {
     event,
     reason: `event ${wanted}: ${event} ${matched ? "matches" : "does not match"}`,
   };
+}
+
+/**
+ * Explains a filter tree against an event, spending `input.budget` (a fresh default budget
+ * when absent) exactly as `compile` would. The tree must be valid (see `compile`); an invalid
+ * path or regex throws a TypeError. Throws a FilterEvaluationError when the result cannot be
+ * decided within the budget.
+ */
+export function explain(node: FilterNode, input: MatchInput): Explanation {
+  const budget = input.budget ?? new EvaluationBudget();
+  const rest = new EvaluationBudget(budget.steps);
+  return explainNode(node, { input, budget, rest, decisive: true });
 }

@@ -1,13 +1,15 @@
 /**
  * A compiled field filter (CONTRACT §4 operator semantics). The path, the regex and the
- * comparison value are prepared once; testing an event then only walks the payload.
- * Browser-safe.
+ * comparison value are prepared once; testing an event then only walks the payload, spending
+ * the event's evaluation budget. Browser-safe.
  */
 import type { FieldFilter, FieldOp } from "../types.ts";
+import { type EvaluationBudget, FilterEvaluationError } from "./budget.ts";
 import { compilePath, type PathResolver } from "./path.ts";
 import { compileRegex } from "./regex.ts";
 import {
   compareOrder,
+  flattenValues,
   foldCase,
   toEqualityOperand,
   toOrderOperand,
@@ -17,6 +19,8 @@ import {
 /** A field filter ready to test payloads. */
 export interface CompiledField {
   op: FieldOp;
+  /** The path as written. */
+  path: string;
   /** The path's values before arrays are expanded. */
   resolve: PathResolver;
   /** The operator's test of one value (for `ne`: equality; for `exists`: not null). */
@@ -97,22 +101,72 @@ export function compileFieldFilter(filter: FieldFilter): CompiledField {
   const op = filter.op ?? "eq";
   return {
     op,
+    path: filter.path,
     resolve: compilePath(filter.path),
     testValue: compileValueTest(filter, op),
     negated: op === "ne" || (op === "exists" && filter.value === false),
   };
 }
 
-/** Whether a compiled field filter matches a payload. */
-export function fieldMatches(field: CompiledField, payload: unknown): boolean {
-  for (const value of field.resolve(payload)) {
-    if (Array.isArray(value)) {
-      for (const element of value) {
-        if (field.testValue(element)) return !field.negated;
-      }
-    } else if (field.testValue(value)) {
-      return !field.negated;
-    }
+/** What a field filter saw: its values (arrays expanded) and the first that passed, or -1. */
+export interface FieldOutcome {
+  values: unknown[];
+  witness: number;
+}
+
+function evaluationFailure(field: CompiledField, error: unknown): FilterEvaluationError {
+  const reason = error instanceof FilterEvaluationError
+    ? error.message
+    : `could not be evaluated (${(error as Error).message})`;
+  return new FilterEvaluationError(`path ${field.path}: ${reason}`);
+}
+
+/** How many values a path's result holds once arrays are expanded. */
+function expandedCount(resolved: readonly unknown[]): number {
+  let count = 0;
+  for (const value of resolved) count += Array.isArray(value) ? value.length : 1;
+  return count;
+}
+
+/**
+ * Resolves the filter's path and finds the first value that passes. Resolution spends budget
+ * steps, and so does every value (arrays expanded). Throws a FilterEvaluationError naming the
+ * path when the evaluation fails (budget, or a payload that cannot be walked): a failure is
+ * never "no values". `fieldMatches` spends exactly the same steps.
+ */
+export function evaluateField(
+  field: CompiledField,
+  payload: unknown,
+  budget: EvaluationBudget,
+): FieldOutcome {
+  try {
+    const resolved = field.resolve(payload, budget);
+    budget.spend(expandedCount(resolved));
+    const values = flattenValues(resolved);
+    return { values, witness: values.findIndex(field.testValue) };
+  } catch (error) {
+    throw evaluationFailure(field, error);
   }
-  return field.negated;
+}
+
+/** Whether a compiled field filter matches a payload; spends and throws like `evaluateField`. */
+export function fieldMatches(
+  field: CompiledField,
+  payload: unknown,
+  budget: EvaluationBudget,
+): boolean {
+  let found = false;
+  try {
+    const resolved = field.resolve(payload, budget);
+    budget.spend(expandedCount(resolved));
+    for (const value of resolved) {
+      if (Array.isArray(value) ? value.some(field.testValue) : field.testValue(value)) {
+        found = true;
+        break;
+      }
+    }
+  } catch (error) {
+    throw evaluationFailure(field, error);
+  }
+  return found !== field.negated;
 }

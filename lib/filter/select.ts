@@ -1,8 +1,16 @@
 /**
  * Route selection: which stored routes fire for an event (CONTRACT §4). Routes are compiled
  * once (`compileRoutes`) and selected per event without recompiling. Browser-safe.
+ *
+ * Each group's routes share one evaluation budget per event, so a costly route spends only
+ * its own group's budget and never another tenant's. A route whose filters cannot be
+ * evaluated within the budget does not fire and is reported as not evaluated; it does not
+ * suppress its group's fallback, so the event still reaches the group. Selection pauses
+ * (lets other work run) whenever it has spent a slice of steps, so a large event never holds
+ * the process for long.
  */
 import type { ForgeEvent, Group, Route, Scope } from "../types.ts";
+import { EVALUATION_STEPS, EvaluationBudget } from "./budget.ts";
 import { compile, type CompiledFilter, routeFilterNode } from "./compile.ts";
 
 /** A route with its compiled filter. A route that failed to compile never fires. */
@@ -64,34 +72,88 @@ export function eventEntersGroup(event: SelectableEvent, group: Group): boolean 
   return true;
 }
 
+/** A route that could not be evaluated for an event, and why. */
+export interface UnevaluatedRoute {
+  route: Route;
+  reason: string;
+}
+
+/** The routes that fire for an event, and the routes that could not be evaluated. */
+export interface Selection {
+  routes: Route[];
+  notEvaluated: UnevaluatedRoute[];
+}
+
+/** How selection spends and shares time. */
+export interface SelectOptions {
+  /** Steps each group may spend on one event (default EVALUATION_STEPS). */
+  stepsPerGroup?: number;
+  /** Lets other work run; called after every PAUSE_AFTER_STEPS steps (default: a macrotask). */
+  pause?: () => Promise<void>;
+}
+
+/** Selection pauses after spending this many steps since its last pause. */
+export const PAUSE_AFTER_STEPS = 20_000;
+
+const nextMacrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 /**
- * The routes that fire for an event, in stored order. Only enabled routes of groups the event
- * may enter count (global ingress: every group; a group's ingress: that group). A fallback
- * route fires only when its filters match and no non-fallback route of its group fired.
+ * The routes that fire for an event, in stored order, and those that could not be evaluated.
+ * Only enabled routes of groups the event may enter count (global ingress: every group; a
+ * group's ingress: that group). A fallback route fires only when its filters match and no
+ * non-fallback route of its group fired.
  */
-export function selectRoutes(
+export async function selectRoutes(
   event: SelectableEvent,
   scope: Scope,
   routes: readonly CompiledRoute[],
   groups: readonly Group[],
-): Route[] {
+  options: SelectOptions = {},
+): Promise<Selection> {
   const open = new Set(
     groups
       .filter((group) => scope.type === "global" || group.id === scope.groupId)
       .filter((group) => eventEntersGroup(event, group))
       .map((group) => group.id),
   );
-  const input = { kind: event.kind, action: event.action, payload: event.payload };
-  const fired = routes.map(({ route, matches }) =>
-    route.enabled && open.has(route.groupId) && matches(input)
-  );
+  const budgets = new Map<string, EvaluationBudget>();
+  const pause = options.pause ?? nextMacrotask;
+  const notEvaluated: UnevaluatedRoute[] = [];
+  const fired: boolean[] = [];
+  let sincePause = 0;
+  for (const { route, matches } of routes) {
+    if (!route.enabled || !open.has(route.groupId)) {
+      fired.push(false);
+      continue;
+    }
+    let budget = budgets.get(route.groupId);
+    if (!budget) {
+      budget = new EvaluationBudget(options.stepsPerGroup ?? EVALUATION_STEPS);
+      budgets.set(route.groupId, budget);
+    }
+    const spentBefore = budget.spent;
+    try {
+      fired.push(
+        matches({ kind: event.kind, action: event.action, payload: event.payload, budget }),
+      );
+    } catch (error) {
+      fired.push(false);
+      notEvaluated.push({ route, reason: (error as Error).message });
+    }
+    sincePause += budget.spent - spentBefore;
+    if (sincePause >= PAUSE_AFTER_STEPS) {
+      sincePause = 0;
+      await pause();
+    }
+  }
   const groupsWithRegularHit = new Set(
     routes.filter(({ route }, index) => fired[index] && route.fallback !== true)
       .map(({ route }) => route.groupId),
   );
-  return routes
+  const selected = routes
     .filter(({ route }, index) =>
       fired[index] && (route.fallback !== true || !groupsWithRegularHit.has(route.groupId))
     )
     .map(({ route }) => route);
+  return { routes: selected, notEvaluated };
 }

@@ -34,10 +34,15 @@ export interface ProviderAdapter {
 
 const EVENT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
+/** Whether a sender's event name is well formed: 1-64 letters, digits, `_` or `-`. */
+export function isEventName(value: string): boolean {
+  return EVENT_NAME.test(value);
+}
+
 /** A header's trimmed value when it is a well-formed event name, else null. */
 export function eventHeader(headers: Headers, name: string): string | null {
   const value = headers.get(name)?.trim() ?? "";
-  return EVENT_NAME.test(value) ? value : null;
+  return isEventName(value) ? value : null;
 }
 
 /** The payload's `action` when it is a non-empty string. */

@@ -14,11 +14,11 @@ import { verifyStandardWebhook } from "../signature/standard_webhooks.ts";
 import { utf8 } from "../encoding.ts";
 import {
   firstHeader,
-  payloadAction,
   type ProviderAdapter,
   type SignedRequest,
   type Verification,
 } from "./adapter.ts";
+import { eventNameOf } from "./event_name.ts";
 
 const NONCE = /^[\x21-\x7e]{1,128}$/;
 
@@ -87,6 +87,6 @@ async function verify(request: SignedRequest): Promise<Verification> {
 export const custom: ProviderAdapter = {
   provider: "custom",
   verify,
-  eventName: (_headers, payload) => ({ kind: "custom", action: payloadAction(payload) }),
+  eventName: (_headers, payload) => eventNameOf("custom", "custom", payload),
   deliveryId: (headers) => firstHeader(headers, "webhook-id"),
 };

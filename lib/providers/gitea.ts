@@ -8,12 +8,11 @@ import { hmacHex, matchesAnySecret, parseHexDigest } from "../signature/hmac.ts"
 import {
   eventHeader,
   firstHeader,
-  payloadAction,
   type ProviderAdapter,
   type SignedRequest,
   type Verification,
 } from "./adapter.ts";
-import { normalizeGiteaName } from "./gitea_names.ts";
+import { eventNameOf } from "./event_name.ts";
 
 /** The `X-Gitea-Signature` value a Gitea hook with `secret` sends for `body`. */
 export async function signGiteaBody(
@@ -41,7 +40,7 @@ export const gitea: ProviderAdapter = {
   verify,
   eventName(headers, payload) {
     const event = eventHeader(headers, "x-gitea-event") ?? eventHeader(headers, "x-forgejo-event");
-    return event ? normalizeGiteaName(event, payloadAction(payload)) : null;
+    return event ? eventNameOf("gitea", event, payload) : null;
   },
   deliveryId: (headers) => firstHeader(headers, "x-gitea-delivery", "x-forgejo-delivery"),
 };

@@ -42,12 +42,18 @@ export const GITEA_KIND_ACTIONS: Readonly<Record<string, string>> = {
   "release.updated": "edited",
 };
 
+/** The table's own entry for a sender-chosen name (never an inherited property). */
+function entry(table: Readonly<Record<string, string>>, name: string): string | undefined {
+  return Object.hasOwn(table, name) ? table[name] : undefined;
+}
+
 /** GitHub's kind and action for a Gitea event name and payload action. */
 export function normalizeGiteaName(event: string, action: string | undefined): EventName {
-  const kind = GITEA_EVENT_KINDS[event] ?? event;
+  const kind = entry(GITEA_EVENT_KINDS, event) ?? event;
   if (action === undefined) return { kind };
   return {
     kind,
-    action: GITEA_KIND_ACTIONS[`${kind}.${action}`] ?? GITEA_ACTIONS[action] ?? action,
+    action: entry(GITEA_KIND_ACTIONS, `${kind}.${action}`) ?? entry(GITEA_ACTIONS, action) ??
+      action,
   };
 }

@@ -3,11 +3,11 @@ import { hmacHex, matchesAnySecret, parsePrefixedDigest } from "../signature/hma
 import {
   eventHeader,
   firstHeader,
-  payloadAction,
   type ProviderAdapter,
   type SignedRequest,
   type Verification,
 } from "./adapter.ts";
+import { eventNameOf } from "./event_name.ts";
 
 /** The `X-Hub-Signature-256` value a GitHub hook with `secret` sends for `body`. */
 export async function signGithubBody(
@@ -31,7 +31,7 @@ export const github: ProviderAdapter = {
   verify,
   eventName(headers, payload) {
     const kind = eventHeader(headers, "x-github-event");
-    return kind ? { kind, action: payloadAction(payload) } : null;
+    return kind ? eventNameOf("github", kind, payload) : null;
   },
   deliveryId: (headers) => firstHeader(headers, "x-github-delivery"),
 };
