@@ -18,8 +18,8 @@ export interface BodyLimits {
 
 /** Webhook ingress: 1 MB (1,048,576 bytes). */
 export const WEBHOOK_BODY_BYTES = 1024 * 1024;
-/** Admin API JSON bodies: 1 MB. */
-export const ADMIN_BODY_BYTES = 1024 * 1024;
+/** Admin API JSON bodies: 2 MB, so a test-match request can carry a payload of the ingress limit. */
+export const ADMIN_BODY_BYTES = 2 * 1024 * 1024;
 /** Action API bodies: 256 KiB (a 65,536-character comment in any UTF-8, with room to spare). */
 export const ACTION_BODY_BYTES = 256 * 1024;
 /** HTML form posts (invite and install pages): 16 KiB. */
