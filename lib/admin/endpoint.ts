@@ -108,7 +108,7 @@ async function readJson(req: Request): Promise<unknown> {
 }
 
 function queryObject(url: URL): Record<string, string> {
-  const query: Record<string, string> = {};
+  const query: Record<string, string> = Object.create(null);
   for (const [name, value] of url.searchParams) query[name] = value;
   return query;
 }

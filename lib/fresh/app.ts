@@ -9,6 +9,7 @@ import type { Context as HonoContext } from "hono";
 import { serveStatic } from "hono/deno";
 import { type ComponentType, h } from "preact";
 import { type Assets, BUILD_DIR } from "./assets.ts";
+import { ownValue } from "../own_value.ts";
 import { HttpError, isHttpError } from "./http_error.ts";
 import { registerIslands, renderDocument } from "./render.ts";
 import { foldersOf, isSpecialFile, patternOf, sortRoutes } from "./route_table.ts";
@@ -37,6 +38,11 @@ type Module<State> = RouteModule<State>;
 
 const STATE_KEY = "freshState";
 const IMMUTABLE = "public, max-age=31536000, immutable";
+/**
+ * The methods the app answers; any other is refused before routing (the router looks methods
+ * up in plain objects, where a method such as `constructor` would reach an inherited member).
+ */
+const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 /** Builds the Hono application for a manifest. */
 export function createFreshApp<State>(options: FreshAppOptions<State>): Hono {
@@ -162,6 +168,12 @@ export function createFreshApp<State>(options: FreshAppOptions<State>): Hono {
   app.onError((error, c) =>
     errorResponse(error, c.req.raw, stateOf(c), wantsPage(c.req.raw, c.req.path))
   );
+  const dispatch = app.fetch;
+  app.fetch = (req, ...rest) => {
+    if (KNOWN_METHODS.has(req.method)) return dispatch(req, ...rest);
+    const refusal = new HttpError(405, "Method not allowed");
+    return errorResponse(refusal, req, options.createState(req), false);
+  };
   return app;
 }
 
@@ -175,7 +187,7 @@ function endpointFor<State>(mod: Module<State>): HandlerFn<State> {
   if (methods.GET && !methods.HEAD) allowed.push("HEAD");
   return async (ctx) => {
     const method = ctx.req.method;
-    const fn = methods[method] ?? (method === "HEAD" ? methods.GET : undefined);
+    const fn = ownValue(methods, method) ?? (method === "HEAD" ? methods.GET : undefined);
     if (!fn) {
       throw new HttpError(405, "Method not allowed", { allow: allowed.join(", ") });
     }

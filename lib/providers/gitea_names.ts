@@ -6,6 +6,7 @@
  * counterpart and pass through unchanged.
  */
 import type { EventName } from "./adapter.ts";
+import { ownValue } from "../own_value.ts";
 
 /**
  * `X-Gitea-Event` value → GitHub event kind. Gitea sends the first group in
@@ -44,10 +45,11 @@ export const GITEA_KIND_ACTIONS: Readonly<Record<string, string>> = {
 
 /** GitHub's kind and action for a Gitea event name and payload action. */
 export function normalizeGiteaName(event: string, action: string | undefined): EventName {
-  const kind = GITEA_EVENT_KINDS[event] ?? event;
+  const kind = ownValue(GITEA_EVENT_KINDS, event) ?? event;
   if (action === undefined) return { kind };
   return {
     kind,
-    action: GITEA_KIND_ACTIONS[`${kind}.${action}`] ?? GITEA_ACTIONS[action] ?? action,
+    action: ownValue(GITEA_KIND_ACTIONS, `${kind}.${action}`) ?? ownValue(GITEA_ACTIONS, action) ??
+      action,
   };
 }
