@@ -302,3 +302,18 @@ Deno.test("limits: replacing all 100 groups with 100 others succeeds and leaves 
   assert.equal(actions.filter((a: string) => a === "group.create").length, 100);
   assert.equal(actions.filter((a: string) => a === "group.delete").length, 100);
 });
+
+Deno.test("limits: a group too large to store is refused with 400 and changes nothing", async () => {
+  await using app = await startAdminApp();
+  const members = Array.from({ length: 1500 }, (_, i) => ({
+    userId: String(10_000 + i),
+    login: `member-number-${i}`,
+    role: i === 0 ? "owner" : "viewer",
+  }));
+  const before = await listGroups(app.kv);
+  const answer = await app.call("superAdmin", "PUT", GROUPS, {
+    body: { groups: [...before, { ...ALPHA, id: "huge", name: "Huge", members }] },
+  });
+  assert.equal(answer.status, 400, JSON.stringify(answer.body));
+  assert.deepEqual(await listGroups(app.kv), before);
+});
