@@ -8,7 +8,7 @@ import { allowTargets } from "../lib/store/allowed_targets.ts";
 import { countOutcome } from "../lib/store/metrics.ts";
 import { putSendLog, type SendLog } from "../lib/store/send_logs.ts";
 import { createSession } from "../lib/store/sessions.ts";
-import { putGroup } from "../lib/store/groups.ts";
+import { listGroupEntries, putGroup } from "../lib/store/groups.ts";
 import type { Group, Route, Target } from "../lib/types.ts";
 import { startTestApp, type TestApp } from "./_helpers.ts";
 
@@ -159,9 +159,16 @@ export function sendLog(at: number, fields: Partial<SendLog> = {}): SendLog {
   };
 }
 
-/** Stores send logs and counts their outcomes, as the delivery worker does. */
+/**
+ * Stores send logs and counts their outcomes, as the delivery worker does: a log without
+ * `groupInternalId` gets the internal id of the group that has its `groupId` now.
+ */
 export async function storeSendLogs(kv: Deno.Kv, logs: readonly SendLog[]): Promise<void> {
-  for (const log of logs) {
+  const entries = await listGroupEntries(kv);
+  const internalIds = new Map(entries.map((entry) => [entry.group.id, entry.internalId]));
+  for (const given of logs) {
+    const groupInternalId = given.groupInternalId ?? internalIds.get(given.groupId);
+    const log = groupInternalId === undefined ? given : { ...given, groupInternalId };
     const op = putSendLog(kv.atomic(), log, null, 24 * 60 * 60 * 1000);
     await countOutcome(op, log, log.createdAt).commit();
   }

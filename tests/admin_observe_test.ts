@@ -175,3 +175,30 @@ Deno.test("metrics: numbers after a known set of deliveries", async () => {
   assert.deepEqual(summed.totals, alpha.totals);
   assert.equal(summed.recentFailures.length, 2);
 });
+
+Deno.test("metrics: event kinds and platforms named __proto__, constructor or toString are counted as themselves", async () => {
+  await using app = await startAdminApp();
+  await storeSendLogs(app.kv, [
+    sendLog(NOW - 3_000, { event: "__proto__", status: "failed" }),
+    sendLog(NOW - 2_000, { event: "constructor" }),
+    sendLog(NOW - 1_000, { event: "constructor", platform: "toString" as "discord" }),
+  ]);
+  const metrics = (await app.call("viewer", "GET", "/admin/api/metrics")).body;
+  const own = (object: object, key: string) => Object.getOwnPropertyDescriptor(object, key)?.value;
+  assert.deepEqual(own(metrics.byEvent, "__proto__"), {
+    total: 1,
+    ok: 0,
+    failed: 1,
+    dead: 0,
+    retrying: 0,
+  });
+  assert.deepEqual(own(metrics.byEvent, "constructor"), {
+    total: 2,
+    ok: 2,
+    failed: 0,
+    dead: 0,
+    retrying: 0,
+  });
+  assert.equal(own(metrics.byPlatform, "toString")?.total, 1);
+  assert.deepEqual(metrics.totals, { total: 3, ok: 2, failed: 1, dead: 0, retrying: 0 });
+});

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { ADMIN_ENDPOINTS } from "../lib/admin/endpoints.ts";
 import { replaceFragments } from "../lib/store/fragments.ts";
+import { putGroup } from "../lib/store/groups.ts";
 import { createInvite } from "../lib/store/invites.ts";
 import { replaceRoutes } from "../lib/store/routes.ts";
 import { createGroupSecret } from "../lib/store/tenants.ts";
@@ -292,4 +293,26 @@ Deno.test("permissions: DEBUG_MODE is a super admin without a session", async ()
     body: { groups: [{ ...ALPHA, name: "Debugged" }] },
   });
   assert.equal(groups.status, 200);
+});
+
+Deno.test("roles: a group named constructor gets its own role, never an inherited member", async () => {
+  await using app = await startAdminApp();
+  await putGroup(app.kv, {
+    id: "constructor",
+    name: "Constructor",
+    members: [{ ...PEOPLE.otherOwner, role: "owner" }, { ...PEOPLE.viewer, role: "viewer" }],
+  });
+  const roles = async (caller: Caller) =>
+    (await app.call(caller, "GET", "/admin/api/groups")).body.roles;
+  assert.deepEqual(await roles("superAdmin"), {
+    alpha: "owner",
+    beta: "owner",
+    constructor: "owner",
+  });
+  assert.deepEqual(await roles("viewer"), { alpha: "viewer", constructor: "viewer" });
+  const me = await app.call("superAdmin", "GET", "/admin/api/me");
+  assert.deepEqual(
+    me.body.groups.map((g: { id: string; role: string }) => `${g.id}:${g.role}`),
+    ["alpha:owner", "beta:owner", "constructor:owner"],
+  );
 });

@@ -277,3 +277,45 @@ Deno.test("limits: at most 100 groups per instance", async () => {
   });
   assert.deepEqual(swapped.body, { ok: true, count: 100 });
 });
+
+Deno.test("limits: replacing all 100 groups with 100 others succeeds and leaves exactly the new set", async () => {
+  await using app = await startAdminApp();
+  for (let i = 0; i < 98; i++) {
+    await putGroup(app.kv, { ...ALPHA, id: `g${i}`, name: `G${i}` });
+  }
+  await replaceRoutes(app.kv, [route("g0", "r0"), route("alpha", "a1")]);
+  assert.equal((await listGroups(app.kv)).length, 100);
+  const others = Array.from({ length: 100 }, (_, i) => ({ ...ALPHA, id: `n${i}`, name: `N${i}` }));
+  const listed = await app.call("superAdmin", "GET", GROUPS);
+  const answer = await app.call("superAdmin", "PUT", GROUPS, {
+    body: { groups: others },
+    headers: { "if-match": listed.headers.get("etag")! },
+  });
+  assert.deepEqual(answer.body, { ok: true, count: 100 });
+  const after = await app.call("superAdmin", "GET", GROUPS);
+  assert.deepEqual(
+    after.body.groups.map((g: { id: string }) => g.id).sort(),
+    others.map((g) => g.id).sort(),
+  );
+  assert.deepEqual(after.body.groups, await listGroups(app.kv));
+  assert.deepEqual((await getRoutes(app.kv)).routes, [], "the old groups' routes are gone");
+  const audit = await app.call("superAdmin", "GET", "/admin/api/audit?limit=200");
+  const actions = audit.body.items.map((e: { action: string }) => e.action);
+  assert.equal(actions.filter((a: string) => a === "group.create").length, 100);
+  assert.equal(actions.filter((a: string) => a === "group.delete").length, 100);
+});
+
+Deno.test("limits: a group too large to store is refused with 400 and changes nothing", async () => {
+  await using app = await startAdminApp();
+  const members = Array.from({ length: 1500 }, (_, i) => ({
+    userId: String(10_000 + i),
+    login: `member-number-${i}`,
+    role: i === 0 ? "owner" : "viewer",
+  }));
+  const before = await listGroups(app.kv);
+  const answer = await app.call("superAdmin", "PUT", GROUPS, {
+    body: { groups: [...before, { ...ALPHA, id: "huge", name: "Huge", members }] },
+  });
+  assert.equal(answer.status, 400, JSON.stringify(answer.body));
+  assert.deepEqual(await listGroups(app.kv), before);
+});

@@ -42,6 +42,9 @@ Deno.test("custom message colours: palette names, hex without #, numbers; junk f
   assert.equal(colorOf("#12345"), COLORS.grey);
   assert.equal(colorOf(-1), COLORS.grey);
   assert.equal(colorOf(0x1000000), COLORS.grey);
+  for (const inherited of ["constructor", "toString", "valueOf", "__proto__"]) {
+    assert.equal(colorOf(inherited), COLORS.grey, inherited);
+  }
 });
 
 Deno.test("custom message: unsafe or missing parts are left out", () => {

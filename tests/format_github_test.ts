@@ -552,3 +552,38 @@ Deno.test("dedicated formatters read empty or oddly shaped payloads without fail
     }
   }
 });
+
+Deno.test("actions and states named like inherited members (constructor, toString …) are shown as words", () => {
+  const names = ["constructor", "toString", "valueOf", "hasOwnProperty", "__proto__"];
+  const withAction = (path: string) => (name: string) => ({ ...fixture(path), action: name });
+  const withNested = (path: string, key: string, field: string) => (name: string) => {
+    const payload = fixture(path);
+    return { ...payload, [key]: { ...(payload[key] as Payload), [field]: name } };
+  };
+  const cases: [string, (name: string) => Payload][] = [
+    ["pull_request", withAction("pull_request/opened.payload.json")],
+    ["discussion", withAction("discussion/created.payload.json")],
+    ["milestone", withAction("milestone/closed.payload.json")],
+    ["repository", withAction("repository/renamed.payload.json")],
+    ["dependabot_alert", withAction("dependabot_alert/created.payload.json")],
+    ["check_run", withNested("check_run/completed.payload.json", "check_run", "conclusion")],
+    ["check_run", withNested("check_run/completed.payload.json", "check_run", "status")],
+    [
+      "pull_request_review",
+      withNested("pull_request_review/submitted.payload.json", "review", "state"),
+    ],
+    [
+      "deployment_status",
+      withNested("deployment_status/gh-pages.payload.json", "deployment_status", "state"),
+    ],
+    ["status", (name) => ({ ...fixture("status/payload.json"), state: name })],
+  ];
+  for (const [kind, payloadFor] of cases) {
+    for (const name of names) {
+      const message = format(kind, payloadFor(name));
+      const label = `${kind} ${name}`;
+      assert.equal(typeof message.color, "number", label);
+      assert.doesNotMatch(JSON.stringify(message), /native code|function \w*\(/, label);
+    }
+  }
+});

@@ -199,6 +199,11 @@ Deno.test("a method the route lacks is 405 with Allow; HEAD falls back to GET", 
   const pagePost = await fetch("/", { method: "POST" });
   assert.equal(pagePost.status, 405);
   await pagePost.body?.cancel();
+  for (const method of ["constructor", "toString", "hasOwnProperty", "valueOf"]) {
+    const inherited = await fetch("/api/items/1", { method });
+    assert.equal(inherited.status, 405, method);
+    await inherited.body?.cancel();
+  }
 });
 
 Deno.test("a method named like an object property is 405 on a route, 404 elsewhere, never a crash", async () => {

@@ -197,6 +197,9 @@ Deno.test("gitea: the name table maps Gitea's events and actions to GitHub's", (
     ["create", undefined, "create", undefined],
     ["delete", undefined, "delete", undefined],
     ["workflow_run", "queued", "workflow_run", "queued"],
+    ["constructor", "toString", "constructor", "toString"],
+    ["__proto__", "valueOf", "__proto__", "valueOf"],
+    ["hasOwnProperty", "constructor", "hasOwnProperty", "constructor"],
   ];
   for (const [event, action, kind, normalized] of cases) {
     assert.deepEqual(

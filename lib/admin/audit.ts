@@ -1,13 +1,14 @@
 /**
  * `GET /admin/api/audit`: audit entries newest first, filtered by group, action (exact, or a
  * prefix ending in `.`), actor (user id or login) and time, with cursor pages. A super admin
- * sees every entry; anyone else sees the entries of the groups they can read.
+ * sees every entry; anyone else sees the entries of the groups they can read (each group's own
+ * history, under whatever ids it had: `history.ts`).
  */
 import type { z } from "zod";
 import type { Principal } from "../auth/principal.ts";
 import type { AuditEntry } from "../store/audit.ts";
 import { auditByGroupPrefix, auditKey, auditPrefix } from "../store/keys.ts";
-import { readScope } from "./guards.ts";
+import { historyScope } from "./history.ts";
 import { collectPage, type Page, type Source } from "./pages.ts";
 import type { auditQuerySchema } from "./schemas.ts";
 
@@ -25,9 +26,9 @@ function allEntries(kv: Deno.Kv): Source<AuditEntry> {
   };
 }
 
-function groupEntries(kv: Deno.Kv, groupId: string): Source<AuditEntry> {
+function groupEntries(kv: Deno.Kv, internalId: string): Source<AuditEntry> {
   return async function* (below) {
-    const prefix = auditByGroupPrefix(groupId);
+    const prefix = auditByGroupPrefix(internalId);
     const selector = below === undefined ? { prefix } : { prefix, end: [...prefix, below] };
     let ids: string[] = [];
     const read = async () => {
@@ -59,10 +60,10 @@ export async function queryAudit(
   principal: Principal,
   query: AuditQuery,
 ): Promise<Page<AuditEntry>> {
-  const scope = readScope(principal, query.groupId);
+  const scope = await historyScope(kv, principal, query.groupId);
   const sources: Source<AuditEntry>[] = scope === null
     ? [allEntries(kv)]
-    : scope.map((groupId) => groupEntries(kv, groupId));
+    : scope.map((internalId) => groupEntries(kv, internalId));
   return await collectPage(sources, {
     idOf: (entry) => entry.id,
     keep: matcher(query),

@@ -120,7 +120,7 @@ export function parseOr400<T>(
 }
 
 function queryObject(url: URL): Record<string, string> {
-  const query: Record<string, string> = {};
+  const query: Record<string, string> = Object.create(null);
   for (const [name, value] of url.searchParams) query[name] = value;
   return query;
 }

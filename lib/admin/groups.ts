@@ -8,13 +8,12 @@
  * replacement answer 409, and without it the last writer wins.
  */
 import { isOwner, type Principal, readableGroups } from "../auth/principal.ts";
-import { sha256Hex } from "../crypto.ts";
 import { HttpError } from "../fresh/http_error.ts";
 import { type AuditEntry, newAuditEntry } from "../store/audit.ts";
 import { applyGroupChanges, type GroupChange, renameGroup } from "../store/group_admin.ts";
-import { type GroupEntry, listGroupEntries } from "../store/groups.ts";
+import { type GroupEntry, MAX_GROUP_BYTES, readGroupSet } from "../store/group_set.ts";
 import type { Group, Role } from "../types.ts";
-import { etagOf } from "./endpoint.ts";
+import { versioned } from "./endpoint.ts";
 import { actorOf, effectiveRole, requireGroup, requireRight } from "./guards.ts";
 import { sameJson } from "./same_json.ts";
 
@@ -23,22 +22,18 @@ export const MAX_GROUPS = 100;
 
 const ATTEMPTS = 5;
 const BOUND_FIELDS = ["installationId", "owners"] as const;
+const encoder = new TextEncoder();
 
-/** One version tag for the whole group set: a digest of every record's versionstamp. */
-async function groupSetVersion(entries: readonly GroupEntry[]): Promise<string> {
-  const stamps = entries.map((entry) => `${entry.group.id}:${entry.versionstamp}`).join(",");
-  return (await sha256Hex(stamps)).slice(0, 32);
-}
-
-/** The groups the caller may read, their role in each, and the set's version as `ETag`. */
+/**
+ * The groups the caller may read, their role in each (an object without prototype, keyed by
+ * group id), and the version of the whole group set as `ETag`.
+ */
 export async function listVisibleGroups(kv: Deno.Kv, principal: Principal): Promise<Response> {
-  const entries = await listGroupEntries(kv);
-  const groups = readableGroups(principal, entries.map((entry) => entry.group));
-  const roles: Record<string, Role> = {};
+  const set = await readGroupSet(kv);
+  const groups = readableGroups(principal, set.entries.map((entry) => entry.group));
+  const roles: Record<string, Role> = Object.create(null);
   for (const group of groups) roles[group.id] = effectiveRole(principal, group.id);
-  return Response.json({ groups, roles }, {
-    headers: { etag: etagOf(await groupSetVersion(entries)) },
-  });
+  return versioned({ groups, roles }, set.version);
 }
 
 function changedFields(before: Group, after: Group): string[] {
@@ -78,15 +73,19 @@ function planChanges(
     }
   };
 
-  for (const group of submitted) {
+  for (const [index, group] of submitted.entries()) {
     const entry = byId.get(group.id);
+    if (entry && sameJson(group, entry.group)) continue;
+    if (encoder.encode(JSON.stringify(group)).length > MAX_GROUP_BYTES) {
+      throw new HttpError(400, `groups[${index}]: at most ${MAX_GROUP_BYTES} bytes of JSON`);
+    }
     if (!entry) {
       if (!principal.superAdmin) {
         throw new HttpError(403, `Only a super admin may create groups (${group.id})`);
       }
       changes.push({ kind: "create", group });
       audit("group.create", group.id, { name: group.name });
-    } else if (!sameJson(group, entry.group)) {
+    } else {
       requireRight(principal, group.id, "own");
       requireBindingRight(group, entry.group);
       changes.push({ kind: "update", group, expected: entry.versionstamp });
@@ -102,7 +101,11 @@ function planChanges(
   return { changes, audits };
 }
 
-/** `PUT /admin/api/groups`: replaces the groups the caller may replace (module comment). */
+/**
+ * `PUT /admin/api/groups`: replaces the groups the caller may replace (module comment). The
+ * instance limit applies to the resulting set, however many groups the replacement changes; the
+ * whole replacement lands at once or not at all.
+ */
 export async function replaceGroups(
   kv: Deno.Kv,
   principal: Principal,
@@ -114,20 +117,17 @@ export async function replaceGroups(
   }
   requireUnique(submitted);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const stored = await listGroupEntries(kv);
-    if (expected !== undefined && expected !== await groupSetVersion(stored)) {
+    const set = await readGroupSet(kv);
+    if (expected !== undefined && expected !== set.version) {
       throw new HttpError(409, "The groups changed since they were read; reload and try again");
     }
-    const { changes, audits } = planChanges(principal, stored, submitted);
+    const { changes, audits } = planChanges(principal, set.entries, submitted);
     const created = changes.filter((change) => change.kind === "create").length;
     const deleted = changes.filter((change) => change.kind === "delete").length;
-    if (stored.length + created - deleted > MAX_GROUPS) {
+    if (set.entries.length + created - deleted > MAX_GROUPS) {
       throw new HttpError(400, `groups: at most ${MAX_GROUPS} groups per instance`);
     }
-    if (changes.length > MAX_GROUPS) {
-      throw new HttpError(400, `groups: at most ${MAX_GROUPS} groups may change at once`);
-    }
-    if (changes.length === 0 || await applyGroupChanges(kv, changes, audits)) {
+    if (changes.length === 0 || await applyGroupChanges(kv, set, changes, audits)) {
       return { ok: true, count: submitted.length };
     }
     if (expected !== undefined) break;

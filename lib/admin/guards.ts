@@ -58,5 +58,5 @@ export function actorOf(principal: Principal): { userId: string; login: string }
 
 /** The caller's role in a group they can read: their member role, or owner for a super admin. */
 export function effectiveRole(principal: Principal, groupId: string): Role {
-  return principal.roles[groupId] ?? "owner";
+  return Object.hasOwn(principal.roles, groupId) ? principal.roles[groupId] : "owner";
 }

@@ -3,21 +3,25 @@
  * delivery id and time (the time the event was accepted), newest first; one log; one
  * delivery's logs; and redelivery of a delivery's failed units. A super admin sees everything;
  * anyone else the logs of the groups they can read, and redelivers only where they may edit.
+ * A log belongs to the group that has its internal id now (`history.ts`), not to whichever
+ * group has the id it was made under.
  */
 import type { z } from "zod";
-import { canReadGroup, type Principal } from "../auth/principal.ts";
+import type { Principal } from "../auth/principal.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../fresh/http_error.ts";
 import { appendAudit } from "../store/audit.ts";
 import {
   getSendLog,
+  historyIdOf,
   listDeliveryLogs,
   listSendLogs,
   type SendLog,
   type SendLogQuery,
 } from "../store/send_logs.ts";
 import { redeliver } from "../store/units.ts";
-import { actorOf, readScope, requireRight } from "./guards.ts";
+import { actorOf } from "./guards.ts";
+import { historyAccess, historyScope } from "./history.ts";
 import { collectPage, type Page, type Source } from "./pages.ts";
 import type { logsQuerySchema } from "./schemas.ts";
 
@@ -25,6 +29,11 @@ import type { logsQuerySchema } from "./schemas.ts";
 export type LogsQuery = z.output<typeof logsQuerySchema>;
 
 const FETCH_SIZE = 100;
+
+/** A send log as the API shows it: without the internal id of its group. */
+export function publicLog({ groupInternalId: _internal, ...log }: SendLog): SendLog {
+  return log;
+}
 
 function sendLogs(kv: Deno.Kv, query: SendLogQuery): Source<SendLog> {
   return async function* (below) {
@@ -53,11 +62,13 @@ export async function queryLogs(
   query: LogsQuery,
 ): Promise<Page<SendLog>> {
   const base = { status: query.status, deliveryId: query.deliveryId };
-  const scope = readScope(principal, query.groupId);
+  const scope = await historyScope(kv, principal, query.groupId);
   const sources: Source<SendLog>[] = scope === null
     ? [sendLogs(kv, base)]
-    : scope.map((groupId) => sendLogs(kv, { ...base, groupId, routeId: query.routeId }));
-  return await collectPage(sources, {
+    : scope.map((groupInternalId) =>
+      sendLogs(kv, { ...base, groupInternalId, routeId: query.routeId })
+    );
+  const page = await collectPage(sources, {
     idOf: (log) => log.id,
     keep: matcher(query),
     limit: query.limit ?? 50,
@@ -65,31 +76,36 @@ export async function queryLogs(
     from: query.from,
     to: query.to,
   });
+  return { ...page, items: page.items.map(publicLog) };
 }
 
 /** `GET /admin/api/logs/:id`: one send log (404 unknown, 403 not readable). */
 export async function getLog(kv: Deno.Kv, principal: Principal, logId: string): Promise<SendLog> {
   const log = await getSendLog(kv, logId);
   if (!log) throw new HttpError(404, `Unknown send log ${logId}`);
-  requireRight(principal, log.groupId, "read");
-  return log;
+  (await historyAccess(kv, principal)).require(historyIdOf(log), "read", log.groupId);
+  return publicLog(log);
 }
 
+/** The delivery's logs the caller may read (404 when none), and all of them. */
 async function deliveryLogs(kv: Deno.Kv, principal: Principal, deliveryId: string) {
-  const logs = (await listDeliveryLogs(kv, deliveryId))
-    .filter((log) => canReadGroup(principal, log.groupId));
-  if (logs.length === 0) throw new HttpError(404, `Unknown delivery ${deliveryId}`);
-  return logs;
+  const access = await historyAccess(kv, principal);
+  const all = await listDeliveryLogs(kv, deliveryId);
+  const readable = all.filter((log) => access.canRead(historyIdOf(log)));
+  if (readable.length === 0) throw new HttpError(404, `Unknown delivery ${deliveryId}`);
+  return { access, all, readable };
 }
 
 /** `GET /admin/api/delivery/:deliveryId`: the delivery's logs in the caller's groups. */
 export async function getDelivery(kv: Deno.Kv, principal: Principal, deliveryId: string) {
-  return { deliveryId, items: await deliveryLogs(kv, principal, deliveryId) };
+  const { readable } = await deliveryLogs(kv, principal, deliveryId);
+  return { deliveryId, items: readable.map(publicLog) };
 }
 
 /**
  * `POST /admin/api/delivery/:deliveryId/redeliver`: sends the delivery's failed and dead units
- * again. The caller must be able to edit every group the delivery reached.
+ * again. The caller must be able to edit every group the delivery reached (the groups that
+ * have those units' history now; a deleted group's units only a super admin may redeliver).
  */
 export async function redeliverDelivery(
   kv: Deno.Kv,
@@ -97,17 +113,16 @@ export async function redeliverDelivery(
   principal: Principal,
   deliveryId: string,
 ) {
-  await deliveryLogs(kv, principal, deliveryId);
-  const all = await listDeliveryLogs(kv, deliveryId);
-  for (const groupId of new Set(all.map((log) => log.groupId))) {
-    requireRight(principal, groupId, "edit");
-  }
+  const { access, all } = await deliveryLogs(kv, principal, deliveryId);
+  const reached = new Map(all.map((log) => [historyIdOf(log), log.groupId]));
+  for (const [internalId, groupId] of reached) access.require(internalId, "edit", groupId);
   const result = await redeliver(kv, deliveryId, { retentionDays: config.sendLogRetentionDays });
-  for (const groupId of new Set(all.map((log) => log.groupId))) {
+  for (const internalId of reached.keys()) {
+    const groupId = access.groupOf(internalId);
     await appendAudit(kv, {
       actor: actorOf(principal),
       action: "delivery.redeliver",
-      groupId,
+      ...(groupId === undefined ? {} : { groupId }),
       target: `delivery:${deliveryId}`,
       detail: { requeued: result.requeued.length, expired: result.expired.length },
     });

@@ -1,11 +1,13 @@
 /**
  * `GET /admin/api/metrics`: delivery statistics from the delivery counters. A super admin
  * without `groupId` sees the whole instance; anyone else sees one group they can read, or the
- * sum over all of their groups (recent failures included only from those groups).
+ * sum over all of their groups (recent failures included only from those groups). A group's
+ * counts are its own history, under whatever ids it had (`history.ts`).
  */
 import type { Principal } from "../auth/principal.ts";
 import { type DeliveryMetrics, readMetrics } from "../store/metrics.ts";
-import { readScope } from "./guards.ts";
+import { historyScope } from "./history.ts";
+import { publicLog } from "./logs.ts";
 
 /** The metrics the caller may see (see the module comment). */
 export async function queryMetrics(
@@ -13,6 +15,7 @@ export async function queryMetrics(
   principal: Principal,
   query: { groupId?: string; days?: number },
 ): Promise<DeliveryMetrics> {
-  const groupIds = readScope(principal, query.groupId) ?? undefined;
-  return await readMetrics(kv, { groupIds, days: query.days });
+  const groupInternalIds = await historyScope(kv, principal, query.groupId) ?? undefined;
+  const metrics = await readMetrics(kv, { groupInternalIds, days: query.days });
+  return { ...metrics, recentFailures: metrics.recentFailures.map(publicLog) };
 }

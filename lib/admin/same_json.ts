@@ -12,5 +12,6 @@ export function sameJson(a: unknown, b: unknown): boolean {
   const left = Object.entries(a as Record<string, unknown>).filter(([, v]) => v !== undefined);
   const right = b as Record<string, unknown>;
   const rightCount = Object.values(right).filter((v) => v !== undefined).length;
-  return left.length === rightCount && left.every(([key, value]) => sameJson(value, right[key]));
+  return left.length === rightCount &&
+    left.every(([key, value]) => Object.hasOwn(right, key) && sameJson(value, right[key]));
 }

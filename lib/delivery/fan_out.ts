@@ -6,7 +6,7 @@
 import { formatEvent } from "../format/mod.ts";
 import { selectRoutes } from "../filter/select.ts";
 import { type DeliverJob, loadEvent } from "../store/events.ts";
-import { listGroups } from "../store/groups.ts";
+import { listGroupEntries } from "../store/groups.ts";
 import type { SendLog } from "../store/send_logs.ts";
 import { createUnit, type NewUnit } from "../store/units.ts";
 import type { ForgeEvent, Route, Target } from "../types.ts";
@@ -17,6 +17,7 @@ import { laneKeyFor, unitIdFor } from "./targets.ts";
 async function unitFor(
   event: ForgeEvent,
   route: Route,
+  groupInternalId: string,
   target: Target,
   body: unknown,
   now: number,
@@ -29,6 +30,7 @@ async function unitFor(
     ...(event.action === undefined ? {} : { action: event.action }),
     provider: event.provider,
     groupId: route.groupId,
+    groupInternalId,
     routeId: route.id,
     platform: target.platform,
     target,
@@ -49,7 +51,12 @@ export async function fanOut(ctx: DeliveryContext, job: DeliverJob): Promise<num
   }
   const message = formatEvent(event);
   if (!message) return 0;
-  const [{ routes }, groups] = await Promise.all([ctx.routes.current(), listGroups(ctx.kv)]);
+  const [{ routes }, entries] = await Promise.all([
+    ctx.routes.current(),
+    listGroupEntries(ctx.kv),
+  ]);
+  const groups = entries.map((entry) => entry.group);
+  const internalIds = new Map(entries.map((entry) => [entry.group.id, entry.internalId]));
   const now = ctx.now();
   const units: NewUnit[] = [];
   const selection = await selectRoutes(event, event.scope, routes, groups);
@@ -62,12 +69,14 @@ export async function fanOut(ctx: DeliveryContext, job: DeliverJob): Promise<num
     });
   }
   for (const route of selection.routes) {
+    const internalId = internalIds.get(route.groupId)!;
     const bodies = new Map<string, unknown>();
     for (const target of route.targets) {
       if (!bodies.has(target.platform)) {
         bodies.set(target.platform, renderFor(message, route, target));
       }
-      units.push(await unitFor(event, route, target, bodies.get(target.platform), now));
+      const body = bodies.get(target.platform);
+      units.push(await unitFor(event, route, internalId, target, body, now));
     }
   }
   const created = await Promise.all(

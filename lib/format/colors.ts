@@ -1,4 +1,5 @@
 /** The message colour palette, as 24-bit RGB numbers, and the mappings every formatter shares. */
+import { ownValue } from "../own_value.ts";
 
 /** Named colours; each has a Telegram status dot (Telegram messages have no colour). */
 export const COLORS = {
@@ -10,9 +11,6 @@ export const COLORS = {
   yellow: 0xd4a72c,
   orange: 0xe16f24,
 } as const;
-
-/** A colour name of the palette. */
-type ColorName = keyof typeof COLORS;
 
 const DOTS: Record<number, string> = {
   [COLORS.green]: "🟢",
@@ -81,7 +79,8 @@ export function parseColor(value: unknown): number | undefined {
   }
   if (typeof value !== "string") return undefined;
   const name = value.trim().toLowerCase();
-  if (name in COLORS) return COLORS[name as ColorName];
+  const named = ownValue<number>(COLORS, name);
+  if (named !== undefined) return named;
   const hex = /^#?([0-9a-f]{6})$/.exec(name);
   return hex ? parseInt(hex[1], 16) : undefined;
 }

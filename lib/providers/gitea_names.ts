@@ -6,6 +6,7 @@
  * counterpart and pass through unchanged.
  */
 import type { EventName } from "./adapter.ts";
+import { ownValue } from "../own_value.ts";
 
 /**
  * `X-Gitea-Event` value → GitHub event kind. Gitea sends the first group in
@@ -42,18 +43,13 @@ export const GITEA_KIND_ACTIONS: Readonly<Record<string, string>> = {
   "release.updated": "edited",
 };
 
-/** The table's own entry for a sender-chosen name (never an inherited property). */
-function entry(table: Readonly<Record<string, string>>, name: string): string | undefined {
-  return Object.hasOwn(table, name) ? table[name] : undefined;
-}
-
 /** GitHub's kind and action for a Gitea event name and payload action. */
 export function normalizeGiteaName(event: string, action: string | undefined): EventName {
-  const kind = entry(GITEA_EVENT_KINDS, event) ?? event;
+  const kind = ownValue(GITEA_EVENT_KINDS, event) ?? event;
   if (action === undefined) return { kind };
   return {
     kind,
-    action: entry(GITEA_KIND_ACTIONS, `${kind}.${action}`) ?? entry(GITEA_ACTIONS, action) ??
+    action: ownValue(GITEA_KIND_ACTIONS, `${kind}.${action}`) ?? ownValue(GITEA_ACTIONS, action) ??
       action,
   };
 }

@@ -13,7 +13,7 @@ import {
   targetRefOf,
 } from "../target_ref.ts";
 import type { Target } from "../types.ts";
-import { addAuditEntry, type AuditActor, newAuditEntry } from "./audit.ts";
+import { addAuditEntry, type AuditActor, currentInternalIds, newAuditEntry } from "./audit.ts";
 import { allowedTargetsEpochKey, allowedTargetsKey } from "./keys.ts";
 
 /** How a target came onto a group's list. */
@@ -115,12 +115,13 @@ async function commitChange(
   checks: readonly Deno.AtomicCheck[] = [],
 ): Promise<boolean> {
   const record: AllowedTargetsRecord = { targets: change.next, updatedAt: now };
+  const internalIds = await currentInternalIds(kv);
   const op = kv.atomic()
     .check(...checks)
     .check({ key: allowedTargetsKey(change.groupId), versionstamp: change.read.versionstamp })
     .set(allowedTargetsKey(change.groupId), record);
   if (change.added.length > 0) op.sum(allowedTargetsEpochKey(), 1n);
-  addAuditEntry(op, newAuditEntry({ ...change.audit, groupId: change.groupId }, now));
+  addAuditEntry(op, newAuditEntry({ ...change.audit, groupId: change.groupId }, now), internalIds);
   return (await op.commit()).ok;
 }
 

@@ -2,9 +2,12 @@
  * The audit log: one entry per admin write, sign-in, sign-out, invite use,
  * token revocation and install binding (CONTRACT §4). Entries are keyed by
  * ulid, so listing the prefix gives them in time order; entries about a group
- * are also indexed under that group.
+ * are also indexed under that group's internal id (`group_set.ts`), so they
+ * follow the group through renames and never pass to a later group with the
+ * same id.
  */
 import { monotonicFactory } from "ulid";
+import { internalIdsOf, readGroupSet } from "./group_set.ts";
 import { auditByGroupKey, auditByGroupPrefix, auditKey, auditPrefix } from "./keys.ts";
 
 /** Who did it. */
@@ -36,11 +39,25 @@ export function newAuditEntry(input: AuditInput, at: number): AuditEntry {
   return { ...input, id: nextAuditId(at), at };
 }
 
-/** Adds the writes of `entry` (record and group index) to an atomic operation. */
-export function addAuditEntry(op: Deno.AtomicOperation, entry: AuditEntry): Deno.AtomicOperation {
+/**
+ * Adds the writes of `entry` to an atomic operation: the record, and the index
+ * entry under its group's internal id, looked up in `internalIds` (group id →
+ * internal id; an entry about a group that is not there is not indexed).
+ */
+export function addAuditEntry(
+  op: Deno.AtomicOperation,
+  entry: AuditEntry,
+  internalIds: ReadonlyMap<string, string>,
+): Deno.AtomicOperation {
   op.set(auditKey(entry.id), entry);
-  if (entry.groupId !== undefined) op.set(auditByGroupKey(entry.groupId, entry.id), entry.id);
+  const internalId = entry.groupId === undefined ? undefined : internalIds.get(entry.groupId);
+  if (internalId !== undefined) op.set(auditByGroupKey(internalId, entry.id), entry.id);
   return op;
+}
+
+/** Group id → internal id of every current group, for {@link addAuditEntry}. */
+export async function currentInternalIds(kv: Deno.Kv): Promise<Map<string, string>> {
+  return internalIdsOf(await readGroupSet(kv));
 }
 
 /** Records one audit entry and returns it. */
@@ -50,12 +67,13 @@ export async function appendAudit(
   at: number = Date.now(),
 ): Promise<AuditEntry> {
   const entry = newAuditEntry(input, at);
-  const result = await addAuditEntry(kv.atomic(), entry).commit();
+  const internalIds = await currentInternalIds(kv);
+  const result = await addAuditEntry(kv.atomic(), entry, internalIds).commit();
   if (!result.ok) throw new Error(`Cannot record audit entry ${entry.id}`);
   return entry;
 }
 
-/** Audit entries, newest first: all of them, or those of one group. */
+/** Audit entries, newest first: all of them, or those of the group that now has `groupId`. */
 export async function listAuditEntries(
   kv: Deno.Kv,
   options: { groupId?: string; limit?: number } = {},
@@ -70,8 +88,10 @@ export async function listAuditEntries(
     }
     return entries;
   }
+  const internalId = (await currentInternalIds(kv)).get(options.groupId);
+  if (internalId === undefined) return [];
   const ids: string[] = [];
-  const index = kv.list<string>({ prefix: auditByGroupPrefix(options.groupId) }, {
+  const index = kv.list<string>({ prefix: auditByGroupPrefix(internalId) }, {
     limit,
     reverse: true,
   });

@@ -4,7 +4,7 @@
  * the old list or the new one, never a mix) and gives one versionstamp for the optimistic check.
  */
 import type { Fragment } from "../types.ts";
-import { addAuditEntry, type AuditEntry } from "./audit.ts";
+import { addAuditEntry, type AuditEntry, currentInternalIds } from "./audit.ts";
 import { fragmentsKey } from "./keys.ts";
 
 /** The value at `["fragments", groupId]`. */
@@ -58,7 +58,8 @@ export async function replaceFragments(
     op.check({ key: fragmentsKey(groupId), versionstamp: expectedVersionstamp });
   }
   op.set(fragmentsKey(groupId), record);
-  for (const audit of audits) addAuditEntry(op, audit);
+  const internalIds = audits.length > 0 ? await currentInternalIds(kv) : new Map();
+  for (const audit of audits) addAuditEntry(op, audit, internalIds);
   const result = await op.commit();
   return result.ok
     ? { ok: true, versionstamp: result.versionstamp, count: fragments.length }

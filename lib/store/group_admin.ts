@@ -2,29 +2,42 @@
  * Group replacement and rename for the admin API, with everything that belongs to a group
  * (routes, fragments, webhook secret, invites, allowed targets) kept consistent.
  *
- * Group records change in one atomic write checked against the versionstamps they were read
- * at. Routes live in the versioned route set (`routes.ts`), which cannot join that write, so
- * the steps are ordered to keep every intermediate state correct:
+ * Group records change through the group set (`group_set.ts`), checked against the version
+ * they were read at. Routes live in the versioned route set (`routes.ts`), which cannot join
+ * that write, so the steps are ordered to keep every intermediate state correct:
  *
- * - a group id about to be created is first cleared of leftovers (routes, invites), so nothing
- *   left behind by an earlier group of that id comes back to life;
- * - a deleted group's secret, fragments and allowed targets go in the same write as its
- *   record (so do a created group's leftovers); its routes and invites go right after (a route
- *   of a missing group never fires, an invite to a missing group is refused);
+ * - what is left under a group id that no group has (routes, invites, secret, fragments, allowed targets) is
+ *   cleared in writes checked against the group set's version, so nothing of a group that took
+ *   the id meanwhile is ever touched. That happens before an id is created, so nothing left
+ *   behind by an earlier group of that id comes back to life, and after a group is deleted or
+ *   renamed away (a route of a missing group never fires, an invite to a missing group is
+ *   refused, a missing group's ingress answers 404);
+ * - a replacement writes the new group set aside and switches to it in one operation, however
+ *   many groups it creates, changes or deletes: readers see the old set or the new one;
  * - a rename first adds copies of the group's routes under the new id (inert: no such group
- *   yet), then moves the record, secret, fragments, allowed targets and invites in one write
- *   checked against the route set it just wrote, then drops the routes under the old id
- *   (inert: the group is gone). A failed move removes the copies again.
+ *   yet), then moves the record (with its internal id, so its history follows), secret,
+ *   fragments, allowed targets and invites in one write checked against the route set it just wrote, then drops
+ *   the routes under the old id. A failed move removes the copies again.
  */
 import type { Group, Route } from "../types.ts";
 import type { AllowedTargetsRecord } from "./allowed_targets.ts";
 import { addAuditEntry, type AuditEntry } from "./audit.ts";
 import type { FragmentsRecord } from "./fragments.ts";
+import {
+  type GroupEntry,
+  type GroupRecord,
+  type GroupSet,
+  groupSetWriter,
+  internalIdsOf,
+  newInternalId,
+  readGroupSet,
+  switchGroupSet,
+} from "./group_set.ts";
 import { addInviteDelete, addInviteWrite, type InviteEntry, listInviteEntries } from "./invites.ts";
 import {
   allowedTargetsKey,
   fragmentsKey,
-  groupKey,
+  groupsPointerKey,
   inviteKey,
   routesPointerKey,
   tenantKey,
@@ -47,79 +60,122 @@ export type RenameResult =
 const ATTEMPTS = 5;
 
 /**
- * Rewrites the route set with `change` (read, change, replace checked against what was read;
- * retried when the set changed meanwhile). Answers the replacement's result, or null when
- * `change` left the routes as they were.
+ * Rewrites the route set with `change` (read, change, replace checked against what was read,
+ * and against `checks`; retried when the route set changed meanwhile). Answers the
+ * replacement's result, or null when `change` left the routes as they were.
  */
 export async function rewriteRoutes(
   kv: Deno.Kv,
   change: (routes: Route[]) => Route[] | null,
   audits: readonly AuditEntry[] = [],
+  checks: readonly Deno.AtomicCheck[] = [],
 ): Promise<ReplaceRoutesResult | null> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const current = await getRoutes(kv);
     const next = change(current.routes);
     if (next === null) return null;
-    const result = await replaceRoutes(kv, next, current.versionstamp, { audits });
+    const result = await replaceRoutes(kv, next, current.versionstamp, { audits, checks });
     if (result.ok || result.reason !== "conflict") return result;
   }
   return { ok: false, reason: "conflict" };
 }
 
-/** Removes every route of the given groups; nothing when they have none. */
-async function dropRoutesOf(kv: Deno.Kv, groupIds: ReadonlySet<string>) {
-  if (groupIds.size === 0) return null;
-  return await rewriteRoutes(kv, (routes) => {
-    const kept = routes.filter((route) => !groupIds.has(route.groupId));
-    return kept.length === routes.length ? null : kept;
-  });
-}
-
-async function dropInvitesOf(kv: Deno.Kv, groupIds: Iterable<string>) {
-  for (const groupId of groupIds) {
-    for (const { invite } of await listInviteEntries(kv, groupId)) {
-      await addInviteDelete(kv.atomic(), invite).commit();
-    }
-  }
+/** The check that no group changed since the set was read at `version`. */
+function groupsUnchanged(version: string | null): Deno.AtomicCheck {
+  return { key: groupsPointerKey(), versionstamp: version };
 }
 
 /**
- * Applies creations, updates and deletions of groups with their audit entries in one atomic
- * write (see the module comment for what happens around it). False when a group changed since
- * it was read (nothing is written then).
+ * Clears what is stored under group ids that no group has in the set read at `version`:
+ * secrets, fragments, allowed targets, invites and routes, each write checked against `version`. False when the
+ * groups changed meanwhile (what was cleared before that was leftovers all the same).
+ */
+async function clearLeftovers(
+  kv: Deno.Kv,
+  groupIds: ReadonlySet<string>,
+  version: string | null,
+): Promise<boolean> {
+  if (groupIds.size === 0) return true;
+  const unchanged = groupsUnchanged(version);
+  const op = kv.atomic().check(unchanged);
+  for (const id of groupIds) {
+    op.delete(tenantKey(id)).delete(fragmentsKey(id)).delete(allowedTargetsKey(id));
+  }
+  if (!(await op.commit()).ok) return false;
+  for (const groupId of groupIds) {
+    for (const { invite } of await listInviteEntries(kv, groupId)) {
+      if (!(await addInviteDelete(kv.atomic().check(unchanged), invite).commit()).ok) return false;
+    }
+  }
+  const dropped = await rewriteRoutes(
+    kv,
+    (routes) => {
+      const kept = routes.filter((route) => !groupIds.has(route.groupId));
+      return kept.length === routes.length ? null : kept;
+    },
+    [],
+    [unchanged],
+  );
+  return dropped === null || dropped.ok;
+}
+
+/** Clears what is left under the given ids, as long as no group has them (retried). */
+async function clearGone(kv: Deno.Kv, groupIds: Iterable<string>): Promise<void> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const set = await readGroupSet(kv);
+    const present = new Set(set.entries.map((entry) => entry.group.id));
+    const gone = new Set([...groupIds].filter((id) => !present.has(id)));
+    if (await clearLeftovers(kv, gone, set.version)) return;
+  }
+}
+
+function changedId(change: GroupChange): string {
+  return change.kind === "delete" ? change.groupId : change.group.id;
+}
+
+/**
+ * Applies creations, updates and deletions of groups to the set read as `set`, with their
+ * audit entries, in one switch of the group set (see the module comment for what happens
+ * around it). A created group gets a fresh internal id. False when a group changed since the
+ * set was read (no group is changed then).
  */
 export async function applyGroupChanges(
   kv: Deno.Kv,
+  set: GroupSet,
   changes: readonly GroupChange[],
   audits: readonly AuditEntry[],
 ): Promise<boolean> {
+  const stored = new Map(set.entries.map((entry) => [entry.group.id, entry]));
+  for (const change of changes) {
+    const expected = change.kind === "create" ? null : change.expected;
+    if ((stored.get(changedId(change))?.versionstamp ?? null) !== expected) return false;
+  }
   const created = new Set(
     changes.flatMap((change) => change.kind === "create" ? [change.group.id] : []),
   );
-  const deleted = new Set(
+  if (!(await clearLeftovers(kv, created, set.version))) return false;
+
+  const internalIds = internalIdsOf(set);
+  const next = new Map<string, GroupRecord>(
+    set.entries.map(({ group, internalId }) => [group.id, { group, internalId }]),
+  );
+  for (const change of changes) {
+    if (change.kind === "delete") {
+      next.delete(change.groupId);
+      continue;
+    }
+    const internalId = stored.get(change.group.id)?.internalId ?? newInternalId();
+    internalIds.set(change.group.id, internalId);
+    next.set(change.group.id, { group: change.group, internalId });
+  }
+  const switched = await switchGroupSet(kv, set.version, [...next.values()], (op) => {
+    for (const audit of audits) addAuditEntry(op, audit, internalIds);
+  });
+  if (switched === null) return false;
+  await clearGone(
+    kv,
     changes.flatMap((change) => change.kind === "delete" ? [change.groupId] : []),
   );
-  await dropRoutesOf(kv, created);
-  await dropInvitesOf(kv, created);
-
-  const op = kv.atomic();
-  for (const change of changes) {
-    const id = change.kind === "delete" ? change.groupId : change.group.id;
-    op.check({
-      key: groupKey(id),
-      versionstamp: change.kind === "create" ? null : change.expected,
-    });
-    if (change.kind === "delete") op.delete(groupKey(id));
-    else op.set(groupKey(id), change.group);
-    if (change.kind !== "update") {
-      op.delete(tenantKey(id)).delete(fragmentsKey(id)).delete(allowedTargetsKey(id));
-    }
-  }
-  for (const audit of audits) addAuditEntry(op, audit);
-  if (!(await op.commit()).ok) return false;
-
-  await dropRoutesOf(kv, deleted);
-  await dropInvitesOf(kv, deleted);
   return true;
 }
 
@@ -139,7 +195,8 @@ function withCopies(routes: readonly Route[], from: string, to: string): Route[]
 }
 
 interface MoveInput {
-  from: string;
+  set: GroupSet;
+  source: GroupEntry;
   to: string;
   name: string | undefined;
   routesVersionstamp: string | null;
@@ -147,28 +204,28 @@ interface MoveInput {
 }
 
 /**
- * The atomic part of a rename: record, secret, fragments, allowed targets and invites move
- * together.
+ * The atomic part of a rename: record (with its internal id), secret, fragments, allowed
+ * targets and invites move together.
  */
 async function moveGroup(kv: Deno.Kv, input: MoveInput, now: number): Promise<Group | null> {
-  const { from, to } = input;
-  const [stored, secret, fragments, allowed] = await kv.getMany<
-    [Group, GroupSecret, FragmentsRecord, AllowedTargetsRecord]
-  >([groupKey(from), tenantKey(from), fragmentsKey(from), allowedTargetsKey(from)]);
-  if (stored.value === null) return null;
+  const { source, to } = input;
+  const from = source.group.id;
+  const [secret, fragments, allowed] = await kv.getMany<
+    [GroupSecret, FragmentsRecord, AllowedTargetsRecord]
+  >([tenantKey(from), fragmentsKey(from), allowedTargetsKey(from)]);
   const invites: InviteEntry[] = await listInviteEntries(kv, from, now);
   const leftovers = await listInviteEntries(kv, to, now);
-  const group: Group = { ...stored.value, id: to, name: input.name ?? stored.value.name };
+  const group: Group = { ...source.group, id: to, name: input.name ?? source.group.name };
 
   const op = kv.atomic()
     .check({ key: routesPointerKey(), versionstamp: input.routesVersionstamp })
-    .check({ key: groupKey(to), versionstamp: null })
-    .check(stored, secret, fragments, allowed)
-    .delete(groupKey(from))
-    .set(groupKey(to), group)
+    .check(secret, fragments, allowed)
     .delete(tenantKey(to))
     .delete(fragmentsKey(to))
     .delete(allowedTargetsKey(to));
+  const writer = groupSetWriter(op, input.set);
+  writer.remove(from);
+  writer.put({ group, internalId: source.internalId });
   if (secret.value) op.delete(tenantKey(from)).set(tenantKey(to), secret.value);
   if (fragments.value) {
     const moved: FragmentsRecord = {
@@ -184,14 +241,14 @@ async function moveGroup(kv: Deno.Kv, input: MoveInput, now: number): Promise<Gr
     addInviteDelete(op, entry.invite);
     addInviteWrite(op, { ...entry.invite, groupId: to }, now);
   }
-  addAuditEntry(op, input.audit(group));
+  addAuditEntry(op, input.audit(group), new Map([[to, source.internalId]]));
   return (await op.commit()).ok ? group : null;
 }
 
 /**
- * Renames a group: its record (members, binding), routes, fragments, webhook secret and
- * pending invites move to `to`, and `from` is gone afterwards. `name` renames it too.
- * `audit` makes the entry committed with the move.
+ * Renames a group: its record (members, binding, internal id and so its history), routes,
+ * fragments, webhook secret and pending invites move to `to`, and `from` is gone afterwards.
+ * `name` renames it too. `audit` makes the entry committed with the move.
  */
 export async function renameGroup(
   kv: Deno.Kv,
@@ -201,32 +258,37 @@ export async function renameGroup(
 ): Promise<RenameResult> {
   const { from, to } = rename;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const [source, target] = await kv.getMany<[Group, Group]>([groupKey(from), groupKey(to)]);
-    if (source.value === null) return { ok: false, reason: "missing" };
-    if (target.value !== null) return { ok: false, reason: "exists" };
+    const set = await readGroupSet(kv);
+    const source = set.entries.find((entry) => entry.group.id === from);
+    if (!source) return { ok: false, reason: "missing" };
+    if (set.entries.some((entry) => entry.group.id === to)) return { ok: false, reason: "exists" };
 
     let routeCount = 0;
-    const copied = await rewriteRoutes(kv, (routes) => {
-      routeCount = routes.filter((route) => route.groupId === from).length;
-      return withCopies(routes, from, to);
-    });
+    const copied = await rewriteRoutes(
+      kv,
+      (routes) => {
+        routeCount = routes.filter((route) => route.groupId === from).length;
+        return withCopies(routes, from, to);
+      },
+      [],
+      [groupsUnchanged(set.version)],
+    );
     if (copied?.ok === false) {
-      return copied.reason === "too_many" ? copied : { ok: false, reason: "conflict" };
+      if (copied.reason === "too_many") return copied;
+      continue;
     }
     const routesVersionstamp = copied?.versionstamp ?? (await getRoutes(kv)).versionstamp;
 
     const group = await moveGroup(kv, {
-      from,
+      set,
+      source,
       to,
       name: rename.name,
       routesVersionstamp,
       audit: (moved) => audit(moved, routeCount),
     }, now);
-    if (group) {
-      await dropRoutesOf(kv, new Set([from]));
-      return { ok: true, group, routes: routeCount };
-    }
-    await dropRoutesOf(kv, new Set([to]));
+    await clearGone(kv, [group ? from : to]);
+    if (group) return { ok: true, group, routes: routeCount };
   }
   return { ok: false, reason: "conflict" };
 }

@@ -7,8 +7,15 @@
  */
 import { randomToken } from "../crypto.ts";
 import type { Group, Role } from "../types.ts";
-import { addAuditEntry, type AuditActor, type AuditEntry, newAuditEntry } from "./audit.ts";
-import { groupKey, inviteKey, invitesByGroupKey, invitesByGroupPrefix } from "./keys.ts";
+import {
+  addAuditEntry,
+  type AuditActor,
+  type AuditEntry,
+  currentInternalIds,
+  newAuditEntry,
+} from "./audit.ts";
+import { groupSetWriter, readGroupEntry } from "./group_set.ts";
+import { inviteKey, invitesByGroupKey, invitesByGroupPrefix } from "./keys.ts";
 
 /** The roles an invite may grant (never owner). */
 export type InviteRole = Exclude<Role, "owner">;
@@ -123,7 +130,7 @@ export async function createInvite(
   }, now);
   const op = addInviteWrite(kv.atomic(), invite, now);
   op.check({ key: inviteKey(invite.token), versionstamp: null });
-  const result = await addAuditEntry(op, audit).commit();
+  const result = await addAuditEntry(op, audit, await currentInternalIds(kv)).commit();
   if (!result.ok) throw new Error("Cannot store the invite");
   return invite;
 }
@@ -143,7 +150,8 @@ export async function revokeInvite(
     detail: { role: invite.role },
   }, now);
   const op = kv.atomic().check({ key: inviteKey(invite.token), versionstamp: entry.versionstamp });
-  const result = await addAuditEntry(addInviteDelete(op, invite), audit).commit();
+  const internalIds = await currentInternalIds(kv);
+  const result = await addAuditEntry(addInviteDelete(op, invite), audit, internalIds).commit();
   return result.ok;
 }
 
@@ -177,21 +185,22 @@ export async function acceptInvite(
     const entry = await getInviteEntry(kv, token, now);
     if (!entry) return { ok: false, reason: "invalid" };
     const { invite } = entry;
-    const stored = await kv.get<Group>(groupKey(invite.groupId));
-    if (stored.value === null) return { ok: false, reason: "group_missing" };
-    const outcome = joined(stored.value, user, invite.role);
-    const group: Group = { ...stored.value, members: outcome.members };
+    const read = await readGroupEntry(kv, invite.groupId);
+    if (read.entry === null) return { ok: false, reason: "group_missing" };
+    const { internalId } = read.entry;
+    const outcome = joined(read.entry.group, user, invite.role);
+    const group: Group = { ...read.entry.group, members: outcome.members };
     const audit: AuditEntry = newAuditEntry({
       actor: user,
       action: "invite.accept",
       groupId: group.id,
       detail: { role: invite.role, result: outcome.change },
     }, now);
-    const op = kv.atomic()
-      .check({ key: inviteKey(token), versionstamp: entry.versionstamp })
-      .check({ key: groupKey(group.id), versionstamp: stored.versionstamp });
-    if (outcome.change !== "unchanged") op.set(groupKey(group.id), group);
-    const result = await addAuditEntry(addInviteDelete(op, invite), audit).commit();
+    const op = kv.atomic().check({ key: inviteKey(token), versionstamp: entry.versionstamp });
+    const writer = groupSetWriter(op, read);
+    if (outcome.change !== "unchanged") writer.put({ group, internalId });
+    const internalIds = new Map([[group.id, internalId]]);
+    const result = await addAuditEntry(addInviteDelete(op, invite), audit, internalIds).commit();
     if (result.ok) return { ok: true, group, role: outcome.role, change: outcome.change };
   }
   throw new Error("the invite or its group kept changing while it was accepted");

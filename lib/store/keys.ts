@@ -16,11 +16,29 @@ export const tokenReverseKey = (tokenSha256: string) => ["token-reverse", tokenS
 /** Per-group webhook secret. */
 export const tenantKey = (groupId: string) => ["tenant", groupId] as const;
 
-/** A group record. */
-export const groupKey = (groupId: string) => ["groups", groupId] as const;
+/** A group record as stored before group sets (read once, to move it into a set). */
+export const legacyGroupKey = (groupId: string) => ["groups", groupId] as const;
 
-/** Prefix of every group record. */
-export const groupsPrefix = () => ["groups"] as const;
+/** Prefix of every group record stored before group sets. */
+export const legacyGroupsPrefix = () => ["groups"] as const;
+
+// --- Groups (lib/store/group_set.ts) ------------------------------------------------------
+
+/** Pointer to the current group set: `{ setId, count, updatedAt }`; every group write sets it. */
+export const groupsPointerKey = () => ["groups_pointer"] as const;
+
+/** One group of a group set, by its id: `{ group, internalId }`. */
+export const groupSetEntryKey = (setId: string, groupId: string) =>
+  ["group_sets", setId, groupId] as const;
+
+/** Prefix of one group set's entries. */
+export const groupSetPrefix = (setId: string) => ["group_sets", setId] as const;
+
+/** A group set being written; removed when the pointer switches to it (orphan sweeping). */
+export const groupSetPendingKey = (setId: string) => ["group_sets_pending", setId] as const;
+
+/** Prefix of every pending group set. */
+export const groupSetsPendingPrefix = () => ["group_sets_pending"] as const;
 
 /** An accepted event's metadata (payload chunks live apart). */
 export const eventKey = (eventId: string) => ["events", eventId] as const;
@@ -45,12 +63,12 @@ export const auditKey = (entryId: string) => ["audit", entryId] as const;
 /** Prefix of every audit entry (ulid order, oldest first). */
 export const auditPrefix = () => ["audit"] as const;
 
-/** Index of a group's audit entries: the value is the entry id. */
-export const auditByGroupKey = (groupId: string, entryId: string) =>
-  ["audit_by_group", groupId, entryId] as const;
+/** Index of a group's audit entries, by the group's internal id: the value is the entry id. */
+export const auditByGroupKey = (internalId: string, entryId: string) =>
+  ["audit_by_group", internalId, entryId] as const;
 
-/** Prefix of one group's audit index. */
-export const auditByGroupPrefix = (groupId: string) => ["audit_by_group", groupId] as const;
+/** Prefix of one group's audit index (by internal id). */
+export const auditByGroupPrefix = (internalId: string) => ["audit_by_group", internalId] as const;
 
 // --- Routes (lib/store/routes.ts) ---------------------------------------------------------
 
@@ -94,20 +112,21 @@ export const sendLogKey = (logId: string) => ["send_logs", logId] as const;
 /** Prefix of every send log record (id order, oldest first). */
 export const sendLogsPrefix = () => ["send_logs"] as const;
 
-/** Index of a group's send logs: the value is the log id. */
-export const sendLogByGroupKey = (groupId: string, logId: string) =>
-  ["send_logs_by_group", groupId, logId] as const;
+/** Index of a group's send logs, by the group's internal id: the value is the log id. */
+export const sendLogByGroupKey = (internalId: string, logId: string) =>
+  ["send_logs_by_group", internalId, logId] as const;
 
-/** Prefix of one group's send log index. */
-export const sendLogByGroupPrefix = (groupId: string) => ["send_logs_by_group", groupId] as const;
+/** Prefix of one group's send log index (by internal id). */
+export const sendLogByGroupPrefix = (internalId: string) =>
+  ["send_logs_by_group", internalId] as const;
 
-/** Index of a route's send logs (route ids are unique within a group). */
-export const sendLogByRouteKey = (groupId: string, routeId: string, logId: string) =>
-  ["send_logs_by_route", groupId, routeId, logId] as const;
+/** Index of a route's send logs (route ids are unique within a group; by internal id). */
+export const sendLogByRouteKey = (internalId: string, routeId: string, logId: string) =>
+  ["send_logs_by_route", internalId, routeId, logId] as const;
 
-/** Prefix of one route's send log index. */
-export const sendLogByRoutePrefix = (groupId: string, routeId: string) =>
-  ["send_logs_by_route", groupId, routeId] as const;
+/** Prefix of one route's send log index (by the group's internal id). */
+export const sendLogByRoutePrefix = (internalId: string, routeId: string) =>
+  ["send_logs_by_route", internalId, routeId] as const;
 
 /** Index of send logs by status. */
 export const sendLogByStatusKey = (status: string, logId: string) =>
@@ -116,13 +135,13 @@ export const sendLogByStatusKey = (status: string, logId: string) =>
 /** Prefix of one status's send log index. */
 export const sendLogByStatusPrefix = (status: string) => ["send_logs_by_status", status] as const;
 
-/** Index of a group's send logs by status. */
-export const sendLogByGroupStatusKey = (groupId: string, status: string, logId: string) =>
-  ["send_logs_by_group_status", groupId, status, logId] as const;
+/** Index of a group's send logs by status (by the group's internal id). */
+export const sendLogByGroupStatusKey = (internalId: string, status: string, logId: string) =>
+  ["send_logs_by_group_status", internalId, status, logId] as const;
 
-/** Prefix of one group's send logs with one status. */
-export const sendLogByGroupStatusPrefix = (groupId: string, status: string) =>
-  ["send_logs_by_group_status", groupId, status] as const;
+/** Prefix of one group's send logs with one status (by internal id). */
+export const sendLogByGroupStatusPrefix = (internalId: string, status: string) =>
+  ["send_logs_by_group_status", internalId, status] as const;
 
 /** Index of send logs by delivery id. */
 export const sendLogByDeliveryKey = (deliveryId: string, logId: string) =>
@@ -150,7 +169,10 @@ export const laneRunsPrefix = () => ["lane_runs"] as const;
 /** A lane's append counter: every append changes it, so a lane never goes idle over a unit. */
 export const laneTailKey = (lane: string) => ["lane_tails", lane] as const;
 
-/** One delivery counter: scope (`all` or `group:<id>`), UTC day, platform, event kind, status. */
+/**
+ * One delivery counter: scope (`all` or `group:<internal id>`), UTC day, platform, event kind,
+ * status.
+ */
 export const deliveryCounterKey = (
   scope: string,
   day: string,

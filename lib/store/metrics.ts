@@ -2,11 +2,15 @@
  * Delivery counters: one KV sum per scope × UTC day × platform × event kind ×
  * status, added in the same atomic operation that records a unit's outcome,
  * so a metrics query reads a few counters instead of scanning send logs. The
- * scope is `all` plus the unit's group. KV sums cannot carry an expiry, so
+ * scope is `all` plus the unit's group, by the group's internal id (so counts
+ * follow the group through renames). KV sums cannot carry an expiry, so
  * `pruneCounters` deletes the days older than the send-log retention plus a week.
+ * Event kinds and platforms come from senders; the maps keyed by them have no
+ * prototype, so no kind (`__proto__`, `constructor`) reaches an inherited member.
  */
+import { internalIdsOf, readGroupSet } from "./group_set.ts";
 import { deliveryCounterKey, deliveryCountersPrefix, deliveryCountersRoot } from "./keys.ts";
-import { listSendLogs, type SendLog, type SendStatus } from "./send_logs.ts";
+import { historyIdOf, listSendLogs, type SendLog, type SendStatus } from "./send_logs.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const COUNTER_GRACE_MS = 7 * DAY_MS;
@@ -17,8 +21,8 @@ export function utcDay(at: number): string {
   return new Date(at).toISOString().slice(0, 10);
 }
 
-function scopes(groupId: string): string[] {
-  return ["all", `group:${groupId}`];
+function scopes(internalId: string): string[] {
+  return ["all", `group:${internalId}`];
 }
 
 /** Adds one outcome of `log` (its current status) to the counters of its day. */
@@ -28,7 +32,7 @@ export function countOutcome(
   at: number,
 ): Deno.AtomicOperation {
   const day = utcDay(at);
-  for (const scope of scopes(log.groupId)) {
+  for (const scope of scopes(historyIdOf(log))) {
     op.sum(deliveryCounterKey(scope, day, log.platform, log.event, log.status), 1n);
   }
   return op;
@@ -57,7 +61,9 @@ export interface DeliveryMetrics {
   totals: OutcomeCounts;
   /** (failed + dead) / (ok + failed + dead), 0 when nothing was final. */
   failureRate: number;
+  /** Counts by platform (an object without prototype). */
   byPlatform: Record<string, OutcomeCounts>;
+  /** Counts by event kind (an object without prototype). */
   byEvent: Record<string, OutcomeCounts>;
   byStatus: Record<SendStatus, number>;
   byDay: DayCounts[];
@@ -75,14 +81,20 @@ function add(counts: OutcomeCounts, status: string, value: number) {
   if (status !== "retrying") counts.total += value;
 }
 
+/** The counts of `key` in a map without prototype, created when missing. */
+function countsAt(map: Record<string, OutcomeCounts>, key: string): OutcomeCounts {
+  if (!Object.hasOwn(map, key)) map[key] = emptyCounts();
+  return map[key];
+}
+
 async function recentFailures(
   kv: Deno.Kv,
-  groupIds: readonly (string | undefined)[],
+  internalIds: readonly (string | undefined)[],
 ): Promise<SendLog[]> {
   const pages = await Promise.all(
-    groupIds.flatMap((groupId) =>
+    internalIds.flatMap((groupInternalId) =>
       (["failed", "dead"] as const).map((status) =>
-        listSendLogs(kv, { groupId, status, limit: RECENT_FAILURES })
+        listSendLogs(kv, { groupInternalId, status, limit: RECENT_FAILURES })
       )
     ),
   );
@@ -91,34 +103,51 @@ async function recentFailures(
     .slice(0, RECENT_FAILURES);
 }
 
+/** Which groups {@link readMetrics} sums over. */
+export interface MetricsOptions {
+  /** The groups that have these ids now (all of their history); everything when absent. */
+  groupIds?: readonly string[];
+  /** The groups with these internal ids (instead of `groupIds`). */
+  groupInternalIds?: readonly string[];
+  days?: number;
+  now?: number;
+}
+
+async function internalIdsFor(kv: Deno.Kv, options: MetricsOptions) {
+  if (options.groupIds === undefined) return options.groupInternalIds ?? [undefined];
+  const internalIds = internalIdsOf(await readGroupSet(kv));
+  return options.groupIds.flatMap((id) => internalIds.get(id) ?? []);
+}
+
 /**
  * Delivery metrics over the last `days` UTC days (default 7, today included),
- * summed over the given groups, or over everything when `groupIds` is absent:
+ * summed over the given groups, or over everything when no group is given:
  * totals of final outcomes, failure rate, and counts by platform, event kind,
  * status and day, plus the newest failures.
  */
 export async function readMetrics(
   kv: Deno.Kv,
-  options: { groupIds?: readonly string[]; days?: number; now?: number } = {},
+  options: MetricsOptions = {},
 ): Promise<DeliveryMetrics> {
   const days = Math.min(Math.max(Math.trunc(options.days ?? 7), 1), 366);
   const now = options.now ?? Date.now();
   const from = utcDay(now - (days - 1) * DAY_MS);
   const to = utcDay(now);
-  const groupIds = options.groupIds ?? [undefined];
+  const internalIds = await internalIdsFor(kv, options);
   const totals = emptyCounts();
-  const byPlatform: Record<string, OutcomeCounts> = {};
-  const byEvent: Record<string, OutcomeCounts> = {};
+  const byPlatform: Record<string, OutcomeCounts> = Object.create(null);
+  const byEvent: Record<string, OutcomeCounts> = Object.create(null);
   const byDayMap = new Map<string, DayCounts>();
-  for (const groupId of groupIds) {
-    const prefix = deliveryCountersPrefix(groupId === undefined ? "all" : `group:${groupId}`);
+  for (const internalId of internalIds) {
+    const scope = internalId === undefined ? "all" : `group:${internalId}`;
+    const prefix = deliveryCountersPrefix(scope);
     const entries = kv.list<Deno.KvU64>({ start: [...prefix, from], end: [...prefix, `${to}~`] });
     for await (const entry of entries) {
       const [, , day, platform, kind, status] = entry.key as string[];
       const value = Number(entry.value.value);
       add(totals, status, value);
-      add(byPlatform[platform] ??= emptyCounts(), status, value);
-      add(byEvent[kind] ??= emptyCounts(), status, value);
+      add(countsAt(byPlatform, platform), status, value);
+      add(countsAt(byEvent, kind), status, value);
       let dayCounts = byDayMap.get(day);
       if (!dayCounts) byDayMap.set(day, dayCounts = { day, ...emptyCounts() });
       add(dayCounts, status, value);
@@ -139,7 +168,7 @@ export async function readMetrics(
       retrying: totals.retrying,
     },
     byDay: [...byDayMap.values()].sort((a, b) => a.day.localeCompare(b.day)),
-    recentFailures: await recentFailures(kv, groupIds),
+    recentFailures: await recentFailures(kv, internalIds),
   };
 }
 

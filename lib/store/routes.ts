@@ -8,7 +8,7 @@
 import { decodeTime, ulid } from "ulid";
 import { MAX_ROUTES } from "../filter/schema.ts";
 import type { Route } from "../types.ts";
-import { addAuditEntry, type AuditEntry } from "./audit.ts";
+import { addAuditEntry, type AuditEntry, currentInternalIds } from "./audit.ts";
 import {
   routeSetEntryKey,
   routeSetPendingKey,
@@ -42,6 +42,8 @@ export type ReplaceRoutesResult =
 export interface ReplaceOptions {
   /** Audit entries committed in the same atomic operation as the switch. */
   audits?: readonly AuditEntry[];
+  /** More checks the switch must pass (a conflict otherwise). */
+  checks?: readonly Deno.AtomicCheck[];
 }
 
 /** Largest stored route (KV values are limited to 64 KiB). */
@@ -160,10 +162,12 @@ export async function replaceRoutes(
     if (current.versionstamp !== expected) break;
     const pointer: RoutesPointer = { setId, count: routes.length, updatedAt: Date.now() };
     const op = kv.atomic()
-      .check({ key: routesPointerKey(), versionstamp: expected })
+      .check({ key: routesPointerKey(), versionstamp: expected }, ...options.checks ?? [])
       .set(routesPointerKey(), pointer)
       .delete(routeSetPendingKey(setId));
-    for (const audit of options.audits ?? []) addAuditEntry(op, audit);
+    const audits = options.audits ?? [];
+    const internalIds = audits.length > 0 ? await currentInternalIds(kv) : new Map();
+    for (const audit of audits) addAuditEntry(op, audit, internalIds);
     const result = await op.commit();
     if (result.ok) {
       if (current.value) await deleteSet(kv, current.value.setId);

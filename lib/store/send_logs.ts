@@ -4,9 +4,12 @@
  * they sort by the time the event was accepted. Secondary indexes (by group,
  * route, status, group and status, delivery id) hold the id and are written in
  * the same atomic operation as the record; records and index entries expire
- * after the retention period.
+ * after the retention period. The group indexes are keyed by the group's
+ * internal id (`group_set.ts`), so logs follow their group through renames and
+ * never pass to a later group with the same id.
  */
 import type { Provider, Target } from "../types.ts";
+import { readGroupEntry } from "./group_set.ts";
 import {
   sendLogByDeliveryKey,
   sendLogByDeliveryPrefix,
@@ -43,7 +46,13 @@ export interface SendLog {
   event: string;
   action?: string;
   provider: Provider;
+  /** The group's id when the unit was made. */
   groupId: string;
+  /**
+   * The group's internal id, which its history is kept under. Absent in logs written before
+   * internal ids: the group id then, which is the internal id those groups kept.
+   */
+  groupInternalId?: string;
   routeId: string;
   platform: Target["platform"];
   target: Target;
@@ -67,9 +76,12 @@ export interface SendLogPage {
   cursor?: string;
 }
 
-/** Filters of {@link listSendLogs}; `routeId` narrows within `groupId`. */
+/** Filters of {@link listSendLogs}; `routeId` narrows within the group. */
 export interface SendLogQuery {
+  /** The group that has this id now: all of its logs, under whatever id they were made. */
   groupId?: string;
+  /** The group with this internal id (instead of `groupId`). */
+  groupInternalId?: string;
   routeId?: string;
   status?: SendStatus;
   deliveryId?: string;
@@ -87,12 +99,18 @@ export function retentionMs(days: number): number {
   return days * 24 * 60 * 60 * 1000;
 }
 
+/** The internal id of the group whose history the log is part of. */
+export function historyIdOf(log: SendLog): string {
+  return log.groupInternalId ?? log.groupId;
+}
+
 function indexKeys(log: SendLog): Deno.KvKey[] {
+  const group = historyIdOf(log);
   return [
-    sendLogByGroupKey(log.groupId, log.id),
-    sendLogByRouteKey(log.groupId, log.routeId, log.id),
+    sendLogByGroupKey(group, log.id),
+    sendLogByRouteKey(group, log.routeId, log.id),
     sendLogByStatusKey(log.status, log.id),
-    sendLogByGroupStatusKey(log.groupId, log.status, log.id),
+    sendLogByGroupStatusKey(group, log.status, log.id),
     sendLogByDeliveryKey(log.deliveryId, log.id),
   ];
 }
@@ -109,7 +127,7 @@ export function putSendLog(
 ): Deno.AtomicOperation {
   if (previous && previous.status !== log.status) {
     op.delete(sendLogByStatusKey(previous.status, log.id));
-    op.delete(sendLogByGroupStatusKey(previous.groupId, previous.status, log.id));
+    op.delete(sendLogByGroupStatusKey(historyIdOf(previous), previous.status, log.id));
   }
   op.set(sendLogKey(log.id), log, { expireIn });
   for (const key of indexKeys(log)) op.set(key, log.id, { expireIn });
@@ -130,18 +148,22 @@ export async function getSendLog(kv: Deno.Kv, logId: string): Promise<SendLog | 
   return (await kv.get<SendLog>(sendLogKey(logId))).value;
 }
 
-function indexFor(query: SendLogQuery): { prefix: Deno.KvKey; byId: boolean } {
+/** A query whose group is named by internal id only. */
+type ResolvedQuery = Omit<SendLogQuery, "groupId">;
+
+function indexFor(query: ResolvedQuery): { prefix: Deno.KvKey; byId: boolean } {
+  const group = query.groupInternalId;
   if (query.deliveryId !== undefined) {
     return { prefix: sendLogByDeliveryPrefix(query.deliveryId), byId: true };
   }
-  if (query.groupId !== undefined && query.routeId !== undefined) {
-    return { prefix: sendLogByRoutePrefix(query.groupId, query.routeId), byId: true };
+  if (group !== undefined && query.routeId !== undefined) {
+    return { prefix: sendLogByRoutePrefix(group, query.routeId), byId: true };
   }
-  if (query.groupId !== undefined && query.status !== undefined) {
-    return { prefix: sendLogByGroupStatusPrefix(query.groupId, query.status), byId: true };
+  if (group !== undefined && query.status !== undefined) {
+    return { prefix: sendLogByGroupStatusPrefix(group, query.status), byId: true };
   }
-  if (query.groupId !== undefined) {
-    return { prefix: sendLogByGroupPrefix(query.groupId), byId: true };
+  if (group !== undefined) {
+    return { prefix: sendLogByGroupPrefix(group), byId: true };
   }
   if (query.status !== undefined) {
     return { prefix: sendLogByStatusPrefix(query.status), byId: true };
@@ -149,8 +171,8 @@ function indexFor(query: SendLogQuery): { prefix: Deno.KvKey; byId: boolean } {
   return { prefix: sendLogsPrefix(), byId: false };
 }
 
-function matches(log: SendLog, query: SendLogQuery): boolean {
-  return (query.groupId === undefined || log.groupId === query.groupId) &&
+function matches(log: SendLog, query: ResolvedQuery): boolean {
+  return (query.groupInternalId === undefined || historyIdOf(log) === query.groupInternalId) &&
     (query.routeId === undefined || log.routeId === query.routeId) &&
     (query.status === undefined || log.status === query.status) &&
     (query.deliveryId === undefined || log.deliveryId === query.deliveryId);
@@ -165,7 +187,16 @@ const READ_BATCH = 10;
  * are applied to the records; `cursor` is the id of the last item of the
  * previous page.
  */
-export async function listSendLogs(kv: Deno.Kv, query: SendLogQuery = {}): Promise<SendLogPage> {
+export async function listSendLogs(
+  kv: Deno.Kv,
+  { groupId, ...rest }: SendLogQuery = {},
+): Promise<SendLogPage> {
+  const query: ResolvedQuery = rest;
+  if (groupId !== undefined) {
+    const { entry } = await readGroupEntry(kv, groupId);
+    if (entry === null) return { items: [] };
+    query.groupInternalId = entry.internalId;
+  }
   const limit = Math.min(Math.max(Math.trunc(query.limit ?? 50), 1), MAX_PAGE);
   const { prefix, byId } = indexFor(query);
   const selector: Deno.KvListSelector = query.cursor === undefined

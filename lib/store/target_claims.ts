@@ -15,10 +15,10 @@ import {
   type TargetRef,
   targetRefKey,
 } from "../target_ref.ts";
-import type { Group } from "../types.ts";
 import { type AllowedTargetsRecord, allowTargetsOnce, isTargetAllowed } from "./allowed_targets.ts";
 import type { AuditActor } from "./audit.ts";
-import { allowedTargetsEpochKey, allowedTargetsPrefix, groupKey } from "./keys.ts";
+import { readGroupEntry } from "./group_set.ts";
+import { allowedTargetsEpochKey, allowedTargetsPrefix, groupsPointerKey } from "./keys.ts";
 
 /** Why a claim was refused. */
 export type ClaimRefusal =
@@ -75,12 +75,11 @@ export async function claimTarget(
   const key = targetRefKey(ref);
   if (!ID_PATTERN.test(groupId)) return refusal("unknown_group", `There is no group ${groupId}.`);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const [epoch, group] = await kv.getMany<[unknown, Group]>([
-      allowedTargetsEpochKey(),
-      groupKey(groupId),
-    ]);
-    if (group.value === null) return refusal("unknown_group", `There is no group ${groupId}.`);
-    const member = group.value.members.find((m) => m.userId === actor.userId);
+    const epoch = await kv.get(allowedTargetsEpochKey());
+    const { entry, version } = await readGroupEntry(kv, groupId);
+    if (entry === null) return refusal("unknown_group", `There is no group ${groupId}.`);
+    const groups: Deno.AtomicCheck = { key: groupsPointerKey(), versionstamp: version };
+    const member = entry.group.members.find((m) => m.userId === actor.userId);
     if (!member || member.role === "viewer") {
       return refusal(
         "not_editor",
@@ -99,7 +98,7 @@ export async function claimTarget(
     }
     const result = await allowTargetsOnce(kv, groupId, [ref], actor, "claim", {
       now,
-      checks: [epoch, group],
+      checks: [epoch, groups],
     });
     if (result.ok) return { ok: true, target: ref, added: result.added.length > 0 };
     if (result.reason === "too_many") {

@@ -6,6 +6,7 @@ import { field, type Message, text } from "../message.ts";
 import { at, list, names, string } from "../read.ts";
 import { duration, firstLine, humanize, safeUrl, truncate } from "../text.ts";
 import { bodyQuote, branchField, commitField, namesField, textField, textLine } from "./shared.ts";
+import { ownValue } from "../../own_value.ts";
 
 const CONCLUSIONS: Record<string, string> = {
   success: "succeeded",
@@ -36,11 +37,11 @@ function outcomeOf(action: string | undefined, item: unknown): Outcome {
   const status = string(at(item, "status")) ?? action ?? "pending";
   if (conclusion && (status === "completed" || action === "completed")) {
     return {
-      word: CONCLUSIONS[conclusion] ?? humanize(conclusion),
+      word: ownValue(CONCLUSIONS, conclusion) ?? humanize(conclusion),
       color: outcomeColor(conclusion),
     };
   }
-  return { word: STATUSES[status] ?? humanize(status), color: COLORS.yellow };
+  return { word: ownValue(STATUSES, status) ?? humanize(status), color: COLORS.yellow };
 }
 
 /** A workflow run: its outcome, branch, commit, trigger and, once finished, its duration. */
@@ -146,7 +147,9 @@ export function formatStatus(context: EventContext): Message {
   const state = string(payload.state) ?? "pending";
   const sha = string(payload.sha) ?? string(at(payload, "commit", "sha"));
   return compose(context, {
-    subject: `Status ${string(payload.context) ?? "default"} ${STATES[state] ?? humanize(state)}`,
+    subject: `Status ${string(payload.context) ?? "default"} ${
+      ownValue(STATES, state) ?? humanize(state)
+    }`,
     url: safeUrl(payload.target_url) ?? safeUrl(at(payload, "commit", "html_url")),
     color: outcomeColor(state),
     description: textLine(payload.description),

@@ -6,6 +6,7 @@ import { code, field, link, type Message, type MessageField } from "../message.t
 import { at, string } from "../read.ts";
 import { humanize, safeUrl } from "../text.ts";
 import { commitField, textField, textLine } from "./shared.ts";
+import { ownValue } from "../../own_value.ts";
 
 const STATES: Record<string, string> = {
   success: "succeeded",
@@ -51,7 +52,7 @@ export function formatDeploymentStatus(context: EventContext): Message {
   const logUrl = safeUrl(at(status, "log_url")) ?? safeUrl(at(status, "target_url"));
   return compose(context, {
     subject: `Deployment to ${environmentOf(deployment, status)} ${
-      STATES[state] ?? humanize(state)
+      ownValue(STATES, state) ?? humanize(state)
     }`,
     url: environmentUrl ?? logUrl ?? repositoryLink(context, "deployments"),
     color: outcomeColor(state),

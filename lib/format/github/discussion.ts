@@ -13,6 +13,7 @@ import {
   numbered,
   textField,
 } from "./shared.ts";
+import { ownValue } from "../../own_value.ts";
 
 const VERBS: Record<string, string> = {
   category_changed: "moved to another category",
@@ -42,11 +43,11 @@ export function formatDiscussion(context: EventContext): Message {
   const discussion = context.payload.discussion;
   const action = context.action ?? "updated";
   return compose(context, {
-    subject: `Discussion ${VERBS[action] ?? humanize(action)}: ${numbered(discussion)}`,
+    subject: `Discussion ${ownValue(VERBS, action) ?? humanize(action)}: ${numbered(discussion)}`,
     url: action === "answered"
       ? safeUrl(at(context.payload, "answer", "html_url")) ?? safeUrl(at(discussion, "html_url"))
       : safeUrl(at(discussion, "html_url")),
-    color: COLORS_BY_ACTION[action] ?? COLORS.blue,
+    color: ownValue(COLORS_BY_ACTION, action) ?? COLORS.blue,
     description: detailsOf(context, action, discussion),
     fields: [textField("Category", at(discussion, "category", "name"))],
   });

@@ -29,6 +29,7 @@ import {
   userLink,
   usersField,
 } from "./shared.ts";
+import { ownValue } from "../../own_value.ts";
 
 const VERBS: Record<string, string> = {
   synchronize: "updated",
@@ -52,7 +53,7 @@ function subjectOf(action: string, pullRequest: unknown): string {
   if (action === "opened" && at(pullRequest, "draft") === true) {
     return `Draft pull request opened: ${name}`;
   }
-  return `Pull request ${VERBS[action] ?? humanize(action)}: ${name}`;
+  return `Pull request ${ownValue(VERBS, action) ?? humanize(action)}: ${name}`;
 }
 
 function colorOf(action: string, pullRequest: unknown): number {
@@ -210,11 +211,11 @@ export function formatPullRequestReview(context: EventContext): Message {
   const state = context.action === "dismissed" ? "dismissed" : reviewStateOf(review);
   const subject = context.action === "edited"
     ? "Review edited"
-    : REVIEW_SUBJECTS[state] ?? `Review ${humanize(state)}`;
+    : ownValue(REVIEW_SUBJECTS, state) ?? `Review ${humanize(state)}`;
   return compose(context, {
     subject: `${subject}: ${numbered(pullRequest)}`,
     url: safeUrl(at(review, "html_url")) ?? safeUrl(at(pullRequest, "html_url")),
-    color: REVIEW_COLORS[state] ?? COLORS.grey,
+    color: ownValue(REVIEW_COLORS, state) ?? COLORS.grey,
     description: bodyQuote(at(review, "body") ?? at(review, "content"), COMMENT_PREVIEW),
     author: authorOf(context, at(review, "user")),
   });

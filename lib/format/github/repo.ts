@@ -9,6 +9,7 @@ import { code, field, type Message, text } from "../message.ts";
 import { at, number, string } from "../read.ts";
 import { humanize, safeUrl } from "../text.ts";
 import { bodyQuote, loginsOf, refLink, textField, textLine } from "./shared.ts";
+import { ownValue } from "../../own_value.ts";
 
 function refOf(context: EventContext) {
   const type = string(context.payload.ref_type) === "tag" ? "tag" as const : "branch" as const;
@@ -109,7 +110,7 @@ export function formatMilestone(context: EventContext): Message {
   return compose(context, {
     subject: `Milestone ${humanize(action)}: ${string(at(milestone, "title")) ?? "untitled"}`,
     url: safeUrl(at(milestone, "html_url")),
-    color: colors[action] ?? COLORS.blue,
+    color: ownValue(colors, action) ?? COLORS.blue,
     description: bodyQuote(at(milestone, "description")),
     fields: [
       textField("Due", due),
@@ -140,7 +141,7 @@ function repositoryChange(context: EventContext, action: string): string {
       string(at(changes, "owner", "from", "organization", "login"));
     if (from) return `transferred from ${from}`;
   }
-  return REPOSITORY_VERBS[action] ?? humanize(action);
+  return ownValue(REPOSITORY_VERBS, action) ?? humanize(action);
 }
 
 /** The repository itself was created, renamed, transferred, archived, made public … */
@@ -149,7 +150,7 @@ export function formatRepository(context: EventContext): Message {
   return compose(context, {
     subject: `Repository ${repositoryChange(context, action)}`,
     url: context.repository?.url,
-    color: REPOSITORY_COLORS[action] ?? COLORS.blue,
+    color: ownValue(REPOSITORY_COLORS, action) ?? COLORS.blue,
     description: action === "created"
       ? textLine(at(context.payload, "repository", "description"))
       : [],

@@ -6,6 +6,7 @@ import { code, field, type Message, type MessageField, text } from "../message.t
 import { at, list, string } from "../read.ts";
 import { capitalize, humanize, parseRef, safeUrl } from "../text.ts";
 import { branchField, fileField, textField, usersField } from "./shared.ts";
+import { ownValue } from "../../own_value.ts";
 
 const VERBS: Record<string, string> = {
   closed_by_user: "closed",
@@ -21,7 +22,7 @@ const DISMISSED = new Set(["closed_by_user", "dismissed", "auto_dismissed"]);
 
 function alertSubject(kind: string, action: string | undefined, alert: unknown, what: string) {
   const number = string(at(alert, "number"));
-  const verb = action ? VERBS[action] ?? humanize(action) : "updated";
+  const verb = action ? ownValue(VERBS, action) ?? humanize(action) : "updated";
   return `${kind} alert${number ? ` #${number}` : ""} ${verb}: ${what}`;
 }
 
