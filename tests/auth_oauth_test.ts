@@ -54,7 +54,7 @@ Deno.test("GET /auth/github answers 503 while GitHub sign-in is not configured",
 
 Deno.test("browser flow: a super admin gets a session and goes to the redirect target", async () => {
   await using fake = startFakeGitHub();
-  await using t = await startTestApp(githubEnv(fake, { ADMIN_USER_IDS: "ADA" }));
+  await using t = await startTestApp(githubEnv(fake, { ADMIN_USER_IDS: "login:ADA" }));
   const { res, cookie } = await signIn(t, fake, ADA, "/auth/github?redirect=/admin/logs");
   assert.equal(res.status, 302);
   assert.equal(res.headers.get("location"), "/admin/logs");
