@@ -219,8 +219,29 @@ export function sessionCookieOf(res: Response): string | null {
 }
 
 /**
+ * The `name=value` part of the browser binding cookie a sign-in start sets
+ * (`switchyard_oauth` or `__Host-switchyard_oauth`), or null.
+ */
+export function bindingCookieOf(res: Response): string | null {
+  const cookie = res.headers.getSetCookie().find((c) => /^(__Host-)?switchyard_oauth=/.test(c));
+  return cookie ? cookie.split(";")[0] : null;
+}
+
+/** Starts a sign-in at `path`: its state and the browser binding cookie to send back, if any. */
+export async function startSignIn(
+  t: TestApp,
+  path: string,
+  accept = "text/html",
+): Promise<{ state: string; cookie: string | null }> {
+  const begin = await t.fetch(path, { headers: { accept } });
+  await begin.body?.cancel();
+  return { state: stateOf(begin), cookie: bindingCookieOf(begin) };
+}
+
+/**
  * Signs `user` in through the browser flow (start, GitHub's redirect back,
- * callback) and returns the callback's answer and the session cookie.
+ * callback, in the same browser) and returns the callback's answer and the
+ * session cookie.
  */
 export async function signIn(
   t: TestApp,
@@ -228,12 +249,10 @@ export async function signIn(
   user: FakeUser,
   start = "/admin/login",
 ): Promise<{ res: Response; cookie: string | null }> {
-  const begin = await t.fetch(start, { headers: { accept: "text/html" } });
-  await begin.body?.cancel();
-  const state = stateOf(begin);
+  const { state, cookie: binding } = await startSignIn(t, start);
   const code = fake.issueCode(user);
   const res = await t.fetch(`/auth/github/callback?code=${code}&state=${state}`, {
-    headers: { accept: "text/html" },
+    headers: { accept: "text/html", ...(binding ? { cookie: binding } : {}) },
   });
   await res.body?.cancel();
   return { res, cookie: sessionCookieOf(res) };

@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { listAuditEntries } from "../lib/store/audit.ts";
 import { getGroup, putGroup } from "../lib/store/groups.ts";
 import { startTestApp, type TestApp } from "./_helpers.ts";
-import { type FakeGitHub, githubEnv, signIn, startFakeGitHub, stateOf } from "./fake_github.ts";
+import {
+  bindingCookieOf,
+  type FakeGitHub,
+  githubEnv,
+  signIn,
+  startFakeGitHub,
+  stateOf,
+} from "./fake_github.ts";
 
 const ADA = { id: 101, login: "ada" };
 const BOB = { id: 202, login: "bob" };
@@ -44,7 +51,7 @@ Deno.test("install page: signs in through GitHub and comes back to the installat
   assert.equal(start.status, 302);
   const back = await t.fetch(
     `/auth/github/callback?code=${fake.issueCode(ADA)}&state=${stateOf(start)}`,
-    { headers: HTML },
+    { headers: { ...HTML, cookie: bindingCookieOf(start)! } },
   );
   assert.equal(back.status, 302);
   assert.equal(

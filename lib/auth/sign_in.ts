@@ -27,6 +27,7 @@ import {
   isOAuthFailure,
   type OAuthFailure,
 } from "./oauth.ts";
+import { browserBindingHash, startBrowserBinding } from "./browser_binding.ts";
 import { userHasConsoleAccess } from "./principal.ts";
 import { storeUserToken } from "./user_tokens.ts";
 
@@ -89,14 +90,30 @@ async function confirmTelegramLink(deps: SignInDeps, chatId: string, login: stri
   }
 }
 
-/** Starts a sign-in for the flow: a fresh state and the redirect to GitHub. */
+/** The flows that end in a browser session, and so are bound to the browser that starts them. */
+const BROWSER_FLOWS: ReadonlySet<OAuthFlow["kind"]> = new Set(["browser", "install"]);
+
+/**
+ * Starts a sign-in for the flow the request asks for: a fresh state and the
+ * redirect to GitHub. Browser and install sign-ins also (re)set the browser
+ * binding cookie, and their state only works with it (login CSRF).
+ */
 export async function redirectToGitHub(
+  req: Request,
   kv: Deno.Kv,
   config: Config,
   flow: OAuthFlow,
 ): Promise<Response> {
-  const state = await createOAuthState(kv, flow);
-  return new Response(null, { status: 302, headers: { location: authorizeUrl(config, state) } });
+  const headers = new Headers({ "cache-control": "no-store" });
+  let browserHash: string | undefined;
+  if (BROWSER_FLOWS.has(flow.kind)) {
+    const binding = startBrowserBinding(req, config);
+    browserHash = await browserBindingHash(binding.value);
+    headers.set("set-cookie", binding.setCookie);
+  }
+  const state = await createOAuthState(kv, flow, Date.now(), browserHash);
+  headers.set("location", authorizeUrl(config, state));
+  return new Response(null, { status: 302, headers });
 }
 
 /** Completes a sign-in for `code` in `flow` (see the module comment). */

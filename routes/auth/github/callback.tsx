@@ -1,4 +1,5 @@
 import { redirectError, wantsPage } from "../../../lib/auth/access.ts";
+import { browserBindingHash, browserBindingOf } from "../../../lib/auth/browser_binding.ts";
 import { sessionCookie } from "../../../lib/auth/session_cookie.ts";
 import { completeSignIn } from "../../../lib/auth/sign_in.ts";
 import { requireFeature } from "../../../lib/config.ts";
@@ -14,8 +15,19 @@ interface Linked {
 
 const STATE_FORMAT = /^[\w-]{16,128}$/;
 const REFUSALS = {
-  unknown: "This sign-in link is unknown or was already used; start the sign-in again",
-  expired: "This sign-in link has expired (after 10 minutes); start the sign-in again",
+  unknown: {
+    status: 400,
+    message: "This sign-in link is unknown or was already used; start the sign-in again",
+  },
+  expired: {
+    status: 400,
+    message: "This sign-in link has expired (after 10 minutes); start the sign-in again",
+  },
+  other_browser: {
+    status: 403,
+    message:
+      "This sign-in was not started in this browser, so it cannot sign this browser in; start the sign-in again here",
+  },
 };
 
 /**
@@ -39,8 +51,13 @@ async function answer(ctx: Context<State>): Promise<Response> {
   redirectStatelessInstall(query);
   const state = query.get("state");
   if (!state || !STATE_FORMAT.test(state)) throw new HttpError(400, "Missing or malformed state");
-  const consumed = await consumeOAuthState(ctx.state.kv, state);
-  if ("refused" in consumed) throw new HttpError(400, REFUSALS[consumed.refused]);
+  const binding = browserBindingOf(ctx.req, config);
+  const browserHash = binding === null ? null : await browserBindingHash(binding);
+  const consumed = await consumeOAuthState(ctx.state.kv, state, browserHash);
+  if ("refused" in consumed) {
+    const refusal = REFUSALS[consumed.refused];
+    throw new HttpError(refusal.status, refusal.message);
+  }
   const denied = query.get("error");
   if (denied) {
     const reason = query.get("error_description") ?? denied;

@@ -30,7 +30,7 @@ export const handler = define.handlers({
     const installationId = parseInstallationId(ctx.url.searchParams.get("installation_id"));
     const setupAction = ctx.url.searchParams.get("setup_action") ?? "";
     const signIn = () =>
-      redirectToGitHub(kv, config, {
+      redirectToGitHub(ctx.req, kv, config, {
         kind: "install",
         installationId,
         ...(SETUP_ACTIONS.has(setupAction) ? { setupAction } : {}),
