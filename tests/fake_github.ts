@@ -1,7 +1,7 @@
 /**
  * A local fake of the parts of GitHub Switchyard talks to: the OAuth token
- * endpoint (codes, GitHub App refresh), `GET /user`, `GET /user/installations`
- * and the four REST actions. It records every request, and tests can script
+ * endpoint (codes, GitHub App refresh), `GET /user`, `GET /user/installations`,
+ * `GET /user/memberships/orgs/{org}` and the four REST actions. It records every request, and tests can script
  * refusals. Also: the settings that point the app at it, and a sign-in helper.
  */
 import type { TestApp } from "./_helpers.ts";
@@ -44,6 +44,8 @@ export interface FakeGitHub extends AsyncDisposable {
     number,
     { id: number; account: { id: number; login: string; type: string } }[]
   >;
+  /** Organization memberships by user id, then organization login (lower-case). */
+  memberships: Map<number, Map<string, { role: string; state: string }>>;
   /** Scripted refusals by `METHOD /path`: answered with that status and `{ message }`. */
   refusals: Map<string, { status: number; message: string }>;
   /** A single-use authorization code for the user, as GitHub would hand the browser. */
@@ -89,6 +91,7 @@ export function startFakeGitHub(): FakeGitHub {
     received: [],
     tokenStyle: { expiresIn: 28_800, refreshTokenExpiresIn: 15_811_200 },
     installations: new Map(),
+    memberships: new Map(),
     refusals: new Map(),
     issueCode(user) {
       const code = `code-${++counter}-${crypto.randomUUID()}`;
@@ -160,6 +163,13 @@ export function startFakeGitHub(): FakeGitHub {
     if (path === "/user/installations" && method === "GET") {
       const installations = fake.installations.get(user.id) ?? [];
       return Response.json({ total_count: installations.length, installations });
+    }
+    const org = path.match(/^\/user\/memberships\/orgs\/([^/]+)$/);
+    if (org && method === "GET") {
+      const login = decodeURIComponent(org[1]).toLowerCase();
+      const membership = fake.memberships.get(user.id)?.get(login);
+      if (!membership) return Response.json({ message: "Not Found" }, { status: 404 });
+      return Response.json({ ...membership, organization: { login }, user: { login: user.login } });
     }
     const issue = path.match(/^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/(comments|reactions)$/);
     if (issue && method === "POST") {
