@@ -16,7 +16,12 @@ import { HttpError } from "../fresh/http_error.ts";
 import type { Logger } from "../log.ts";
 import { appendAudit } from "../store/audit.ts";
 import { saveDiscordLink, saveTelegramLink } from "../store/links.ts";
-import { createOAuthState, type OAuthFlow } from "../store/oauth_states.ts";
+import {
+  consumeOAuthState,
+  createOAuthState,
+  type OAuthFlow,
+  type StateRefusal,
+} from "../store/oauth_states.ts";
 import { createSession } from "../store/sessions.ts";
 import { callTelegram } from "../telegram/api.ts";
 import {
@@ -27,7 +32,7 @@ import {
   isOAuthFailure,
   type OAuthFailure,
 } from "./oauth.ts";
-import { browserBindingHash, startBrowserBinding } from "./browser_binding.ts";
+import { browserBindingHash, browserBindingOf, startBrowserBinding } from "./browser_binding.ts";
 import { userHasConsoleAccess } from "./principal.ts";
 import { storeUserToken } from "./user_tokens.ts";
 
@@ -114,6 +119,40 @@ export async function redirectToGitHub(
   const state = await createOAuthState(kv, flow, Date.now(), browserHash);
   headers.set("location", authorizeUrl(config, state));
   return new Response(null, { status: 302, headers });
+}
+
+const STATE_REFUSALS: Record<StateRefusal, { status: number; message: string }> = {
+  unknown: {
+    status: 400,
+    message: "This sign-in link is unknown or was already used; start the sign-in again",
+  },
+  expired: {
+    status: 400,
+    message: "This sign-in link has expired (after 10 minutes); start the sign-in again",
+  },
+  other_browser: {
+    status: 403,
+    message:
+      "This sign-in was not started in this browser, so it cannot sign this browser in; start the sign-in again here",
+  },
+};
+
+/**
+ * Uses up the callback's `state` and answers the flow it was issued for.
+ * Throws 400 for an unknown, used or expired state, and 403 when the state
+ * belongs to a sign-in another browser started (it then stays usable there).
+ */
+export async function consumeSignInState(
+  deps: SignInDeps,
+  req: Request,
+  state: string,
+): Promise<OAuthFlow> {
+  const binding = browserBindingOf(req, deps.config);
+  const browserHash = binding === null ? null : await browserBindingHash(binding);
+  const consumed = await consumeOAuthState(deps.kv, state, browserHash);
+  if ("flow" in consumed) return consumed.flow;
+  const refusal = STATE_REFUSALS[consumed.refused];
+  throw new HttpError(refusal.status, refusal.message);
 }
 
 /** Completes a sign-in for `code` in `flow` (see the module comment). */
