@@ -94,6 +94,13 @@ function boundTo(entries: readonly GroupEntry[], installationId: number): GroupE
   return entries.filter((entry) => entry.group.installationId === installationId);
 }
 
+/** The write that removes a group's binding. */
+function unbinding(
+  { group: { installationId: _id, ...group }, versionstamp }: GroupEntry,
+): GroupWrite {
+  return { group, expected: versionstamp };
+}
+
 function provisionedGroup(installation: Installation, owner: AuditActor): Group {
   return {
     id: installationGroupId(installation.id),
@@ -189,10 +196,7 @@ async function tryDeleted(
   const bound = boundTo(await listGroupEntries(kv), installation.id);
   if (bound.length === 0) return { result: "not_bound", groupIds: [] };
   const audit = auditOf(actorOf(event), installation, "webhook", now);
-  const writes = bound.map(({ group: { installationId: _id, ...group }, versionstamp }) => ({
-    group,
-    expected: versionstamp,
-  }));
+  const writes = bound.map(unbinding);
   const ok = await putGroupsIfUnchanged(
     kv,
     writes,
@@ -279,12 +283,7 @@ function planInstallerBinding(
     "setup_url",
     now,
   );
-  const writes: GroupWrite[] = others.map((
-    { group: { installationId: _id, ...group }, versionstamp },
-  ) => ({
-    group,
-    expected: versionstamp,
-  }));
+  const writes = others.map(unbinding);
   const audits = others.map((e) => audit("installation.unbind", e.group.id));
   if (target) {
     writes.push({
