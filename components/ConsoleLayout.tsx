@@ -7,7 +7,11 @@ const TABS = [
   { href: "/admin/audit", label: "Audit" },
 ];
 
-/** The console's frame: the product name, the tab navigation and the page body. */
+/**
+ * The console's frame: the product name, the tab navigation, the sign-out
+ * control (it leads to the confirmation form, which POSTs with the CSRF token)
+ * and the page body.
+ */
 export function ConsoleLayout(
   props: { active: string; title: string; children: ComponentChildren },
 ) {
@@ -33,6 +37,12 @@ export function ConsoleLayout(
               </a>
             ))}
           </nav>
+          <a
+            href="/admin/logout"
+            class="ml-auto rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 hover:bg-slate-100"
+          >
+            Sign out
+          </a>
         </div>
       </header>
       <main class="mx-auto max-w-6xl px-6 py-8">

@@ -24,13 +24,37 @@ const secretList = z.string().optional().transform((value, ctx) => {
   }
   return secrets;
 });
-const list = z.string().optional().transform((value) =>
-  (value ?? "").split(",").map((s) => s.trim()).filter(Boolean)
-);
+const GITHUB_USER_ID = /^[1-9]\d{0,19}$/;
+const GITHUB_LOGIN = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){0,38}$/i;
+const LOGIN_PREFIX = "login:";
+
+/**
+ * ADMIN_USER_IDS: an all-digit entry is a numeric GitHub user id and nothing
+ * else; a login must be written `login:<name>` (logins can be renamed and
+ * reused, ids cannot). Anything else stops start-up.
+ */
+const adminUsers = z.string().optional().transform((value, ctx) => {
+  const ids = new Set<string>();
+  const logins = new Set<string>();
+  for (const entry of (value ?? "").split(",").map((s) => s.trim()).filter(Boolean)) {
+    const login = entry.toLowerCase().startsWith(LOGIN_PREFIX)
+      ? entry.slice(LOGIN_PREFIX.length)
+      : null;
+    if (login === null && GITHUB_USER_ID.test(entry)) ids.add(entry);
+    else if (login !== null && GITHUB_LOGIN.test(login)) logins.add(login.toLowerCase());
+    else {
+      ctx.addIssue({
+        code: "custom",
+        message: `"${entry.slice(0, 60)}" is neither a numeric GitHub user id nor login:<name>`,
+      });
+    }
+  }
+  return { ids, logins };
+});
 
 const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(8000),
-  HOSTNAME: z.string().trim().min(1).default("0.0.0.0"),
+  HOSTNAME: optionalText,
   BASE_URL: url.optional(),
   KV_PATH: optionalText,
   GITHUB_WEBHOOK_SECRET: secretList,
@@ -51,7 +75,7 @@ const schema = z.object({
   TELEGRAM_WEBHOOK_SECRET: z.string().regex(/^[\w-]{1,256}$/, "1-256 of A-Z a-z 0-9 _ -")
     .optional(),
   TELEGRAM_API_URL: url.default("https://api.telegram.org"),
-  ADMIN_USER_IDS: list,
+  ADMIN_USER_IDS: adminUsers,
   TOKEN_ENCRYPTION_KEY: z.string().optional().refine(
     (value) => value === undefined || fromBase64(value)?.length === 32,
     "must be a base64-encoded 32-byte key",
@@ -81,8 +105,8 @@ export interface Config {
   };
   discord: { applicationId?: string; publicKey?: string; botToken?: string; apiUrl: string };
   telegram: { botToken?: string; webhookSecret?: string; apiUrl: string };
-  /** Super admins: numeric GitHub user ids or logins (lower-case). */
-  adminUsers: string[];
+  /** Super admins: numeric GitHub user ids, and logins (lower-case) given as `login:<name>`. */
+  adminUsers: { ids: ReadonlySet<string>; logins: ReadonlySet<string> };
   tokenEncryptionKey?: string;
   debugMode: boolean;
   logLevel: "debug" | "info" | "warn" | "error";
@@ -91,7 +115,14 @@ export interface Config {
   warnings: string[];
 }
 
-const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
+const DEFAULT_HOSTNAME = "0.0.0.0";
+const DEBUG_HOSTNAME = "127.0.0.1";
+
+/** Whether a host name (no port) is a loopback name: localhost, 127.0.0.1 or ::1 (bracketed or not). */
+export function isLoopbackName(hostname: string): boolean {
+  return LOOPBACK_NAMES.has(hostname.toLowerCase());
+}
 
 function checkPairs(raw: Raw): void {
   const pairs: [keyof Raw, keyof Raw][] = [
@@ -101,6 +132,30 @@ function checkPairs(raw: Raw): void {
   for (const [a, b] of pairs) {
     if (raw[a] && !raw[b]) throw new ConfigError(b, `required when ${a} is set`);
     if (raw[b] && !raw[a]) throw new ConfigError(a, `required when ${b} is set`);
+  }
+}
+
+/**
+ * DEBUG_MODE bypasses authentication, so it is refused anywhere but a local
+ * machine: on Deno Deploy, with a BASE_URL that is not local, or when asked to
+ * listen on an address other than loopback (HOSTNAME defaults to 127.0.0.1 then).
+ */
+function checkDebugMode(raw: Raw, baseUrl: string, onDeploy: boolean): void {
+  if (onDeploy) {
+    throw new ConfigError("DEBUG_MODE", "refused on Deno Deploy: it bypasses authentication");
+  }
+  const host = new URL(baseUrl).hostname;
+  if (!isLoopbackName(host)) {
+    throw new ConfigError(
+      "DEBUG_MODE",
+      `refused: it bypasses authentication and BASE_URL's host is ${host}, not localhost`,
+    );
+  }
+  if (raw.HOSTNAME !== undefined && !isLoopbackName(raw.HOSTNAME)) {
+    throw new ConfigError(
+      "HOSTNAME",
+      `must be 127.0.0.1, ::1 or localhost while DEBUG_MODE is on, not ${raw.HOSTNAME}`,
+    );
   }
 }
 
@@ -123,20 +178,14 @@ export function loadConfig(
   const warnings: string[] = [];
   const debugMode = raw.DEBUG_MODE === "true";
   if (debugMode) {
-    const host = new URL(baseUrl).hostname;
-    if (!LOCAL_HOSTS.has(host) && !LOCAL_HOSTS.has(`[${host}]`)) {
-      throw new ConfigError(
-        "DEBUG_MODE",
-        `refused: it bypasses authentication and BASE_URL's host is ${host}, not localhost`,
-      );
-    }
+    checkDebugMode(raw, baseUrl, options.onDeploy || Boolean(env.DENO_DEPLOYMENT_ID));
     warnings.push("DEBUG_MODE is on: authentication is bypassed; never use it in a deployment");
   } else if (raw.DEBUG_MODE !== undefined && raw.DEBUG_MODE !== "false" && raw.DEBUG_MODE !== "") {
     warnings.push(`DEBUG_MODE is "${raw.DEBUG_MODE}", not exactly "true": debug mode stays off`);
   }
   return {
     port: raw.PORT,
-    hostname: raw.HOSTNAME,
+    hostname: raw.HOSTNAME ?? (debugMode ? DEBUG_HOSTNAME : DEFAULT_HOSTNAME),
     baseUrl,
     kvPath: raw.KV_PATH ?? (options.onDeploy ? undefined : "./data/switchyard.kv"),
     webhookSecrets: {
@@ -163,7 +212,7 @@ export function loadConfig(
       webhookSecret: raw.TELEGRAM_WEBHOOK_SECRET,
       apiUrl: raw.TELEGRAM_API_URL,
     },
-    adminUsers: raw.ADMIN_USER_IDS.map((id) => id.toLowerCase()),
+    adminUsers: raw.ADMIN_USER_IDS,
     tokenEncryptionKey: raw.TOKEN_ENCRYPTION_KEY,
     debugMode,
     logLevel: raw.LOG_LEVEL,

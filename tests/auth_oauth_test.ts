@@ -6,11 +6,13 @@ import { putGroup } from "../lib/store/groups.ts";
 import { getToken } from "../lib/store/tokens.ts";
 import { startTestApp } from "./_helpers.ts";
 import {
+  bindingCookieOf,
   CLIENT_ID,
   githubEnv,
   sessionCookieOf,
   signIn,
   startFakeGitHub,
+  startSignIn,
   stateOf,
 } from "./fake_github.ts";
 
@@ -21,9 +23,10 @@ async function callback(
   t: { fetch(path: string, init?: RequestInit): Promise<Response> },
   query: Record<string, string>,
   accept = "application/json",
+  cookie: string | null = null,
 ) {
   return await t.fetch(`/auth/github/callback?${new URLSearchParams(query)}`, {
-    headers: { accept },
+    headers: { accept, ...(cookie ? { cookie } : {}) },
   });
 }
 
@@ -54,7 +57,7 @@ Deno.test("GET /auth/github answers 503 while GitHub sign-in is not configured",
 
 Deno.test("browser flow: a super admin gets a session and goes to the redirect target", async () => {
   await using fake = startFakeGitHub();
-  await using t = await startTestApp(githubEnv(fake, { ADMIN_USER_IDS: "ADA" }));
+  await using t = await startTestApp(githubEnv(fake, { ADMIN_USER_IDS: "login:ADA" }));
   const { res, cookie } = await signIn(t, fake, ADA, "/auth/github?redirect=/admin/logs");
   assert.equal(res.status, 302);
   assert.equal(res.headers.get("location"), "/admin/logs");
@@ -214,17 +217,24 @@ Deno.test("callback: a reused, expired, unknown or missing state answers 400", a
 Deno.test("callback: a refused code or a cancelled sign-in answers 400, GitHub down 502", async () => {
   await using fake = startFakeGitHub();
   await using t = await startTestApp(githubEnv(fake));
-  const bad = await callback(t, { code: "nope", state: stateOf(await t.fetch("/auth/github")) });
+  const first = await startSignIn(t, "/auth/github");
+  const bad = await callback(t, { code: "nope", state: first.state }, "text/html", first.cookie);
   assert.equal(bad.status, 400);
-  assert.match((await bad.json()).error, /The code passed is incorrect or expired/);
+  assert.match(await bad.text(), /The code passed is incorrect or expired/);
 
-  const cancelled = await callback(t, {
-    error: "access_denied",
-    error_description: "The user has denied your application access.",
-    state: stateOf(await t.fetch("/auth/github")),
-  });
+  const second = await startSignIn(t, "/auth/github");
+  const cancelled = await callback(
+    t,
+    {
+      error: "access_denied",
+      error_description: "The user has denied your application access.",
+      state: second.state,
+    },
+    "text/html",
+    second.cookie,
+  );
   assert.equal(cancelled.status, 400);
-  assert.match((await cancelled.json()).error, /denied your application access/);
+  assert.match(await cancelled.text(), /denied your application access/);
 
   const down = startFakeGitHub();
   const closedUrl = down.url;
@@ -234,7 +244,7 @@ Deno.test("callback: a refused code or a cancelled sign-in answers 400, GitHub d
   );
   const unreachable = await callback(offline, {
     code: "c",
-    state: stateOf(await offline.fetch("/auth/github")),
+    state: stateOf(await offline.fetch("/auth/github?flow=json")),
   });
   assert.equal(unreachable.status, 502);
   assert.match((await unreachable.json()).error, /GitHub is unreachable/);
@@ -287,4 +297,68 @@ Deno.test("tokens: a GitHub App token keeps its expiry and refresh token; an OAu
   assert.equal(lasting?.expiresAt, null);
   assert.equal(lasting?.staleAt, null);
   assert.equal(lasting?.refreshToken, undefined);
+});
+
+Deno.test("login CSRF: an attacker's callback link does not sign another browser in", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake, { ADMIN_USER_IDS: "202" }));
+  // The attacker starts a sign-in in their own browser and stops at GitHub's redirect back.
+  const attacker = await startSignIn(t, "/admin/login");
+  assert.ok(attacker.cookie);
+  const link = `/auth/github/callback?code=${fake.issueCode(BOB)}&state=${attacker.state}`;
+
+  // The victim's browser: no binding cookie at all, or its own from a sign-in it started.
+  const victim = await startSignIn(t, "/admin/login");
+  for (const cookie of [null, victim.cookie]) {
+    const res = await t.fetch(link, {
+      headers: { accept: "text/html", ...(cookie ? { cookie } : {}) },
+    });
+    assert.equal(res.status, 403);
+    assert.equal(sessionCookieOf(res), null);
+    assert.match(await res.text(), /not started in this browser/);
+  }
+  const api = await t.fetch(link, { headers: { accept: "application/json" } });
+  assert.equal(api.status, 403);
+  assert.match((await api.json()).error, /start the sign-in again here/);
+  assert.equal(fake.requestsTo("/login/oauth/access_token").length, 0, "the code is never used");
+  assert.equal((await Array.fromAsync(t.kv.list({ prefix: ["sessions"] }))).length, 0);
+
+  // The state was not used up: it still works in the browser that started it.
+  const own = await t.fetch(link, { headers: { accept: "text/html", cookie: attacker.cookie } });
+  assert.equal(own.status, 302);
+  assert.ok(sessionCookieOf(own));
+});
+
+Deno.test("login CSRF: the binding cookie is __Host- on https, a plain name on http://localhost", async () => {
+  await using fake = startFakeGitHub();
+  for (
+    const [baseUrl, expected] of [
+      ["https://relay.example", /^__Host-switchyard_oauth=[\w-]{43}$/],
+      ["http://localhost:8000", /^switchyard_oauth=[\w-]{43}$/],
+    ] as const
+  ) {
+    await using t = await startTestApp(githubEnv(fake, { BASE_URL: baseUrl }));
+    const start = await t.fetch("/admin/login", { headers: { accept: "text/html" } });
+    const header = start.headers.getSetCookie()[0];
+    const [pair, ...attributes] = header.split("; ");
+    assert.match(pair, expected);
+    assert.deepEqual(
+      new Set(attributes),
+      new Set([
+        "Max-Age=600",
+        "Path=/",
+        "HttpOnly",
+        "SameSite=Lax",
+        ...(baseUrl.startsWith("https") ? ["Secure"] : []),
+      ]),
+    );
+    // A second sign-in from the same browser keeps the value, so both tabs complete.
+    const again = await t.fetch("/auth/github/install?installation_id=7", {
+      headers: { accept: "text/html", cookie: pair },
+    });
+    assert.equal(bindingCookieOf(again), pair);
+    // The JSON flow starts no session, so it is not bound to a browser.
+    const json = await t.fetch("/auth/github?flow=json");
+    assert.equal(bindingCookieOf(json), null);
+  }
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { safeRedirectPath } from "../lib/auth/redirect.ts";
 import { startTestApp } from "./_helpers.ts";
-import { githubEnv, startFakeGitHub, stateOf } from "./fake_github.ts";
+import { githubEnv, startFakeGitHub, startSignIn, stateOf } from "./fake_github.ts";
 
 const SAFE = [
   "/",
@@ -70,12 +70,10 @@ Deno.test("GET /auth/github stores only a safe redirect target (raw query forms)
 Deno.test("the browser flow redirects only to the safe target", async () => {
   await using fake = startFakeGitHub();
   await using t = await startTestApp(githubEnv(fake, { ADMIN_USER_IDS: "1" }));
-  const start = await t.fetch("/admin/login?redirect=//evil.example", {
-    headers: { accept: "text/html" },
-  });
+  const { state, cookie } = await startSignIn(t, "/admin/login?redirect=//evil.example");
   const res = await t.fetch(
-    `/auth/github/callback?code=${fake.issueCode({ id: 1, login: "a" })}&state=${stateOf(start)}`,
-    { headers: { accept: "text/html" } },
+    `/auth/github/callback?code=${fake.issueCode({ id: 1, login: "a" })}&state=${state}`,
+    { headers: { accept: "text/html", cookie: cookie! } },
   );
   assert.equal(res.status, 302);
   assert.equal(res.headers.get("location"), "/");

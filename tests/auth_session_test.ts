@@ -28,7 +28,7 @@ Deno.test("the session cookie is HttpOnly, SameSite=Lax, Path=/, 7 days; Secure 
   ) {
     await using t = await startTestApp(githubEnv(fake, {
       BASE_URL: String(baseUrl),
-      ADMIN_USER_IDS: "ada",
+      ADMIN_USER_IDS: "101",
     }));
     const { res } = await signIn(t, fake, ADA);
     const cookie = res.headers.get("set-cookie") ?? "";
@@ -54,16 +54,29 @@ Deno.test("the session cookie is HttpOnly, SameSite=Lax, Path=/, 7 days; Secure 
   }
 });
 
-Deno.test("GET /admin/logout deletes the session, clears the cookie and is audited", async () => {
+Deno.test("sign-out: GET only asks; a same-origin POST with the form token ends the session", async () => {
   await using fake = startFakeGitHub();
-  await using t = await startTestApp(githubEnv(fake, { ADMIN_USER_IDS: "ada" }));
+  await using t = await startTestApp(githubEnv(fake, { ADMIN_USER_IDS: "101" }));
   const { cookie } = await signIn(t, fake, ADA);
   assert.ok(cookie);
   const before = await t.fetch("/admin/groups", { headers: { ...HTML, cookie } });
   assert.equal(before.status, 200);
-  await before.body?.cancel();
+  assert.match(await before.text(), /href="\/admin\/logout"/);
 
-  const logout = await t.fetch("/admin/logout", { headers: { ...HTML, cookie } });
+  const confirm = await t.fetch("/admin/logout", { headers: { ...HTML, cookie } });
+  assert.equal(confirm.status, 200);
+  assert.equal(confirm.headers.get("set-cookie"), null);
+  const html = await confirm.text();
+  assert.match(html, /<form method="post" action="\/admin\/logout">/);
+  const csrf = html.match(/name="csrf_token" value="([^"]+)"/)?.[1];
+  assert.ok(csrf);
+  assert.equal((await Array.fromAsync(t.kv.list({ prefix: ["sessions"] }))).length, 1);
+
+  const logout = await t.fetch("/admin/logout", {
+    method: "POST",
+    headers: { ...HTML, cookie, origin: "http://localhost:8000" },
+    body: new URLSearchParams({ csrf_token: csrf }),
+  });
   assert.equal(logout.status, 200);
   assert.match(await logout.text(), /You are signed out/);
   const cleared = logout.headers.get("set-cookie") ?? "";
@@ -78,6 +91,32 @@ Deno.test("GET /admin/logout deletes the session, clears the cookie and is audit
   await after.body?.cancel();
   const actions = (await listAuditEntries(t.kv)).map((e) => e.action);
   assert.deepEqual(actions, ["session.logout", "session.login"]);
+});
+
+Deno.test("sign-out: a cross-site POST or one without the form token keeps the session", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake, { ADMIN_USER_IDS: "101" }));
+  const { cookie } = await signIn(t, fake, ADA);
+  assert.ok(cookie);
+  const attempts: Record<string, string>[] = [
+    { origin: "https://evil.example" },
+    { "sec-fetch-site": "cross-site" },
+    { origin: "http://localhost:8000" },
+  ];
+  for (const headers of attempts) {
+    const res = await t.fetch("/admin/logout", {
+      method: "POST",
+      headers: { cookie, ...headers, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ csrf_token: "x".repeat(43) }),
+    });
+    assert.equal(res.status, 403, JSON.stringify(headers));
+    assert.equal(res.headers.get("set-cookie"), null);
+    await res.body?.cancel();
+  }
+  assert.equal((await Array.fromAsync(t.kv.list({ prefix: ["sessions"] }))).length, 1);
+  const still = await t.fetch("/admin/groups", { headers: { ...HTML, cookie } });
+  assert.equal(still.status, 200);
+  await still.body?.cancel();
 });
 
 Deno.test("the console guard: sign-in redirect for pages, 401 for API calls, login open", async () => {
@@ -154,7 +193,7 @@ Deno.test("requireSameOrigin refuses cross-site writes and lets reads and non-br
 
 Deno.test("principal: super admins by id or login; roles from group membership", async () => {
   await using kv = await Deno.openKv(":memory:");
-  const config = testConfig({ ADMIN_USER_IDS: "999,Root" });
+  const config = testConfig({ ADMIN_USER_IDS: "999,login:Root" });
   await putGroup(kv, {
     id: "web",
     name: "Web",
@@ -174,7 +213,7 @@ Deno.test("principal: super admins by id or login; roles from group membership",
     principalFor(kv, config, { userId, login }, session);
 
   const owner = await as("1", "o");
-  assert.deepEqual(owner.roles, { web: "owner", ops: "viewer" });
+  assert.deepEqual(Object.fromEntries(owner.roles), { web: "owner", ops: "viewer" });
   assert.ok(isOwner(owner, "web") && canEditRoutes(owner, "web") && canReadGroup(owner, "web"));
   assert.ok(!isOwner(owner, "ops") && !canEditRoutes(owner, "ops") && canReadGroup(owner, "ops"));
 
@@ -196,4 +235,78 @@ Deno.test("principal: super admins by id or login; roles from group membership",
   const groups = [{ id: "web" }, { id: "ops" }, { id: "other" }];
   assert.deepEqual(readableGroups(admin, groups).map((g) => g.id), ["web"]);
   assert.deepEqual(readableGroups(await as("999", "x"), groups).length, 3);
+});
+
+Deno.test("principal: an all-digit ADMIN_USER_IDS entry is an id, never a login", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  const session = { csrfToken: "x", sessionId: "s" };
+  const config = testConfig({ ADMIN_USER_IDS: "1" });
+  const loginOne = await principalFor(kv, config, { userId: "555", login: "1" }, session);
+  assert.equal(loginOne.superAdmin, false);
+  assert.equal(hasConsoleAccess(loginOne), false);
+  const idOne = await principalFor(kv, config, { userId: "1", login: "someone" }, session);
+  assert.equal(idOne.superAdmin, true);
+
+  const byLogin = testConfig({ ADMIN_USER_IDS: "login:octocat" });
+  const octocat = await principalFor(kv, byLogin, { userId: "583231", login: "OctoCat" }, session);
+  assert.equal(octocat.superAdmin, true);
+});
+
+Deno.test("principal: a group named like an object property is not readable by non-members", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake));
+  const names = ["constructor", "hasownproperty", "tostring", "valueof", "isprototypeof"];
+  for (const id of [...names, "web"]) {
+    await putGroup(t.kv, {
+      id,
+      name: id,
+      members: [{ userId: id === "web" ? "101" : "9", login: "x", role: "owner" }],
+    });
+  }
+  const session = { csrfToken: "x", sessionId: "s" };
+  const ada = await principalFor(t.kv, t.config, { userId: "101", login: "ada" }, session);
+  for (const id of names) {
+    assert.equal(canReadGroup(ada, id), false, id);
+    assert.equal(canEditRoutes(ada, id), false, id);
+    assert.equal(isOwner(ada, id), false, id);
+  }
+  assert.deepEqual(readableGroups(ada, names.map((id) => ({ id }))), []);
+
+  const { cookie } = await signIn(t, fake, ADA);
+  assert.ok(cookie);
+  for (const id of names) {
+    const routes = await t.fetch(`/admin/api/groups/${id}/routes`, { headers: { cookie } });
+    assert.equal(routes.status, 403, id);
+    await routes.body?.cancel();
+  }
+  const listed = await t.fetch("/admin/api/groups", { headers: { cookie } });
+  assert.deepEqual((await listed.json()).groups.map((g: { id: string }) => g.id), ["web"]);
+});
+
+Deno.test("DEBUG_MODE answers only requests addressed to a loopback name (LAN peers, DNS rebinding)", async () => {
+  await using t = await startTestApp({ DEBUG_MODE: "true" });
+  const ask = (url: string, headers: Record<string, string> = {}) =>
+    t.app.fetch(new Request(url, { headers: { accept: "application/json", ...headers } }));
+  for (const url of ["http://localhost:8000", "http://127.0.0.1:8000", "http://[::1]:8000"]) {
+    const me = await ask(`${url}/admin/api/me`);
+    assert.equal(me.status, 200, url);
+    assert.equal((await me.json()).superAdmin, true);
+  }
+  for (
+    const [url, headers] of [
+      ["http://192.168.1.20:8000/admin/api/me", {}],
+      ["http://rebound.example:8000/admin/api/me", {}],
+      ["http://localhost:8000/admin/api/me", { host: "rebound.example:8000" }],
+      ["http://localhost:8000/admin/api/groups", { host: "localhost.rebound.example" }],
+    ] as const
+  ) {
+    const refused = await ask(url, headers);
+    assert.equal(refused.status, 421, url);
+    assert.deepEqual(await refused.json(), {
+      error: "DEBUG_MODE answers only requests addressed to localhost, 127.0.0.1 or [::1]",
+    });
+  }
+  const page = await ask("http://rebound.example:8000/admin/groups", HTML);
+  assert.equal(page.status, 421);
+  assert.match(await page.text(), /DEBUG_MODE answers only requests addressed to localhost/);
 });

@@ -7,7 +7,7 @@ import { putGroup } from "../lib/store/groups.ts";
 import { tokenKey, tokenReverseKey } from "../lib/store/keys.ts";
 import {
   deleteToken,
-  findUserByToken,
+  findTokenOwner,
   getToken,
   keepUntilFor,
   saveToken,
@@ -19,6 +19,11 @@ import { githubEnv, signIn, startFakeGitHub } from "./fake_github.ts";
 const KEY = btoa(String.fromCharCode(...new Uint8Array(32).map((_, i) => i)));
 const NOW = 1_800_000_000_000;
 const HOUR = 3_600_000;
+
+/** The user id a token resolves to on the bearer API's reverse index, or null. */
+async function tokenOwnerId(kv: Deno.Kv, token: string, now?: number): Promise<string | null> {
+  return (await findTokenOwner(kv, token, now))?.userId ?? null;
+}
 
 Deno.test("token lifetime: stale at 90% of the lifetime, never sooner than 60 s", () => {
   assert.equal(staleAtFor(NOW + 8 * HOUR, NOW), NOW + 0.9 * 8 * HOUR);
@@ -47,15 +52,15 @@ Deno.test("saveToken writes the reverse index and removes the old one in the sam
   await using kv = await Deno.openKv(":memory:");
   const user = { userId: "7", login: "grace", expiresAt: null };
   await saveToken(kv, { ...user, accessToken: "gho_first" });
-  assert.equal(await findUserByToken(kv, "gho_first"), "7");
+  assert.equal(await tokenOwnerId(kv, "gho_first"), "7");
   await saveToken(kv, { ...user, accessToken: "gho_second" });
-  assert.equal(await findUserByToken(kv, "gho_first"), null);
+  assert.equal(await tokenOwnerId(kv, "gho_first"), null);
   assert.equal((await kv.get(tokenReverseKey(await sha256Hex("gho_first")))).versionstamp, null);
-  assert.equal(await findUserByToken(kv, "gho_second"), "7");
+  assert.equal(await tokenOwnerId(kv, "gho_second"), "7");
   assert.equal((await getToken(kv, "7"))?.accessToken, "gho_second");
 
   assert.equal(await deleteToken(kv, "7"), true);
-  assert.equal(await findUserByToken(kv, "gho_second"), null);
+  assert.equal(await tokenOwnerId(kv, "gho_second"), null);
   assert.equal((await kv.get(tokenReverseKey(await sha256Hex("gho_second")))).versionstamp, null);
   assert.equal(await deleteToken(kv, "7"), false);
 });
@@ -66,8 +71,8 @@ Deno.test("a token past its record lifetime is gone even before KV deletes it", 
   await saveToken(kv, { userId: "7", login: "g", accessToken: "ghu_x", expiresAt: issued + HOUR }, {
     now: issued,
   });
-  assert.equal(await findUserByToken(kv, "ghu_x", issued + 0.9 * HOUR - 1), "7");
-  assert.equal(await findUserByToken(kv, "ghu_x", issued + 0.9 * HOUR), null);
+  assert.equal(await tokenOwnerId(kv, "ghu_x", issued + 0.9 * HOUR - 1), "7");
+  assert.equal(await tokenOwnerId(kv, "ghu_x", issued + 0.9 * HOUR), null);
   assert.equal(await getToken(kv, "7", { now: issued + 0.9 * HOUR }), null);
 });
 
@@ -88,7 +93,7 @@ Deno.test("with TOKEN_ENCRYPTION_KEY, tokens are stored sealed with AES-GCM", as
   const token = await getToken(kv, "7", { encryptionKey: KEY });
   assert.equal(token?.accessToken, "ghu_secret");
   assert.equal(token?.refreshToken, "ghr_secret");
-  assert.equal(await findUserByToken(kv, "ghu_secret"), "7");
+  assert.equal(await tokenOwnerId(kv, "ghu_secret"), "7");
   assert.equal(await getToken(kv, "7"), null);
   const otherKey = btoa(String.fromCharCode(...new Uint8Array(32).fill(9)));
   assert.equal(await getToken(kv, "7", { encryptionKey: otherKey }), null);
@@ -130,8 +135,8 @@ Deno.test("a stale token is refreshed with its refresh token, swapping the rever
     grant_type: "refresh_token",
     refresh_token: pair.refreshToken,
   });
-  assert.equal(await findUserByToken(t.kv, pair.accessToken), null);
-  assert.equal(await findUserByToken(t.kv, token.accessToken), "7");
+  assert.equal(await tokenOwnerId(t.kv, pair.accessToken), null);
+  assert.equal(await tokenOwnerId(t.kv, token.accessToken), "7");
   assert.equal((await usableUserToken(t, "7"))?.accessToken, token.accessToken);
   assert.equal(fake.requestsTo("/login/oauth/access_token").length, 1);
 });
@@ -153,7 +158,7 @@ Deno.test("a stale token whose refresh GitHub refuses is not usable", async () =
 
 Deno.test("DELETE /auth/token/:userId: the user themself or a super admin; audited", async () => {
   await using fake = startFakeGitHub();
-  await using t = await startTestApp(githubEnv(fake, { ADMIN_USER_IDS: "root" }));
+  await using t = await startTestApp(githubEnv(fake, { ADMIN_USER_IDS: "login:root" }));
   await putGroup(t.kv, {
     id: "web",
     name: "Web",

@@ -36,12 +36,12 @@ Deno.test("loadConfig() parses lists, rotation secrets and URLs", () => {
   const config = loadConfig({
     PORT: "9000",
     GITHUB_WEBHOOK_SECRET: " new-secret , old-secret ",
-    ADMIN_USER_IDS: "123, Octocat",
+    ADMIN_USER_IDS: "123, login:Octocat",
     GITHUB_API_URL: "http://127.0.0.1:9999/api/",
   });
   assert.equal(config.baseUrl, "http://localhost:9000");
   assert.deepEqual(config.webhookSecrets.github, ["new-secret", "old-secret"]);
-  assert.deepEqual(config.adminUsers, ["123", "octocat"]);
+  assert.deepEqual(config.adminUsers, { ids: new Set(["123"]), logins: new Set(["octocat"]) });
   assert.equal(config.github.apiUrl, "http://127.0.0.1:9999/api");
 });
 
@@ -63,6 +63,16 @@ Deno.test("a bad value stops start-up with one line naming the setting", () => {
   }
 });
 
+Deno.test("ADMIN_USER_IDS: digits are an id only; a login needs login:<name>", () => {
+  const config = loadConfig({ ADMIN_USER_IDS: " 1, login:1 " });
+  assert.deepEqual(config.adminUsers, { ids: new Set(["1"]), logins: new Set(["1"]) });
+  assert.deepEqual(loadConfig({ ADMIN_USER_IDS: "1" }).adminUsers.logins, new Set());
+  assert.match(configError({ ADMIN_USER_IDS: "octocat" }), /^ADMIN_USER_IDS: "octocat" is neither/);
+  assert.match(configError({ ADMIN_USER_IDS: "1,login:" }), /^ADMIN_USER_IDS: "login:" is neither/);
+  assert.match(configError({ ADMIN_USER_IDS: "login:a b" }), /^ADMIN_USER_IDS: /);
+  assert.match(configError({ ADMIN_USER_IDS: "-5" }), /^ADMIN_USER_IDS: /);
+});
+
 Deno.test("DEBUG_MODE is on only for exactly true, and only on a local BASE_URL", () => {
   const local = loadConfig({ DEBUG_MODE: "true" });
   assert.equal(local.debugMode, true);
@@ -78,6 +88,29 @@ Deno.test("DEBUG_MODE is on only for exactly true, and only on a local BASE_URL"
   assert.match(
     configError({ DEBUG_MODE: "true", BASE_URL: "https://relay.example.com" }),
     /^DEBUG_MODE: refused/,
+  );
+});
+
+Deno.test("DEBUG_MODE listens on loopback only and is refused on Deno Deploy", () => {
+  assert.equal(loadConfig({ DEBUG_MODE: "true" }).hostname, "127.0.0.1");
+  assert.equal(loadConfig({}).hostname, "0.0.0.0");
+  assert.equal(loadConfig({ HOSTNAME: "192.168.1.5" }).hostname, "192.168.1.5");
+  for (const hostname of ["::1", "localhost", "127.0.0.1"]) {
+    assert.equal(loadConfig({ DEBUG_MODE: "true", HOSTNAME: hostname }).hostname, hostname);
+  }
+  for (const hostname of ["0.0.0.0", "::", "192.168.1.5", "relay.example"]) {
+    assert.match(
+      configError({ DEBUG_MODE: "true", HOSTNAME: hostname }),
+      /^HOSTNAME: must be 127\.0\.0\.1, ::1 or localhost while DEBUG_MODE is on/,
+    );
+  }
+  assert.match(
+    configError({ DEBUG_MODE: "true", DENO_DEPLOYMENT_ID: "abc123" }),
+    /^DEBUG_MODE: refused on Deno Deploy/,
+  );
+  assert.throws(
+    () => loadConfig({ DEBUG_MODE: "true", KV_PATH: ":memory:" }, { onDeploy: true }),
+    /refused on Deno Deploy/,
   );
 });
 

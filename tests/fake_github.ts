@@ -1,7 +1,7 @@
 /**
  * A local fake of the parts of GitHub Switchyard talks to: the OAuth token
- * endpoint (codes, GitHub App refresh), `GET /user`, `GET /user/installations`
- * and the four REST actions. It records every request, and tests can script
+ * endpoint (codes, GitHub App refresh), `GET /user`, `GET /user/installations`,
+ * `GET /user/memberships/orgs/{org}` and the four REST actions. It records every request, and tests can script
  * refusals. Also: the settings that point the app at it, and a sign-in helper.
  */
 import type { TestApp } from "./_helpers.ts";
@@ -44,6 +44,8 @@ export interface FakeGitHub extends AsyncDisposable {
     number,
     { id: number; account: { id: number; login: string; type: string } }[]
   >;
+  /** Organization memberships by user id, then organization login (lower-case). */
+  memberships: Map<number, Map<string, { role: string; state: string }>>;
   /** Scripted refusals by `METHOD /path`: answered with that status and `{ message }`. */
   refusals: Map<string, { status: number; message: string }>;
   /** A single-use authorization code for the user, as GitHub would hand the browser. */
@@ -89,6 +91,7 @@ export function startFakeGitHub(): FakeGitHub {
     received: [],
     tokenStyle: { expiresIn: 28_800, refreshTokenExpiresIn: 15_811_200 },
     installations: new Map(),
+    memberships: new Map(),
     refusals: new Map(),
     issueCode(user) {
       const code = `code-${++counter}-${crypto.randomUUID()}`;
@@ -161,6 +164,13 @@ export function startFakeGitHub(): FakeGitHub {
       const installations = fake.installations.get(user.id) ?? [];
       return Response.json({ total_count: installations.length, installations });
     }
+    const org = path.match(/^\/user\/memberships\/orgs\/([^/]+)$/);
+    if (org && method === "GET") {
+      const login = decodeURIComponent(org[1]).toLowerCase();
+      const membership = fake.memberships.get(user.id)?.get(login);
+      if (!membership) return Response.json({ message: "Not Found" }, { status: 404 });
+      return Response.json({ ...membership, organization: { login }, user: { login: user.login } });
+    }
     const issue = path.match(/^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/(comments|reactions)$/);
     if (issue && method === "POST") {
       const id = ++counter;
@@ -219,8 +229,29 @@ export function sessionCookieOf(res: Response): string | null {
 }
 
 /**
+ * The `name=value` part of the browser binding cookie a sign-in start sets
+ * (`switchyard_oauth` or `__Host-switchyard_oauth`), or null.
+ */
+export function bindingCookieOf(res: Response): string | null {
+  const cookie = res.headers.getSetCookie().find((c) => /^(__Host-)?switchyard_oauth=/.test(c));
+  return cookie ? cookie.split(";")[0] : null;
+}
+
+/** Starts a sign-in at `path`: its state and the browser binding cookie to send back, if any. */
+export async function startSignIn(
+  t: TestApp,
+  path: string,
+  accept = "text/html",
+): Promise<{ state: string; cookie: string | null }> {
+  const begin = await t.fetch(path, { headers: { accept } });
+  await begin.body?.cancel();
+  return { state: stateOf(begin), cookie: bindingCookieOf(begin) };
+}
+
+/**
  * Signs `user` in through the browser flow (start, GitHub's redirect back,
- * callback) and returns the callback's answer and the session cookie.
+ * callback, in the same browser) and returns the callback's answer and the
+ * session cookie.
  */
 export async function signIn(
   t: TestApp,
@@ -228,12 +259,10 @@ export async function signIn(
   user: FakeUser,
   start = "/admin/login",
 ): Promise<{ res: Response; cookie: string | null }> {
-  const begin = await t.fetch(start, { headers: { accept: "text/html" } });
-  await begin.body?.cancel();
-  const state = stateOf(begin);
+  const { state, cookie: binding } = await startSignIn(t, start);
   const code = fake.issueCode(user);
   const res = await t.fetch(`/auth/github/callback?code=${code}&state=${state}`, {
-    headers: { accept: "text/html" },
+    headers: { accept: "text/html", ...(binding ? { cookie: binding } : {}) },
   });
   await res.body?.cancel();
   return { res, cookie: sessionCookieOf(res) };

@@ -55,18 +55,35 @@ Deno.test("installation.created provisions inst-{id}, owned by the installing ac
   });
 });
 
-Deno.test("installation.created for an organization makes the installer the owner member", async () => {
+/** The `created` fixture with changes to its payload, as a signed request. */
+async function createdEventWith(
+  change: (payload: { installation: { account: unknown }; sender: unknown }) => void,
+) {
+  const payload = JSON.parse(
+    new TextDecoder().decode(await fixture("installation/created.payload.json")),
+  );
+  change(payload);
+  return await githubRequest(jsonBytes(payload), { event: "installation" });
+}
+
+Deno.test("installation.created for an organization binds nothing: an admin of it confirms first", async () => {
   await withKv(async (kv) => {
-    const payload = JSON.parse(
-      new TextDecoder().decode(await fixture("installation/created.payload.json")),
-    );
-    payload.installation.account = { id: 99, login: "octo-org", type: "Organization" };
-    const request = await githubRequest(jsonBytes(payload), { event: "installation" });
+    const request = await createdEventWith((payload) => {
+      payload.installation.account = { id: 99, login: "octo-org", type: "Organization" };
+    });
     assert.deepEqual(await send(testDeps(kv), request), OK);
-    const group = await getGroup(kv, `inst-${INSTALLATION_ID}`);
-    assert.equal(group?.name, "octo-org");
-    assert.deepEqual(group?.owners, ["octo-org"]);
-    assert.deepEqual(group?.members, [{ userId: "21031067", login: "Codertocat", role: "owner" }]);
+    assert.deepEqual(await listGroups(kv), []);
+    assert.deepEqual(await listAuditEntries(kv), []);
+  });
+});
+
+Deno.test("installation.created for a user account provisions only when that user sent it", async () => {
+  await withKv(async (kv) => {
+    const request = await createdEventWith((payload) => {
+      payload.sender = { id: 4040, login: "someone-else", type: "User" };
+    });
+    assert.deepEqual(await send(testDeps(kv), request), OK);
+    assert.deepEqual(await listGroups(kv), []);
   });
 });
 
@@ -83,7 +100,7 @@ Deno.test("installation.created is idempotent under redelivery, even concurrent"
   });
 });
 
-Deno.test("installation.created binds existing groups owned by the account instead", async () => {
+Deno.test("installation.created binds unbound groups whose super-admin-set owners name the account", async () => {
   await withKv(async (kv) => {
     const byOwnersList: Group = {
       id: "docs",
@@ -91,35 +108,53 @@ Deno.test("installation.created binds existing groups owned by the account inste
       members: [{ userId: "9", login: "someone", role: "owner" }],
       owners: ["codertocat"],
     };
-    const byOwnerMember: Group = {
-      id: "web",
-      name: "Web",
-      members: [{ userId: "21031067", login: "Codertocat", role: "owner" }],
-    };
-    const adminOnly: Group = {
-      id: "ops",
-      name: "Ops",
-      members: [
-        { userId: "9", login: "someone", role: "owner" },
-        { userId: "21031067", login: "Codertocat", role: "admin" },
-      ],
-    };
     const boundElsewhere: Group = { ...byOwnersList, id: "legacy", installationId: 42 };
-    for (const group of [byOwnersList, byOwnerMember, adminOnly, boundElsewhere]) {
-      await putGroup(kv, group);
-    }
+    for (const group of [byOwnersList, boundElsewhere]) await putGroup(kv, group);
     assert.deepEqual(await send(testDeps(kv), await installationEvent("created")), OK);
 
     assert.equal((await getGroup(kv, "docs"))?.installationId, INSTALLATION_ID);
-    assert.equal((await getGroup(kv, "web"))?.installationId, INSTALLATION_ID);
-    assert.equal((await getGroup(kv, "ops"))?.installationId, undefined);
     assert.equal((await getGroup(kv, "legacy"))?.installationId, 42);
     assert.equal(await getGroup(kv, `inst-${INSTALLATION_ID}`), null);
-    const actions = (await listAuditEntries(kv)).map((e) => [e.action, e.groupId]).sort();
-    assert.deepEqual(actions, [["installation.bind", "docs"], ["installation.bind", "web"]]);
+    const actions = (await listAuditEntries(kv)).map((e) => [e.action, e.groupId]);
+    assert.deepEqual(actions, [["installation.bind", "docs"]]);
 
     assert.deepEqual(await send(testDeps(kv), await installationEvent("created")), OK);
-    assert.equal((await listAuditEntries(kv)).length, 2, "redelivery changes nothing");
+    assert.equal((await listAuditEntries(kv)).length, 1, "redelivery changes nothing");
+  });
+});
+
+Deno.test("installation.created ignores member lists: an owner cannot list the installer to capture it", async () => {
+  await withKv(async (kv) => {
+    // A group owner adds the future installer's GitHub account as an owner member.
+    const trap: Group = {
+      id: "trap",
+      name: "Trap",
+      members: [
+        { userId: "666", login: "mallory", role: "owner" },
+        { userId: "21031067", login: "Codertocat", role: "owner" },
+      ],
+    };
+    await putGroup(kv, trap);
+    assert.deepEqual(await send(testDeps(kv), await installationEvent("created")), OK);
+    assert.deepEqual(await getGroup(kv, "trap"), trap);
+    const own = await getGroup(kv, `inst-${INSTALLATION_ID}`);
+    assert.equal(own?.installationId, INSTALLATION_ID);
+    assert.deepEqual(own?.members.map((m) => m.userId), ["21031067"]);
+  });
+});
+
+Deno.test("installation.created does not bind a group that took the id inst-{id} beforehand", async () => {
+  await withKv(async (kv) => {
+    // For example an owner renamed their group to the id the installation will provision.
+    const squatter: Group = {
+      id: `inst-${INSTALLATION_ID}`,
+      name: "Squatter",
+      members: [{ userId: "666", login: "mallory", role: "owner" }],
+    };
+    await putGroup(kv, squatter);
+    assert.deepEqual(await send(testDeps(kv), await installationEvent("created")), OK);
+    assert.deepEqual(await getGroup(kv, squatter.id), squatter);
+    assert.deepEqual(await listAuditEntries(kv), []);
   });
 });
 

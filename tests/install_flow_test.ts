@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import { listAuditEntries } from "../lib/store/audit.ts";
 import { getGroup, putGroup } from "../lib/store/groups.ts";
 import { startTestApp, type TestApp } from "./_helpers.ts";
-import { type FakeGitHub, githubEnv, signIn, startFakeGitHub, stateOf } from "./fake_github.ts";
+import {
+  bindingCookieOf,
+  type FakeGitHub,
+  githubEnv,
+  signIn,
+  startFakeGitHub,
+  stateOf,
+} from "./fake_github.ts";
 
 const ADA = { id: 101, login: "ada" };
 const BOB = { id: 202, login: "bob" };
@@ -44,7 +51,7 @@ Deno.test("install page: signs in through GitHub and comes back to the installat
   assert.equal(start.status, 302);
   const back = await t.fetch(
     `/auth/github/callback?code=${fake.issueCode(ADA)}&state=${stateOf(start)}`,
-    { headers: HTML },
+    { headers: { ...HTML, cookie: bindingCookieOf(start)! } },
   );
   assert.equal(back.status, 302);
   assert.equal(
@@ -204,14 +211,170 @@ Deno.test("bind: a forged installation id, a missing CSRF token or another origi
   assert.equal(await getGroup(t.kv, "inst-4242"), null);
 });
 
-Deno.test("bind: the existing inst-{id} group of someone else cannot be taken over", async () => {
+/** The session's CSRF token, read from the sign-out confirmation form. */
+async function sessionCsrfToken(t: TestApp, cookie: string): Promise<string> {
+  const page = await t.fetch("/admin/logout", { headers: { ...HTML, cookie } });
+  const token = (await page.text()).match(/name="csrf_token" value="([^"]+)"/)?.[1];
+  assert.ok(token);
+  return token;
+}
+
+const ORG_INSTALLATION = {
+  id: 5151,
+  account: { id: 900, login: "octo-org", type: "Organization" },
+};
+
+Deno.test("install: seeing an organization's installation is not enough; its admins bind it", async () => {
   await using fake = startFakeGitHub();
-  fake.installations.set(BOB.id, [INSTALLATION]);
+  const CAROL = { id: 303, login: "carol" };
+  for (const user of [ADA, BOB, CAROL]) fake.installations.set(user.id, [ORG_INSTALLATION]);
+  fake.memberships.set(ADA.id, new Map([["octo-org", { role: "admin", state: "active" }]]));
+  fake.memberships.set(BOB.id, new Map([["octo-org", { role: "member", state: "active" }]]));
+  fake.memberships.set(CAROL.id, new Map([["octo-org", { role: "admin", state: "pending" }]]));
+  await using t = await startTestApp(githubEnv(fake));
+
+  for (const user of [BOB, CAROL, { id: 404, login: "dave" }]) {
+    fake.installations.set(user.id, [ORG_INSTALLATION]);
+    const { cookie } = await signIn(t, fake, user, "/auth/github/install?installation_id=5151");
+    const page = await t.fetch("/auth/github/install?installation_id=5151", {
+      headers: { ...HTML, cookie: cookie! },
+    });
+    assert.equal(page.status, 403, user.login);
+    assert.match(
+      await page.text(),
+      /Only an admin of octo-org on GitHub may bind installation 5151/,
+    );
+    const res = await bind(t, cookie!, {
+      installation_id: "5151",
+      group: "inst-5151",
+      csrf_token: await sessionCsrfToken(t, cookie!),
+    });
+    assert.equal(res.status, 403, user.login);
+    assert.match((await res.json()).error, /Only an admin of octo-org/);
+  }
+  assert.equal(await getGroup(t.kv, "inst-5151"), null);
+  const asked = fake.requestsTo("/user/memberships/orgs/octo-org");
+  assert.ok(asked.length >= 6);
+
+  const { cookie } = await signIn(t, fake, ADA, "/auth/github/install?installation_id=5151");
+  const csrf = await csrfTokenOf(t, cookie!, 5151);
+  const ok = await bind(t, cookie!, {
+    installation_id: "5151",
+    group: "inst-5151",
+    csrf_token: csrf,
+  });
+  assert.equal(ok.status, 303);
+  assert.deepEqual((await getGroup(t.kv, "inst-5151"))?.members, [
+    { userId: "101", login: "ada", role: "owner" },
+  ]);
+});
+
+Deno.test("bind: an installation bound to someone else's group is never bound a second time", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await setUp(fake);
+  const theirs = {
+    id: "theirs",
+    name: "Theirs",
+    members: [{ userId: "9", login: "zed", role: "owner" as const }],
+    installationId: 4242,
+  };
+  await putGroup(t.kv, theirs);
+  await putGroup(t.kv, {
+    id: "web",
+    name: "Web",
+    members: [{ userId: "101", login: "ada", role: "owner" }],
+  });
+  const { cookie } = await signIn(t, fake, ADA, "/auth/github/install?installation_id=4242");
+  const page = await t.fetch("/auth/github/install?installation_id=4242", {
+    headers: { ...HTML, cookie: cookie! },
+  });
+  assert.equal(page.status, 200);
+  const html = await page.text();
+  assert.match(html, /already bound to a group you do not own/);
+  assert.doesNotMatch(html, /<form/);
+
+  const csrf = await sessionCsrfToken(t, cookie!);
+  for (const group of ["inst-4242", "web"]) {
+    const res = await bind(t, cookie!, { installation_id: "4242", group, csrf_token: csrf });
+    assert.equal(res.status, 409, group);
+    assert.deepEqual(await res.json(), {
+      error:
+        "Installation 4242 is already bound to a group you do not own; only a super admin can bind it elsewhere",
+    });
+  }
+  assert.equal(await getGroup(t.kv, "inst-4242"), null);
+  assert.equal((await getGroup(t.kv, "web"))?.installationId, undefined);
+  assert.deepEqual(await getGroup(t.kv, "theirs"), theirs);
+  assert.deepEqual(await listAuditEntries(t.kv, { groupId: "web" }), []);
+});
+
+Deno.test("bind: the installer moves the binding between groups they own; one group stays bound", async () => {
+  await using fake = startFakeGitHub();
   await using t = await setUp(fake);
   await putGroup(t.kv, {
-    id: "inst-4242",
-    name: "ada",
+    id: "web",
+    name: "Web",
     members: [{ userId: "101", login: "ada", role: "owner" }],
+  });
+  const { cookie } = await signIn(t, fake, ADA, "/auth/github/install?installation_id=4242");
+  const csrf = await csrfTokenOf(t, cookie!);
+  const first = await bind(t, cookie!, {
+    installation_id: "4242",
+    group: "inst-4242",
+    csrf_token: csrf,
+  });
+  assert.equal(first.status, 303);
+  const moved = await bind(t, cookie!, { installation_id: "4242", group: "web", csrf_token: csrf });
+  assert.equal(moved.status, 303);
+  assert.equal((await getGroup(t.kv, "web"))?.installationId, 4242);
+  assert.equal((await getGroup(t.kv, "inst-4242"))?.installationId, undefined);
+  const bindings = async () =>
+    (await listAuditEntries(t.kv)).filter((e) => e.groupId).map((e) => [e.action, e.groupId])
+      .sort();
+  assert.deepEqual(await bindings(), [
+    ["installation.bind", "web"],
+    ["installation.provision", "inst-4242"],
+    ["installation.unbind", "inst-4242"],
+  ]);
+  const again = await bind(t, cookie!, { installation_id: "4242", group: "web", csrf_token: csrf });
+  assert.equal(again.status, 303);
+  assert.equal((await bindings()).length, 3, "binding it where it is changes nothing");
+});
+
+Deno.test("bind: the existing inst-{id} group of someone else cannot be taken over", async () => {
+  await using fake = startFakeGitHub();
+  fake.installations.set(BOB.id, [ORG_INSTALLATION]);
+  fake.memberships.set(BOB.id, new Map([["octo-org", { role: "admin", state: "active" }]]));
+  await using t = await setUp(fake);
+  const squatter = {
+    id: "inst-5151",
+    name: "Squatter",
+    members: [{ userId: "9", login: "zed", role: "owner" as const }],
+  };
+  await putGroup(t.kv, squatter);
+  const { cookie } = await signIn(t, fake, BOB, "/auth/github/install?installation_id=5151");
+  const page = await t.fetch("/auth/github/install?installation_id=5151", {
+    headers: { ...HTML, cookie: cookie! },
+  });
+  assert.match(await page.text(), /There is no group you own to bind it to/);
+  const res = await bind(t, cookie!, {
+    installation_id: "5151",
+    group: "inst-5151",
+    csrf_token: await sessionCsrfToken(t, cookie!),
+  });
+  assert.equal(res.status, 403);
+  assert.deepEqual(await res.json(), { error: "You are not an owner of group inst-5151" });
+  assert.deepEqual(await getGroup(t.kv, "inst-5151"), squatter);
+});
+
+Deno.test("bind: a super admin may move an installation bound to another group", async () => {
+  await using fake = startFakeGitHub();
+  fake.installations.set(BOB.id, [INSTALLATION]);
+  await using t = await startTestApp(githubEnv(fake, { ADMIN_USER_IDS: String(BOB.id) }));
+  await putGroup(t.kv, {
+    id: "theirs",
+    name: "Theirs",
+    members: [{ userId: "9", login: "zed", role: "owner" }],
     installationId: 4242,
   });
   const { cookie } = await signIn(t, fake, BOB, "/auth/github/install?installation_id=4242");
@@ -221,9 +384,9 @@ Deno.test("bind: the existing inst-{id} group of someone else cannot be taken ov
     group: "inst-4242",
     csrf_token: csrf,
   });
-  assert.equal(res.status, 403);
-  await res.body?.cancel();
-  assert.deepEqual((await getGroup(t.kv, "inst-4242"))?.members.map((m) => m.login), ["ada"]);
+  assert.equal(res.status, 303);
+  assert.equal((await getGroup(t.kv, "inst-4242"))?.installationId, 4242);
+  assert.equal((await getGroup(t.kv, "theirs"))?.installationId, undefined);
 });
 
 Deno.test("GitHub's install redirect without our state goes to the install page", async () => {

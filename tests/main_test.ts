@@ -65,3 +65,31 @@ Deno.test("main.ts serves with a KV file and stops cleanly on SIGTERM", async ()
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("main.ts in DEBUG_MODE listens on 127.0.0.1 and refuses a non-loopback HOSTNAME", async () => {
+  const refused = await startMain({
+    DEBUG_MODE: "true",
+    HOSTNAME: "0.0.0.0",
+    KV_PATH: ":memory:",
+  }).output();
+  assert.equal(refused.code, 1);
+  const lines = new TextDecoder().decode(refused.stderr).trim().split("\n");
+  assert.deepEqual(lines, [
+    "Invalid setting HOSTNAME: must be 127.0.0.1, ::1 or localhost while DEBUG_MODE is on, not 0.0.0.0",
+  ]);
+
+  const port = freePort();
+  const child = startMain({ DEBUG_MODE: "true", PORT: String(port), KV_PATH: ":memory:" });
+  try {
+    const started = await readUntil(child.stdout, '"listening"');
+    assert.match(started, new RegExp(`"address":"http://127\\.0\\.0\\.1:${port}"`));
+    child.kill("SIGTERM");
+    await child.status;
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already exited */ }
+    await child.stderr.cancel();
+    await child.stdout.cancel().catch(() => {});
+  }
+});

@@ -112,7 +112,7 @@ export async function replaceGroups(
   submitted: Group[],
   expected: string | null | undefined,
 ): Promise<{ ok: true; count: number }> {
-  if (!principal.superAdmin && !Object.values(principal.roles).includes("owner")) {
+  if (!principal.superAdmin && ![...principal.roles.values()].includes("owner")) {
     throw new HttpError(403, "Only a super admin or a group owner may replace groups");
   }
   requireUnique(submitted);

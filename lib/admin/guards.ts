@@ -35,7 +35,7 @@ export function readScope(principal: Principal, groupId?: string): readonly stri
     requireRight(principal, groupId, "read");
     return [groupId];
   }
-  return principal.superAdmin ? null : Object.keys(principal.roles);
+  return principal.superAdmin ? null : [...principal.roles.keys()];
 }
 
 /** The group, when it exists (404) and the caller has `right` in it (403). */
@@ -58,5 +58,5 @@ export function actorOf(principal: Principal): { userId: string; login: string }
 
 /** The caller's role in a group they can read: their member role, or owner for a super admin. */
 export function effectiveRole(principal: Principal, groupId: string): Role {
-  return Object.hasOwn(principal.roles, groupId) ? principal.roles[groupId] : "owner";
+  return principal.roles.get(groupId) ?? "owner";
 }

@@ -3,10 +3,13 @@
  * are told apart, as RFC 6750 does: no `Authorization` header → 401 with a
  * plain `WWW-Authenticate: Bearer` challenge; a header that is not
  * `Bearer <token>` → 400 `invalid_request`; a token the reverse index does not
- * know (never stored, replaced, revoked or expired) → 401 `invalid_token`.
+ * know (never stored, replaced, revoked or expired) → 401 `invalid_token`; a
+ * known token past its use-by time (stale: 90% of GitHub's lifetime) → 401
+ * `invalid_token` as well. A stale token is never used, and the call is not
+ * made with a refreshed one on its behalf: whoever holds it must sign in again.
  */
 import { HttpError } from "../fresh/http_error.ts";
-import { findUserByToken } from "../store/tokens.ts";
+import { findTokenOwner } from "../store/tokens.ts";
 
 const REALM = 'Bearer realm="switchyard"';
 const BEARER = /^Bearer +([\w.~+/-]+=*) *$/i;
@@ -23,11 +26,11 @@ export async function requireBearerUser(kv: Deno.Kv, req: Request): Promise<stri
       "www-authenticate": `${REALM}, error="invalid_request"`,
     });
   }
-  const userId = await findUserByToken(kv, token);
-  if (userId === null) {
-    throw new HttpError(401, "Invalid or revoked token", {
-      "www-authenticate": `${REALM}, error="invalid_token"`,
-    });
+  const owner = await findTokenOwner(kv, token);
+  const challenge = { "www-authenticate": `${REALM}, error="invalid_token"` };
+  if (owner === null) throw new HttpError(401, "Invalid or revoked token", challenge);
+  if (!owner.fresh) {
+    throw new HttpError(401, "The token has expired; sign in again for a new one", challenge);
   }
-  return userId;
+  return owner.userId;
 }

@@ -2,15 +2,18 @@
  * Who is asking, and what they may do: the authorization module every admin
  * page, admin API endpoint and identity route uses (spec "Authentication",
  * rule 3). A principal comes from the session cookie (or, with DEBUG_MODE,
- * is a built-in super admin); group roles come from the groups' member lists.
+ * is a built-in super admin, for requests addressed to a loopback name only);
+ * group roles come from the groups' member lists, kept in a Map so that no
+ * group id (`constructor`, `tostring`…) can hit an inherited object property.
  *
- * - super admin (ADMIN_USER_IDS, by numeric id or login): every group;
+ * - super admin (ADMIN_USER_IDS: a numeric id, or `login:<name>`): every group;
  * - `owner`: their groups' members, invites, webhook secret, rename, binding;
  * - `admin`: their groups' routes and fragments;
  * - `viewer`: reads their groups.
  */
-import type { Config } from "../config.ts";
+import { type Config, isLoopbackName } from "../config.ts";
 import { randomToken } from "../crypto.ts";
+import { HttpError } from "../fresh/http_error.ts";
 import type { Context } from "../fresh/types.ts";
 import type { State } from "../state.ts";
 import { listGroups } from "../store/groups.ts";
@@ -24,7 +27,7 @@ export interface Principal {
   login: string;
   superAdmin: boolean;
   /** The person's role in each group they belong to, by group id. */
-  roles: Record<string, Role>;
+  roles: ReadonlyMap<string, Role>;
   /** The token forms must send back (per session). */
   csrfToken: string;
   /** The session cookie's value; null for the DEBUG_MODE principal. */
@@ -36,18 +39,21 @@ export interface Principal {
 const DEBUG_CSRF_TOKEN = randomToken(32);
 const cache = new WeakMap<Request, Promise<Principal | null>>();
 
-/** Whether ADMIN_USER_IDS names the user (by numeric id or login, without case). */
+/**
+ * Whether ADMIN_USER_IDS names the user: by numeric id, or by login (without
+ * case) only where it was written `login:<name>`.
+ */
 export function isSuperAdmin(config: Config, user: { userId: string; login: string }): boolean {
-  return config.adminUsers.includes(user.userId) ||
-    config.adminUsers.includes(user.login.toLowerCase());
+  return config.adminUsers.ids.has(user.userId) ||
+    config.adminUsers.logins.has(user.login.toLowerCase());
 }
 
 /** The user's role in every group they are a member of. */
-export function rolesIn(groups: readonly Group[], userId: string): Record<string, Role> {
-  const roles: Record<string, Role> = {};
+export function rolesIn(groups: readonly Group[], userId: string): Map<string, Role> {
+  const roles = new Map<string, Role>();
   for (const group of groups) {
     const member = group.members.find((m) => m.userId === userId);
-    if (member) roles[group.id] = member.role;
+    if (member) roles.set(group.id, member.role);
   }
   return roles;
 }
@@ -75,16 +81,43 @@ function debugPrincipal(): Principal {
     userId: "debug",
     login: "debug",
     superAdmin: true,
-    roles: {},
+    roles: new Map(),
     csrfToken: DEBUG_CSRF_TOKEN,
     sessionId: null,
     debug: true,
   };
 }
 
+function hostNameOf(authority: string): string | null {
+  try {
+    return new URL(`http://${authority}`).hostname;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Refuses (421) a request not addressed to a loopback name (localhost,
+ * 127.0.0.1 or [::1], any port): the DEBUG_MODE principal must not be handed
+ * to a LAN peer or to a page whose own domain was rebound to this machine.
+ * Both the request URL's host and a `Host` header, when present, must pass.
+ */
+export function requireLoopbackHost(req: Request): void {
+  const header = req.headers.get("host");
+  const names = [new URL(req.url).hostname, ...(header === null ? [] : [hostNameOf(header)])];
+  if (names.every((name) => name !== null && isLoopbackName(name))) return;
+  throw new HttpError(
+    421,
+    "DEBUG_MODE answers only requests addressed to localhost, 127.0.0.1 or [::1]",
+  );
+}
+
 async function resolvePrincipal(ctx: Context<State>): Promise<Principal | null> {
   const { kv, config } = ctx.state;
-  if (config.debugMode) return debugPrincipal();
+  if (config.debugMode) {
+    requireLoopbackHost(ctx.req);
+    return debugPrincipal();
+  }
   const sessionId = sessionIdOf(ctx.req);
   if (!sessionId) return null;
   const session = await getSession(kv, sessionId);
@@ -104,7 +137,7 @@ export function loadPrincipal(ctx: Context<State>): Promise<Principal | null> {
 
 /** Whether the person may use the console at all: a super admin or a member of some group. */
 export function hasConsoleAccess(principal: Principal): boolean {
-  return principal.superAdmin || Object.keys(principal.roles).length > 0;
+  return principal.superAdmin || principal.roles.size > 0;
 }
 
 /** Whether a person (not yet signed in) would have console access. */
@@ -114,23 +147,23 @@ export async function userHasConsoleAccess(
   user: { userId: string; login: string },
 ): Promise<boolean> {
   if (isSuperAdmin(config, user)) return true;
-  return Object.keys(rolesIn(await listGroups(kv), user.userId)).length > 0;
+  return rolesIn(await listGroups(kv), user.userId).size > 0;
 }
 
 /** Whether the person may read the group (any role). */
 export function canReadGroup(principal: Principal, groupId: string): boolean {
-  return principal.superAdmin || principal.roles[groupId] !== undefined;
+  return principal.superAdmin || principal.roles.has(groupId);
 }
 
 /** Whether the person may change the group's routes and fragments (owner or admin). */
 export function canEditRoutes(principal: Principal, groupId: string): boolean {
-  const role = principal.roles[groupId];
+  const role = principal.roles.get(groupId);
   return principal.superAdmin || role === "owner" || role === "admin";
 }
 
 /** Whether the person has owner rights over the group (its owner, or a super admin). */
 export function isOwner(principal: Principal, groupId: string): boolean {
-  return principal.superAdmin || principal.roles[groupId] === "owner";
+  return principal.superAdmin || principal.roles.get(groupId) === "owner";
 }
 
 /** The groups the person may read, in the given order. */

@@ -12,11 +12,16 @@
  *   (and Telegram gets a confirmation message in the pending chat).
  */
 import type { Config } from "../config.ts";
-import { HttpError } from "../fresh/http_error.ts";
+import { type ErrorStatus, HttpError } from "../fresh/http_error.ts";
 import type { Logger } from "../log.ts";
 import { appendAudit } from "../store/audit.ts";
 import { saveDiscordLink, saveTelegramLink } from "../store/links.ts";
-import { createOAuthState, type OAuthFlow } from "../store/oauth_states.ts";
+import {
+  consumeOAuthState,
+  createOAuthState,
+  type OAuthFlow,
+  type StateRefusal,
+} from "../store/oauth_states.ts";
 import { createSession } from "../store/sessions.ts";
 import { callTelegram } from "../telegram/api.ts";
 import {
@@ -27,6 +32,7 @@ import {
   isOAuthFailure,
   type OAuthFailure,
 } from "./oauth.ts";
+import { browserBindingHash, browserBindingOf, startBrowserBinding } from "./browser_binding.ts";
 import { userHasConsoleAccess } from "./principal.ts";
 import { storeUserToken } from "./user_tokens.ts";
 
@@ -89,14 +95,64 @@ async function confirmTelegramLink(deps: SignInDeps, chatId: string, login: stri
   }
 }
 
-/** Starts a sign-in for the flow: a fresh state and the redirect to GitHub. */
+/** The flows that end in a browser session, and so are bound to the browser that starts them. */
+const BROWSER_FLOWS: ReadonlySet<OAuthFlow["kind"]> = new Set(["browser", "install"]);
+
+/**
+ * Starts a sign-in for the flow the request asks for: a fresh state and the
+ * redirect to GitHub. Browser and install sign-ins also (re)set the browser
+ * binding cookie, and their state only works with it (login CSRF).
+ */
 export async function redirectToGitHub(
+  req: Request,
   kv: Deno.Kv,
   config: Config,
   flow: OAuthFlow,
 ): Promise<Response> {
-  const state = await createOAuthState(kv, flow);
-  return new Response(null, { status: 302, headers: { location: authorizeUrl(config, state) } });
+  const headers = new Headers({ "cache-control": "no-store" });
+  let browserHash: string | undefined;
+  if (BROWSER_FLOWS.has(flow.kind)) {
+    const binding = startBrowserBinding(req, config);
+    browserHash = await browserBindingHash(binding.value);
+    headers.set("set-cookie", binding.setCookie);
+  }
+  const state = await createOAuthState(kv, flow, Date.now(), browserHash);
+  headers.set("location", authorizeUrl(config, state));
+  return new Response(null, { status: 302, headers });
+}
+
+const STATE_REFUSALS: Record<StateRefusal, { status: ErrorStatus; message: string }> = {
+  unknown: {
+    status: 400,
+    message: "This sign-in link is unknown or was already used; start the sign-in again",
+  },
+  expired: {
+    status: 400,
+    message: "This sign-in link has expired (after 10 minutes); start the sign-in again",
+  },
+  other_browser: {
+    status: 403,
+    message:
+      "This sign-in was not started in this browser, so it cannot sign this browser in; start the sign-in again here",
+  },
+};
+
+/**
+ * Uses up the callback's `state` and answers the flow it was issued for.
+ * Throws 400 for an unknown, used or expired state, and 403 when the state
+ * belongs to a sign-in another browser started (it then stays usable there).
+ */
+export async function consumeSignInState(
+  deps: SignInDeps,
+  req: Request,
+  state: string,
+): Promise<OAuthFlow> {
+  const binding = browserBindingOf(req, deps.config);
+  const browserHash = binding === null ? null : await browserBindingHash(binding);
+  const consumed = await consumeOAuthState(deps.kv, state, browserHash);
+  if ("flow" in consumed) return consumed.flow;
+  const refusal = STATE_REFUSALS[consumed.refused];
+  throw new HttpError(refusal.status, refusal.message);
 }
 
 /** Completes a sign-in for `code` in `flow` (see the module comment). */

@@ -1,7 +1,11 @@
 /**
- * The GitHub App installations a user can see (`GET /user/installations` with
- * the user's token). The install flow's `installation_id` comes from the
- * browser and can be forged, so it is trusted only when it is in this list.
+ * What GitHub says about a user and an installation, with the user's token.
+ * The install flow's `installation_id` comes from the browser and can be
+ * forged, so it is trusted only when it is among the user's installations
+ * (`GET /user/installations`). Seeing an installation is not enough to bind
+ * it (every member of an organization with read access sees its
+ * installations), so the user's role in an organization is looked up too
+ * (`GET /user/memberships/orgs/{org}`).
  */
 import type { TokenDeps } from "../auth/user_tokens.ts";
 import { callGitHubAsUser } from "./client.ts";
@@ -53,4 +57,41 @@ export async function findUserInstallation(
     if (installations.length < PAGE_SIZE) break;
   }
   return { kind: "not_found" };
+}
+
+/** The user's membership in an organization, as far as binding its installations is concerned. */
+export type MembershipLookup =
+  | { kind: "admin" }
+  | { kind: "not_admin" }
+  | { kind: "no_token" }
+  | { kind: "failed"; message: string };
+
+/**
+ * Whether the user is an active admin (owner) of the organization `org`. A
+ * 404 (not a member) or 403 (GitHub will not say: for a GitHub App, the app
+ * lacks the organization Members permission) counts as not an admin.
+ */
+export async function findOrgAdminship(
+  deps: TokenDeps,
+  userId: string,
+  org: string,
+): Promise<MembershipLookup> {
+  const outcome = await callGitHubAsUser<{ role?: unknown; state?: unknown }>(deps, userId, {
+    method: "GET",
+    path: `/user/memberships/orgs/${encodeURIComponent(org)}`,
+  });
+  switch (outcome.kind) {
+    case "no_token":
+      return outcome;
+    case "unreachable":
+      return { kind: "failed", message: `GitHub is unreachable: ${outcome.message}` };
+    case "refused":
+      if (outcome.status === 401) return { kind: "no_token" };
+      if (outcome.status === 403 || outcome.status === 404) return { kind: "not_admin" };
+      return { kind: "failed", message: `GitHub refused the membership: ${outcome.message}` };
+    case "ok": {
+      const { role, state } = outcome.body ?? {};
+      return role === "admin" && state === "active" ? { kind: "admin" } : { kind: "not_admin" };
+    }
+  }
 }

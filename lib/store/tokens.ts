@@ -179,19 +179,20 @@ export async function deleteToken(kv: Deno.Kv, userId: string): Promise<boolean>
 }
 
 /**
- * The user id an access token belongs to, through the reverse index; null when
- * the token is unknown, was replaced, or its record has expired.
+ * The user an access token belongs to, through the reverse index, and whether
+ * the token is still fresh (not past `staleAt`); null when the token is
+ * unknown, was replaced, or its record has expired.
  */
-export async function findUserByToken(
+export async function findTokenOwner(
   kv: Deno.Kv,
   accessToken: string,
   now: number = Date.now(),
-): Promise<string | null> {
+): Promise<{ userId: string; fresh: boolean } | null> {
   const hash = await sha256Hex(accessToken);
   const userId = (await kv.get<string>(tokenReverseKey(hash))).value;
   if (userId === null) return null;
   const record = (await kv.get<TokenRecord>(tokenKey(userId))).value;
   if (!record || record.accessTokenSha256 !== hash) return null;
   if (record.keepUntil !== null && now >= record.keepUntil) return null;
-  return userId;
+  return { userId, fresh: isFresh(record, now) };
 }

@@ -9,6 +9,6 @@ export const handler = define.handlers({
     const { kv, config } = ctx.state;
     requireFeature(config, "GitHub sign-in");
     const redirectTo = safeRedirectPath(ctx.url.searchParams.get("redirect") ?? "/admin");
-    return redirectToGitHub(kv, config, { kind: "browser", redirectTo });
+    return redirectToGitHub(ctx.req, kv, config, { kind: "browser", redirectTo });
   },
 });

@@ -1,31 +1,74 @@
+import { requireCsrfToken, requireSameOrigin } from "../../lib/auth/access.ts";
+import { loadPrincipal } from "../../lib/auth/principal.ts";
 import { clearedSessionCookie } from "../../lib/auth/session_cookie.ts";
 import { signOut } from "../../lib/auth/sign_out.ts";
+import { HttpError } from "../../lib/fresh/http_error.ts";
 import { define } from "../../lib/state.ts";
 
-/** Signs out: deletes the session, clears the cookie, and says so. */
+/** The confirmation form (with the session's CSRF token), or the signed-out notice. */
+interface SignOutPage {
+  csrfToken?: string;
+}
+
+const NO_STORE = { "cache-control": "no-store" };
+
+/**
+ * Sign-out is a same-origin POST carrying the session's CSRF token, so no
+ * other site can end a session. GET only shows the confirmation form (or,
+ * without a session, that nobody is signed in).
+ */
 export const handler = define.handlers({
   async GET(ctx) {
-    await signOut(ctx.state.kv, ctx.req);
-    const headers = {
-      "set-cookie": clearedSessionCookie(ctx.state.config),
-      "cache-control": "no-store",
-    };
-    return ctx.render(undefined, { headers });
+    const principal = await loadPrincipal(ctx);
+    const page: SignOutPage = principal?.sessionId ? { csrfToken: principal.csrfToken } : {};
+    return ctx.render(page, { headers: NO_STORE });
+  },
+  async POST(ctx) {
+    const { kv, config } = ctx.state;
+    requireSameOrigin(ctx.req, config);
+    const principal = await loadPrincipal(ctx);
+    if (principal?.sessionId) {
+      const form = await ctx.req.formData().catch(() => {
+        throw new HttpError(400, "Expected a form");
+      });
+      requireCsrfToken(principal, form.get("csrf_token"));
+      await signOut(kv, ctx.req);
+    }
+    const headers = { ...NO_STORE, "set-cookie": clearedSessionCookie(config) };
+    return ctx.render({}, { headers });
   },
 });
 
-/** The page shown after signing out. */
-export default define.page(function SignedOut() {
+/** Asks to confirm the sign-out, or says the session has ended. */
+export default define.page<SignOutPage>(function SignOut({ data }) {
   return (
     <main class="mx-auto mt-24 max-w-md rounded-lg border border-slate-200 bg-white p-8 text-center shadow-sm">
-      <h1 class="text-xl font-semibold">You are signed out</h1>
-      <p class="mt-2 text-slate-600">Your console session has ended.</p>
-      <a
-        class="mt-6 inline-block text-sm font-medium text-indigo-600 hover:underline"
-        href="/admin/login"
-      >
-        Sign in again
-      </a>
+      {data.csrfToken
+        ? (
+          <form method="post" action="/admin/logout">
+            <h1 class="text-xl font-semibold">Sign out?</h1>
+            <p class="mt-2 text-slate-600">This ends your console session in this browser.</p>
+            <input type="hidden" name="csrf_token" value={data.csrfToken} />
+            <button
+              type="submit"
+              class="mt-6 rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-700"
+            >
+              Sign out
+            </button>
+          </form>
+        )
+        : (
+          <>
+            <h1 class="text-xl font-semibold">You are signed out</h1>
+            <p class="mt-2 text-slate-600">Your console session has ended.</p>
+            <a
+              class="mt-6 inline-block text-sm font-medium text-indigo-600 hover:underline"
+              href="/admin/login"
+            >
+              Sign in again
+            </a>
+          </>
+        )}
     </main>
   );
 });

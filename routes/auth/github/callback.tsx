@@ -1,11 +1,10 @@
 import { redirectError, wantsPage } from "../../../lib/auth/access.ts";
 import { sessionCookie } from "../../../lib/auth/session_cookie.ts";
-import { completeSignIn } from "../../../lib/auth/sign_in.ts";
+import { completeSignIn, consumeSignInState } from "../../../lib/auth/sign_in.ts";
 import { requireFeature } from "../../../lib/config.ts";
 import { HttpError, isHttpError } from "../../../lib/fresh/http_error.ts";
 import type { Context } from "../../../lib/fresh/types.ts";
 import { define, type State } from "../../../lib/state.ts";
-import { consumeOAuthState } from "../../../lib/store/oauth_states.ts";
 
 interface Linked {
   platform: "Discord" | "Telegram";
@@ -13,10 +12,6 @@ interface Linked {
 }
 
 const STATE_FORMAT = /^[\w-]{16,128}$/;
-const REFUSALS = {
-  unknown: "This sign-in link is unknown or was already used; start the sign-in again",
-  expired: "This sign-in link has expired (after 10 minutes); start the sign-in again",
-};
 
 /**
  * GitHub's install redirect when the app asks for authorization during
@@ -39,8 +34,7 @@ async function answer(ctx: Context<State>): Promise<Response> {
   redirectStatelessInstall(query);
   const state = query.get("state");
   if (!state || !STATE_FORMAT.test(state)) throw new HttpError(400, "Missing or malformed state");
-  const consumed = await consumeOAuthState(ctx.state.kv, state);
-  if ("refused" in consumed) throw new HttpError(400, REFUSALS[consumed.refused]);
+  const flow = await consumeSignInState(ctx.state, ctx.req, state);
   const denied = query.get("error");
   if (denied) {
     const reason = query.get("error_description") ?? denied;
@@ -49,7 +43,7 @@ async function answer(ctx: Context<State>): Promise<Response> {
   const code = query.get("code");
   if (!code) throw new HttpError(400, "Missing code");
 
-  const outcome = await completeSignIn(ctx.state, code, consumed.flow);
+  const outcome = await completeSignIn(ctx.state, code, flow);
   switch (outcome.kind) {
     case "session":
       return new Response(null, {

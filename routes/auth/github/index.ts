@@ -17,6 +17,6 @@ export const handler = define.handlers({
     requireFeature(config, "GitHub sign-in");
     const redirectTo = safeRedirectPath(ctx.url.searchParams.get("redirect"));
     const kind = wantsJson(ctx.req, ctx.url) ? "json" : "browser";
-    return redirectToGitHub(kv, config, { kind, redirectTo });
+    return redirectToGitHub(ctx.req, kv, config, { kind, redirectTo });
   },
 });

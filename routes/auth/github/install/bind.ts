@@ -3,11 +3,8 @@ import {
   requirePrincipal,
   requireSameOrigin,
 } from "../../../../lib/auth/access.ts";
-import {
-  bindInstallation,
-  parseInstallationId,
-  verifyInstallation,
-} from "../../../../lib/auth/install_binding.ts";
+import { parseInstallationId, verifyInstaller } from "../../../../lib/auth/installer.ts";
+import { bindForInstaller } from "../../../../lib/installations/binding.ts";
 import { requireFeature } from "../../../../lib/config.ts";
 import { HttpError } from "../../../../lib/fresh/http_error.ts";
 import { requireId } from "../../../../lib/ids.ts";
@@ -16,8 +13,9 @@ import { define } from "../../../../lib/state.ts";
 
 /**
  * Binds an installation to the chosen group: same-origin form with the
- * session's CSRF token, the installation checked again on GitHub, the owner
- * role checked again on the group; then back to the console.
+ * session's CSRF token, the person's right over the installation checked
+ * again on GitHub, the owner role checked again on the group(s); then back to
+ * the console.
  */
 export const handler = define.handlers({
   async POST(ctx) {
@@ -32,9 +30,9 @@ export const handler = define.handlers({
     const groupId = form.get("group");
     if (typeof groupId !== "string" || groupId === "") throw new HttpError(400, "Choose a group");
     requireId("group", groupId, "group");
-    const installation = await verifyInstallation(ctx.state, principal, installationId);
+    const installation = await verifyInstaller(ctx.state, principal, installationId);
     if (!installation) throw new HttpError(401, "Your GitHub sign-in has expired; sign in again");
-    await bindInstallation(kv, principal, installation, groupId);
+    await bindForInstaller(kv, principal, installation, groupId);
     return new Response(null, { status: 303, headers: { location: "/admin?install=ok" } });
   },
 });

@@ -1,12 +1,8 @@
+import { parseInstallationId, verifyInstaller } from "../../../../lib/auth/installer.ts";
 import { loadPrincipal } from "../../../../lib/auth/principal.ts";
-import {
-  type InstallChoices,
-  installChoices,
-  parseInstallationId,
-  verifyInstallation,
-} from "../../../../lib/auth/install_binding.ts";
 import { redirectToGitHub } from "../../../../lib/auth/sign_in.ts";
 import { requireFeature } from "../../../../lib/config.ts";
+import { type InstallChoices, installChoices } from "../../../../lib/installations/binding.ts";
 import { define } from "../../../../lib/state.ts";
 
 interface InstallPage extends InstallChoices {
@@ -19,8 +15,8 @@ const SETUP_ACTIONS = new Set(["install", "update"]);
 
 /**
  * GitHub's setup address after the app is installed: signs the person in
- * when needed (and comes back), checks they can see the installation, and
- * shows where to bind it.
+ * when needed (and comes back), checks on GitHub that they administer the
+ * installation's account, and shows where to bind it.
  */
 export const handler = define.handlers({
   async GET(ctx) {
@@ -30,14 +26,14 @@ export const handler = define.handlers({
     const installationId = parseInstallationId(ctx.url.searchParams.get("installation_id"));
     const setupAction = ctx.url.searchParams.get("setup_action") ?? "";
     const signIn = () =>
-      redirectToGitHub(kv, config, {
+      redirectToGitHub(ctx.req, kv, config, {
         kind: "install",
         installationId,
         ...(SETUP_ACTIONS.has(setupAction) ? { setupAction } : {}),
       });
     const principal = await loadPrincipal(ctx);
     if (!principal) return signIn();
-    const installation = await verifyInstallation(ctx.state, principal, installationId);
+    const installation = await verifyInstaller(ctx.state, principal, installationId);
     if (!installation) return signIn();
     const page: InstallPage = {
       installationId,
@@ -49,8 +45,22 @@ export const handler = define.handlers({
   },
 });
 
-/** The binding choice: a new group `inst-{id}`, or one of the person's own groups. */
+function Notice({ children }: { children: string }) {
+  return (
+    <p role="alert" class="mt-6 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-900">
+      {children}
+    </p>
+  );
+}
+
+/**
+ * The binding choice: the group `inst-{id}` (new, or existing and the
+ * person's), or one of the person's own groups.
+ */
 export default define.page<InstallPage>(function InstallChoicePage({ data }) {
+  const offerNewGroup = !data.newGroup.exists || data.newGroup.owned;
+  const bound = new Set(data.boundGroupIds);
+  const checkedId = offerNewGroup ? data.newGroup.id : data.ownedGroups[0]?.id;
   return (
     <main class="mx-auto mt-16 max-w-lg rounded-lg border border-slate-200 bg-white p-8 shadow-sm">
       <h1 class="text-xl font-semibold">Bind the GitHub App installation</h1>
@@ -58,37 +68,74 @@ export default define.page<InstallPage>(function InstallChoicePage({ data }) {
         Installation {data.installationId} on{" "}
         <strong>{data.account}</strong>: its events go to the group you choose.
       </p>
-      <form method="post" action="/auth/github/install/bind" class="mt-6 space-y-3">
-        <input type="hidden" name="installation_id" value={String(data.installationId)} />
-        <input type="hidden" name="csrf_token" value={data.csrfToken} />
-        <label class="flex items-start gap-2">
-          <input type="radio" name="group" value={data.newGroup.id} checked class="mt-1" />
-          <span>
-            {data.newGroup.exists ? "The existing group " : "A new group "}
-            <code>{data.newGroup.id}</code>
-          </span>
-        </label>
-        {data.ownedGroups.map((group) => (
-          <label key={group.id} class="flex items-start gap-2">
-            <input type="radio" name="group" value={group.id} class="mt-1" />
-            <span>
-              {group.name} <code class="text-slate-500">{group.id}</code>
-              {group.installationId !== undefined && group.installationId !== data.installationId &&
-                (
+      {!data.canMove && (
+        <Notice>
+          This installation is already bound to a group you do not own. Only a super admin can bind
+          it elsewhere.
+        </Notice>
+      )}
+      {data.canMove && !checkedId && (
+        <Notice>
+          There is no group you own to bind it to: the group inst-… exists and is not yours. Ask a
+          super admin.
+        </Notice>
+      )}
+      {data.canMove && checkedId && (
+        <form method="post" action="/auth/github/install/bind" class="mt-6 space-y-3">
+          <input type="hidden" name="installation_id" value={String(data.installationId)} />
+          <input type="hidden" name="csrf_token" value={data.csrfToken} />
+          {offerNewGroup && (
+            <label class="flex items-start gap-2">
+              <input
+                type="radio"
+                name="group"
+                value={data.newGroup.id}
+                checked={checkedId === data.newGroup.id}
+                class="mt-1"
+              />
+              <span>
+                {data.newGroup.exists ? "The existing group " : "A new group "}
+                <code>{data.newGroup.id}</code>
+              </span>
+            </label>
+          )}
+          {data.ownedGroups.map((group) => (
+            <label key={group.id} class="flex items-start gap-2">
+              <input
+                type="radio"
+                name="group"
+                value={group.id}
+                checked={checkedId === group.id}
+                class="mt-1"
+              />
+              <span>
+                {group.name} <code class="text-slate-500">{group.id}</code>
+                {bound.has(group.id) && (
+                  <span class="block text-sm text-slate-500">bound to this installation now</span>
+                )}
+                {group.installationId !== undefined &&
+                  group.installationId !== data.installationId && (
                   <span class="block text-sm text-amber-700">
                     now bound to installation {group.installationId}; binding moves it
                   </span>
                 )}
-            </span>
-          </label>
-        ))}
-        <button
-          type="submit"
-          class="mt-4 rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-700"
-        >
-          Bind installation
-        </button>
-      </form>
+              </span>
+            </label>
+          ))}
+          {data.boundGroupIds.length > 0 && (
+            <p class="text-sm text-slate-600">
+              Choosing another group moves the installation away from{" "}
+              {data.boundGroupIds.join(", ")}.
+            </p>
+          )}
+          <button
+            type="submit"
+            class="mt-4 rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-700"
+          >
+            Bind installation
+          </button>
+        </form>
+      )}
     </main>
   );
 });
