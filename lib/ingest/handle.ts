@@ -7,7 +7,7 @@
  */
 import { detectProvider } from "../providers/detect.ts";
 import type { EventName, ProviderAdapter } from "../providers/adapter.ts";
-import { isNonceUsed, saveEvent } from "../store/events.ts";
+import { isNonceReplayed, saveEvent } from "../store/events.ts";
 import { getGroup } from "../store/groups.ts";
 import { getGroupSecret } from "../store/tenants.ts";
 import { fromUtf8 } from "../encoding.ts";
@@ -137,7 +137,15 @@ async function ingest(
     return jsonError(401, INGRESS_ERRORS.invalidSignature);
   }
   const nonce = verification.nonce;
-  if (nonce !== undefined && await isNonceUsed(deps.kv, ingress.scope, nonce, now)) {
+  const deliveryId = adapter.deliveryId(request.headers);
+  if (
+    nonce !== undefined &&
+    await isNonceReplayed(
+      deps.kv,
+      { scope: ingress.scope, provider: adapter.provider, deliveryId, nonce },
+      now,
+    )
+  ) {
     log("warn", "webhook refused: nonce already used", { provider: adapter.provider });
     return jsonError(401, INGRESS_ERRORS.invalidSignature);
   }

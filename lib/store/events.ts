@@ -51,8 +51,13 @@ export function isDeliverJob(message: unknown): message is DeliverJob {
 
 /** A delivery id seen within this window is a duplicate. */
 export const DEDUP_WINDOW_MS = 5 * 60 * 1000;
-/** A custom sender's nonce is remembered this long (twice the ±5 minute replay window). */
-export const NONCE_WINDOW_MS = 10 * 60 * 1000;
+/**
+ * A single-use nonce (a custom sender's `X-Switchyard-Nonce`, a Standard
+ * Webhooks `webhook-id`) is remembered this long: the ±5 minute replay window
+ * spans 10 minutes, plus a minute for clock skew between instances, so a
+ * signed request is refused for as long as its timestamp is accepted.
+ */
+export const NONCE_WINDOW_MS = 11 * 60 * 1000;
 /** How long an accepted event stays readable (the longest a queue job may be delayed). */
 export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 /** Largest payload chunk, safely under KV's 64 KiB value limit. */
@@ -92,7 +97,7 @@ interface SeenMark {
 export interface NewEvent extends Omit<ForgeEvent, "id" | "payload"> {
   /** The raw JSON body, stored byte for byte. */
   body: Uint8Array;
-  /** A custom sender's single-use nonce, consumed in the same commit. */
+  /** The sender's single-use nonce, consumed in the same commit. */
   nonce?: string;
 }
 
@@ -116,15 +121,37 @@ async function nonceMarkKey(scope: Scope, nonce: string): Promise<Deno.KvKey> {
   return nonceKey(scopeName(scope), await keyPart(nonce));
 }
 
-/** True when the nonce was used in this scope within {@link NONCE_WINDOW_MS} of `now`. */
-export async function isNonceUsed(
-  kv: Deno.Kv,
+async function dedupMarkKey(
   scope: Scope,
-  nonce: string,
+  provider: string,
+  deliveryId: string,
+): Promise<Deno.KvKey> {
+  return dedupKey(scopeName(scope), provider, await keyPart(deliveryId));
+}
+
+/** What tells a request's repeats apart: its scope, provider, delivery id and nonce. */
+export interface RepeatCheck {
+  scope: Scope;
+  provider: string;
+  deliveryId?: string;
+  nonce: string;
+}
+
+/**
+ * True when the nonce was used in this scope within {@link NONCE_WINDOW_MS} of
+ * `now`, unless the request repeats a delivery id seen within
+ * {@link DEDUP_WINDOW_MS}: that is a sender's retry, answered as a duplicate.
+ */
+export async function isNonceReplayed(
+  kv: Deno.Kv,
+  request: RepeatCheck,
   now: number,
 ): Promise<boolean> {
-  const mark = await kv.get<SeenMark>(await nonceMarkKey(scope, nonce));
-  return isFresh(mark.value, now, NONCE_WINDOW_MS);
+  const nonce = await kv.get<SeenMark>(await nonceMarkKey(request.scope, request.nonce));
+  if (!isFresh(nonce.value, now, NONCE_WINDOW_MS)) return false;
+  if (request.deliveryId === undefined) return true;
+  const key = await dedupMarkKey(request.scope, request.provider, request.deliveryId);
+  return !isFresh((await kv.get<SeenMark>(key)).value, now, DEDUP_WINDOW_MS);
 }
 
 function encodePayload(body: Uint8Array): { encoding: PayloadEncoding; bytes: Uint8Array } {
@@ -163,8 +190,8 @@ async function deleteEarlyChunks(kv: Deno.Kv, eventId: string, chunkCount: numbe
  * Accepts an event durably: its record, payload, dedup mark (when it has a
  * delivery id), nonce (when it has one) and its {@link DeliverJob} are
  * committed atomically. A delivery id already seen in the same scope and
- * provider within {@link DEDUP_WINDOW_MS} gives `duplicate`; a nonce seen
- * within {@link NONCE_WINDOW_MS} gives `nonce_reused`; of two concurrent
+ * provider within {@link DEDUP_WINDOW_MS} gives `duplicate`; otherwise a nonce
+ * seen within {@link NONCE_WINDOW_MS} gives `nonce_reused`; of two concurrent
  * identical deliveries exactly one is accepted. Marks older than their window
  * count as absent even when KV has not yet expired them.
  */
@@ -184,7 +211,7 @@ export async function saveEvent(kv: Deno.Kv, event: NewEvent): Promise<SaveOutco
   };
   const dedup = event.deliveryId === undefined
     ? null
-    : dedupKey(scopeName(event.scope), event.provider, await keyPart(event.deliveryId));
+    : await dedupMarkKey(event.scope, event.provider, event.deliveryId);
   const nonceMark = nonce === undefined ? null : await nonceMarkKey(event.scope, nonce);
 
   await writeEarlyChunks(kv, eventId, chunks);
@@ -213,13 +240,13 @@ export async function saveEvent(kv: Deno.Kv, event: NewEvent): Promise<SaveOutco
       dedup ? kv.get<SeenMark>(dedup) : null,
       nonceMark ? kv.get<SeenMark>(nonceMark) : null,
     ]);
-    if (nonceEntry && isFresh(nonceEntry.value, now, NONCE_WINDOW_MS)) {
-      await deleteEarlyChunks(kv, eventId, chunks.length);
-      return { status: "nonce_reused" };
-    }
     if (dedupEntry && isFresh(dedupEntry.value, now, DEDUP_WINDOW_MS)) {
       await deleteEarlyChunks(kv, eventId, chunks.length);
       return { status: "duplicate", eventId: dedupEntry.value?.eventId };
+    }
+    if (nonceEntry && isFresh(nonceEntry.value, now, NONCE_WINDOW_MS)) {
+      await deleteEarlyChunks(kv, eventId, chunks.length);
+      return { status: "nonce_reused" };
     }
     dedupStamp = dedupEntry?.versionstamp ?? null;
     nonceStamp = nonceEntry?.versionstamp ?? null;
