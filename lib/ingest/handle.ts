@@ -29,6 +29,8 @@ export interface IngressDeps {
   kv: Deno.Kv;
   /** Global secrets per provider; two values while a secret rotates. */
   secrets: { github: string[]; gitea: string[]; custom: string[] };
+  /** TOKEN_ENCRYPTION_KEY: group secrets are stored sealed under it. */
+  encryptionKey?: string;
   /** Clock in Unix milliseconds (defaults to `Date.now`). */
   now?: () => number;
   log?: IngressLog;
@@ -45,7 +47,7 @@ async function resolveIngress(deps: IngressDeps, groupId?: string): Promise<Ingr
   }
   const [group, secret] = await Promise.all([
     getGroup(deps.kv, groupId),
-    getGroupSecret(deps.kv, groupId),
+    getGroupSecret(deps.kv, groupId, deps.encryptionKey),
   ]);
   if (!group || !secret) return null;
   return { scope: { type: "group", groupId }, secretsFor: () => [secret.secret] };
