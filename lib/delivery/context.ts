@@ -19,6 +19,8 @@ export interface DeliveryContext {
   laneBudgetMs: number;
   /** Rate-limit waits up to this long are slept; longer ones hand the lane off with a delay. */
   maxSleepMs: number;
+  /** When this worker started (Unix ms): pending fan-outs older than that hold lanes back a while. */
+  startedAt: number;
   now(): number;
   sleep(ms: number): Promise<void>;
 }

@@ -1,11 +1,14 @@
 /**
  * The `deliver` job: one accepted event becomes one unit per (route, target).
  * Unit ids are deterministic and created with a "must not exist" check, so a
- * job that runs again (a retry, a crash) never makes a unit twice.
+ * job that runs again (a retry, a crash) never makes a unit twice. Once all
+ * units exist, the event's pending fan-out mark is cleared, which lets lanes
+ * send units of newer events.
  */
 import { formatEvent } from "../format/mod.ts";
 import { selectRoutes } from "../filter/select.ts";
 import { type DeliverJob, loadEvent } from "../store/events.ts";
+import { clearFanOutPending, markFanOutFailed } from "../store/pending_fan_outs.ts";
 import { listGroups } from "../store/groups.ts";
 import type { SendLog } from "../store/send_logs.ts";
 import { createUnit, type NewUnit } from "../store/units.ts";
@@ -40,8 +43,25 @@ async function unitFor(
   return { log, body, lane: laneKeyFor(target) };
 }
 
-/** Routes the job's event and creates its units; returns how many were new. */
+/**
+ * Routes the job's event and creates its units, then clears the event's
+ * pending fan-out mark; returns how many units were new. If it throws (the
+ * queue retries the job), the mark is set `failed` first, so a failing event
+ * never holds other events' units back.
+ */
 export async function fanOut(ctx: DeliveryContext, job: DeliverJob): Promise<number> {
+  let created: number;
+  try {
+    created = await createUnits(ctx, job);
+  } catch (error) {
+    await markFanOutFailed(ctx.kv, job.eventId);
+    throw error;
+  }
+  await clearFanOutPending(ctx.kv, job.eventId);
+  return created;
+}
+
+async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<number> {
   const event = await loadEvent(ctx.kv, job.eventId);
   if (!event) {
     ctx.log.warn("deliver job for an unknown event", { eventId: job.eventId });

@@ -2,9 +2,10 @@
  * The `lane` job: works through one target's lane in order. Only the queue
  * message carrying the lane's current token may work, under a lease; it sends
  * units one after another while the rate limits allow within a short sleep,
- * and otherwise (a long rate-limit wait, a retry backoff, its time budget
- * spent) passes the lane to a new message delayed as needed, so no handler
- * ever sleeps long and one target never holds up another.
+ * and otherwise (a long rate-limit wait, a retry backoff, an older event still
+ * being fanned out, its time budget spent) passes the lane to a new message
+ * delayed as needed, so no handler ever sleeps long and one target never holds
+ * up another.
  */
 import {
   dropLaneEntry,
@@ -21,6 +22,7 @@ import {
 import { getSendLogEntry, type SendLog } from "../store/send_logs.ts";
 import { getUnitBody, markSending, recordOutcome } from "../store/units.ts";
 import type { DeliveryContext } from "./context.ts";
+import { mustWaitForOlderEvents, ORDER_POLL_MS } from "./order_gate.ts";
 import { decide, type RetryDecision } from "./retry_policy.ts";
 import type { SendResult } from "./send_result.ts";
 import type { PlatformSender } from "./senders.ts";
@@ -103,6 +105,9 @@ async function step(ctx: DeliveryContext, lane: string, run: Deno.KvEntry<LaneRu
   if (blocked) {
     await failWithoutSending(ctx, lane, log, head.value, blocked);
     return { kind: "next", run };
+  }
+  if (await mustWaitForOlderEvents(ctx, log.value.eventId)) {
+    return { kind: "wait", delayMs: ORDER_POLL_MS };
   }
   const reservation = sender.reserve(log.value.target, ctx.maxSleepMs);
   if (!reservation.granted) return { kind: "wait", delayMs: reservation.waitMs };

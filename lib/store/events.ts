@@ -1,6 +1,6 @@
 /**
  * Accepted events: metadata, raw payload chunks, the de-duplication mark, the
- * single-use nonce and the delivery job.
+ * single-use nonce, the delivery job and its pending fan-out mark.
  *
  * The payload is kept byte for byte: its raw bytes are compressed (raw
  * deflate, fast level; webhook JSON shrinks about six-fold, which makes each
@@ -15,8 +15,8 @@
  * 1 MB) go into the accepting commit, and any further chunks are written just
  * before it under the fresh event id.
  * The accepting commit checks the dedup mark and nonce, and sets the metadata,
- * the inline chunks, the marks and the queue job together: until it succeeds
- * nothing refers to the early chunks, and if it fails they are deleted. A crash
+ * the inline chunks, the marks (the pending fan-out's included) and the queue
+ * job together: until it succeeds nothing refers to the early chunks, and if it fails they are deleted. A crash
  * between the two leaves unreferenced chunks, which expire on their own one
  * hour after the event would have. Every record of an event expires after
  * {@link EVENT_RETENTION_MS}.
@@ -35,6 +35,7 @@ import {
   undeliveredJobKey,
   undeliveredJobsPrefix,
 } from "./keys.ts";
+import { markFanOutPending } from "./pending_fan_outs.ts";
 
 /** The queue message asking the delivery worker to route one stored event. */
 export interface DeliverJob {
@@ -234,6 +235,7 @@ export async function saveEvent(kv: Deno.Kv, event: NewEvent): Promise<SaveOutco
     op.enqueue({ type: "deliver", eventId } satisfies DeliverJob, {
       keysIfUndelivered: [undeliveredJobKey(eventId)],
     });
+    markFanOutPending(op, eventId, now);
     if ((await op.commit()).ok) return { status: "accepted", eventId };
 
     const [dedupEntry, nonceEntry] = await Promise.all([
@@ -304,10 +306,14 @@ export async function loadEvent(kv: Deno.Kv, eventId: string): Promise<ForgeEven
 /**
  * Re-queues the deliver jobs KV gave up on after its own retries (they were
  * parked under `undeliveredJobKey` by `keysIfUndelivered`), so an accepted
- * event is never dropped. Each job is re-queued and its parking entry removed
- * in one atomic write. Returns how many were re-queued.
+ * event is never dropped. Each job is re-queued, its fan-out marked pending
+ * again as of `now` (so lanes hold newer units back until it has run) and its
+ * parking entry removed in one atomic write. Returns how many were re-queued.
  */
-export async function requeueUndeliveredJobs(kv: Deno.Kv): Promise<number> {
+export async function requeueUndeliveredJobs(
+  kv: Deno.Kv,
+  now: number = Date.now(),
+): Promise<number> {
   let count = 0;
   for await (const entry of kv.list<DeliverJob>({ prefix: undeliveredJobsPrefix() })) {
     if (!isDeliverJob(entry.value)) {
@@ -315,8 +321,9 @@ export async function requeueUndeliveredJobs(kv: Deno.Kv): Promise<number> {
       continue;
     }
     const key = undeliveredJobKey(entry.value.eventId);
-    const result = await kv.atomic().check(entry).delete(entry.key)
-      .enqueue(entry.value, { keysIfUndelivered: [key] }).commit();
+    const op = kv.atomic().check(entry).delete(entry.key)
+      .enqueue(entry.value, { keysIfUndelivered: [key] });
+    const result = await markFanOutPending(op, entry.value.eventId, now).commit();
     if (result.ok) count++;
   }
   return count;

@@ -1,0 +1,68 @@
+/**
+ * Pending fan-outs: `["fan_out_pending", eventId]` exists from the commit that
+ * accepts an event until its deliver job has created all its units. Lanes read
+ * them to keep per-target order: a unit is not sent while an older event may
+ * still add a unit ahead of it (its deliver job is queued, running, or
+ * re-queued after a crash). A deliver job that fails marks its fan-out
+ * `failed`, which stops it holding lanes back until it is tried again.
+ */
+import { fanOutPendingKey, fanOutPendingPrefix } from "./keys.ts";
+
+/** A pending fan-out's record. */
+export interface PendingFanOut {
+  /** When the event was accepted, or its deliver job re-queued (Unix ms). */
+  since: number;
+  /** Its deliver job failed; set until the job is re-queued or succeeds. */
+  failed?: true;
+}
+
+/** A mark never outlives the event it belongs to (kept 30 days). */
+const MARK_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Most older pending fan-outs one check reads. */
+const SCAN_LIMIT = 100;
+
+/** Adds to `op` the mark of an event accepted (or its job re-queued) at `now`. */
+export function markFanOutPending(
+  op: Deno.AtomicOperation,
+  eventId: string,
+  now: number,
+): Deno.AtomicOperation {
+  return op.set(fanOutPendingKey(eventId), { since: now } satisfies PendingFanOut, {
+    expireIn: MARK_LIFETIME_MS,
+  });
+}
+
+/** Marks a pending fan-out as failed (if it is still pending), so it holds no lane back. */
+export async function markFanOutFailed(kv: Deno.Kv, eventId: string): Promise<void> {
+  const mark = await kv.get<PendingFanOut>(fanOutPendingKey(eventId));
+  if (!mark.value) return;
+  const failed: PendingFanOut = { since: mark.value.since, failed: true };
+  await kv.atomic().check(mark).set(mark.key, failed, { expireIn: MARK_LIFETIME_MS }).commit();
+}
+
+/** Clears the mark once the event's units all exist (or it turned out to have none). */
+export async function clearFanOutPending(kv: Deno.Kv, eventId: string): Promise<void> {
+  await kv.delete(fanOutPendingKey(eventId));
+}
+
+/**
+ * True when an event accepted before `eventId` still has its fan-out pending,
+ * not failed, and marked after `liveAfter` (Unix ms); older marks belong to
+ * deliver jobs that are stuck and no longer hold lanes back. Reads at most
+ * {@link SCAN_LIMIT} marks, oldest first.
+ */
+export async function hasOlderFanOutPending(
+  kv: Deno.Kv,
+  eventId: string,
+  liveAfter: number,
+): Promise<boolean> {
+  const older = kv.list<PendingFanOut>(
+    { prefix: fanOutPendingPrefix(), end: fanOutPendingKey(eventId) },
+    { limit: SCAN_LIMIT },
+  );
+  for await (const mark of older) {
+    if (!mark.value.failed && mark.value.since > liveAfter) return true;
+  }
+  return false;
+}
