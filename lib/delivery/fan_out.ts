@@ -2,13 +2,13 @@
  * The `deliver` job: one accepted event becomes one unit per (route, target).
  * Unit ids are deterministic and created with a "must not exist" check, so a
  * job that runs again (a retry, a crash) never makes a unit twice. Once all
- * units exist, the event's pending fan-out mark is cleared, which lets lanes
- * send units of newer events.
+ * units exist (or the job failed), the event's pending fan-out mark is
+ * cleared, which lets lanes send units of newer events.
  */
 import { formatEvent } from "../format/mod.ts";
 import { selectRoutes } from "../filter/select.ts";
 import { type DeliverJob, loadEvent } from "../store/events.ts";
-import { clearFanOutPending, markFanOutFailed } from "../store/pending_fan_outs.ts";
+import { clearFanOutPending } from "../store/pending_fan_outs.ts";
 import { listGroups } from "../store/groups.ts";
 import type { SendLog } from "../store/send_logs.ts";
 import { createUnit, type NewUnit } from "../store/units.ts";
@@ -44,21 +44,16 @@ async function unitFor(
 }
 
 /**
- * Routes the job's event and creates its units, then clears the event's
- * pending fan-out mark; returns how many units were new. If it throws (the
- * queue retries the job), the mark is set `failed` first, so a failing event
- * never holds other events' units back.
+ * Routes the job's event and creates its units; returns how many were new.
+ * Either way (the queue retries a job that throws) the event's pending fan-out
+ * mark is cleared, so a failing event never holds other events' units back.
  */
 export async function fanOut(ctx: DeliveryContext, job: DeliverJob): Promise<number> {
-  let created: number;
   try {
-    created = await createUnits(ctx, job);
-  } catch (error) {
-    await markFanOutFailed(ctx.kv, job.eventId);
-    throw error;
+    return await createUnits(ctx, job);
+  } finally {
+    await clearFanOutPending(ctx.kv, job.eventId);
   }
-  await clearFanOutPending(ctx.kv, job.eventId);
-  return created;
 }
 
 async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<number> {

@@ -1,18 +1,18 @@
 /**
  * Per-target order across concurrency and crashes. Lane entries sort by event
  * id, but a unit can only sort ahead of units that exist: an older event whose
- * deliver job has not finished (still queued, running, retried by KV, or
- * re-queued after a crash) would add its unit after newer ones were sent. So
- * a lane does not send a unit while an older event's fan-out is pending.
+ * deliver job has not finished (still queued, running, or re-queued after a
+ * crash) would add its unit after newer ones were sent. So a lane does not
+ * send a unit while an older event's fan-out is pending.
  *
  * A pending fan-out holds lanes back for {@link ORDER_WAIT_MS} after the event
  * was accepted (or its job re-queued), and every pending fan-out does for that
  * long after this worker started, which covers deliver jobs that were in
  * flight when the previous process stopped (the KV queue hands them out again
  * within seconds to about a minute). A deliver job that fails stops holding
- * lanes back at once, and so does one stuck past that time: one event's
- * trouble never stalls every target, at the price of its own units arriving
- * after newer ones once it does run.
+ * lanes back at once (it clears its mark), and so does one stuck past that
+ * time: one event's trouble never stalls every target, at the price of its own
+ * units arriving after newer ones once it does run.
  */
 import { hasOlderFanOutPending } from "../store/pending_fan_outs.ts";
 import type { DeliveryContext } from "./context.ts";

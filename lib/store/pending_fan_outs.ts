@@ -3,8 +3,9 @@
  * accepts an event until its deliver job has created all its units. Lanes read
  * them to keep per-target order: a unit is not sent while an older event may
  * still add a unit ahead of it (its deliver job is queued, running, or
- * re-queued after a crash). A deliver job that fails marks its fan-out
- * `failed`, which stops it holding lanes back until it is tried again.
+ * re-queued after a crash). A deliver job that fails clears its mark, so it
+ * holds no lane back while the queue retries it; re-queuing a parked job at
+ * start-up sets the mark again.
  */
 import { fanOutPendingKey, fanOutPendingPrefix } from "./keys.ts";
 
@@ -12,8 +13,6 @@ import { fanOutPendingKey, fanOutPendingPrefix } from "./keys.ts";
 export interface PendingFanOut {
   /** When the event was accepted, or its deliver job re-queued (Unix ms). */
   since: number;
-  /** Its deliver job failed; set until the job is re-queued or succeeds. */
-  failed?: true;
 }
 
 /** A mark never outlives the event it belongs to (kept 30 days). */
@@ -33,24 +32,16 @@ export function markFanOutPending(
   });
 }
 
-/** Marks a pending fan-out as failed (if it is still pending), so it holds no lane back. */
-export async function markFanOutFailed(kv: Deno.Kv, eventId: string): Promise<void> {
-  const mark = await kv.get<PendingFanOut>(fanOutPendingKey(eventId));
-  if (!mark.value) return;
-  const failed: PendingFanOut = { since: mark.value.since, failed: true };
-  await kv.atomic().check(mark).set(mark.key, failed, { expireIn: MARK_LIFETIME_MS }).commit();
-}
-
-/** Clears the mark once the event's units all exist (or it turned out to have none). */
+/** Clears the mark: the event's units all exist (or it has none), or its deliver job failed. */
 export async function clearFanOutPending(kv: Deno.Kv, eventId: string): Promise<void> {
   await kv.delete(fanOutPendingKey(eventId));
 }
 
 /**
  * True when an event accepted before `eventId` still has its fan-out pending,
- * not failed, and marked after `liveAfter` (Unix ms); older marks belong to
- * deliver jobs that are stuck and no longer hold lanes back. Reads at most
- * {@link SCAN_LIMIT} marks, oldest first.
+ * marked after `liveAfter` (Unix ms); older marks belong to deliver jobs that
+ * are stuck and no longer hold lanes back. Reads at most {@link SCAN_LIMIT}
+ * marks, oldest first.
  */
 export async function hasOlderFanOutPending(
   kv: Deno.Kv,
@@ -62,7 +53,7 @@ export async function hasOlderFanOutPending(
     { limit: SCAN_LIMIT },
   );
   for await (const mark of older) {
-    if (!mark.value.failed && mark.value.since > liveAfter) return true;
+    if (mark.value.since > liveAfter) return true;
   }
   return false;
 }
