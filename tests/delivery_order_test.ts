@@ -66,6 +66,8 @@ Deno.test("after a crash, a parked older event still reaches the target before a
   const config = deliveryConfig({ discord });
   const { kv, older, newer } = await acceptedWithoutJobs();
   try {
+    // Its failed attempts cleared its pending mark before the queue gave up and parked it.
+    await kv.delete(fanOutPendingKey(older));
     await kv.set(undeliveredJobKey(older), { type: "deliver", eventId: older });
     const token = await fanOutBeforeCrash(kv, config, newer);
 

@@ -6,15 +6,17 @@
  * send a unit while an older event's fan-out is pending.
  *
  * A pending fan-out holds lanes back for {@link ORDER_WAIT_MS} after the event
- * was accepted (or its job re-queued), and every pending fan-out does for that
- * long after this worker started, which covers deliver jobs that were in
- * flight when the previous process stopped (the KV queue hands them out again
- * within seconds to about a minute). A deliver job that fails stops holding
- * lanes back at once (it clears its mark), and so does one stuck past that
- * time: one event's trouble never stalls every target, at the price of its own
- * units arriving after newer ones once it does run.
+ * was accepted (or its job re-queued). For that long after this worker
+ * started, every pending fan-out and every parked deliver job (one the KV
+ * queue gave up on, until start-up upkeep re-queues it) holds lanes back too:
+ * that covers jobs that were in flight or parked when the previous process
+ * stopped (the KV queue hands in-flight ones out again within seconds to about
+ * a minute). A deliver job that fails stops holding lanes back at once (it
+ * clears its mark), and so does one stuck past that time: one event's trouble
+ * never stalls every target, at the price of its own units arriving after
+ * newer ones once it does run.
  */
-import { hasOlderFanOutPending } from "../store/pending_fan_outs.ts";
+import { hasOlderFanOutPending, hasOlderParkedJob } from "../store/pending_fan_outs.ts";
 import type { DeliveryContext } from "./context.ts";
 
 /** How long a pending fan-out holds newer units back. */
@@ -24,8 +26,12 @@ export const ORDER_WAIT_MS = 2 * 60 * 1000;
 export const ORDER_POLL_MS = 200;
 
 /** True when a unit of `eventId` must wait for an older event's fan-out. */
-export function mustWaitForOlderEvents(ctx: DeliveryContext, eventId: string): Promise<boolean> {
+export async function mustWaitForOlderEvents(
+  ctx: DeliveryContext,
+  eventId: string,
+): Promise<boolean> {
   const cutoff = ctx.now() - ORDER_WAIT_MS;
-  const liveAfter = ctx.startedAt > cutoff ? -Infinity : cutoff;
-  return hasOlderFanOutPending(ctx.kv, eventId, liveAfter);
+  const justStarted = ctx.startedAt > cutoff;
+  return await hasOlderFanOutPending(ctx.kv, eventId, justStarted ? -Infinity : cutoff) ||
+    (justStarted && await hasOlderParkedJob(ctx.kv, eventId));
 }

@@ -4,10 +4,15 @@
  * them to keep per-target order: a unit is not sent while an older event may
  * still add a unit ahead of it (its deliver job is queued, running, or
  * re-queued after a crash). A deliver job that fails clears its mark, so it
- * holds no lane back while the queue retries it; re-queuing a parked job at
- * start-up sets the mark again.
+ * holds no lane back while the queue retries it; a job the queue gave up on is
+ * parked, and re-queuing it at start-up sets the mark again.
  */
-import { fanOutPendingKey, fanOutPendingPrefix } from "./keys.ts";
+import {
+  fanOutPendingKey,
+  fanOutPendingPrefix,
+  undeliveredJobKey,
+  undeliveredJobsPrefix,
+} from "./keys.ts";
 
 /** A pending fan-out's record. */
 export interface PendingFanOut {
@@ -55,5 +60,17 @@ export async function hasOlderFanOutPending(
   for await (const mark of older) {
     if (mark.value.since > liveAfter) return true;
   }
+  return false;
+}
+
+/**
+ * True when a deliver job of an event accepted before `eventId` is parked (KV
+ * gave up on it; start-up re-queues it and marks its fan-out pending again).
+ */
+export async function hasOlderParkedJob(kv: Deno.Kv, eventId: string): Promise<boolean> {
+  const older = kv.list({ prefix: undeliveredJobsPrefix(), end: undeliveredJobKey(eventId) }, {
+    limit: 1,
+  });
+  for await (const _ of older) return true;
   return false;
 }
