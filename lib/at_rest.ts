@@ -7,7 +7,7 @@ import type { Config } from "./config.ts";
 
 /** The start-up warning when stored credentials will not be encrypted, or null. */
 export function atRestWarning(config: Pick<Config, "tokenEncryptionKey">): string | null {
-  return config.tokenEncryptionKey
-    ? null
-    : "TOKEN_ENCRYPTION_KEY is not set: GitHub tokens and group webhook secrets are stored unencrypted";
+  if (config.tokenEncryptionKey) return null;
+  return "TOKEN_ENCRYPTION_KEY is not set: GitHub tokens and group webhook secrets " +
+    "are stored unencrypted";
 }

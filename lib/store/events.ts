@@ -16,10 +16,10 @@
  * before it under the fresh event id.
  * The accepting commit checks the dedup mark and nonce, and sets the metadata,
  * the inline chunks, the marks (the pending fan-out's included) and the queue
- * job together: until it succeeds nothing refers to the early chunks, and if it fails they are deleted. A crash
- * between the two leaves unreferenced chunks, which expire on their own one
- * hour after the event would have. Every record of an event expires after
- * {@link EVENT_RETENTION_MS}.
+ * job together: until it succeeds nothing refers to the early chunks, and if it
+ * fails they are deleted. A crash between the two leaves unreferenced chunks,
+ * which expire on their own one hour after the event would have. Every record
+ * of an event expires after {@link EVENT_RETENTION_MS}.
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { monotonicFactory } from "ulid";

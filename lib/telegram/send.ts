@@ -41,7 +41,8 @@ export async function sendTelegramMessage(
       ? outcome.body as TelegramRefusal | null
       : null;
     const delayMs = platformDelayMs(refusal?.parameters?.retry_after);
-    return delayMs === null ? { kind: "retryable", httpStatus: 429, error: outcome.message } : {
+    if (delayMs === null) return { kind: "retryable", httpStatus: 429, error: outcome.message };
+    return {
       kind: "rate_limited",
       httpStatus: 429,
       retryAfterMs: delayMs,
