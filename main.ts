@@ -3,6 +3,7 @@
  * delivery queue, and shuts down gracefully on SIGINT or SIGTERM.
  */
 import { createApp, PROJECT_ROOT } from "./lib/app.ts";
+import { atRestWarning } from "./lib/at_rest.ts";
 import { ConfigError, loadConfig } from "./lib/config.ts";
 import { loadAssets } from "./lib/fresh/assets.ts";
 import { createLogger } from "./lib/log.ts";
@@ -25,6 +26,8 @@ try {
 
 const log = createLogger({ minLevel: config.logLevel });
 for (const warning of config.warnings) log.warn(warning);
+const atRest = atRestWarning(config);
+if (atRest) log.warn(atRest);
 
 const kv = await openStore(config.kvPath);
 const assets = await loadAssets(PROJECT_ROOT);

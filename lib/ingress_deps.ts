@@ -7,6 +7,7 @@ export function ingressDeps(state: State): IngressDeps {
   return {
     kv: state.kv,
     secrets: state.config.webhookSecrets,
+    encryptionKey: state.config.tokenEncryptionKey,
     log: (level, message, fields) => state.log[level](message, fields),
   };
 }

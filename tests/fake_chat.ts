@@ -7,10 +7,13 @@
  * and overall limits).
  */
 
-/** A scripted answer: HTTP status and JSON body. */
+/** A scripted answer: HTTP status and JSON body, or `raw` JSON text, and extra headers. */
 export interface ScriptedAnswer {
   status: number;
-  body: unknown;
+  body?: unknown;
+  /** Sent as it is instead of `body` (for numbers JSON.stringify cannot write, like 1e999). */
+  raw?: string;
+  headers?: Record<string, string>;
 }
 
 /** One message a fake accepted. */
@@ -73,6 +76,14 @@ function json(status: number, body: unknown, headers: HeadersInit = {}): Respons
   return new Response(JSON.stringify(body), {
     status,
     headers: { "content-type": "application/json", ...headers },
+  });
+}
+
+function scriptedResponse(answer: ScriptedAnswer): Response {
+  if (answer.raw === undefined) return json(answer.status, answer.body, answer.headers);
+  return new Response(answer.raw, {
+    status: answer.status,
+    headers: { "content-type": "application/json", ...answer.headers },
   });
 }
 
@@ -202,7 +213,7 @@ export function startFakeDiscord(limits?: FakeDiscordLimits): FakeDiscord {
     const channel = decodeURIComponent(match[1]);
     const body = await req.json() as Record<string, unknown>;
     const answer = scripted(base, channel);
-    if (answer) return json(answer.status, answer.body);
+    if (answer) return scriptedResponse(answer);
     const now = Date.now();
     let headers: Record<string, string> = {};
     if (limits) {
@@ -305,7 +316,7 @@ export function startFakeTelegram(limits?: FakeTelegramLimits): FakeChat {
     const body = await req.json() as Record<string, unknown>;
     const chat = String(body.chat_id);
     const answer = scripted(base, chat);
-    if (answer) return json(answer.status, answer.body);
+    if (answer) return scriptedResponse(answer);
     const now = Date.now();
     const refusal = limited(chat, now);
     if (refusal) return refusal;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { handleWebhook } from "../lib/ingest/handle.ts";
 import { signCustomBody } from "../lib/providers/custom.ts";
 import { signStandardWebhook } from "../lib/signature/standard_webhooks.ts";
-import { loadEvent } from "../lib/store/events.ts";
+import { DEDUP_WINDOW_MS, loadEvent, NONCE_WINDOW_MS } from "../lib/store/events.ts";
 import {
   jsonBytes,
   keysUnder,
@@ -140,10 +140,22 @@ Deno.test("custom: a nonce is single-use within its scope", async () => {
     const later = await replayHeaders(NOW_SECONDS + 200, "nonce-42");
     assert.deepEqual(await send(deps, webhookRequest(BODY, later)), INVALID_SIGNATURE);
 
-    now = NOW + 10 * 60 * 1000;
-    const afterWindow = await replayHeaders(NOW_SECONDS + 600, "nonce-42");
+    now = NOW + NONCE_WINDOW_MS;
+    const afterWindow = await replayHeaders(NOW_SECONDS + NONCE_WINDOW_MS / 1000, "nonce-42");
     assert.deepEqual(await send(deps, webhookRequest(BODY, afterWindow)), OK);
     assert.equal((await keysUnder(kv, ["events"])).length, 2);
+  });
+});
+
+Deno.test("custom: a nonce stays used for as long as its request's timestamp is accepted", async () => {
+  await withKv(async (kv) => {
+    let now = NOW;
+    const deps = testDeps(kv, { now: () => now });
+    const headers = await replayHeaders(NOW_SECONDS + 300, "edge-to-edge");
+    assert.deepEqual(await send(deps, webhookRequest(BODY, headers)), OK);
+    now = NOW + 600_000;
+    assert.deepEqual(await send(deps, webhookRequest(BODY, headers)), INVALID_SIGNATURE);
+    assert.equal((await keysUnder(kv, ["events"])).length, 1);
   });
 });
 
@@ -208,6 +220,35 @@ Deno.test("custom: Standard Webhooks deliveries are verified and de-duplicated o
       body: { ok: true, duplicate: true },
     });
     assert.equal((await keysUnder(kv, ["events"])).length, 1);
+  });
+});
+
+Deno.test("custom: a Standard Webhooks request replayed after de-duplication forgot it is refused", async () => {
+  await withKv(async (kv) => {
+    let now = NOW;
+    const deps = testDeps(kv, { now: () => now, secrets: { ...SECRETS, custom: [WHSEC] } });
+    const captured = await standardHeaders("msg_captured", NOW_SECONDS + 300, WHSEC);
+    assert.deepEqual(await send(deps, webhookRequest(BODY, captured)), OK);
+
+    now = NOW + 30_000;
+    assert.deepEqual(await send(deps, webhookRequest(BODY, captured)), {
+      status: 200,
+      body: { ok: true, duplicate: true },
+    }, "a repeat within the de-duplication window is a duplicate");
+
+    for (const later of [DEDUP_WINDOW_MS + 1_000, 600_000]) {
+      now = NOW + later;
+      assert.deepEqual(
+        await send(deps, webhookRequest(BODY, captured)),
+        INVALID_SIGNATURE,
+        `replayed ${later} ms later, its timestamp still inside the window`,
+      );
+    }
+    assert.equal((await keysUnder(kv, ["events"])).length, 1);
+
+    now = NOW + DEDUP_WINDOW_MS + 1_000;
+    const other = await standardHeaders("msg_other", NOW_SECONDS + 300, WHSEC);
+    assert.deepEqual(await send(deps, webhookRequest(BODY, other)), OK, "other ids still pass");
   });
 });
 

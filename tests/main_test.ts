@@ -56,11 +56,14 @@ Deno.test("main.ts serves with a KV file and stops cleanly on SIGTERM", async ()
     const rest = await readUntil(child.stdout, '"stopped"');
     assert.match(rest, /"shutting down","signal":"SIGTERM"/);
     assert.equal((await child.status).code, 0);
+    const warnings = (await new Response(child.stderr).text()).split("\n")
+      .filter((line) => line.includes("TOKEN_ENCRYPTION_KEY is not set"));
+    assert.equal(warnings.length, 1, "one line warns that credentials are stored unencrypted");
   } finally {
     try {
       child.kill("SIGKILL");
     } catch { /* already exited */ }
-    await child.stderr.cancel();
+    await child.stderr.cancel().catch(() => {});
     await child.stdout.cancel().catch(() => {});
     await Deno.remove(dir, { recursive: true });
   }

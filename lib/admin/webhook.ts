@@ -21,7 +21,7 @@ export async function describeWebhook(
   groupId: string,
 ) {
   await requireGroup(kv, principal, groupId, "own");
-  const secret = await getGroupSecret(kv, groupId);
+  const secret = await getGroupSecret(kv, groupId, config.tokenEncryptionKey);
   return {
     url: ingressUrl(config, groupId),
     enabled: secret !== null,
@@ -37,7 +37,7 @@ export async function regenerateWebhook(
   groupId: string,
 ) {
   await requireGroup(kv, principal, groupId, "own");
-  const secret = await regenerateGroupSecret(kv, groupId);
+  const secret = await regenerateGroupSecret(kv, groupId, Date.now(), config.tokenEncryptionKey);
   await appendAudit(kv, { actor: actorOf(principal), action: "webhook.regenerate", groupId });
   return { secret, url: ingressUrl(config, groupId) };
 }

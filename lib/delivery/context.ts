@@ -22,6 +22,8 @@ export interface DeliveryContext {
   laneBudgetMs: number;
   /** Rate-limit waits up to this long are slept; longer ones hand the lane off with a delay. */
   maxSleepMs: number;
+  /** When this worker started (Unix ms); see lib/delivery/order_gate.ts. */
+  startedAt: number;
   now(): number;
   sleep(ms: number): Promise<void>;
 }

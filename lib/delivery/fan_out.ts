@@ -1,12 +1,15 @@
 /**
  * The `deliver` job: one accepted event becomes one unit per (route, target).
  * Unit ids are deterministic and created with a "must not exist" check, so a
- * job that runs again (a retry, a crash) never makes a unit twice.
+ * job that runs again (a retry, a crash) never makes a unit twice. Once all
+ * units exist (or the job failed), the event's pending fan-out mark is
+ * cleared, which lets lanes send units of newer events.
  */
 import { formatEvent } from "../format/mod.ts";
 import { selectRoutes } from "../filter/select.ts";
 import { type DeliverJob, loadEvent } from "../store/events.ts";
 import { listGroupEntries } from "../store/groups.ts";
+import { clearFanOutPending } from "../store/pending_fan_outs.ts";
 import type { SendLog } from "../store/send_logs.ts";
 import { createUnit, type NewUnit } from "../store/units.ts";
 import type { ForgeEvent, Route, Target } from "../types.ts";
@@ -42,8 +45,20 @@ async function unitFor(
   return { log, body, lane: laneKeyFor(target) };
 }
 
-/** Routes the job's event and creates its units; returns how many were new. */
+/**
+ * Routes the job's event and creates its units; returns how many were new.
+ * Either way (the queue retries a job that throws) the event's pending fan-out
+ * mark is cleared, so a failing event never holds other events' units back.
+ */
 export async function fanOut(ctx: DeliveryContext, job: DeliverJob): Promise<number> {
+  try {
+    return await createUnits(ctx, job);
+  } finally {
+    await clearFanOutPending(ctx.kv, job.eventId);
+  }
+}
+
+async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<number> {
   const event = await loadEvent(ctx.kv, job.eventId);
   if (!event) {
     ctx.log.warn("deliver job for an unknown event", { eventId: job.eventId });

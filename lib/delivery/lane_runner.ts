@@ -2,11 +2,11 @@
  * The `lane` job: works through one target's lane in order. Only the queue
  * message carrying the lane's current token may work, under a lease; it sends
  * units one after another while the rate limits allow within a short sleep,
- * and otherwise (a long rate-limit wait, a retry backoff, its time budget
- * spent) passes the lane to a new message delayed as needed, so no handler
- * ever sleeps long and one target never holds up another. Before each attempt
- * the target guard checks that the unit's group may still post there; a unit
- * it refuses ends `dead` unsent.
+ * and otherwise (a long rate-limit wait, a retry backoff, an older event still
+ * being fanned out, its time budget spent) passes the lane to a new message
+ * delayed as needed, so no handler ever sleeps long and one target never holds
+ * up another. Before each attempt the target guard checks that the unit's
+ * group may still post there; a unit it refuses ends `dead` unsent.
  */
 import {
   dropLaneEntry,
@@ -23,6 +23,7 @@ import {
 import { getSendLogEntry, type SendLog } from "../store/send_logs.ts";
 import { getUnitBody, markSending, recordOutcome } from "../store/units.ts";
 import type { DeliveryContext } from "./context.ts";
+import { mustWaitForOlderEvents, ORDER_POLL_MS } from "./order_gate.ts";
 import { decide, type RetryDecision } from "./retry_policy.ts";
 import type { SendResult } from "./send_result.ts";
 import type { PlatformSender } from "./senders.ts";
@@ -133,6 +134,9 @@ async function step(ctx: DeliveryContext, lane: string, run: Deno.KvEntry<LaneRu
   if (blocked) {
     await endWithoutSending(ctx, lane, log, head.value, blocked);
     return { kind: "next", run };
+  }
+  if (await mustWaitForOlderEvents(ctx, log.value.eventId)) {
+    return { kind: "wait", delayMs: ORDER_POLL_MS };
   }
   const verdict = await ctx.targets.check(log.value);
   if (verdict.kind === "refused") {

@@ -74,6 +74,7 @@ function telegramSender(config: Config, pacer: TelegramPacer): PlatformSender {
       if (target.platform !== "telegram") {
         return { kind: "rejected", httpStatus: 400, error: "not a Telegram target" };
       }
+      pacer.sending(target.chatId);
       const result = await sendTelegramMessage(
         config.telegram,
         target,

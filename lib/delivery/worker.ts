@@ -59,6 +59,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const ownsRoutes = options.routes === undefined;
   const routes = options.routes ?? createRouteCache(options.kv);
+  const now = options.now ?? Date.now;
   const ctx: DeliveryContext = {
     kv: options.kv,
     log: options.log,
@@ -70,7 +71,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     leaseMs: options.leaseMs ?? LEASE_MS,
     laneBudgetMs: options.laneBudgetMs ?? LANE_BUDGET_MS,
     maxSleepMs: options.maxSleepMs ?? MAX_SLEEP_MS,
-    now: options.now ?? Date.now,
+    startedAt: now(),
+    now,
     sleep: options.sleep ?? sleep,
   };
   return {
@@ -92,7 +94,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     },
     async upkeep() {
       const allowed = await ctx.targets.upgrade();
-      const requeued = await requeueUndeliveredJobs(ctx.kv);
+      const requeued = await requeueUndeliveredJobs(ctx.kv, ctx.now());
       const resumed = await resumeLanes(ctx.kv, ctx.now());
       const pruned = await pruneCounters(ctx.kv, ctx.retentionMs, ctx.now());
       if (allowed > 0 || requeued > 0 || resumed > 0 || pruned > 0) {

@@ -6,6 +6,7 @@
  * would wait long hands off without holding capacity.
  */
 import { EvenPace, type Reservation } from "../delivery/even_pace.ts";
+import { headerDelayMs } from "../delivery/platform_delay.ts";
 
 /** What one answer said about its bucket. */
 export interface DiscordRateLimitInfo {
@@ -31,26 +32,27 @@ interface BucketState {
   resetAt: number;
 }
 
-function numberHeader(headers: Headers, name: string): number | undefined {
-  const value = headers.get(name);
-  if (value === null || value.trim() === "") return undefined;
-  const parsed = Number(value);
-  return Number.isFinite(parsed) ? parsed : undefined;
+const COUNT = /^\d{1,9}$/;
+
+function countHeader(headers: Headers, name: string): number | undefined {
+  const value = headers.get(name)?.trim() ?? "";
+  return COUNT.test(value) ? Number(value) : undefined;
 }
 
-/** Reads the `X-RateLimit-*` headers; undefined when the answer carried none. */
+/**
+ * Reads the `X-RateLimit-*` headers; undefined when the answer carried none.
+ * Counts must be whole non-negative numbers and the reset wait is clamped
+ * (lib/delivery/platform_delay.ts); a malformed header counts as absent.
+ */
 export function parseDiscordRateLimit(headers: Headers): DiscordRateLimitInfo | undefined {
-  const limit = numberHeader(headers, "x-ratelimit-limit");
-  const remaining = numberHeader(headers, "x-ratelimit-remaining");
-  const resetAfter = numberHeader(headers, "x-ratelimit-reset-after");
+  const limit = countHeader(headers, "x-ratelimit-limit");
+  const remaining = countHeader(headers, "x-ratelimit-remaining");
+  const resetAfterMs = headerDelayMs(headers.get("x-ratelimit-reset-after")) ?? undefined;
   const bucket = headers.get("x-ratelimit-bucket") ?? undefined;
-  if (limit === undefined && remaining === undefined && resetAfter === undefined) return undefined;
-  return {
-    bucket,
-    limit,
-    remaining,
-    resetAfterMs: resetAfter === undefined ? undefined : Math.ceil(resetAfter * 1000),
-  };
+  if (limit === undefined && remaining === undefined && resetAfterMs === undefined) {
+    return undefined;
+  }
+  return { bucket, limit, remaining, resetAfterMs };
 }
 
 /** What the limiter learns from an answer. */

@@ -6,6 +6,7 @@
 import type { SendResult } from "../delivery/send_result.ts";
 import { refusalResult } from "../delivery/send_result.ts";
 import type { DiscordMessageBody } from "../format/discord.ts";
+import { headerDelayMs, platformDelayMs } from "../delivery/platform_delay.ts";
 import { callDiscord, type DiscordSettings } from "./api.ts";
 import { type DiscordRateLimitInfo, parseDiscordRateLimit } from "./rate_limit.ts";
 
@@ -15,19 +16,17 @@ export type DiscordSendResult = SendResult & {
 };
 
 interface RateLimitedBody {
-  message?: string;
-  retry_after?: number;
-  global?: boolean;
+  message?: unknown;
+  retry_after?: unknown;
+  global?: unknown;
 }
 
-const DEFAULT_RETRY_AFTER_MS = 1000;
-
-function retryAfterMs(body: RateLimitedBody | null, headers: Headers): number {
-  if (typeof body?.retry_after === "number" && body.retry_after >= 0) {
-    return Math.ceil(body.retry_after * 1000);
-  }
-  const header = Number(headers.get("retry-after"));
-  return Number.isFinite(header) && header >= 0 ? Math.ceil(header * 1000) : DEFAULT_RETRY_AFTER_MS;
+/**
+ * The wait a 429 asks for: the body's `retry_after`, else the `Retry-After`
+ * header, clamped; null when neither is a usable number.
+ */
+function retryAfterMs(body: RateLimitedBody | null, headers: Headers): number | null {
+  return platformDelayMs(body?.retry_after) ?? headerDelayMs(headers.get("retry-after"));
 }
 
 /**
@@ -55,10 +54,14 @@ export async function sendDiscordMessage(
     const answer = (typeof outcome.body === "object" ? outcome.body : null) as
       | RateLimitedBody
       | null;
+    const delayMs = retryAfterMs(answer, outcome.headers);
+    if (delayMs === null) {
+      return { kind: "retryable", httpStatus: 429, error: outcome.message, rateLimit };
+    }
     return {
       kind: "rate_limited",
       httpStatus: 429,
-      retryAfterMs: retryAfterMs(answer, outcome.headers),
+      retryAfterMs: delayMs,
       global: answer?.global === true || outcome.headers.get("x-ratelimit-global") === "true",
       error: outcome.message,
       rateLimit,

@@ -11,7 +11,7 @@
  */
 import { detectProvider } from "../providers/detect.ts";
 import type { EventName, ProviderAdapter } from "../providers/adapter.ts";
-import { isNonceUsed, saveEvent } from "../store/events.ts";
+import { isNonceReplayed, saveEvent } from "../store/events.ts";
 import { getGroup } from "../store/groups.ts";
 import { getGroupSecret } from "../store/tenants.ts";
 import { fromUtf8 } from "../encoding.ts";
@@ -34,6 +34,8 @@ export interface IngressDeps {
   kv: Deno.Kv;
   /** Global secrets per provider; two values while a secret rotates. */
   secrets: { github: string[]; gitea: string[]; custom: string[] };
+  /** TOKEN_ENCRYPTION_KEY: group secrets are stored sealed under it. */
+  encryptionKey?: string;
   /** Clock in Unix milliseconds (defaults to `Date.now`). */
   now?: () => number;
   /** Deadline for the whole body (defaults to `BODY_TIMEOUT_MS`, 10 s). */
@@ -52,7 +54,7 @@ async function resolveIngress(deps: IngressDeps, groupId?: string): Promise<Ingr
   }
   const [group, secret] = await Promise.all([
     getGroup(deps.kv, groupId),
-    getGroupSecret(deps.kv, groupId),
+    getGroupSecret(deps.kv, groupId, deps.encryptionKey),
   ]);
   if (!group || !secret) return null;
   return { scope: { type: "group", groupId }, secretsFor: () => [secret.secret] };
@@ -162,7 +164,19 @@ async function ingest(
     return jsonError(401, INGRESS_ERRORS.invalidSignature);
   }
   const nonce = verification.nonce;
-  if (nonce !== undefined && await isNonceUsed(deps.kv, ingress.scope, nonce, now)) {
+  const deliveryId = adapter.deliveryId(request.headers);
+  if (deliveryId !== undefined && !isId("deliveryId", deliveryId)) {
+    log("warn", "webhook refused: malformed delivery id", { provider: adapter.provider });
+    return jsonError(400, INGRESS_ERRORS.invalidDeliveryId);
+  }
+  if (
+    nonce !== undefined &&
+    await isNonceReplayed(
+      deps.kv,
+      { scope: ingress.scope, provider: adapter.provider, deliveryId, nonce },
+      now,
+    )
+  ) {
     log("warn", "webhook refused: nonce already used", { provider: adapter.provider });
     return jsonError(401, INGRESS_ERRORS.invalidSignature);
   }
@@ -171,11 +185,6 @@ async function ingest(
   const name = payload && adapter.eventName(request.headers, payload);
   if (!payload || !name || !isBoundedAction(name.action)) {
     return jsonError(400, INGRESS_ERRORS.invalidEvent);
-  }
-  const deliveryId = adapter.deliveryId(request.headers);
-  if (deliveryId !== undefined && !isId("deliveryId", deliveryId)) {
-    log("warn", "webhook refused: malformed delivery id", { provider: adapter.provider });
-    return jsonError(400, INGRESS_ERRORS.invalidDeliveryId);
   }
 
   if (name.kind === "ping") return accepted();

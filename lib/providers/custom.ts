@@ -5,12 +5,13 @@
  *   signature is over `{timestamp}.{nonce}.{body}`, the timestamp must lie
  *   within the replay window and the nonce is single-use (checked by the caller
  *   in KV). One of the two replay headers without the other is refused.
- * - Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`).
+ * - Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`); the
+ *   `webhook-id` is the delivery id and, for the whole replay window, a single-use nonce.
  * Every custom event has kind `custom`; its action is the payload's `action`.
  */
 import { concatBytes, hmacHex, matchesAnySecret, parsePrefixedDigest } from "../signature/hmac.ts";
 import { isWithinReplayWindow, parseUnixSeconds } from "../signature/replay.ts";
-import { verifyStandardWebhook } from "../signature/standard_webhooks.ts";
+import { standardWebhookNonce, verifyStandardWebhook } from "../signature/standard_webhooks.ts";
 import { utf8 } from "../encoding.ts";
 import {
   firstHeader,
@@ -70,17 +71,20 @@ async function verifySwitchyard(
 async function verify(request: SignedRequest): Promise<Verification> {
   if (request.headers.has("x-switchyard-signature")) return await verifySwitchyard(request);
   const { headers, body, secrets, nowMs } = request;
+  const id = headers.get("webhook-id");
   const failure = await verifyStandardWebhook(
     secrets,
     {
-      id: headers.get("webhook-id"),
+      id,
       timestamp: headers.get("webhook-timestamp"),
       signature: headers.get("webhook-signature"),
     },
     body,
     nowMs,
   );
-  return failure ? { ok: false, reason: `Standard Webhooks: ${failure}` } : { ok: true };
+  return failure || id === null
+    ? { ok: false, reason: `Standard Webhooks: ${failure ?? "missing headers"}` }
+    : { ok: true, nonce: standardWebhookNonce(id) };
 }
 
 /** The custom-sender adapter. */

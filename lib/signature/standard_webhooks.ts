@@ -41,6 +41,15 @@ export async function signStandardWebhook(
   return `v1,${toBase64(digest)}`;
 }
 
+/**
+ * The single-use nonce of a verified message: its `webhook-id`, kept apart
+ * from other schemes' nonces. Remembered for the whole replay window, it stops
+ * a captured request from being replayed once de-duplication has forgotten it.
+ */
+export function standardWebhookNonce(id: string): string {
+  return `webhook-id:${id}`;
+}
+
 /** The three Standard Webhooks headers of a request (null when absent). */
 export interface StandardWebhookHeaders {
   id: string | null;

@@ -1,6 +1,6 @@
 /**
  * Accepted events: metadata, raw payload chunks, the de-duplication mark, the
- * single-use nonce and the delivery job.
+ * single-use nonce, the delivery job and its pending fan-out mark.
  *
  * The payload is kept byte for byte: its raw bytes are compressed (raw
  * deflate, fast level; webhook JSON shrinks about six-fold, which makes each
@@ -15,11 +15,11 @@
  * 1 MB) go into the accepting commit, and any further chunks are written just
  * before it under the fresh event id.
  * The accepting commit checks the dedup mark and nonce, and sets the metadata,
- * the inline chunks, the marks and the queue job together: until it succeeds
- * nothing refers to the early chunks, and if it fails they are deleted. A crash
- * between the two leaves unreferenced chunks, which expire on their own one
- * hour after the event would have. Every record of an event expires after
- * {@link EVENT_RETENTION_MS}.
+ * the inline chunks, the marks (the pending fan-out's included) and the queue
+ * job together: until it succeeds nothing refers to the early chunks, and if it
+ * fails they are deleted. A crash between the two leaves unreferenced chunks,
+ * which expire on their own one hour after the event would have. Every record
+ * of an event expires after {@link EVENT_RETENTION_MS}.
  */
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { monotonicFactory } from "ulid";
@@ -35,6 +35,7 @@ import {
   undeliveredJobKey,
   undeliveredJobsPrefix,
 } from "./keys.ts";
+import { markFanOutPending } from "./pending_fan_outs.ts";
 
 /** The queue message asking the delivery worker to route one stored event. */
 export interface DeliverJob {
@@ -51,8 +52,13 @@ export function isDeliverJob(message: unknown): message is DeliverJob {
 
 /** A delivery id seen within this window is a duplicate. */
 export const DEDUP_WINDOW_MS = 5 * 60 * 1000;
-/** A custom sender's nonce is remembered this long (twice the ±5 minute replay window). */
-export const NONCE_WINDOW_MS = 10 * 60 * 1000;
+/**
+ * A single-use nonce (a custom sender's `X-Switchyard-Nonce`, a Standard
+ * Webhooks `webhook-id`) is remembered this long: the ±5 minute replay window
+ * spans 10 minutes, plus a minute for clock skew between instances, so a
+ * signed request is refused for as long as its timestamp is accepted.
+ */
+export const NONCE_WINDOW_MS = 11 * 60 * 1000;
 /** How long an accepted event stays readable (the longest a queue job may be delayed). */
 export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 /** Largest payload chunk, safely under KV's 64 KiB value limit. */
@@ -92,7 +98,7 @@ interface SeenMark {
 export interface NewEvent extends Omit<ForgeEvent, "id" | "payload"> {
   /** The raw JSON body, stored byte for byte. */
   body: Uint8Array;
-  /** A custom sender's single-use nonce, consumed in the same commit. */
+  /** The sender's single-use nonce, consumed in the same commit. */
   nonce?: string;
 }
 
@@ -116,15 +122,37 @@ async function nonceMarkKey(scope: Scope, nonce: string): Promise<Deno.KvKey> {
   return nonceKey(scopeName(scope), await keyPart(nonce));
 }
 
-/** True when the nonce was used in this scope within {@link NONCE_WINDOW_MS} of `now`. */
-export async function isNonceUsed(
-  kv: Deno.Kv,
+async function dedupMarkKey(
   scope: Scope,
-  nonce: string,
+  provider: string,
+  deliveryId: string,
+): Promise<Deno.KvKey> {
+  return dedupKey(scopeName(scope), provider, await keyPart(deliveryId));
+}
+
+/** What tells a request's repeats apart: its scope, provider, delivery id and nonce. */
+export interface RepeatCheck {
+  scope: Scope;
+  provider: string;
+  deliveryId?: string;
+  nonce: string;
+}
+
+/**
+ * True when the nonce was used in this scope within {@link NONCE_WINDOW_MS} of
+ * `now`, unless the request repeats a delivery id seen within
+ * {@link DEDUP_WINDOW_MS}: that is a sender's retry, answered as a duplicate.
+ */
+export async function isNonceReplayed(
+  kv: Deno.Kv,
+  request: RepeatCheck,
   now: number,
 ): Promise<boolean> {
-  const mark = await kv.get<SeenMark>(await nonceMarkKey(scope, nonce));
-  return isFresh(mark.value, now, NONCE_WINDOW_MS);
+  const nonce = await kv.get<SeenMark>(await nonceMarkKey(request.scope, request.nonce));
+  if (!isFresh(nonce.value, now, NONCE_WINDOW_MS)) return false;
+  if (request.deliveryId === undefined) return true;
+  const key = await dedupMarkKey(request.scope, request.provider, request.deliveryId);
+  return !isFresh((await kv.get<SeenMark>(key)).value, now, DEDUP_WINDOW_MS);
 }
 
 function encodePayload(body: Uint8Array): { encoding: PayloadEncoding; bytes: Uint8Array } {
@@ -163,8 +191,8 @@ async function deleteEarlyChunks(kv: Deno.Kv, eventId: string, chunkCount: numbe
  * Accepts an event durably: its record, payload, dedup mark (when it has a
  * delivery id), nonce (when it has one) and its {@link DeliverJob} are
  * committed atomically. A delivery id already seen in the same scope and
- * provider within {@link DEDUP_WINDOW_MS} gives `duplicate`; a nonce seen
- * within {@link NONCE_WINDOW_MS} gives `nonce_reused`; of two concurrent
+ * provider within {@link DEDUP_WINDOW_MS} gives `duplicate`; otherwise a nonce
+ * seen within {@link NONCE_WINDOW_MS} gives `nonce_reused`; of two concurrent
  * identical deliveries exactly one is accepted. Marks older than their window
  * count as absent even when KV has not yet expired them.
  */
@@ -184,7 +212,7 @@ export async function saveEvent(kv: Deno.Kv, event: NewEvent): Promise<SaveOutco
   };
   const dedup = event.deliveryId === undefined
     ? null
-    : dedupKey(scopeName(event.scope), event.provider, await keyPart(event.deliveryId));
+    : await dedupMarkKey(event.scope, event.provider, event.deliveryId);
   const nonceMark = nonce === undefined ? null : await nonceMarkKey(event.scope, nonce);
 
   await writeEarlyChunks(kv, eventId, chunks);
@@ -207,19 +235,20 @@ export async function saveEvent(kv: Deno.Kv, event: NewEvent): Promise<SaveOutco
     op.enqueue({ type: "deliver", eventId } satisfies DeliverJob, {
       keysIfUndelivered: [undeliveredJobKey(eventId)],
     });
+    markFanOutPending(op, eventId, now);
     if ((await op.commit()).ok) return { status: "accepted", eventId };
 
     const [dedupEntry, nonceEntry] = await Promise.all([
       dedup ? kv.get<SeenMark>(dedup) : null,
       nonceMark ? kv.get<SeenMark>(nonceMark) : null,
     ]);
-    if (nonceEntry && isFresh(nonceEntry.value, now, NONCE_WINDOW_MS)) {
-      await deleteEarlyChunks(kv, eventId, chunks.length);
-      return { status: "nonce_reused" };
-    }
     if (dedupEntry && isFresh(dedupEntry.value, now, DEDUP_WINDOW_MS)) {
       await deleteEarlyChunks(kv, eventId, chunks.length);
       return { status: "duplicate", eventId: dedupEntry.value?.eventId };
+    }
+    if (nonceEntry && isFresh(nonceEntry.value, now, NONCE_WINDOW_MS)) {
+      await deleteEarlyChunks(kv, eventId, chunks.length);
+      return { status: "nonce_reused" };
     }
     dedupStamp = dedupEntry?.versionstamp ?? null;
     nonceStamp = nonceEntry?.versionstamp ?? null;
@@ -277,10 +306,14 @@ export async function loadEvent(kv: Deno.Kv, eventId: string): Promise<ForgeEven
 /**
  * Re-queues the deliver jobs KV gave up on after its own retries (they were
  * parked under `undeliveredJobKey` by `keysIfUndelivered`), so an accepted
- * event is never dropped. Each job is re-queued and its parking entry removed
- * in one atomic write. Returns how many were re-queued.
+ * event is never dropped. Each job is re-queued, its fan-out marked pending
+ * again as of `now` (so lanes hold newer units back until it has run) and its
+ * parking entry removed in one atomic write. Returns how many were re-queued.
  */
-export async function requeueUndeliveredJobs(kv: Deno.Kv): Promise<number> {
+export async function requeueUndeliveredJobs(
+  kv: Deno.Kv,
+  now: number = Date.now(),
+): Promise<number> {
   let count = 0;
   for await (const entry of kv.list<DeliverJob>({ prefix: undeliveredJobsPrefix() })) {
     if (!isDeliverJob(entry.value)) {
@@ -288,8 +321,9 @@ export async function requeueUndeliveredJobs(kv: Deno.Kv): Promise<number> {
       continue;
     }
     const key = undeliveredJobKey(entry.value.eventId);
-    const result = await kv.atomic().check(entry).delete(entry.key)
-      .enqueue(entry.value, { keysIfUndelivered: [key] }).commit();
+    const op = kv.atomic().check(entry).delete(entry.key)
+      .enqueue(entry.value, { keysIfUndelivered: [key] });
+    const result = await markFanOutPending(op, entry.value.eventId, now).commit();
     if (result.ok) count++;
   }
   return count;

@@ -202,6 +202,14 @@ export const invitesByGroupKey = (groupId: string, token: string) =>
 /** Prefix of one group's invite index. */
 export const invitesByGroupPrefix = (groupId: string) => ["invites_by_group", groupId] as const;
 
+// --- Pending fan-outs (lib/store/pending_fan_outs.ts) -------------------------------------
+
+/** An accepted event whose units are not all created yet (set on accept, cleared by fan-out). */
+export const fanOutPendingKey = (eventId: string) => ["fan_out_pending", eventId] as const;
+
+/** Prefix of every pending fan-out (event id order, oldest first). */
+export const fanOutPendingPrefix = () => ["fan_out_pending"] as const;
+
 // --- Undelivered queue jobs --------------------------------------------------
 
 /** A deliver job that KV gave up on (written by `keysIfUndelivered`), kept to be re-queued. */

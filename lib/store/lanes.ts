@@ -57,10 +57,25 @@ export function isLaneMessage(message: unknown): message is LaneMessage {
     typeof candidate.lane === "string" && typeof candidate.token === "string";
 }
 
-function wake(op: Deno.AtomicOperation, lane: string, dueAt: number, delay: number) {
+/**
+ * The longest a lane message is ever delayed. The waits that reach a lane are
+ * already bounded (retry schedule, clamped platform waits); this keeps any
+ * delay far below the KV queue's 30-day limit, which would otherwise make
+ * every hand-off throw.
+ */
+const MAX_LANE_DELAY_MS = 24 * 60 * 60 * 1000;
+
+/** A queue delay from a wait: whole milliseconds within 0..{@link MAX_LANE_DELAY_MS}, 0 for NaN. */
+function laneDelay(delayMs: number): number {
+  if (Number.isNaN(delayMs)) return 0;
+  return Math.min(MAX_LANE_DELAY_MS, Math.max(0, Math.ceil(delayMs)));
+}
+
+function wake(op: Deno.AtomicOperation, lane: string, now: number, delayMs: number) {
+  const delay = laneDelay(delayMs);
   const token = crypto.randomUUID();
-  op.set(laneRunKey(lane), { token, dueAt } satisfies LaneRun);
-  op.enqueue({ type: "lane", lane, token } satisfies LaneMessage, { delay: Math.max(0, delay) });
+  op.set(laneRunKey(lane), { token, dueAt: now + delay } satisfies LaneRun);
+  op.enqueue({ type: "lane", lane, token } satisfies LaneMessage, { delay });
 }
 
 /** The run record of a lane, as an entry (value null when the lane is idle). */
@@ -83,7 +98,7 @@ export function appendToLane(
   op.check({ key: laneRunKey(lane), versionstamp: run.versionstamp });
   op.set(laneEntryKey(lane, entry.logId), entry);
   op.sum(laneTailKey(lane), 1n);
-  if (run.value === null) wake(op, lane, now + GATHER_MS, GATHER_MS);
+  if (run.value === null) wake(op, lane, now, GATHER_MS);
   return op;
 }
 
@@ -128,7 +143,7 @@ export async function requeueLaneMessage(
   message: LaneMessage,
   delayMs: number,
 ): Promise<void> {
-  await kv.enqueue(message, { delay: Math.max(0, Math.ceil(delayMs)) });
+  await kv.enqueue(message, { delay: laneDelay(delayMs) });
 }
 
 /**
@@ -142,9 +157,8 @@ export async function handOffLane(
   delayMs: number,
   now: number,
 ): Promise<boolean> {
-  const delay = Math.max(0, Math.ceil(delayMs));
   const op = kv.atomic().check(run);
-  wake(op, lane, now + delay, delay);
+  wake(op, lane, now, delayMs);
   return (await op.commit()).ok;
 }
 
@@ -195,7 +209,7 @@ export async function resumeLanes(kv: Deno.Kv, now: number): Promise<number> {
     const lane = String(run.key[1]);
     const dueAt = Math.max(run.value.dueAt, run.value.leaseUntil ?? 0, now);
     const op = kv.atomic().check(run);
-    wake(op, lane, dueAt, dueAt - now);
+    wake(op, lane, now, dueAt - now);
     if ((await op.commit()).ok) resumed++;
   }
   return resumed;

@@ -1,4 +1,5 @@
 /** Sending a rendered message to a Telegram chat, in its topic when the target names one. */
+import { platformDelayMs } from "../delivery/platform_delay.ts";
 import type { SendResult } from "../delivery/send_result.ts";
 import { refusalResult } from "../delivery/send_result.ts";
 import type { TelegramMessageBody } from "../format/telegram.ts";
@@ -6,10 +7,8 @@ import type { Target } from "../types.ts";
 import { callTelegram, type TelegramSettings } from "./api.ts";
 
 interface TelegramRefusal {
-  parameters?: { retry_after?: number };
+  parameters?: { retry_after?: unknown };
 }
-
-const DEFAULT_RETRY_AFTER_MS = 1000;
 
 /**
  * Calls `sendMessage` with the renderer's HTML text (link previews off) for
@@ -38,11 +37,15 @@ export async function sendTelegramMessage(
     };
   }
   if (outcome.status === 429) {
-    const seconds = (outcome.body as TelegramRefusal | null)?.parameters?.retry_after;
+    const refusal = typeof outcome.body === "object"
+      ? outcome.body as TelegramRefusal | null
+      : null;
+    const delayMs = platformDelayMs(refusal?.parameters?.retry_after);
+    if (delayMs === null) return { kind: "retryable", httpStatus: 429, error: outcome.message };
     return {
       kind: "rate_limited",
       httpStatus: 429,
-      retryAfterMs: typeof seconds === "number" ? seconds * 1000 : DEFAULT_RETRY_AFTER_MS,
+      retryAfterMs: delayMs,
       global: false,
       error: outcome.message,
     };

@@ -1,0 +1,76 @@
+/**
+ * Pending fan-outs: `["fan_out_pending", eventId]` exists from the commit that
+ * accepts an event until its deliver job has created all its units. Lanes read
+ * them to keep per-target order: a unit is not sent while an older event may
+ * still add a unit ahead of it (its deliver job is queued, running, or
+ * re-queued after a crash). A deliver job that fails clears its mark, so it
+ * holds no lane back while the queue retries it; a job the queue gave up on is
+ * parked, and re-queuing it at start-up sets the mark again.
+ */
+import {
+  fanOutPendingKey,
+  fanOutPendingPrefix,
+  undeliveredJobKey,
+  undeliveredJobsPrefix,
+} from "./keys.ts";
+
+/** A pending fan-out's record. */
+export interface PendingFanOut {
+  /** When the event was accepted, or its deliver job re-queued (Unix ms). */
+  since: number;
+}
+
+/** A mark never outlives the event it belongs to (kept 30 days). */
+const MARK_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Most older pending fan-outs one check reads. */
+const SCAN_LIMIT = 100;
+
+/** Adds to `op` the mark of an event accepted (or its job re-queued) at `now`. */
+export function markFanOutPending(
+  op: Deno.AtomicOperation,
+  eventId: string,
+  now: number,
+): Deno.AtomicOperation {
+  return op.set(fanOutPendingKey(eventId), { since: now } satisfies PendingFanOut, {
+    expireIn: MARK_LIFETIME_MS,
+  });
+}
+
+/** Clears the mark: the event's units all exist (or it has none), or its deliver job failed. */
+export async function clearFanOutPending(kv: Deno.Kv, eventId: string): Promise<void> {
+  await kv.delete(fanOutPendingKey(eventId));
+}
+
+/**
+ * True when an event accepted before `eventId` still has its fan-out pending,
+ * marked after `liveAfter` (Unix ms); older marks belong to deliver jobs that
+ * are stuck and no longer hold lanes back. Reads at most {@link SCAN_LIMIT}
+ * marks, oldest first.
+ */
+export async function hasOlderFanOutPending(
+  kv: Deno.Kv,
+  eventId: string,
+  liveAfter: number,
+): Promise<boolean> {
+  const older = kv.list<PendingFanOut>(
+    { prefix: fanOutPendingPrefix(), end: fanOutPendingKey(eventId) },
+    { limit: SCAN_LIMIT },
+  );
+  for await (const mark of older) {
+    if (mark.value.since > liveAfter) return true;
+  }
+  return false;
+}
+
+/**
+ * True when a deliver job of an event accepted before `eventId` is parked (KV
+ * gave up on it; start-up re-queues it and marks its fan-out pending again).
+ */
+export async function hasOlderParkedJob(kv: Deno.Kv, eventId: string): Promise<boolean> {
+  const older = kv.list({ prefix: undeliveredJobsPrefix(), end: undeliveredJobKey(eventId) }, {
+    limit: 1,
+  });
+  for await (const _ of older) return true;
+  return false;
+}
