@@ -83,9 +83,13 @@ const schema = z.object({
   DEBUG_MODE: z.string().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   SEND_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  GLOBAL_INGRESS_GROUPS: z.enum(["all", "claimed"]).default("all"),
 });
 
 type Raw = z.infer<typeof schema>;
+
+/** Which groups events of the global ingress enter (see `Config.globalIngressGroups`). */
+export type GlobalIngressGroups = "all" | "claimed";
 
 /** The validated settings. */
 export interface Config {
@@ -111,6 +115,11 @@ export interface Config {
   debugMode: boolean;
   logLevel: "debug" | "info" | "warn" | "error";
   sendLogRetentionDays: number;
+  /**
+   * Which groups events of the global ingress enter: `all` (every group) or `claimed` (only
+   * groups bound to the event's installation or whose `owners` names its repository owner).
+   */
+  globalIngressGroups: GlobalIngressGroups;
   /** Lines to log once at start-up (for example the DEBUG_MODE warning). */
   warnings: string[];
 }
@@ -217,6 +226,7 @@ export function loadConfig(
     debugMode,
     logLevel: raw.LOG_LEVEL,
     sendLogRetentionDays: raw.SEND_LOG_RETENTION_DAYS,
+    globalIngressGroups: raw.GLOBAL_INGRESS_GROUPS,
     warnings,
   };
 }

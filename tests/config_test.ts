@@ -126,3 +126,9 @@ Deno.test("requireFeature() answers 503 naming the feature when its settings are
   requireFeature(on, "Discord");
   assert.throws(() => requireFeature(on, "Discord interactions"), HttpError);
 });
+
+Deno.test("GLOBAL_INGRESS_GROUPS is all by default, claimed on request, nothing else", () => {
+  assert.equal(loadConfig({}).globalIngressGroups, "all");
+  assert.equal(loadConfig({ GLOBAL_INGRESS_GROUPS: "claimed" }).globalIngressGroups, "claimed");
+  assert.throws(() => loadConfig({ GLOBAL_INGRESS_GROUPS: "some" }), /GLOBAL_INGRESS_GROUPS/);
+});

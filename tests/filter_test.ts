@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { compile, FilterValidationError, match } from "../lib/filter/compile.ts";
 import { explain } from "../lib/filter/explain.ts";
 import { compileRoutes, selectRoutes } from "../lib/filter/select.ts";
-import type { FilterNode } from "../lib/types.ts";
+import type { FilterNode, Group, Scope } from "../lib/types.ts";
 import { filterCases, selectionCases } from "./filter_cases.ts";
 
 Deno.test("the case table covers at least 120 matcher cases with unique names", () => {
@@ -190,4 +190,50 @@ Deno.test("compileRoutes keeps a route that does not compile, and it never fires
   }]);
   assert.match(compiled.error ?? "", /invalid regex/);
   assert.equal(compiled.matches({ kind: "push", payload: { a: "(" } }), false);
+});
+
+Deno.test("select: with globalIngress claimed, global events enter only groups that claimed them", async () => {
+  const pr = { kind: "pull_request", action: "opened", provider: "github" as const };
+  const payload = {
+    installation: { id: 77 },
+    repository: { owner: { login: "acme" } },
+    action: "opened",
+  };
+  const groups: Group[] = [
+    { id: "bound", name: "Bound", members: [], installationId: 77 },
+    { id: "owned", name: "Owned", members: [], owners: ["ACME"] },
+    { id: "open", name: "Open", members: [] },
+    { id: "foreign", name: "Foreign", members: [], owners: ["globex"] },
+  ];
+  const routes = compileRoutes(groups.map((group) => ({
+    id: `r-${group.id}`,
+    name: group.id,
+    enabled: true,
+    groupId: group.id,
+    filters: [{ type: "event", value: "pull_request" }],
+    targets: [{ platform: "discord", channelId: "1" }],
+  })));
+  const fired = async (globalIngress: "all" | "claimed", scope: Scope) =>
+    (await selectRoutes({ ...pr, payload }, scope, routes, groups, { globalIngress }))
+      .routes.map((route) => route.id);
+  const global: Scope = { type: "global" };
+  assert.deepEqual(await fired("all", global), ["r-bound", "r-owned", "r-open"]);
+  assert.deepEqual(await fired("claimed", global), ["r-bound", "r-owned"]);
+  assert.deepEqual(await fired("claimed", { type: "group", groupId: "open" }), ["r-open"]);
+  const custom = { kind: "custom", provider: "custom" as const, payload: { action: "x" } };
+  const customFired = await selectRoutes(
+    custom,
+    global,
+    compileRoutes([{
+      id: "c",
+      name: "c",
+      enabled: true,
+      groupId: "open",
+      filters: [{ type: "event", value: "custom" }],
+      targets: [{ platform: "discord", channelId: "1" }],
+    }]),
+    groups,
+    { globalIngress: "claimed" },
+  );
+  assert.deepEqual(customFired.routes, []);
 });

@@ -22,6 +22,8 @@ export interface DeliveryContext {
   laneBudgetMs: number;
   /** Rate-limit waits up to this long are slept; longer ones hand the lane off with a delay. */
   maxSleepMs: number;
+  /** Which groups events of the global ingress enter. */
+  globalIngress: "all" | "claimed";
   /** When this worker started (Unix ms); see lib/delivery/order_gate.ts. */
   startedAt: number;
   now(): number;

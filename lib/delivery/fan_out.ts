@@ -74,7 +74,9 @@ async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<numbe
   const internalIds = new Map(entries.map((entry) => [entry.group.id, entry.internalId]));
   const now = ctx.now();
   const units: NewUnit[] = [];
-  const selection = await selectRoutes(event, event.scope, routes, groups);
+  const selection = await selectRoutes(event, event.scope, routes, groups, {
+    globalIngress: ctx.globalIngress,
+  });
   for (const { route, reason } of selection.notEvaluated) {
     ctx.log.warn("route not evaluated", {
       eventId: event.id,

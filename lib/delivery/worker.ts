@@ -68,6 +68,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     targets: createTargetGuard(options.kv, createThreadParents(options.config.discord)),
     backoffMs: options.backoffMs ?? DEFAULT_BACKOFF_MS,
     retentionMs: retentionMs(options.config.sendLogRetentionDays),
+    globalIngress: options.config.globalIngressGroups,
     leaseMs: options.leaseMs ?? LEASE_MS,
     laneBudgetMs: options.laneBudgetMs ?? LANE_BUDGET_MS,
     maxSleepMs: options.maxSleepMs ?? MAX_SLEEP_MS,

@@ -72,6 +72,19 @@ export function eventEntersGroup(event: SelectableEvent, group: Group): boolean 
   return true;
 }
 
+/**
+ * Whether a group claimed an event through fields only a super admin or the installation
+ * sets: its `installationId` is the event's installation, or its `owners` names the event's
+ * repository owner or organization.
+ */
+export function groupClaimsEvent(event: SelectableEvent, group: Group): boolean {
+  const installationId = installationIdOf(event.payload);
+  if (group.installationId !== undefined && installationId === group.installationId) return true;
+  if (!group.owners || group.owners.length === 0) return false;
+  const owners = new Set(group.owners.map((owner) => owner.toLowerCase()));
+  return ownerLoginsOf(event.payload).some((login) => owners.has(login));
+}
+
 /** A route that could not be evaluated for an event, and why. */
 export interface UnevaluatedRoute {
   route: Route;
@@ -84,8 +97,13 @@ export interface Selection {
   notEvaluated: UnevaluatedRoute[];
 }
 
-/** How selection spends and shares time. */
+/** How selection spends and shares time, and which groups global events enter. */
 export interface SelectOptions {
+  /**
+   * Global ingress only: `all` groups (default), or only groups that `claimed` the event (bound
+   * to its installation, or whose `owners` names its repository owner or organization).
+   */
+  globalIngress?: "all" | "claimed";
   /** Steps each group may spend on one event (default EVALUATION_STEPS). */
   stepsPerGroup?: number;
   /** Lets other work run; called after every PAUSE_AFTER_STEPS steps (default: a macrotask). */
@@ -99,8 +117,8 @@ const nextMacrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0
 
 /**
  * The routes that fire for an event, in stored order, and those that could not be evaluated.
- * Only enabled routes of groups the event may enter count (global ingress: every group; a
- * group's ingress: that group). A fallback route fires only when its filters match and no
+ * Only enabled routes of groups the event may enter count (global ingress: every group, or
+ * with `globalIngress: "claimed"` the groups that claimed it; a group's ingress: that group). A fallback route fires only when its filters match and no
  * non-fallback route of its group fired.
  */
 export async function selectRoutes(
@@ -112,7 +130,11 @@ export async function selectRoutes(
 ): Promise<Selection> {
   const open = new Set(
     groups
-      .filter((group) => scope.type === "global" || group.id === scope.groupId)
+      .filter((group) =>
+        scope.type === "global"
+          ? options.globalIngress !== "claimed" || groupClaimsEvent(event, group)
+          : group.id === scope.groupId
+      )
       .filter((group) => eventEntersGroup(event, group))
       .map((group) => group.id),
   );
