@@ -3,9 +3,10 @@ import assert from "node:assert/strict";
 import { utf8 } from "../lib/encoding.ts";
 import { signGithubBody } from "../lib/providers/github.ts";
 import { replaceFragments } from "../lib/store/fragments.ts";
-import { getGroup } from "../lib/store/groups.ts";
+import { getGroup, putGroup } from "../lib/store/groups.ts";
 import { createInvite, INVITE_LIFETIME_MS } from "../lib/store/invites.ts";
 import { getRoutes, replaceRoutes } from "../lib/store/routes.ts";
+import type { Group } from "../lib/types.ts";
 import { type AdminApp, type Caller, PEOPLE, route, startAdminApp } from "./_admin_helpers.ts";
 
 async function ingress(app: AdminApp, groupId: string, secret: string) {
@@ -189,4 +190,25 @@ Deno.test("invites: a form without the session's token is refused", async () => 
   await res.body?.cancel();
   assert.equal(res.status, 403);
   assert.equal((await getGroup(app.kv, "alpha"))?.members.length, 3);
+});
+
+Deno.test("invites: accepting into a group with no room left is 409 with a clear message", async () => {
+  await using app = await startAdminApp();
+  const alpha = await getGroup(app.kv, "alpha");
+  assert.ok(alpha);
+  const filler: Group["members"] = [];
+  const full = () => ({ ...alpha, members: [...alpha.members, ...filler] });
+  while (utf8(JSON.stringify(full())).length < 59_950) {
+    filler.push({ userId: String(10_000 + filler.length), login: "m", role: "viewer" });
+  }
+  await putGroup(app.kv, full());
+  const invite = await app.call("owner", "POST", "/admin/api/groups/alpha/invites", {
+    body: { role: "viewer" },
+  });
+  assert.equal(invite.status, 201);
+  const accepted = await acceptAs(app, "stranger", invite.body.token);
+  assert.equal(accepted.status, 409);
+  assert.match(accepted.html, /no room for another member/);
+  const after = await getGroup(app.kv, "alpha");
+  assert.equal(after?.members.length, alpha.members.length + filler.length);
 });

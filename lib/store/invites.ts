@@ -14,7 +14,7 @@ import {
   currentInternalIds,
   newAuditEntry,
 } from "./audit.ts";
-import { groupSetWriter, readGroupEntry } from "./group_set.ts";
+import { groupSetWriter, MAX_GROUP_BYTES, readGroupEntry } from "./group_set.ts";
 import { inviteKey, invitesByGroupKey, invitesByGroupPrefix } from "./keys.ts";
 
 /** The roles an invite may grant (never owner). */
@@ -48,7 +48,7 @@ const ATTEMPTS = 5;
 /** What accepting an invite did. */
 export type AcceptInviteResult =
   | { ok: true; group: Group; role: Role; change: "added" | "upgraded" | "unchanged" }
-  | { ok: false; reason: "invalid" | "group_missing" };
+  | { ok: false; reason: "invalid" | "group_missing" | "group_full" };
 
 /** The invite for a token, or null when unknown, used, revoked or expired. */
 export async function getInviteEntry(
@@ -190,6 +190,9 @@ export async function acceptInvite(
     const { internalId } = read.entry;
     const outcome = joined(read.entry.group, user, invite.role);
     const group: Group = { ...read.entry.group, members: outcome.members };
+    if (new TextEncoder().encode(JSON.stringify(group)).length > MAX_GROUP_BYTES) {
+      return { ok: false, reason: "group_full" };
+    }
     const audit: AuditEntry = newAuditEntry({
       actor: user,
       action: "invite.accept",

@@ -55,8 +55,11 @@ export const handler = define.handlers({
     if (!result.ok) {
       const message = result.reason === "group_missing"
         ? "The group of this invite no longer exists."
+        : result.reason === "group_full"
+        ? "The group has no room for another member; ask an owner to remove someone first."
         : UNUSABLE;
-      return ctx.render({ kind: "unusable", message } satisfies InvitePage, { status: 404 });
+      const status = result.reason === "group_full" ? 409 : 404;
+      return ctx.render({ kind: "unusable", message } satisfies InvitePage, { status });
     }
     return new Response(null, { status: 303, headers: { location: "/admin?invite=ok" } });
   },
