@@ -2,10 +2,18 @@
  * Outbound JSON calls to platform APIs with a timeout, answered as a result
  * value rather than an exception, so callers can decide between success,
  * a platform refusal (with its status and message) and a network failure.
+ * Answers are read with a size bound, and messages are cut to a bound.
  */
+import { readBody } from "./request_body.ts";
 
 /** The default time a platform call may take. */
 export const CALL_TIMEOUT_MS = 10_000;
+
+/** Largest answer read from a platform; a larger one counts as unreadable. */
+export const ANSWER_MAX_BYTES = 4 * 1024 * 1024;
+
+/** Longest platform message kept (it reaches send logs and error pages). */
+export const MESSAGE_MAX_CHARS = 500;
 
 /** The outcome of one call. */
 export type CallOutcome<T> =
@@ -43,13 +51,18 @@ export async function callJson<T>(
       : (error as Error).message;
     return { kind: "unreachable", message };
   }
-  const text = await res.text().catch(() => "");
+  const read = await readBody(res, { maxBytes: ANSWER_MAX_BYTES, timeoutMs: CALL_TIMEOUT_MS });
+  if (!read.ok) {
+    return { kind: "unreachable", message: `answer ${read.refusal.replace("_", " ")}` };
+  }
+  const text = new TextDecoder().decode(read.bytes);
   let body: unknown = text;
   try {
     body = text ? JSON.parse(text) : null;
   } catch { /* keep the text */ }
   if (res.ok) return { kind: "ok", status: res.status, body: body as T, headers: res.headers };
-  const message = messageOf(body) ?? `${res.status} ${res.statusText}`.trim();
+  const message = (messageOf(body) ?? `${res.status} ${res.statusText}`.trim())
+    .slice(0, MESSAGE_MAX_CHARS);
   return { kind: "refused", status: res.status, message, body, headers: res.headers };
 }
 

@@ -46,8 +46,11 @@ export type BodyRead =
 const DIGITS = /^\d+$/;
 const TIMED_OUT = Symbol("timed out");
 
+/** What a body is read from: a request, or a response of an outbound call. */
+export type BodySource = Pick<Request, "headers" | "body">;
+
 /** Reads the body within `limits` (see the module comment); never throws. */
-export async function readBody(request: Request, limits: BodyLimits): Promise<BodyRead> {
+export async function readBody(request: BodySource, limits: BodyLimits): Promise<BodyRead> {
   const declared = request.headers.get("content-length")?.trim();
   if (declared && DIGITS.test(declared) && Number(declared) > limits.maxBytes) {
     request.body?.cancel().catch(() => {});
