@@ -3,6 +3,7 @@
  * skip with a message when chromium is not installed (CI installs it).
  */
 import assert from "node:assert/strict";
+import axe from "axe-core";
 import { chromium, type Page } from "playwright-core";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -46,4 +47,32 @@ export async function withChromium(
     await browser.close();
     await server.shutdown();
   }
+}
+
+interface AxeViolation {
+  id: string;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/**
+ * Runs axe-core in the page (WCAG 2.x A and AA rules) and asserts that it reports no
+ * violation, naming each rule and the elements that break it.
+ */
+export async function assertNoAxeViolations(page: Page): Promise<void> {
+  await page.evaluate((axe as unknown as { source: string }).source);
+  const violations = await page.evaluate(async () => {
+    // deno-lint-ignore no-explicit-any
+    const runner = (globalThis as any).axe;
+    const result = await runner.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
+    });
+    return result.violations as AxeViolation[];
+  });
+  const readable = violations.map((violation) =>
+    `${violation.id}: ${violation.help} (${
+      violation.nodes.map((node) => node.target.join(" ")).join(", ")
+    })`
+  );
+  assert.deepEqual(readable, [], `axe-core violations on ${page.url()}`);
 }

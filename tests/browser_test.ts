@@ -8,7 +8,7 @@ import { PROJECT_ROOT } from "../lib/app.ts";
 import { loadAssets } from "../lib/fresh/assets.ts";
 import { PAGE_CSP } from "../lib/fresh/security_headers.ts";
 import { startTestApp } from "./_helpers.ts";
-import { hasChromium, withChromium } from "./_browser.ts";
+import { assertNoAxeViolations, hasChromium, withChromium } from "./_browser.ts";
 
 /** Runs `run` in chromium against the app with its built assets. */
 async function withBrowser(run: (page: Page, base: string) => Promise<void>) {
@@ -62,6 +62,19 @@ Deno.test({
         getComputedStyle(el).backgroundColor
       );
       assert.equal(styled, "rgb(255, 255, 255)");
+    });
+  },
+});
+
+Deno.test({
+  name: "console: axe-core finds no accessibility violation on any console page",
+  ignore: !hasChromium,
+  async fn() {
+    await withBrowser(async (page, base) => {
+      for (const path of ["/admin", "/admin/groups", "/admin/logs", "/admin/audit"]) {
+        await page.goto(`${base}${path}`);
+        await assertNoAxeViolations(page);
+      }
     });
   },
 });
