@@ -231,3 +231,10 @@ export const allowedTargetsEpochKey = () => ["allowed_targets_epoch"] as const;
 
 /** Set once the targets of routes stored before target ownership existed were allowed. */
 export const allowedTargetsUpgradedKey = () => ["allowed_targets_upgraded"] as const;
+
+// --- Selectors ------------------------------------------------------------------------------
+
+/** The keys under `prefix`, only those below `[...prefix, below]` when `below` is given. */
+export function selectBelow(prefix: Deno.KvKey, below?: string): Deno.KvListSelector {
+  return below === undefined ? { prefix } : { prefix, end: [...prefix, below] };
+}
