@@ -8,8 +8,8 @@ import { ConfigError, loadConfig } from "./lib/config.ts";
 import { loadAssets } from "./lib/fresh/assets.ts";
 import { createLogger } from "./lib/log.ts";
 import { queueHandlers } from "./lib/queue_handlers.ts";
-import { startQueueWorker } from "./lib/queue.ts";
-import { openStore } from "./lib/store/kv.ts";
+import { closeStore, openStore } from "./lib/store/kv.ts";
+import { startQueueWorker } from "./lib/store/queue.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -54,7 +54,7 @@ async function shutdown(signal: string) {
   abort.abort();
   await Promise.race([server.finished, new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS))]);
   await worker.drain(SHUTDOWN_GRACE_MS);
-  kv.close();
+  closeStore(kv);
   log.info("stopped");
   Deno.exit(0);
 }

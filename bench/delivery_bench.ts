@@ -18,7 +18,7 @@ import { DiscordRateLimiter } from "../lib/discord/rate_limit.ts";
 import { utf8 } from "../lib/encoding.ts";
 import { createLogger } from "../lib/log.ts";
 import { loadConfig } from "../lib/config.ts";
-import { startQueueWorker } from "../lib/queue.ts";
+import { startQueueWorker } from "../lib/store/queue.ts";
 import { saveEvent } from "../lib/store/events.ts";
 import { putGroup } from "../lib/store/groups.ts";
 import { replaceRoutes } from "../lib/store/routes.ts";

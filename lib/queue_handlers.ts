@@ -2,7 +2,7 @@
 import type { Config } from "./config.ts";
 import { createDeliveryWorker } from "./delivery/worker.ts";
 import type { Logger } from "./log.ts";
-import type { QueueHandler } from "./queue.ts";
+import type { QueueHandler } from "./store/queue.ts";
 
 /** Services the queue handlers use. */
 export interface WorkerDeps {

@@ -58,6 +58,9 @@ export type Target =
   | { platform: "discord"; channelId: string; threadId?: string }
   | { platform: "telegram"; chatId: string; topicId?: number };
 
+/** A chat platform. */
+export type Platform = Target["platform"];
+
 /** A route: filters that select events and the targets they go to. */
 export interface Route {
   id: string;

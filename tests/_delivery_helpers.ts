@@ -4,7 +4,7 @@ import type { Config } from "../lib/config.ts";
 import { createDeliveryWorker, type DeliveryWorker } from "../lib/delivery/worker.ts";
 import { DiscordRateLimiter } from "../lib/discord/rate_limit.ts";
 import { utf8 } from "../lib/encoding.ts";
-import { startQueueWorker } from "../lib/queue.ts";
+import { startQueueWorker } from "../lib/store/queue.ts";
 import { allowTargets } from "../lib/store/allowed_targets.ts";
 import { saveEvent } from "../lib/store/events.ts";
 import { putGroup } from "../lib/store/groups.ts";

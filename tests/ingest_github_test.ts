@@ -52,7 +52,7 @@ Deno.test("github: a signed pull_request is stored, marked and queued before { o
     assert.ok((await kv.get(eventChunkKey(eventId, 0))).value);
 
     const mark = await kv.get<{ seenAt: number; eventId: string }>(
-      dedupKey("global", "github", DELIVERY),
+      dedupKey({ type: "global" }, "github", DELIVERY),
     );
     assert.deepEqual(mark.value, { seenAt: NOW, eventId });
 

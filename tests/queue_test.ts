@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { startQueueWorker } from "../lib/queue.ts";
+import { startQueueWorker } from "../lib/store/queue.ts";
 import { captureLog } from "./_helpers.ts";
 
 Deno.test("the queue worker dispatches by type and drain waits for running handlers", async () => {

@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { createRouteCache } from "../lib/delivery/route_cache.ts";
-import { routeSetPendingKey, routeSetsPendingPrefix } from "../lib/store/keys.ts";
+import {
+  routeSetEntryKey,
+  routeSetPendingKey,
+  routeSetPrefix,
+  routeSetsPendingPrefix,
+  routesPointerKey,
+} from "../lib/store/keys.ts";
 import {
   getGroupRoutes,
   getRoutes,
@@ -149,9 +155,9 @@ Deno.test("sweepOrphanRouteSets deletes only old pending sets", () =>
   withKv(async (kv) => {
     const oldSet = "01ARZ3NDEKTSV4RRFFQ69G5FAV";
     await kv.set(routeSetPendingKey(oldSet), 0);
-    await kv.set(["route_sets", oldSet, 0], route("ghost"));
+    await kv.set(routeSetEntryKey(oldSet, 0), route("ghost"));
     await replaceRoutes(kv, [route("a")]);
-    assert.equal(await countEntries(kv, ["route_sets", oldSet]), 0);
+    assert.equal(await countEntries(kv, routeSetPrefix(oldSet)), 0);
     const recent = "01" + "Z".repeat(24);
     await kv.set(routeSetPendingKey(recent), 0);
     assert.equal(await sweepOrphanRouteSets(kv, Date.now() + ORPHAN_SET_AGE_MS), 0);
@@ -187,7 +193,7 @@ Deno.test("the route cache follows the pointer however it was written", () =>
     const cache = createRouteCache(kv, { pollIntervalMs: 50 });
     try {
       assert.deepEqual((await cache.current()).routes, []);
-      await kv.set(["routes_pointer"], {
+      await kv.set(routesPointerKey(), {
         setId: "01ARZ3NDEKTSV4RRFFQ69G5FAV",
         count: 0,
         updatedAt: 0,

@@ -1,13 +1,12 @@
 /**
  * Compiled routes for the delivery worker: loaded and compiled once, recompiled when the
- * route pointer changes. A change is seen through `kv.watch` (instant within a process and on
+ * route pointer changes. A change is seen through KV's watch (instant within a process and on
  * Deno Deploy) and through a light poll of the pointer's versionstamp, because the embedded
  * SQLite store does not notify other processes; either way every instance sees a saved
  * change within a second.
  */
 import { type CompiledRoute, compileRoutes } from "../filter/select.ts";
-import { routesPointerKey } from "../store/keys.ts";
-import { getRoutes } from "../store/routes.ts";
+import { getRoutes, routesVersion, watchRoutesVersion } from "../store/routes.ts";
 
 /** The compiled routes of one stored set. */
 export interface CompiledRouteSet {
@@ -36,7 +35,7 @@ export function createRouteCache(kv: Deno.Kv, options: RouteCacheOptions = {}): 
   let closed = false;
   let loading: Promise<CompiledRouteSet> | null = null;
   let seenVersionstamp: string | null | undefined;
-  let watchReader: ReadableStreamDefaultReader<Deno.KvEntryMaybe<unknown>[]> | null = null;
+  let watchReader: ReadableStreamDefaultReader<string | null> | null = null;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
 
   function load(): Promise<CompiledRouteSet> {
@@ -61,18 +60,18 @@ export function createRouteCache(kv: Deno.Kv, options: RouteCacheOptions = {}): 
   }
 
   async function current(): Promise<CompiledRouteSet> {
-    if (!loading) pointerSeen((await kv.get(routesPointerKey())).versionstamp);
+    if (!loading) pointerSeen(await routesVersion(kv));
     return loading ?? load();
   }
 
   async function watch() {
     while (!closed) {
       try {
-        watchReader = kv.watch([routesPointerKey()]).getReader();
+        watchReader = watchRoutesVersion(kv).getReader();
         while (!closed) {
           const next = await watchReader.read();
           if (next.done) break;
-          pointerSeen(next.value[0].versionstamp);
+          pointerSeen(next.value);
         }
       } catch {
         // The watch stream failed; the poll keeps the cache fresh until it is reopened.
@@ -83,7 +82,7 @@ export function createRouteCache(kv: Deno.Kv, options: RouteCacheOptions = {}): 
 
   const pollTimer = setInterval(async () => {
     try {
-      pointerSeen((await kv.get(routesPointerKey())).versionstamp);
+      pointerSeen(await routesVersion(kv));
     } catch {
       // A failed poll is retried at the next tick.
     }

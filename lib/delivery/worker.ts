@@ -7,7 +7,7 @@
 import type { Config } from "../config.ts";
 import { createThreadParents } from "../discord/threads.ts";
 import type { Logger } from "../log.ts";
-import type { QueueHandler } from "../queue.ts";
+import type { QueueHandler } from "../store/queue.ts";
 import { isDeliverJob, requeueUndeliveredJobs } from "../store/events.ts";
 import { isLaneMessage, resumeLanes } from "../store/lanes.ts";
 import { pruneCounters } from "../store/metrics.ts";

@@ -14,6 +14,7 @@ import {
 } from "../target_ref.ts";
 import type { Target } from "../types.ts";
 import { addAuditEntry, type AuditActor, currentInternalIds, newAuditEntry } from "./audit.ts";
+import { getManyInBatches } from "./batch.ts";
 import { allowedTargetsEpochKey, allowedTargetsKey } from "./keys.ts";
 
 /** How a target came onto a group's list. */
@@ -65,14 +66,11 @@ export async function allowedKeysOf(
 ): Promise<Map<string, Set<string>>> {
   const ids = [...new Set(groupIds)];
   const allowed = new Map<string, Set<string>>();
-  for (let start = 0; start < ids.length; start += 10) {
-    const batch = ids.slice(start, start + 10);
-    const entries = await kv.getMany<AllowedTargetsRecord[]>(batch.map(allowedTargetsKey));
-    batch.forEach((groupId, index) => {
-      const targets = entries[index].value?.targets ?? [];
-      allowed.set(groupId, new Set(targets.map((entry) => targetRefKey(entry.target))));
-    });
-  }
+  const entries = await getManyInBatches<AllowedTargetsRecord>(kv, ids.map(allowedTargetsKey));
+  ids.forEach((groupId, index) => {
+    const targets = entries[index].value?.targets ?? [];
+    allowed.set(groupId, new Set(targets.map((entry) => targetRefKey(entry.target))));
+  });
   return allowed;
 }
 

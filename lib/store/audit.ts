@@ -8,7 +8,8 @@
  */
 import { monotonicFactory } from "ulid";
 import { internalIdsOf, readGroupSet } from "./group_set.ts";
-import { auditByGroupKey, auditByGroupPrefix, auditKey, auditPrefix } from "./keys.ts";
+import { listValues, readIndexed, valuesOf } from "./batch.ts";
+import { auditByGroupKey, auditByGroupPrefix, auditKey, auditPrefix, selectBelow } from "./keys.ts";
 
 /** Who did it. */
 export interface AuditActor {
@@ -73,33 +74,34 @@ export async function appendAudit(
   return entry;
 }
 
+/** Which audit entries {@link auditNewestFirst} reads. */
+export interface AuditRange {
+  /** Only the entries indexed under this group's internal id (default: every entry). */
+  internalId?: string;
+  /** Only the entries whose id is below this one. */
+  below?: string;
+  /** At most this many entries (of the index, when reading a group's). */
+  limit?: number;
+}
+
+/** Audit entries newest first: all of them, or those of one group's history. */
+export function auditNewestFirst(kv: Deno.Kv, range: AuditRange = {}): AsyncIterable<AuditEntry> {
+  const options = { reverse: true, limit: range.limit };
+  if (range.internalId === undefined) {
+    return listValues<AuditEntry>(kv, selectBelow(auditPrefix(), range.below), options);
+  }
+  const index = selectBelow(auditByGroupPrefix(range.internalId), range.below);
+  return valuesOf(readIndexed<AuditEntry>(kv, index, auditKey, options));
+}
+
 /** Audit entries, newest first: all of them, or those of the group that now has `groupId`. */
 export async function listAuditEntries(
   kv: Deno.Kv,
   options: { groupId?: string; limit?: number } = {},
 ): Promise<AuditEntry[]> {
   const limit = options.limit ?? 100;
-  if (options.groupId === undefined) {
-    const entries: AuditEntry[] = [];
-    for await (
-      const entry of kv.list<AuditEntry>({ prefix: auditPrefix() }, { limit, reverse: true })
-    ) {
-      entries.push(entry.value);
-    }
-    return entries;
-  }
+  if (options.groupId === undefined) return await Array.fromAsync(auditNewestFirst(kv, { limit }));
   const internalId = (await currentInternalIds(kv)).get(options.groupId);
   if (internalId === undefined) return [];
-  const ids: string[] = [];
-  const index = kv.list<string>({ prefix: auditByGroupPrefix(internalId) }, {
-    limit,
-    reverse: true,
-  });
-  for await (const entry of index) ids.push(entry.value);
-  const entries: AuditEntry[] = [];
-  for (let start = 0; start < ids.length; start += 10) {
-    const batch = await kv.getMany<AuditEntry[]>(ids.slice(start, start + 10).map(auditKey));
-    for (const entry of batch) if (entry.value) entries.push(entry.value);
-  }
-  return entries;
+  return await Array.fromAsync(auditNewestFirst(kv, { internalId, limit }));
 }

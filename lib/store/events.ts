@@ -25,7 +25,7 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { monotonicFactory } from "ulid";
 import { sha256Hex } from "../crypto.ts";
 import { fromUtf8 } from "../encoding.ts";
-import type { ForgeEvent, Scope } from "../types.ts";
+import type { ForgeEvent, Provider, Scope } from "../types.ts";
 import {
   dedupKey,
   eventChunkKey,
@@ -71,11 +71,6 @@ const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 const COMMIT_ATTEMPTS = 5;
 const MAX_KEY_PART_LENGTH = 200;
 
-/** The scope's name in dedup and nonce keys: `global`, or `group:<id>` (no group id has a colon). */
-export function scopeName(scope: Scope): string {
-  return scope.type === "global" ? "global" : `group:${scope.groupId}`;
-}
-
 /** How the payload bytes are stored. */
 type PayloadEncoding = "deflate-raw" | "identity";
 
@@ -119,21 +114,21 @@ function isFresh(mark: SeenMark | null, now: number, windowMs: number): boolean 
 }
 
 async function nonceMarkKey(scope: Scope, nonce: string): Promise<Deno.KvKey> {
-  return nonceKey(scopeName(scope), await keyPart(nonce));
+  return nonceKey(scope, await keyPart(nonce));
 }
 
 async function dedupMarkKey(
   scope: Scope,
-  provider: string,
+  provider: Provider,
   deliveryId: string,
 ): Promise<Deno.KvKey> {
-  return dedupKey(scopeName(scope), provider, await keyPart(deliveryId));
+  return dedupKey(scope, provider, await keyPart(deliveryId));
 }
 
 /** What tells a request's repeats apart: its scope, provider, delivery id and nonce. */
 export interface RepeatCheck {
   scope: Scope;
-  provider: string;
+  provider: Provider;
   deliveryId?: string;
   nonce: string;
 }

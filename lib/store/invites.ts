@@ -14,6 +14,7 @@ import {
   currentInternalIds,
   newAuditEntry,
 } from "./audit.ts";
+import { readIndexed } from "./batch.ts";
 import { groupSetWriter, MAX_GROUP_BYTES, readGroupEntry } from "./group_set.ts";
 import { inviteKey, invitesByGroupKey, invitesByGroupPrefix } from "./keys.ts";
 
@@ -67,17 +68,12 @@ export async function listInviteEntries(
   groupId: string,
   now: number = Date.now(),
 ): Promise<InviteEntry[]> {
-  const tokens: string[] = [];
-  for await (const entry of kv.list<string>({ prefix: invitesByGroupPrefix(groupId) })) {
-    tokens.push(entry.value);
-  }
   const found: InviteEntry[] = [];
-  for (let start = 0; start < tokens.length; start += 10) {
-    const batch = await kv.getMany<Invite[]>(tokens.slice(start, start + 10).map(inviteKey));
-    for (const entry of batch) {
-      if (entry.value && entry.value.expiresAt > now && entry.value.groupId === groupId) {
-        found.push({ invite: entry.value, versionstamp: entry.versionstamp! });
-      }
+  for await (
+    const entry of readIndexed<Invite>(kv, { prefix: invitesByGroupPrefix(groupId) }, inviteKey)
+  ) {
+    if (entry.value.expiresAt > now && entry.value.groupId === groupId) {
+      found.push({ invite: entry.value, versionstamp: entry.versionstamp });
     }
   }
   return found.sort((a, b) => a.invite.createdAt - b.invite.createdAt);

@@ -1,8 +1,14 @@
 /**
  * Key builders: one function per KV collection, so every read and write of a
  * collection goes through the same tuple shape. Nothing outside `lib/store`
- * builds keys by hand.
+ * builds keys by hand. Builders take typed values (a {@link Scope}, a
+ * {@link SendStatus}, a {@link Platform}), and the few stored spellings that differ
+ * from the typed value (the global scope is `global` in dedup and nonce keys and
+ * `all` in delivery counters, as stored since the start) are written here only.
  */
+import type { Platform, Provider, Scope } from "../types.ts";
+import type { CounterScope } from "./metrics.ts";
+import type { SendStatus } from "./send_logs.ts";
 
 /** Health probe record, read by `GET /health`. */
 export const healthKey = () => ["health"] as const;
@@ -50,12 +56,18 @@ export const eventChunkKey = (eventId: string, index: number) =>
 /** Prefix of an event's payload chunks. */
 export const eventChunksPrefix = (eventId: string) => ["event_chunks", eventId] as const;
 
-/** De-duplication mark of a delivery id within a scope (`global` or a group id). */
-export const dedupKey = (scope: string, provider: string, deliveryId: string) =>
-  ["dedup", scope, provider, deliveryId] as const;
+/** An ingress scope as stored in dedup and nonce keys: `global`, or `group:<id>` (ids have no colon). */
+function ingressScopePart(scope: Scope): string {
+  return scope.type === "global" ? "global" : `group:${scope.groupId}`;
+}
 
-/** Single-use nonce of a custom sender within a scope. */
-export const nonceKey = (scope: string, nonce: string) => ["nonces", scope, nonce] as const;
+/** De-duplication mark of a delivery id within an ingress scope. */
+export const dedupKey = (scope: Scope, provider: Provider, deliveryId: string) =>
+  ["dedup", ingressScopePart(scope), provider, deliveryId] as const;
+
+/** Single-use nonce of a sender within an ingress scope. */
+export const nonceKey = (scope: Scope, nonce: string) =>
+  ["nonces", ingressScopePart(scope), nonce] as const;
 
 /** One audit entry, by its ulid. */
 export const auditKey = (entryId: string) => ["audit", entryId] as const;
@@ -129,18 +141,19 @@ export const sendLogByRoutePrefix = (internalId: string, routeId: string) =>
   ["send_logs_by_route", internalId, routeId] as const;
 
 /** Index of send logs by status. */
-export const sendLogByStatusKey = (status: string, logId: string) =>
+export const sendLogByStatusKey = (status: SendStatus, logId: string) =>
   ["send_logs_by_status", status, logId] as const;
 
 /** Prefix of one status's send log index. */
-export const sendLogByStatusPrefix = (status: string) => ["send_logs_by_status", status] as const;
+export const sendLogByStatusPrefix = (status: SendStatus) =>
+  ["send_logs_by_status", status] as const;
 
 /** Index of a group's send logs by status (by the group's internal id). */
-export const sendLogByGroupStatusKey = (internalId: string, status: string, logId: string) =>
+export const sendLogByGroupStatusKey = (internalId: string, status: SendStatus, logId: string) =>
   ["send_logs_by_group_status", internalId, status, logId] as const;
 
 /** Prefix of one group's send logs with one status (by internal id). */
-export const sendLogByGroupStatusPrefix = (internalId: string, status: string) =>
+export const sendLogByGroupStatusPrefix = (internalId: string, status: SendStatus) =>
   ["send_logs_by_group_status", internalId, status] as const;
 
 /** Index of send logs by delivery id. */
@@ -169,23 +182,36 @@ export const laneRunsPrefix = () => ["lane_runs"] as const;
 /** A lane's append counter: every append changes it, so a lane never goes idle over a unit. */
 export const laneTailKey = (lane: string) => ["lane_tails", lane] as const;
 
-/**
- * One delivery counter: scope (`all` or `group:<internal id>`), UTC day, platform, event kind,
- * status.
- */
+/** A counter scope as stored: `all`, or `group:<internal id>`. */
+function counterScopePart(scope: CounterScope): string {
+  return scope.type === "global" ? "all" : `group:${scope.internalId}`;
+}
+
+/** One delivery counter: scope, UTC day (`YYYY-MM-DD`), platform, event kind, status. */
 export const deliveryCounterKey = (
-  scope: string,
+  scope: CounterScope,
   day: string,
-  platform: string,
+  platform: Platform,
   kind: string,
-  status: string,
-) => ["delivery_counters", scope, day, platform, kind, status] as const;
+  status: SendStatus,
+) => ["delivery_counters", counterScopePart(scope), day, platform, kind, status] as const;
 
 /** Prefix of every delivery counter. */
 export const deliveryCountersRoot = () => ["delivery_counters"] as const;
 
 /** Prefix of one scope's delivery counters (day order). */
-export const deliveryCountersPrefix = (scope: string) => ["delivery_counters", scope] as const;
+export const deliveryCountersPrefix = (scope: CounterScope) =>
+  ["delivery_counters", counterScopePart(scope)] as const;
+
+/** One scope's delivery counters from day `from` to day `to`, both included. */
+export function deliveryCountersBetween(
+  scope: CounterScope,
+  from: string,
+  to: string,
+): Deno.KvListSelector {
+  const prefix = deliveryCountersPrefix(scope);
+  return { start: [...prefix, from], end: [...prefix, `${to}~`] };
+}
 
 // --- Admin API (lib/store/fragments.ts, invites.ts) ------------------------------------------
 
@@ -231,3 +257,10 @@ export const allowedTargetsEpochKey = () => ["allowed_targets_epoch"] as const;
 
 /** Set once the targets of routes stored before target ownership existed were allowed. */
 export const allowedTargetsUpgradedKey = () => ["allowed_targets_upgraded"] as const;
+
+// --- Selectors ------------------------------------------------------------------------------
+
+/** The keys under `prefix`, only those below `[...prefix, below]` when `below` is given. */
+export function selectBelow(prefix: Deno.KvKey, below?: string): Deno.KvListSelector {
+  return below === undefined ? { prefix } : { prefix, end: [...prefix, below] };
+}

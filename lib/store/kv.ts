@@ -15,3 +15,8 @@ export async function openStore(path: string | undefined): Promise<Deno.Kv> {
   }
   return await Deno.openKv(path);
 }
+
+/** Closes a store opened with {@link openStore}; pending reads and the queue listener end. */
+export function closeStore(kv: Deno.Kv): void {
+  kv.close();
+}

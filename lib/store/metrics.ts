@@ -9,7 +9,7 @@
  * prototype, so no kind (`__proto__`, `constructor`) reaches an inherited member.
  */
 import { internalIdsOf, readGroupSet } from "./group_set.ts";
-import { deliveryCounterKey, deliveryCountersPrefix, deliveryCountersRoot } from "./keys.ts";
+import { deliveryCounterKey, deliveryCountersBetween, deliveryCountersRoot } from "./keys.ts";
 import { historyIdOf, listSendLogs, type SendLog, type SendStatus } from "./send_logs.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -21,8 +21,12 @@ export function utcDay(at: number): string {
   return new Date(at).toISOString().slice(0, 10);
 }
 
-function scopes(internalId: string): string[] {
-  return ["all", `group:${internalId}`];
+/** Whose counters: everything, or one group's history (by the group's internal id). */
+export type CounterScope = { type: "global" } | { type: "group"; internalId: string };
+
+/** The counter scope of a group's history, or of everything when `internalId` is undefined. */
+function counterScope(internalId: string | undefined): CounterScope {
+  return internalId === undefined ? { type: "global" } : { type: "group", internalId };
 }
 
 /** Adds one outcome of `log` (its current status) to the counters of its day. */
@@ -32,7 +36,7 @@ export function countOutcome(
   at: number,
 ): Deno.AtomicOperation {
   const day = utcDay(at);
-  for (const scope of scopes(historyIdOf(log))) {
+  for (const scope of [counterScope(undefined), counterScope(historyIdOf(log))]) {
     op.sum(deliveryCounterKey(scope, day, log.platform, log.event, log.status), 1n);
   }
   return op;
@@ -139,9 +143,9 @@ export async function readMetrics(
   const byEvent: Record<string, OutcomeCounts> = Object.create(null);
   const byDayMap = new Map<string, DayCounts>();
   for (const internalId of internalIds) {
-    const scope = internalId === undefined ? "all" : `group:${internalId}`;
-    const prefix = deliveryCountersPrefix(scope);
-    const entries = kv.list<Deno.KvU64>({ start: [...prefix, from], end: [...prefix, `${to}~`] });
+    const entries = kv.list<Deno.KvU64>(
+      deliveryCountersBetween(counterScope(internalId), from, to),
+    );
     for await (const entry of entries) {
       const [, , day, platform, kind, status] = entry.key as string[];
       const value = Number(entry.value.value);

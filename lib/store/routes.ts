@@ -221,3 +221,26 @@ export async function replaceGroupRoutes(
   }
   return { ok: false, reason: "conflict" };
 }
+
+/** The route pointer's versionstamp: it changes with every replacement (null before the first). */
+export async function routesVersion(kv: Deno.Kv): Promise<string | null> {
+  return (await kv.get(routesPointerKey())).versionstamp;
+}
+
+/**
+ * The route pointer's versionstamp as KV's watch reports it: once at the start, then after
+ * changes. Cancelling the stream stops the watch.
+ */
+export function watchRoutesVersion(kv: Deno.Kv): ReadableStream<string | null> {
+  const changes = kv.watch([routesPointerKey()]).getReader();
+  return new ReadableStream({
+    async pull(controller) {
+      const next = await changes.read();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value[0].versionstamp);
+    },
+    cancel(reason) {
+      return changes.cancel(reason);
+    },
+  });
+}

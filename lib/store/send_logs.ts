@@ -9,8 +9,10 @@
  * never pass to a later group with the same id.
  */
 import type { Provider, Target } from "../types.ts";
+import { listValues, readIndexed, valuesOf } from "./batch.ts";
 import { readGroupEntry } from "./group_set.ts";
 import {
+  selectBelow,
   sendLogByDeliveryKey,
   sendLogByDeliveryPrefix,
   sendLogByGroupKey,
@@ -179,7 +181,18 @@ function matches(log: SendLog, query: ResolvedQuery): boolean {
 }
 
 const MAX_PAGE = 200;
-const READ_BATCH = 10;
+
+/** The records under `prefix` newest first, below the cursor: read through an index or listed. */
+function newestFirst(
+  kv: Deno.Kv,
+  { prefix, byId }: { prefix: Deno.KvKey; byId: boolean },
+  cursor: string | undefined,
+): AsyncIterable<SendLog> {
+  const selector = selectBelow(prefix, cursor);
+  const options = { reverse: true };
+  if (!byId) return listValues<SendLog>(kv, selector, options);
+  return valuesOf(readIndexed<SendLog>(kv, selector, sendLogKey, options));
+}
 
 /**
  * Send logs, newest first, filtered by any of group, route (within a group),
@@ -198,44 +211,16 @@ export async function listSendLogs(
     query.groupInternalId = entry.internalId;
   }
   const limit = Math.min(Math.max(Math.trunc(query.limit ?? 50), 1), MAX_PAGE);
-  const { prefix, byId } = indexFor(query);
-  const selector: Deno.KvListSelector = query.cursor === undefined
-    ? { prefix }
-    : { prefix, end: [...prefix, query.cursor] };
   const items: SendLog[] = [];
-  let pendingIds: string[] = [];
-  const flush = async () => {
-    const entries = await kv.getMany<SendLog[]>(pendingIds.map(sendLogKey));
-    pendingIds = [];
-    for (const entry of entries) {
-      if (entry.value && matches(entry.value, query) && items.length < limit) {
-        items.push(entry.value);
-      }
-    }
-  };
-  for await (const entry of kv.list<SendLog | string>(selector, { reverse: true })) {
-    if (byId) {
-      pendingIds.push(entry.value as string);
-      if (pendingIds.length === READ_BATCH) await flush();
-    } else if (matches(entry.value as SendLog, query)) {
-      items.push(entry.value as SendLog);
-    }
+  for await (const log of newestFirst(kv, indexFor(query), query.cursor)) {
+    if (matches(log, query)) items.push(log);
     if (items.length >= limit) break;
   }
-  if (pendingIds.length > 0) await flush();
   return items.length >= limit ? { items, cursor: items[items.length - 1].id } : { items };
 }
 
 /** Every send log of one delivery (all its events, routes and targets), oldest first. */
 export async function listDeliveryLogs(kv: Deno.Kv, deliveryId: string): Promise<SendLog[]> {
-  const ids: string[] = [];
-  for await (const entry of kv.list<string>({ prefix: sendLogByDeliveryPrefix(deliveryId) })) {
-    ids.push(entry.value);
-  }
-  const logs: SendLog[] = [];
-  for (let start = 0; start < ids.length; start += READ_BATCH) {
-    const batch = await kv.getMany<SendLog[]>(ids.slice(start, start + READ_BATCH).map(sendLogKey));
-    for (const entry of batch) if (entry.value) logs.push(entry.value);
-  }
-  return logs;
+  const index = { prefix: sendLogByDeliveryPrefix(deliveryId) };
+  return await Array.fromAsync(valuesOf(readIndexed<SendLog>(kv, index, sendLogKey)));
 }

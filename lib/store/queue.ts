@@ -3,7 +3,7 @@
  * `type`, tracks handlers in flight, and on shutdown refuses new messages
  * (they stay queued) while the running ones finish.
  */
-import type { Logger } from "./log.ts";
+import type { Logger } from "../log.ts";
 
 /** A queue message: a plain object with a `type`. */
 export interface QueueMessage {
