@@ -17,7 +17,7 @@ import {
 import { MAX_ALLOWED_TARGETS } from "../target_ref.ts";
 import { AUDIT_ACTIONS } from "../store/audit.ts";
 
-/** A route, group or fragment id (CONTRACT §4). */
+/** A route, group or fragment id. */
 export const idSchema = z.string().regex(ID_PATTERN, {
   error: "must be 1-64 lower-case letters, digits, _ or -, starting with a letter or digit",
 });

@@ -1,5 +1,5 @@
 /**
- * Route selection: which stored routes fire for an event (CONTRACT §4). Routes are compiled
+ * Route selection: which stored routes fire for an event. Routes are compiled
  * once (`compileRoutes`) and selected per event without recompiling. Browser-safe.
  *
  * Each group's routes share one evaluation budget per event, so a costly route spends only

@@ -1,5 +1,5 @@
 /**
- * The group set (CONTRACT §4 Group), read and written as one versioned whole.
+ * The group set, read and written as one versioned whole.
  *
  * Group records live in a set, `["group_sets", setId, groupId]` → `{ group, internalId }`,
  * named by the pointer `["groups_pointer"]`. Every group write sets the pointer in the same

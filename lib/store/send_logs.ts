@@ -1,5 +1,5 @@
 /**
- * Send logs (CONTRACT §4): one record per delivery unit (event × route × target).
+ * Send logs: one record per delivery unit (event × route × target).
  * Records live under `["send_logs", id]`; ids start with the event's ulid, so
  * they sort by the time the event was accepted. Secondary indexes (by group,
  * route, status, group and status, delivery id) hold the id and are written in

@@ -1,5 +1,5 @@
 /**
- * Admin sessions (CONTRACT §6): a random id in the `switchyard_session` cookie,
+ * Admin sessions: a random id in the `switchyard_session` cookie,
  * a record in KV under the id's sha256 (so the store never holds a usable
  * cookie value), kept as long as the cookie: 7 days.
  */

@@ -1,5 +1,5 @@
 /**
- * Stored GitHub user tokens (CONTRACT §4, spec "Token record"): `["token", userId]`
+ * Stored GitHub user tokens: `["token", userId]`
  * holds the token record, `["token-reverse", sha256hex(accessToken)]` maps the
  * access token back to its user for the bearer API. Both are written, and the
  * previous reverse entry removed, in one atomic operation. With
