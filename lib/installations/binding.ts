@@ -80,7 +80,7 @@ type Source = "webhook" | "setup_url";
 const ATTEMPTS = 5;
 
 /** The id of the group provisioned for an installation. */
-export function installationGroupId(installationId: number): string {
+function installationGroupId(installationId: number): string {
   return `inst-${installationId}`;
 }
 

@@ -32,9 +32,6 @@ import {
  */
 export type SendStatus = "ok" | "failed" | "retrying" | "dead";
 
-/** Every status, for validation and listing. */
-export const SEND_STATUSES: readonly SendStatus[] = ["ok", "failed", "retrying", "dead"];
-
 /** One send log record. */
 export interface SendLog {
   id: string;

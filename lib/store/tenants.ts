@@ -57,25 +57,6 @@ export async function getGroupSecret(
   return { secret, createdAt: entry.value.createdAt };
 }
 
-/**
- * Creates the group's secret when it has none and returns it; returns null
- * (and changes nothing) when one exists already. The secret is sealed under
- * `encryptionKey` when one is given.
- */
-export async function createGroupSecret(
-  kv: Deno.Kv,
-  groupId: string,
-  now: number = Date.now(),
-  encryptionKey?: string,
-): Promise<string | null> {
-  const secret = randomHex(SECRET_BYTES);
-  const result = await kv.atomic()
-    .check({ key: tenantKey(groupId), versionstamp: null })
-    .set(tenantKey(groupId), await storedRecord(secret, now, encryptionKey))
-    .commit();
-  return result.ok ? secret : null;
-}
-
 /** Adds `audit`, if given, to `op` and commits; throws when the write does not go through. */
 async function commitWithAudit(
   kv: Deno.Kv,
