@@ -1,5 +1,5 @@
 /**
- * Settings (CONTRACT §3), read and validated once at start-up. Nothing is
+ * Settings (the README lists them), read and validated once at start-up. Nothing is
  * required: a feature whose settings are absent is off, and its endpoints
  * answer 503 through `requireFeature`.
  */

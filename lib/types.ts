@@ -1,5 +1,5 @@
 /**
- * The domain's plain data shapes (CONTRACT §4). They are plain JSON so they can
+ * The domain's plain data shapes. They are plain JSON so they can
  * be stored in KV, sent to the browser and compared structurally; the zod
  * schemas in `lib/filter/schema.ts` validate exactly these shapes.
  */

@@ -5,6 +5,12 @@
 import assert from "node:assert/strict";
 import { ulid } from "ulid";
 import { allowTargets } from "../lib/store/allowed_targets.ts";
+import {
+  addAuditEntry,
+  type AuditInput,
+  currentInternalIds,
+  newAuditEntry,
+} from "../lib/store/audit.ts";
 import { countOutcome } from "../lib/store/metrics.ts";
 import { putSendLog, type SendLog } from "../lib/store/send_logs.ts";
 import { createSession } from "../lib/store/sessions.ts";
@@ -172,4 +178,10 @@ export async function storeSendLogs(kv: Deno.Kv, logs: readonly SendLog[]): Prom
     const op = putSendLog(kv.atomic(), log, null, 24 * 60 * 60 * 1000);
     await countOutcome(op, log, log.createdAt).commit();
   }
+}
+
+/** Stores an audit entry made at `at` on its own, as history to read back. */
+export async function storeAuditEntry(kv: Deno.Kv, input: AuditInput, at: number): Promise<void> {
+  const op = addAuditEntry(kv.atomic(), newAuditEntry(input, at), await currentInternalIds(kv));
+  assert.ok((await op.commit()).ok);
 }

@@ -58,7 +58,7 @@ Deno.test("POST /api/comment comments as the bearer's user and answers 201 { ok,
   assert.equal(call.headers.get("user-agent"), "Switchyard");
 });
 
-Deno.test("POST /api/merge, /api/close and /api/react answer CONTRACT §7's shapes", async () => {
+Deno.test("POST /api/merge, /api/close and /api/react answer their documented shapes", async () => {
   await using fake = startFakeGitHub();
   await using t = await startTestApp(githubEnv(fake));
   const auth = `Bearer ${(await signedInToken(t, fake)).accessToken}`;

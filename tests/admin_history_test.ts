@@ -4,7 +4,6 @@
  * it, and a renamed group keeps its own.
  */
 import assert from "node:assert/strict";
-import { appendAudit } from "../lib/store/audit.ts";
 import { getSendLog } from "../lib/store/send_logs.ts";
 import {
   type AdminApp,
@@ -13,6 +12,7 @@ import {
   PEOPLE,
   sendLog,
   startAdminApp,
+  storeAuditEntry,
   storeSendLogs,
 } from "./_admin_helpers.ts";
 
@@ -29,7 +29,7 @@ const BETA_OK = sendLog(NOW - 30_000, { groupId: "beta", routeId: "b1", delivery
 /** Beta's history: two send logs (one failed) with their counters, and an audit entry. */
 async function betaHistory(app: AdminApp) {
   await storeSendLogs(app.kv, [BETA_FAILED, BETA_OK]);
-  await appendAudit(app.kv, {
+  await storeAuditEntry(app.kv, {
     actor: PEOPLE.otherOwner,
     action: "routes.replace",
     groupId: "beta",

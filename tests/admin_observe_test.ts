@@ -1,12 +1,12 @@
 /** Send logs, deliveries, audit and metrics: filters, cursor pages and permission scope. */
 import assert from "node:assert/strict";
-import { appendAudit } from "../lib/store/audit.ts";
 import {
   type AdminApp,
   type Caller,
   PEOPLE,
   sendLog,
   startAdminApp,
+  storeAuditEntry,
   storeSendLogs,
 } from "./_admin_helpers.ts";
 
@@ -95,19 +95,23 @@ Deno.test("logs: one log and one delivery, within the caller's groups", async ()
 Deno.test("audit: filters by group, action and actor, with cursor pages, scoped to groups", async () => {
   await using app = await startAdminApp();
   const t0 = NOW - 10_000;
-  await appendAudit(app.kv, { actor: PEOPLE.owner, action: "group.update", groupId: "alpha" }, t0);
-  await appendAudit(
+  await storeAuditEntry(
+    app.kv,
+    { actor: PEOPLE.owner, action: "group.update", groupId: "alpha" },
+    t0,
+  );
+  await storeAuditEntry(
     app.kv,
     { actor: PEOPLE.admin, action: "routes.replace", groupId: "alpha" },
     t0 + 1,
   );
-  await appendAudit(
+  await storeAuditEntry(
     app.kv,
     { actor: PEOPLE.otherOwner, action: "routes.replace", groupId: "beta" },
     t0 + 2,
   );
-  await appendAudit(app.kv, { actor: PEOPLE.superAdmin, action: "session.login" }, t0 + 3);
-  await appendAudit(
+  await storeAuditEntry(app.kv, { actor: PEOPLE.superAdmin, action: "session.login" }, t0 + 3);
+  await storeAuditEntry(
     app.kv,
     { actor: PEOPLE.owner, action: "invite.create", groupId: "alpha" },
     t0 + 4,

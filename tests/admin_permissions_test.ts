@@ -9,7 +9,7 @@ import { replaceFragments } from "../lib/store/fragments.ts";
 import { putGroup } from "../lib/store/groups.ts";
 import { createInvite } from "../lib/store/invites.ts";
 import { replaceRoutes } from "../lib/store/routes.ts";
-import { createGroupSecret } from "../lib/store/tenants.ts";
+import { regenerateGroupSecret } from "../lib/store/tenants.ts";
 import {
   type AdminApp,
   allowTarget,
@@ -229,7 +229,7 @@ async function seeded(): Promise<AdminApp> {
   await replaceRoutes(app.kv, [route("alpha", "r1"), route("beta", "b1")]);
   await allowTarget(app.kv, "alpha");
   await replaceFragments(app.kv, "alpha", []);
-  await createGroupSecret(app.kv, "alpha");
+  await regenerateGroupSecret(app.kv, "alpha");
   await storeSendLogs(app.kv, [LOG]);
   return app;
 }

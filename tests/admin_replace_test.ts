@@ -8,7 +8,7 @@ import { getFragments } from "../lib/store/fragments.ts";
 import { getGroup, putGroup } from "../lib/store/groups.ts";
 import { createInvite, listInvites } from "../lib/store/invites.ts";
 import { getRoutes, replaceRoutes } from "../lib/store/routes.ts";
-import { createGroupSecret, getGroupSecret } from "../lib/store/tenants.ts";
+import { getGroupSecret, regenerateGroupSecret } from "../lib/store/tenants.ts";
 import { allowTarget, ALPHA, BETA, PEOPLE, route, startAdminApp } from "./_admin_helpers.ts";
 
 Deno.test("replace: an invalid route anywhere changes nothing", async () => {
@@ -125,7 +125,7 @@ Deno.test("groups: an owner replaces only their own groups; omitting one deletes
   await using app = await startAdminApp();
   await putGroup(app.kv, { ...ALPHA, id: "alpha-two", name: "Alpha two" });
   await replaceRoutes(app.kv, [route("alpha-two", "x"), route("beta", "b1")]);
-  await createGroupSecret(app.kv, "alpha-two");
+  await regenerateGroupSecret(app.kv, "alpha-two");
   await createInvite(app.kv, { groupId: "alpha-two", role: "viewer", createdBy: PEOPLE.owner });
   const listed = await app.call("owner", "GET", "/admin/api/groups");
   assert.deepEqual(listed.body.groups.map((g: { id: string }) => g.id), ["alpha", "alpha-two"]);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { signGithubBody } from "../lib/providers/github.ts";
-import { createGroupSecret } from "../lib/store/tenants.ts";
+import { regenerateGroupSecret } from "../lib/store/tenants.ts";
 import { putGroup } from "../lib/store/groups.ts";
 import { startTestApp } from "./_helpers.ts";
 
@@ -34,7 +34,7 @@ Deno.test("POST /webhook/:groupId uses the group's secret", async () => {
     name: "Team",
     members: [{ userId: "1", login: "octocat", role: "owner" }],
   });
-  const secret = await createGroupSecret(t.kv, "team");
+  const secret = await regenerateGroupSecret(t.kv, "team");
   assert.ok(secret);
   const headers = (signature: string) => ({
     "x-github-event": "ping",

@@ -3,6 +3,7 @@
  * replacements that readers see all or nothing of, and the version every write checks.
  */
 import assert from "node:assert/strict";
+import type { AuditEntry } from "../lib/store/audit.ts";
 import { applyGroupChanges, renameGroup } from "../lib/store/group_admin.ts";
 import { readGroupSet } from "../lib/store/group_set.ts";
 import { getGroup, listGroupEntries, listGroups, putGroup } from "../lib/store/groups.ts";
@@ -18,7 +19,7 @@ function group(id: string): Group {
   return { id, name: id, members: [{ ...PEOPLE.owner, role: "owner" }] };
 }
 
-const renameAudit = (moved: Group) => ({
+const renameAudit = (moved: Group): AuditEntry => ({
   id: `audit-${moved.id}`,
   at: Date.now(),
   actor: PEOPLE.owner,

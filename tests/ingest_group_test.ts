@@ -4,12 +4,7 @@ import { signGiteaBody } from "../lib/providers/gitea.ts";
 import { signGithubBody } from "../lib/providers/github.ts";
 import { loadEvent } from "../lib/store/events.ts";
 import { putGroup } from "../lib/store/groups.ts";
-import {
-  createGroupSecret,
-  deleteGroupSecret,
-  getGroupSecret,
-  regenerateGroupSecret,
-} from "../lib/store/tenants.ts";
+import { deleteGroupSecret, getGroupSecret, regenerateGroupSecret } from "../lib/store/tenants.ts";
 import { signStandardWebhook } from "../lib/signature/standard_webhooks.ts";
 import type { Group } from "../lib/types.ts";
 import {
@@ -36,7 +31,7 @@ const INVALID_SIGNATURE = { status: 401, body: { error: "Invalid signature" } };
 
 async function groupWithSecret(kv: Deno.Kv, group = GROUP): Promise<string> {
   await putGroup(kv, group);
-  const secret = await createGroupSecret(kv, group.id, NOW);
+  const secret = await regenerateGroupSecret(kv, group.id, NOW);
   assert.ok(secret);
   return secret;
 }
@@ -52,10 +47,9 @@ async function eventsInScope(kv: Deno.Kv) {
 Deno.test("tenants: create, read, regenerate and delete a group secret", async () => {
   await withKv(async (kv) => {
     assert.equal(await getGroupSecret(kv, "team-a"), null);
-    const first = await createGroupSecret(kv, "team-a", NOW);
+    const first = await regenerateGroupSecret(kv, "team-a", NOW);
     assert.match(first ?? "", /^[0-9a-f]{64}$/);
     assert.deepEqual(await getGroupSecret(kv, "team-a"), { secret: first, createdAt: NOW });
-    assert.equal(await createGroupSecret(kv, "team-a", NOW), null, "create never overwrites");
 
     const second = await regenerateGroupSecret(kv, "team-a", NOW + 1);
     assert.match(second, /^[0-9a-f]{64}$/);
@@ -78,7 +72,7 @@ Deno.test("group ingress: unknown group or group without a secret is 404", async
     assert.deepEqual(await send(testDeps(kv), await request(), "team-a"), NOT_FOUND);
     await putGroup(kv, GROUP);
     assert.deepEqual(await send(testDeps(kv), await request(), "team-a"), NOT_FOUND);
-    await createGroupSecret(kv, "orphan-secret", NOW);
+    await regenerateGroupSecret(kv, "orphan-secret", NOW);
     assert.deepEqual(await send(testDeps(kv), await request(), "orphan-secret"), NOT_FOUND);
   });
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { getGroup, listGroups, putGroup } from "../lib/store/groups.ts";
 import { listAuditEntries } from "../lib/store/audit.ts";
-import { createGroupSecret } from "../lib/store/tenants.ts";
+import { regenerateGroupSecret } from "../lib/store/tenants.ts";
 import type { Group } from "../lib/types.ts";
 import {
   fixture,
@@ -161,7 +161,7 @@ Deno.test("installation.created does not bind a group that took the id inst-{id}
 Deno.test("installation.deleted removes the binding and keeps the group", async () => {
   await withKv(async (kv) => {
     await send(testDeps(kv), await installationEvent("created"));
-    await createGroupSecret(kv, `inst-${INSTALLATION_ID}`, NOW);
+    await regenerateGroupSecret(kv, `inst-${INSTALLATION_ID}`, NOW);
     assert.deepEqual(await send(testDeps(kv), await deletedEventFor(INSTALLATION_ID)), OK);
     const group = await getGroup(kv, `inst-${INSTALLATION_ID}`);
     assert.ok(group);
@@ -183,7 +183,7 @@ Deno.test("installation events on a group ingress are ordinary events", async ()
       name: "Team",
       members: [{ userId: "1", login: "a", role: "owner" }],
     });
-    const secret = await createGroupSecret(kv, "team", NOW);
+    const secret = await regenerateGroupSecret(kv, "team", NOW);
     const body = await fixture("installation/created.payload.json");
     const request = await githubRequest(body, { event: "installation", secret: secret! });
     assert.deepEqual(await send(testDeps(kv), request, "team"), OK);

@@ -8,7 +8,7 @@ import { atRestWarning } from "../lib/at_rest.ts";
 import { utf8 } from "../lib/encoding.ts";
 import { signGithubBody } from "../lib/providers/github.ts";
 import { tenantKey } from "../lib/store/keys.ts";
-import { createGroupSecret, getGroupSecret } from "../lib/store/tenants.ts";
+import { getGroupSecret, regenerateGroupSecret } from "../lib/store/tenants.ts";
 import { type AdminApp, startAdminApp } from "./_admin_helpers.ts";
 
 const KEY = btoa(String.fromCharCode(...new Uint8Array(32).fill(7)));
@@ -59,7 +59,7 @@ Deno.test("without TOKEN_ENCRYPTION_KEY, a group secret is stored as it is and v
 
 Deno.test("a plain group secret from before the key still verifies and is sealed on first read", async () => {
   await using app = await startAdminApp({ TOKEN_ENCRYPTION_KEY: KEY });
-  const secret = await createGroupSecret(app.kv, "alpha", 1_000);
+  const secret = await regenerateGroupSecret(app.kv, "alpha", 1_000);
   assert.ok(secret);
   assert.equal((await storedRecord(app)).secret, secret, "written before the key was set");
 

@@ -9,7 +9,7 @@
  */
 import { isOwner, type Principal, readableGroups } from "../auth/principal.ts";
 import { HttpError } from "../fresh/http_error.ts";
-import { type AuditEntry, newAuditEntry } from "../store/audit.ts";
+import { type AuditAction, type AuditEntry, newAuditEntry } from "../store/audit.ts";
 import { applyGroupChanges, type GroupChange, renameGroup } from "../store/group_admin.ts";
 import { type GroupEntry, MAX_GROUP_BYTES, readGroupSet } from "../store/group_set.ts";
 import type { Group, Role } from "../types.ts";
@@ -61,7 +61,7 @@ function planChanges(
   const changes: GroupChange[] = [];
   const audits: AuditEntry[] = [];
   const at = Date.now();
-  const audit = (action: string, groupId: string, detail?: Record<string, unknown>) =>
+  const audit = (action: AuditAction, groupId: string, detail?: Record<string, unknown>) =>
     audits.push(newAuditEntry({ actor: actorOf(principal), action, groupId, detail }, at));
   const requireBindingRight = (group: Group, before?: Group) => {
     const touched = BOUND_FIELDS.filter((field) => !sameJson(group[field], before?.[field]));

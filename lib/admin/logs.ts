@@ -10,7 +10,7 @@ import type { z } from "zod";
 import type { Principal } from "../auth/principal.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../fresh/http_error.ts";
-import { appendAudit } from "../store/audit.ts";
+import { newAuditEntry } from "../store/audit.ts";
 import {
   getSendLog,
   historyIdOf,
@@ -106,6 +106,7 @@ export async function getDelivery(kv: Deno.Kv, principal: Principal, deliveryId:
  * `POST /admin/api/delivery/:deliveryId/redeliver`: sends the delivery's failed and dead units
  * again. The caller must be able to edit every group the delivery reached (the groups that
  * have those units' history now; a deleted group's units only a super admin may redeliver).
+ * Each unit sent again is audited (`delivery.redeliver`) in the write that requeues it.
  */
 export async function redeliverDelivery(
   kv: Deno.Kv,
@@ -116,16 +117,20 @@ export async function redeliverDelivery(
   const { access, all } = await deliveryLogs(kv, principal, deliveryId);
   const reached = new Map(all.map((log) => [historyIdOf(log), log.groupId]));
   for (const [internalId, groupId] of reached) access.require(internalId, "edit", groupId);
-  const result = await redeliver(kv, deliveryId, { retentionDays: config.sendLogRetentionDays });
-  for (const internalId of reached.keys()) {
-    const groupId = access.groupOf(internalId);
-    await appendAudit(kv, {
-      actor: actorOf(principal),
-      action: "delivery.redeliver",
-      ...(groupId === undefined ? {} : { groupId }),
-      target: `delivery:${deliveryId}`,
-      detail: { requeued: result.requeued.length, expired: result.expired.length },
-    });
-  }
+  const now = Date.now();
+  const result = await redeliver(kv, deliveryId, {
+    retentionDays: config.sendLogRetentionDays,
+    now,
+    audit: (log) => {
+      const groupId = access.groupOf(historyIdOf(log));
+      return newAuditEntry({
+        actor: actorOf(principal),
+        action: "delivery.redeliver",
+        ...(groupId === undefined ? {} : { groupId }),
+        target: `delivery:${deliveryId}`,
+        detail: { unit: log.id },
+      }, now);
+    },
+  });
   return { ok: true as const, requeued: result.requeued, expired: result.expired };
 }

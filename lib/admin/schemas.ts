@@ -15,8 +15,9 @@ import {
   targetSchema,
 } from "../filter/schema.ts";
 import { MAX_ALLOWED_TARGETS } from "../target_ref.ts";
+import { AUDIT_ACTIONS } from "../store/audit.ts";
 
-/** A route, group or fragment id (CONTRACT §4). */
+/** A route, group or fragment id. */
 export const idSchema = z.string().regex(ID_PATTERN, {
   error: "must be 1-64 lower-case letters, digits, _ or -, starting with a letter or digit",
 });
@@ -220,7 +221,7 @@ export const auditEntrySchema = z.object({
   id: z.string(),
   at: timeSchema,
   actor: actorSchema,
-  action: z.string(),
+  action: z.enum(AUDIT_ACTIONS),
   groupId: z.string().optional(),
   target: z.string().optional(),
   detail: z.record(z.string(), z.unknown()).optional(),

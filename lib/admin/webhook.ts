@@ -4,7 +4,7 @@
  */
 import type { Principal } from "../auth/principal.ts";
 import type { Config } from "../config.ts";
-import { appendAudit } from "../store/audit.ts";
+import { newAuditEntry } from "../store/audit.ts";
 import { deleteGroupSecret, getGroupSecret, regenerateGroupSecret } from "../store/tenants.ts";
 import { actorOf, requireGroup } from "./guards.ts";
 
@@ -37,8 +37,12 @@ export async function regenerateWebhook(
   groupId: string,
 ) {
   await requireGroup(kv, principal, groupId, "own");
-  const secret = await regenerateGroupSecret(kv, groupId, Date.now(), config.tokenEncryptionKey);
-  await appendAudit(kv, { actor: actorOf(principal), action: "webhook.regenerate", groupId });
+  const now = Date.now();
+  const audit = newAuditEntry(
+    { actor: actorOf(principal), action: "webhook.regenerate", groupId },
+    now,
+  );
+  const secret = await regenerateGroupSecret(kv, groupId, now, config.tokenEncryptionKey, audit);
   return { secret, url: ingressUrl(config, groupId) };
 }
 
@@ -49,7 +53,10 @@ export async function disableWebhook(
   groupId: string,
 ): Promise<{ ok: true }> {
   await requireGroup(kv, principal, groupId, "own");
-  await deleteGroupSecret(kv, groupId);
-  await appendAudit(kv, { actor: actorOf(principal), action: "webhook.delete", groupId });
+  const audit = newAuditEntry(
+    { actor: actorOf(principal), action: "webhook.delete", groupId },
+    Date.now(),
+  );
+  await deleteGroupSecret(kv, groupId, audit);
   return { ok: true };
 }

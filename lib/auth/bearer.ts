@@ -1,5 +1,5 @@
 /**
- * Bearer authentication for the action API (CONTRACT §6). The three failures
+ * Bearer authentication for the action API. The three failures
  * are told apart, as RFC 6750 does: no `Authorization` header → 401 with a
  * plain `WWW-Authenticate: Bearer` challenge; a header that is not
  * `Bearer <token>` → 400 `invalid_request`; a token the reverse index does not

@@ -1,8 +1,8 @@
 /**
  * Who is asking, and what they may do: the authorization module every admin
- * page, admin API endpoint and identity route uses (spec "Authentication",
- * rule 3). A principal comes from the session cookie (or, with DEBUG_MODE,
- * is a built-in super admin, for requests addressed to a loopback name only);
+ * page, admin API endpoint and identity route uses. A principal comes from the
+ * session cookie (or, with DEBUG_MODE, is a built-in super admin, for requests
+ * addressed to a loopback name only);
  * group roles come from the groups' member lists, kept in a Map so that no
  * group id (`constructor`, `tostring`…) can hit an inherited object property.
  *

@@ -1,6 +1,6 @@
 /** Revoking a user's stored GitHub token (`DELETE /auth/token/:userId`). */
 import { HttpError } from "../fresh/http_error.ts";
-import { appendAudit } from "../store/audit.ts";
+import { newAuditEntry } from "../store/audit.ts";
 import { deleteToken } from "../store/tokens.ts";
 import type { Principal } from "./principal.ts";
 
@@ -17,12 +17,12 @@ export async function revokeUserToken(
   if (!principal.superAdmin && principal.userId !== userId) {
     throw new HttpError(403, "Only a super admin or the user themself may revoke this token");
   }
-  const removed = await deleteToken(kv, userId);
-  await appendAudit(kv, {
-    actor: { userId: principal.userId, login: principal.login },
-    action: "token.revoke",
-    target: `user:${userId}`,
-    detail: { removed },
-  });
+  const removed = await deleteToken(kv, userId, (removed) =>
+    newAuditEntry({
+      actor: { userId: principal.userId, login: principal.login },
+      action: "token.revoke",
+      target: `user:${userId}`,
+      detail: { removed },
+    }, Date.now()));
   return { removed };
 }

@@ -1,5 +1,5 @@
 /**
- * The admin session cookie (CONTRACT §6): `switchyard_session`, HttpOnly,
+ * The admin session cookie: `switchyard_session`, HttpOnly,
  * SameSite=Lax, Secure when BASE_URL is https, Path=/, 7 days.
  */
 import { parse, serialize } from "hono/utils/cookie";

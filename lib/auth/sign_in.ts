@@ -14,7 +14,7 @@
 import type { Config } from "../config.ts";
 import { type ErrorStatus, HttpError } from "../fresh/http_error.ts";
 import type { Logger } from "../log.ts";
-import { appendAudit } from "../store/audit.ts";
+import { newAuditEntry } from "../store/audit.ts";
 import { saveDiscordLink, saveTelegramLink } from "../store/links.ts";
 import {
   consumeOAuthState,
@@ -75,12 +75,13 @@ async function startSession(
   flow: OAuthFlow["kind"],
   redirectTo: string,
 ): Promise<SignInOutcome> {
-  const { sessionId } = await createSession(deps.kv, user);
-  await appendAudit(deps.kv, {
+  const now = Date.now();
+  const audit = newAuditEntry({
     actor: { userId: user.userId, login: user.login },
     action: "session.login",
     detail: { flow },
-  });
+  }, now);
+  const { sessionId } = await createSession(deps.kv, user, now, audit);
   return { kind: "session", sessionId, redirectTo };
 }
 

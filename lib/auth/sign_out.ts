@@ -1,5 +1,5 @@
 /** Ending a console session: the KV record goes, an audit entry records it. */
-import { appendAudit } from "../store/audit.ts";
+import { newAuditEntry } from "../store/audit.ts";
 import { deleteSession, getSession } from "../store/sessions.ts";
 import { sessionIdOf } from "./session_cookie.ts";
 
@@ -9,10 +9,10 @@ export async function signOut(kv: Deno.Kv, req: Request): Promise<boolean> {
   if (!sessionId) return false;
   const session = await getSession(kv, sessionId);
   if (!session) return false;
-  await deleteSession(kv, sessionId);
-  await appendAudit(kv, {
+  const audit = newAuditEntry({
     actor: { userId: session.userId, login: session.login },
     action: "session.logout",
-  });
+  }, Date.now());
+  await deleteSession(kv, sessionId, audit);
   return true;
 }

@@ -1,5 +1,5 @@
 /**
- * Encryption at rest for stored GitHub tokens (CONTRACT §6): AES-256-GCM under
+ * Encryption at rest for stored GitHub tokens: AES-256-GCM under
  * TOKEN_ENCRYPTION_KEY with a random 12-byte IV per value. A sealed value is
  * `v1.<iv>.<ciphertext>` in base64url; the version prefix leaves room for a
  * later scheme or key rotation.

@@ -1,5 +1,5 @@
 /**
- * Compiles a filter tree into a predicate and runs it (CONTRACT §4). An empty `all` matches
+ * Compiles a filter tree into a predicate and runs it. An empty `all` matches
  * every event and an empty `any` matches none; `all` and `any` stop at the first child that
  * decides them. Browser-safe: the console's preview runs the same code as the delivery worker.
  */

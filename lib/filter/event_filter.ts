@@ -1,5 +1,5 @@
 /**
- * The event filter (CONTRACT §4): `push`, `pull_request` (any action), `pull_request.opened`
+ * The event filter: `push`, `pull_request` (any action), `pull_request.opened`
  * (kind and action), `pull_request.*`, `*`, `custom`, or a list meaning any of them. `*`
  * matches any run of characters within a part. Names compare without regard to case.
  * Browser-safe.

@@ -1,5 +1,5 @@
 /**
- * A compiled field filter (CONTRACT §4 operator semantics). The path, the regex and the
+ * A compiled field filter (the operators work as `values.ts` says). The path, the regex and the
  * comparison value are prepared once; testing an event then only walks the payload, spending
  * the event's evaluation budget. Browser-safe.
  */

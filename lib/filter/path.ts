@@ -1,5 +1,5 @@
 /**
- * JSONPath for field filters (CONTRACT §4). Browser-safe.
+ * JSONPath for field filters. Browser-safe.
  *
  * A path is parsed once (`path_syntax.ts`) into segments of plain selectors: names, indexes,
  * `*`, slices, unions, `..` and filter expressions of a small comparison grammar. Every part

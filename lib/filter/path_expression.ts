@@ -17,7 +17,7 @@ export type Expression =
 type CompareOperator = "==" | "!=" | "===" | "!==" | "<" | "<=" | ">" | ">=";
 
 /** Property names a path may not use, in any position. */
-export const FORBIDDEN_NAMES: ReadonlySet<string> = new Set([
+const FORBIDDEN_NAMES: ReadonlySet<string> = new Set([
   "__proto__",
   "constructor",
   "prototype",

@@ -1,5 +1,5 @@
 /**
- * Zod schemas of the domain shapes (CONTRACT §4), shared by the admin API (and its OpenAPI
+ * Zod schemas of the domain shapes, shared by the admin API (and its OpenAPI
  * document) and the console. Filter trees are checked by `validate.ts` first, so a bad node is
  * reported with its path (`ast.any[2].not.value: invalid regex: …`). Browser-safe.
  */

@@ -1,5 +1,5 @@
 /**
- * Route selection: which stored routes fire for an event (CONTRACT §4). Routes are compiled
+ * Route selection: which stored routes fire for an event. Routes are compiled
  * once (`compileRoutes`) and selected per event without recompiling. Browser-safe.
  *
  * Each group's routes share one evaluation budget per event, so a costly route spends only
@@ -55,7 +55,7 @@ function ownerLoginsOf(payload: Record<string, unknown>): string[] {
  * repository owner or organization must be one of the group's `owners`. Custom events are
  * restricted by neither providers nor owners.
  */
-export function eventEntersGroup(event: SelectableEvent, group: Group): boolean {
+function eventEntersGroup(event: SelectableEvent, group: Group): boolean {
   const isForge = event.provider !== "custom";
   if (isForge && group.providers && !(group.providers as string[]).includes(event.provider)) {
     return false;

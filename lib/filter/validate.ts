@@ -1,5 +1,5 @@
 /**
- * Validation of filter trees (CONTRACT §4): shape, operators, comparison values, regexes,
+ * Validation of filter trees: shape, operators, comparison values, regexes,
  * JSONPath, depth and leaf limits. Every problem carries the path of the bad node, so a
  * message can say `ast.any[2].not.value: invalid regex: …`. Browser-safe.
  */

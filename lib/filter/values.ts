@@ -1,5 +1,5 @@
 /**
- * Value rules of the field operators (CONTRACT §4): equality across JSON types, numeric
+ * Value rules of the field operators: equality across JSON types, numeric
  * strings, ISO-8601 timestamps and case folding. Comparison values are normalized once, when
  * a filter is compiled; payload values are read as they come. Browser-safe.
  */

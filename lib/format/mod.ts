@@ -86,7 +86,7 @@ const FORMATTERS: Readonly<Record<string, Formatter>> = {
 };
 
 /** Event kinds that deliberately produce no message. */
-export const SILENT_KINDS: ReadonlySet<string> = new Set(["ping"]);
+const SILENT_KINDS: ReadonlySet<string> = new Set(["ping"]);
 
 /**
  * The message for an event, or null when there is deliberately nothing to say

@@ -1,5 +1,5 @@
 /**
- * The four actions a user takes on GitHub through Switchyard (CONTRACT §7):
+ * The four actions a user takes on GitHub through Switchyard:
  * comment on an issue or pull request, merge, close, react. The request
  * schemas validate the bearer API's bodies; chat commands call the same
  * functions with a linked user's id.

@@ -1,4 +1,4 @@
-/** The ingress's JSON answers, with the exact texts of the spec's Errors table. */
+/** The ingress's JSON answers: the one place for the exact texts senders see. */
 import { MAX_DELIVERY_ID_LENGTH } from "../ids.ts";
 import { BODY_ERRORS } from "../request_body.ts";
 

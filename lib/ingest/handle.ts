@@ -1,7 +1,7 @@
 /**
  * The webhook ingress: `POST /webhook` (global secrets, provider detected from
  * the headers) and `POST /webhook/:groupId` (the group's own secret, whatever
- * the provider). Checks run in the order of CONTRACT §5: size (413), signature
+ * the provider). Checks run in a fixed order: size (413), signature
  * (401), event header and JSON object body (400); only then de-duplication and
  * the durable accept. Matching and sending happen later, in the queue worker.
  * Whatever becomes part of a KV key or the stored event is bounded first: the
@@ -205,7 +205,7 @@ async function ingest(
  * the event is durably stored (or acknowledged, for `ping` and `installation`),
  * 200 `{ ok: true, duplicate: true }` for a delivery seen within 5 minutes,
  * 404 for an unknown group or one without a secret, 413 / 401 / 400 with the
- * spec's error texts, 408 when the body does not arrive within the deadline,
+ * texts of `answers.ts`, 408 when the body does not arrive within the deadline,
  * 500 when the store fails. `groupId` selects the group's
  * ingress; without it the global secrets apply.
  */

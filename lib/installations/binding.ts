@@ -30,7 +30,12 @@
 import type { Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/http_error.ts";
 import type { Installation } from "../github/installations.ts";
-import { type AuditActor, type AuditEntry, newAuditEntry } from "../store/audit.ts";
+import {
+  type AuditAction,
+  type AuditActor,
+  type AuditEntry,
+  newAuditEntry,
+} from "../store/audit.ts";
 import {
   type GroupEntry,
   type GroupWrite,
@@ -75,7 +80,7 @@ type Source = "webhook" | "setup_url";
 const ATTEMPTS = 5;
 
 /** The id of the group provisioned for an installation. */
-export function installationGroupId(installationId: number): string {
+function installationGroupId(installationId: number): string {
   return `inst-${installationId}`;
 }
 
@@ -117,7 +122,7 @@ function auditOf(
   installation: Installation,
   source: Source,
   now: number,
-): (action: string, groupId: string) => AuditEntry {
+): (action: AuditAction, groupId: string) => AuditEntry {
   return (action, groupId) =>
     newAuditEntry({
       actor,

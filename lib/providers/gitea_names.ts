@@ -13,7 +13,7 @@ import { ownValue } from "../own_value.ts";
  * `X-Gitea-Event`; the detailed trigger names (also seen in `X-Gitea-Event-Type`)
  * are mapped too in case a sender puts them there.
  */
-export const GITEA_EVENT_KINDS: Readonly<Record<string, string>> = {
+const GITEA_EVENT_KINDS: Readonly<Record<string, string>> = {
   pull_request_approved: "pull_request_review",
   pull_request_rejected: "pull_request_review",
   pull_request_comment: "pull_request_review",
@@ -31,7 +31,7 @@ export const GITEA_EVENT_KINDS: Readonly<Record<string, string>> = {
 };
 
 /** Gitea action → GitHub action, for every kind. */
-export const GITEA_ACTIONS: Readonly<Record<string, string>> = {
+const GITEA_ACTIONS: Readonly<Record<string, string>> = {
   synchronized: "synchronize",
   label_updated: "labeled",
   label_cleared: "unlabeled",
@@ -39,7 +39,7 @@ export const GITEA_ACTIONS: Readonly<Record<string, string>> = {
 };
 
 /** Gitea action → GitHub action, for one kind only (`kind.action` keys). */
-export const GITEA_KIND_ACTIONS: Readonly<Record<string, string>> = {
+const GITEA_KIND_ACTIONS: Readonly<Record<string, string>> = {
   "release.updated": "edited",
 };
 

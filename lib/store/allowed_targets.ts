@@ -13,7 +13,13 @@ import {
   targetRefOf,
 } from "../target_ref.ts";
 import type { Target } from "../types.ts";
-import { addAuditEntry, type AuditActor, currentInternalIds, newAuditEntry } from "./audit.ts";
+import {
+  addAuditEntry,
+  type AuditAction,
+  type AuditActor,
+  currentInternalIds,
+  newAuditEntry,
+} from "./audit.ts";
 import { getManyInBatches } from "./batch.ts";
 import { allowedTargetsEpochKey, allowedTargetsKey } from "./keys.ts";
 
@@ -102,7 +108,12 @@ interface Change {
   next: AllowedTarget[];
   added: TargetRef[];
   removed: TargetRef[];
-  audit: { actor: AuditActor; action: string; target?: string; detail: Record<string, unknown> };
+  audit: {
+    actor: AuditActor;
+    action: AuditAction;
+    target?: string;
+    detail: Record<string, unknown>;
+  };
 }
 
 /** Commits a change with its audit entry, checked against the versionstamp it was read at. */

@@ -1,15 +1,45 @@
 /**
  * The audit log: one entry per admin write, sign-in, sign-out, invite use,
- * token revocation and install binding (CONTRACT §4). Entries are keyed by
- * ulid, so listing the prefix gives them in time order; entries about a group
- * are also indexed under that group's internal id (`group_set.ts`), so they
- * follow the group through renames and never pass to a later group with the
- * same id.
+ * token revocation and install binding. Every entry is committed in the same
+ * atomic write as the change it records (the store function making the change
+ * takes the entry), so the log never shows a change that did not happen nor
+ * misses one that did. Entries are keyed by ulid, so listing the prefix gives
+ * them in time order; entries about a group are also indexed under that
+ * group's internal id (`group_set.ts`), so they follow the group through
+ * renames and never pass to a later group with the same id.
  */
 import { monotonicFactory } from "ulid";
 import { internalIdsOf, readGroupSet } from "./group_set.ts";
 import { listValues, readIndexed, valuesOf } from "./batch.ts";
 import { auditByGroupKey, auditByGroupPrefix, auditKey, auditPrefix, selectBelow } from "./keys.ts";
+
+/** Every action an audit entry can record; docs/admin_api.md lists the same set. */
+export const AUDIT_ACTIONS = [
+  "routes.replace",
+  "fragments.replace",
+  "group.create",
+  "group.update",
+  "group.delete",
+  "group.rename",
+  "invite.create",
+  "invite.revoke",
+  "invite.accept",
+  "webhook.regenerate",
+  "webhook.delete",
+  "delivery.redeliver",
+  "targets.replace",
+  "targets.allow",
+  "targets.claim",
+  "session.login",
+  "session.logout",
+  "token.revoke",
+  "installation.provision",
+  "installation.bind",
+  "installation.unbind",
+] as const;
+
+/** What an audit entry records: a dotted verb, one of {@link AUDIT_ACTIONS}. */
+export type AuditAction = typeof AUDIT_ACTIONS[number];
 
 /** Who did it. */
 export interface AuditActor {
@@ -23,8 +53,7 @@ export interface AuditEntry {
   /** Unix milliseconds. */
   at: number;
   actor: AuditActor;
-  /** Dotted verb, e.g. `installation.bind`. */
-  action: string;
+  action: AuditAction;
   groupId?: string;
   target?: string;
   detail?: Record<string, unknown>;
@@ -43,12 +72,13 @@ export function newAuditEntry(input: AuditInput, at: number): AuditEntry {
 /**
  * Adds the writes of `entry` to an atomic operation: the record, and the index
  * entry under its group's internal id, looked up in `internalIds` (group id →
- * internal id; an entry about a group that is not there is not indexed).
+ * internal id; an entry about a group that is not there is not indexed, and an
+ * entry about no group needs no map).
  */
 export function addAuditEntry(
   op: Deno.AtomicOperation,
   entry: AuditEntry,
-  internalIds: ReadonlyMap<string, string>,
+  internalIds: ReadonlyMap<string, string> = new Map(),
 ): Deno.AtomicOperation {
   op.set(auditKey(entry.id), entry);
   const internalId = entry.groupId === undefined ? undefined : internalIds.get(entry.groupId);
@@ -59,19 +89,6 @@ export function addAuditEntry(
 /** Group id → internal id of every current group, for {@link addAuditEntry}. */
 export async function currentInternalIds(kv: Deno.Kv): Promise<Map<string, string>> {
   return internalIdsOf(await readGroupSet(kv));
-}
-
-/** Records one audit entry and returns it. */
-export async function appendAudit(
-  kv: Deno.Kv,
-  input: AuditInput,
-  at: number = Date.now(),
-): Promise<AuditEntry> {
-  const entry = newAuditEntry(input, at);
-  const internalIds = await currentInternalIds(kv);
-  const result = await addAuditEntry(kv.atomic(), entry, internalIds).commit();
-  if (!result.ok) throw new Error(`Cannot record audit entry ${entry.id}`);
-  return entry;
 }
 
 /** Which audit entries {@link auditNewestFirst} reads. */

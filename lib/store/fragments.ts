@@ -1,5 +1,5 @@
 /**
- * A group's named filter fragments (CONTRACT §4 Fragment), stored together in one record
+ * A group's named filter fragments, stored together in one record
  * `["fragments", groupId]`. One record makes a replacement a single atomic write (readers see
  * the old list or the new one, never a mix) and gives one versionstamp for the optimistic check.
  */

@@ -64,7 +64,7 @@ const ATTEMPTS = 5;
  * and against `checks`; retried when the route set changed meanwhile). Answers the
  * replacement's result, or null when `change` left the routes as they were.
  */
-export async function rewriteRoutes(
+async function rewriteRoutes(
   kv: Deno.Kv,
   change: (routes: Route[]) => Route[] | null,
   audits: readonly AuditEntry[] = [],

@@ -1,5 +1,5 @@
 /**
- * The group set (CONTRACT §4 Group), read and written as one versioned whole.
+ * The group set, read and written as one versioned whole.
  *
  * Group records live in a set, `["group_sets", setId, groupId]` → `{ group, internalId }`,
  * named by the pointer `["groups_pointer"]`. Every group write sets the pointer in the same
@@ -64,7 +64,7 @@ export interface GroupSet extends GroupSetVersion {
 export const MAX_GROUP_BYTES = 60_000;
 
 /** A set still pending after this long was left by a crashed replacement. */
-export const ORPHAN_GROUP_SET_AGE_MS = 10 * 60 * 1000;
+const ORPHAN_GROUP_SET_AGE_MS = 10 * 60 * 1000;
 
 const READ_ATTEMPTS = 10;
 const WRITE_BATCH_ENTRIES = 100;
@@ -210,7 +210,7 @@ async function deleteSet(kv: Deno.Kv, setId: string): Promise<void> {
 }
 
 /** Deletes group sets left pending by replacements that crashed before switching. */
-export async function sweepOrphanGroupSets(kv: Deno.Kv, now = Date.now()): Promise<number> {
+async function sweepOrphanGroupSets(kv: Deno.Kv, now = Date.now()): Promise<number> {
   let swept = 0;
   for await (const entry of kv.list({ prefix: groupSetsPendingPrefix() })) {
     const setId = String(entry.key[1]);

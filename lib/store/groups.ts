@@ -1,4 +1,4 @@
-/** Group records (CONTRACT §4 Group), read and written through the group set (`group_set.ts`). */
+/** Group records, read and written through the group set (`group_set.ts`). */
 import type { Group } from "../types.ts";
 import { addAuditEntry, type AuditEntry } from "./audit.ts";
 import {

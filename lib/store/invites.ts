@@ -1,5 +1,5 @@
 /**
- * Group invites (CONTRACT §4 Invite): a random token, single use, valid for 7 days, carrying
+ * Group invites: a random token, single use, valid for 7 days, carrying
  * the role it grants. Stored under `["invites", token]` with an index per group
  * (`["invites_by_group", groupId, token]`), both expiring with the invite. Accepting one adds
  * the person to the group and consumes the invite in one atomic write, checked against both

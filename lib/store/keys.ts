@@ -13,7 +13,7 @@ import type { SendStatus } from "./send_logs.ts";
 /** Health probe record, read by `GET /health`. */
 export const healthKey = () => ["health"] as const;
 
-/** Stored GitHub token of a user (CONTRACT §4). */
+/** Stored GitHub token of a user. */
 export const tokenKey = (userId: string) => ["token", userId] as const;
 
 /** Reverse index from sha256(access token) to the user id. */

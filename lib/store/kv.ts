@@ -1,9 +1,6 @@
 /** Opening the Deno KV store. */
 import { dirname } from "node:path";
 
-/** Default location of the embedded KV file. */
-export const DEFAULT_KV_PATH = "./data/switchyard.kv";
-
 /**
  * Opens Deno KV at `path`: `:memory:` for a throw-away store, a file path for
  * the embedded SQLite store (its folder is created), or undefined for the

@@ -48,7 +48,7 @@ export interface LaneEntry {
  * units of events accepted together (fanned out concurrently) are all in the
  * lane, in event order, before the runner reads its head.
  */
-export const GATHER_MS = 100;
+const GATHER_MS = 100;
 
 /** True when a queue message is a {@link LaneMessage}. */
 export function isLaneMessage(message: unknown): message is LaneMessage {

@@ -1,5 +1,5 @@
 /**
- * Chat users linked to GitHub accounts (CONTRACT §1: the `discord_links` and
+ * Chat users linked to GitHub accounts (the `discord_links` and
  * `telegram_links` collections), and the pending link a chat command starts:
  * an OAuth state that remembers the chat user, so the callback knows whom to
  * link. The GitHub user's token itself is stored under `["token", userId]`.

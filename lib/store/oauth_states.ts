@@ -1,5 +1,5 @@
 /**
- * OAuth `state` values (CONTRACT §6): random, single use, valid for 10
+ * OAuth `state` values: random, single use, valid for 10
  * minutes, and bound to the flow that started the sign-in and, for sign-ins a
  * browser starts, to that browser (the sha256 of its binding cookie). Consuming
  * one is a get followed by an atomic delete that checks the entry, so a state

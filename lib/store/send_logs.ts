@@ -1,5 +1,5 @@
 /**
- * Send logs (CONTRACT §4): one record per delivery unit (event × route × target).
+ * Send logs: one record per delivery unit (event × route × target).
  * Records live under `["send_logs", id]`; ids start with the event's ulid, so
  * they sort by the time the event was accepted. Secondary indexes (by group,
  * route, status, group and status, delivery id) hold the id and are written in
@@ -33,9 +33,6 @@ import {
  * platform or not configured) or `dead` (retries exhausted).
  */
 export type SendStatus = "ok" | "failed" | "retrying" | "dead";
-
-/** Every status, for validation and listing. */
-export const SEND_STATUSES: readonly SendStatus[] = ["ok", "failed", "retrying", "dead"];
 
 /** One send log record. */
 export interface SendLog {

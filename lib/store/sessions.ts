@@ -1,9 +1,10 @@
 /**
- * Admin sessions (CONTRACT §6): a random id in the `switchyard_session` cookie,
+ * Admin sessions: a random id in the `switchyard_session` cookie,
  * a record in KV under the id's sha256 (so the store never holds a usable
  * cookie value), kept as long as the cookie: 7 days.
  */
 import { randomToken, sha256Hex } from "../crypto.ts";
+import { addAuditEntry, type AuditEntry } from "./audit.ts";
 import { sessionKey } from "./keys.ts";
 
 /** How long a session lives. */
@@ -19,11 +20,15 @@ export interface Session {
   expiresAt: number;
 }
 
-/** Creates a session for the user; returns the cookie value and the record. */
+/**
+ * Creates a session for the user; returns the cookie value and the record.
+ * `audit`, if given, is committed in the same atomic write.
+ */
 export async function createSession(
   kv: Deno.Kv,
   user: { userId: string; login: string },
   now: number = Date.now(),
+  audit?: AuditEntry,
 ): Promise<{ sessionId: string; session: Session }> {
   const sessionId = randomToken(32);
   const session: Session = {
@@ -33,9 +38,11 @@ export async function createSession(
     createdAt: now,
     expiresAt: now + SESSION_LIFETIME_MS,
   };
-  await kv.set(sessionKey(await sha256Hex(sessionId)), session, {
+  const op = kv.atomic().set(sessionKey(await sha256Hex(sessionId)), session, {
     expireIn: SESSION_LIFETIME_MS,
   });
+  if (audit) addAuditEntry(op, audit);
+  if (!(await op.commit()).ok) throw new Error(`Cannot store the session of user ${user.userId}`);
   return { sessionId, session };
 }
 
@@ -49,7 +56,16 @@ export async function getSession(
   return session && now < session.expiresAt ? session : null;
 }
 
-/** Deletes the session for a cookie value (nothing happens when there is none). */
-export async function deleteSession(kv: Deno.Kv, sessionId: string): Promise<void> {
-  await kv.delete(sessionKey(await sha256Hex(sessionId)));
+/**
+ * Deletes the session for a cookie value (nothing happens when there is none).
+ * `audit`, if given, is committed in the same atomic write.
+ */
+export async function deleteSession(
+  kv: Deno.Kv,
+  sessionId: string,
+  audit?: AuditEntry,
+): Promise<void> {
+  const op = kv.atomic().delete(sessionKey(await sha256Hex(sessionId)));
+  if (audit) addAuditEntry(op, audit);
+  if (!(await op.commit()).ok) throw new Error("Cannot end the session");
 }

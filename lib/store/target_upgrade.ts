@@ -15,7 +15,7 @@ import { allowedTargetsUpgradedKey } from "./keys.ts";
 import { getRoutes } from "./routes.ts";
 
 /** The actor of changes the application makes on its own. */
-export const SYSTEM_ACTOR: AuditActor = { userId: "system", login: "system" };
+const SYSTEM_ACTOR: AuditActor = { userId: "system", login: "system" };
 
 /** The targets of `routes` by group, each channel or chat once, at most the list's limit. */
 function targetsByGroup(routes: readonly { groupId: string; targets: Target[] }[]) {

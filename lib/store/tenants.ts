@@ -10,6 +10,7 @@
  */
 import { openToken, sealToken } from "../auth/token_cipher.ts";
 import { randomHex } from "../crypto.ts";
+import { addAuditEntry, type AuditEntry, currentInternalIds } from "./audit.ts";
 import { tenantKey } from "./keys.ts";
 
 /** A group's ingress secret, in plain text. */
@@ -56,41 +57,43 @@ export async function getGroupSecret(
   return { secret, createdAt: entry.value.createdAt };
 }
 
-/**
- * Creates the group's secret when it has none and returns it; returns null
- * (and changes nothing) when one exists already. The secret is sealed under
- * `encryptionKey` when one is given.
- */
-export async function createGroupSecret(
+/** Adds `audit`, if given, to `op` and commits; throws when the write does not go through. */
+async function commitWithAudit(
   kv: Deno.Kv,
+  op: Deno.AtomicOperation,
+  audit: AuditEntry | undefined,
   groupId: string,
-  now: number = Date.now(),
-  encryptionKey?: string,
-): Promise<string | null> {
-  const secret = randomHex(SECRET_BYTES);
-  const result = await kv.atomic()
-    .check({ key: tenantKey(groupId), versionstamp: null })
-    .set(tenantKey(groupId), await storedRecord(secret, now, encryptionKey))
-    .commit();
-  return result.ok ? secret : null;
+): Promise<void> {
+  if (audit) addAuditEntry(op, audit, await currentInternalIds(kv));
+  if (!(await op.commit()).ok) throw new Error(`Cannot change the secret of group ${groupId}`);
 }
 
 /**
  * Replaces the group's secret (or creates one) and returns the new secret,
- * sealed under `encryptionKey` when one is given.
+ * sealed under `encryptionKey` when one is given. `audit`, if given, is
+ * committed in the same atomic write.
  */
 export async function regenerateGroupSecret(
   kv: Deno.Kv,
   groupId: string,
   now: number = Date.now(),
   encryptionKey?: string,
+  audit?: AuditEntry,
 ): Promise<string> {
   const secret = randomHex(SECRET_BYTES);
-  await kv.set(tenantKey(groupId), await storedRecord(secret, now, encryptionKey));
+  const op = kv.atomic().set(tenantKey(groupId), await storedRecord(secret, now, encryptionKey));
+  await commitWithAudit(kv, op, audit, groupId);
   return secret;
 }
 
-/** Removes the group's secret, which switches its ingress off. */
-export async function deleteGroupSecret(kv: Deno.Kv, groupId: string): Promise<void> {
-  await kv.delete(tenantKey(groupId));
+/**
+ * Removes the group's secret, which switches its ingress off; `audit`, if
+ * given, is committed in the same atomic write.
+ */
+export async function deleteGroupSecret(
+  kv: Deno.Kv,
+  groupId: string,
+  audit?: AuditEntry,
+): Promise<void> {
+  await commitWithAudit(kv, kv.atomic().delete(tenantKey(groupId)), audit, groupId);
 }

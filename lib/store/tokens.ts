@@ -1,5 +1,5 @@
 /**
- * Stored GitHub user tokens (CONTRACT §4, spec "Token record"): `["token", userId]`
+ * Stored GitHub user tokens: `["token", userId]`
  * holds the token record, `["token-reverse", sha256hex(accessToken)]` maps the
  * access token back to its user for the bearer API. Both are written, and the
  * previous reverse entry removed, in one atomic operation. With
@@ -14,6 +14,7 @@
  */
 import { openToken, sealToken } from "../auth/token_cipher.ts";
 import { sha256Hex } from "../crypto.ts";
+import { addAuditEntry, type AuditEntry } from "./audit.ts";
 import { tokenKey, tokenReverseKey } from "./keys.ts";
 
 /** A user's GitHub token as issued, in plain text. */
@@ -163,17 +164,25 @@ export async function getToken(
   return token;
 }
 
-/** Removes the user's token and its reverse entry; false when there was none. */
-export async function deleteToken(kv: Deno.Kv, userId: string): Promise<boolean> {
+/**
+ * Removes the user's token and its reverse entry; false when there was none.
+ * The entry `audit` makes (told whether a token was removed), if given, is
+ * committed in the same atomic write, also when there was no token.
+ */
+export async function deleteToken(
+  kv: Deno.Kv,
+  userId: string,
+  audit?: (removed: boolean) => AuditEntry,
+): Promise<boolean> {
   for (let attempt = 0; attempt < SAVE_ATTEMPTS; attempt++) {
     const entry = await kv.get<TokenRecord>(tokenKey(userId));
-    if (!entry.value) return false;
-    const ok = await kv.atomic()
-      .check(entry)
-      .delete(tokenKey(userId))
-      .delete(tokenReverseKey(entry.value.accessTokenSha256))
-      .commit();
-    if (ok.ok) return true;
+    if (!entry.value && !audit) return false;
+    const op = kv.atomic().check(entry);
+    if (entry.value) {
+      op.delete(tokenKey(userId)).delete(tokenReverseKey(entry.value.accessTokenSha256));
+    }
+    if (audit) addAuditEntry(op, audit(entry.value !== null));
+    if ((await op.commit()).ok) return entry.value !== null;
   }
   throw new Error(`Cannot delete the token of user ${userId}: the record kept changing`);
 }

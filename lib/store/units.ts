@@ -6,12 +6,14 @@
  * versionstamp, so a unit is created once, a successful unit is never sent
  * again, and its indexes and counters always agree with it.
  */
+import { addAuditEntry, type AuditEntry } from "./audit.ts";
 import { appendToLane, getLaneRun, type LaneEntry, type LaneRun } from "./lanes.ts";
 import { laneEntryKey, laneRunKey, sendLogKey, unitBodyKey } from "./keys.ts";
 import { countOutcome } from "./metrics.ts";
 import {
   DEFAULT_RETENTION_DAYS,
   getSendLogEntry,
+  historyIdOf,
   listDeliveryLogs,
   putSendLog,
   retentionMs,
@@ -111,11 +113,15 @@ export interface RedeliverResult {
   expired: string[];
 }
 
+/** The audit entry of one unit's redelivery, made from the unit's send log. */
+export type RedeliverAudit = (log: SendLog) => AuditEntry;
+
 async function requeueUnit(
   kv: Deno.Kv,
   logId: string,
   now: number,
   retentionMs: number,
+  audit: RedeliverAudit | undefined,
 ): Promise<"requeued" | "expired" | "skipped"> {
   for (let attempt = 0; attempt < COMMIT_ATTEMPTS; attempt++) {
     const log = await getSendLogEntry(kv, logId);
@@ -129,26 +135,39 @@ async function requeueUnit(
     putSendLog(op, next, log.value, retentionMs);
     op.set(unitBodyKey(logId), body.value, { expireIn: retentionMs });
     appendToLane(op, lane, { logId, failures: 0 }, run, now);
+    if (audit) addAuditEntry(op, ...auditOfUnit(audit, log.value));
     if ((await op.commit()).ok) return "requeued";
   }
   throw new Error(`Cannot redeliver unit ${logId}: it kept changing`);
 }
 
+/** The entry `audit` makes for a unit, indexed under the unit's group (by its internal id). */
+function auditOfUnit(
+  audit: RedeliverAudit,
+  log: SendLog,
+): [AuditEntry, ReadonlyMap<string, string>] {
+  const entry = audit(log);
+  const internalIds = new Map<string, string>();
+  if (entry.groupId !== undefined) internalIds.set(entry.groupId, historyIdOf(log));
+  return [entry, internalIds];
+}
+
 /**
  * Puts every `failed` or `dead` unit of a delivery back in its lane with a
  * fresh retry schedule; units that succeeded (or are still in progress) are
- * left alone. `retentionDays` is SEND_LOG_RETENTION_DAYS (default 30).
+ * left alone. `retentionDays` is SEND_LOG_RETENTION_DAYS (default 30). With
+ * `audit`, each unit put back gets its entry in the same atomic write.
  */
 export async function redeliver(
   kv: Deno.Kv,
   deliveryId: string,
-  options: { retentionDays?: number; now?: number } = {},
+  options: { retentionDays?: number; now?: number; audit?: RedeliverAudit } = {},
 ): Promise<RedeliverResult> {
   const now = options.now ?? Date.now();
   const retention = retentionMs(options.retentionDays ?? DEFAULT_RETENTION_DAYS);
   const result: RedeliverResult = { requeued: [], expired: [] };
   for (const log of await listDeliveryLogs(kv, deliveryId)) {
-    const outcome = await requeueUnit(kv, log.id, now, retention);
+    const outcome = await requeueUnit(kv, log.id, now, retention, options.audit);
     if (outcome === "requeued") result.requeued.push(log.id);
     if (outcome === "expired") result.expired.push(log.id);
   }
