@@ -1,6 +1,6 @@
 /**
  * The bearer action API's request and answer handling, shared by the four
- * routes: authenticate the bearer, read the JSON body (at most 256 KiB, within
+ * routes: for the caller `routes/api/_middleware.ts` authenticated, read the JSON body (at most 256 KiB, within
  * 10 s: 413 / 408 / 400 `Invalid JSON`) and validate it, act as the caller,
  * and turn GitHub's answer into ours. GitHub's refusals keep their status and
  * message (404, 405, 409, 422, and other 4xx such as 403); a 401 from GitHub
@@ -8,7 +8,6 @@
  * unreachable answers 502.
  */
 import type { z } from "zod";
-import { requireBearerUser } from "../auth/bearer.ts";
 import type { TokenDeps } from "../auth/user_tokens.ts";
 import { HttpError, isErrorStatus } from "../fresh/http_error.ts";
 import { ACTION_BODY_BYTES, readJsonBody } from "../request_body.ts";
@@ -62,13 +61,13 @@ export function actionResponse<T extends object>(
   }
 }
 
-/** Answers one action request: bearer, body, the call as the caller, the answer. */
+/** Answers one action request of the user `userId`: body, the call as the caller, the answer. */
 export async function handleAction<S extends z.ZodType, T extends object>(
   deps: TokenDeps,
+  userId: string,
   req: Request,
   spec: ActionSpec<S, T>,
 ): Promise<Response> {
-  const userId = await requireBearerUser(deps.kv, req);
   const input = await parseJsonBody(req, spec.schema);
   return actionResponse(await spec.run(deps, userId, input), spec.status);
 }
