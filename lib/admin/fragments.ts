@@ -3,7 +3,7 @@
  * replaced all at once (one KV record), `If-Match` answering 409 when stale.
  */
 import type { Principal } from "../auth/principal.ts";
-import { HttpError } from "../fresh/http_error.ts";
+import { HttpError } from "../fresh/mod.ts";
 import { newAuditEntry } from "../store/audit.ts";
 import { getFragments, replaceFragments } from "../store/fragments.ts";
 import type { Fragment } from "../types.ts";

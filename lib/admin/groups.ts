@@ -8,7 +8,7 @@
  * replacement answer 409, and without it the last writer wins.
  */
 import { isOwner, type Principal, readableGroups } from "../auth/principal.ts";
-import { HttpError } from "../fresh/http_error.ts";
+import { HttpError } from "../fresh/mod.ts";
 import { type AuditEntry, newAuditEntry } from "../store/audit.ts";
 import { applyGroupChanges, type GroupChange, renameGroup } from "../store/group_admin.ts";
 import { type GroupEntry, MAX_GROUP_BYTES, readGroupSet } from "../store/group_set.ts";

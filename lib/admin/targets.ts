@@ -5,7 +5,7 @@
  * answering 409 when stale. Only a super admin may allow a target for several groups.
  */
 import type { Principal } from "../auth/principal.ts";
-import { HttpError } from "../fresh/http_error.ts";
+import { HttpError } from "../fresh/mod.ts";
 import {
   type AllowedTarget,
   getAllowedTargets,
