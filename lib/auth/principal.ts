@@ -23,6 +23,7 @@ import { getSession } from "../store/sessions.ts";
 import type { Group, Principal, Role } from "../types.ts";
 import { sessionIdOf } from "./session_cookie.ts";
 
+/** The principal's shape is in `lib/types.ts` (so `lib/state.ts` can hold one); re-exported here. */
 export type { Principal };
 
 const DEBUG_CSRF_TOKEN = randomToken(32);
