@@ -2,13 +2,28 @@
 import type { Config } from "./config.ts";
 import { createDefine } from "./fresh/mod.ts";
 import type { Logger } from "./log.ts";
+import type { Principal } from "./types.ts";
 
-/** Per-request state: the request id, the shared services and a request-scoped logger. */
+/**
+ * Per-request state: the request id, the shared services, a request-scoped logger, and who is
+ * asking, which the folder's `_middleware.ts` resolves once before any handler runs.
+ */
 export interface State {
   requestId: string;
   kv: Deno.Kv;
   config: Config;
   log: Logger;
+  /**
+   * The session's person (`routes/admin/`, `routes/auth/github/install/`, `routes/auth/token/`):
+   * null when nobody is signed in, undefined where no middleware resolves it. Handlers read it
+   * with `principalOf(ctx)` (`lib/auth/principal.ts`).
+   */
+  principal?: Principal | null;
+  /**
+   * The action API's caller, the GitHub user id of the bearer token (`routes/api/`). Handlers
+   * read it with `bearerUserOf(ctx)` (`lib/auth/bearer.ts`).
+   */
+  bearerUserId?: string;
 }
 
 /**

@@ -102,6 +102,21 @@ export interface Group {
   owners?: string[];
 }
 
+/** A signed-in person and their rights (resolved by `lib/auth/principal.ts`). */
+export interface Principal {
+  userId: string;
+  login: string;
+  superAdmin: boolean;
+  /** The person's role in each group they belong to, by group id. */
+  roles: ReadonlyMap<string, Role>;
+  /** The token forms must send back (per session). */
+  csrfToken: string;
+  /** The session cookie's value; null for the DEBUG_MODE principal. */
+  sessionId: string | null;
+  /** Whether this is the DEBUG_MODE principal (no session, no GitHub token). */
+  debug: boolean;
+}
+
 /** An accepted webhook event, as the delivery worker sees it. */
 export interface ForgeEvent {
   /** Internal id (sortable). */

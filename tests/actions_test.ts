@@ -170,10 +170,23 @@ Deno.test("GitHub's refusals keep their status and message", async () => {
     assert.equal(res.status, status);
     assert.deepEqual(await res.json(), { error: message });
   }
-  fake.refusals.set("PUT /repos/o/r/pulls/9/merge", { status: 503, message: "Unavailable" });
+});
+
+Deno.test("GitHub failing (5xx) answers 502 with a fixed text; GitHub's text goes to the log", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake));
+  const auth = `Bearer ${(await signedInToken(t, fake)).accessToken}`;
+  const pull = { owner: "o", repo: "r", pullNumber: 9 };
+  const upstream = "Unavailable: db-7.internal.github.net timed out";
+  fake.refusals.set("PUT /repos/o/r/pulls/9/merge", { status: 503, message: upstream });
   const failing = await post(t, "/api/merge", pull, auth);
   assert.equal(failing.status, 502);
-  assert.match((await failing.json()).error, /GitHub failed \(503\): Unavailable/);
+  assert.deepEqual(await failing.json(), {
+    error: "GitHub failed to carry out the action; try again later",
+  });
+  const logged = t.lines.find((line) => line.message === "action API: GitHub failed");
+  assert.equal(logged?.error, upstream);
+  assert.equal(logged?.status, 503);
 });
 
 Deno.test("GitHub unreachable answers 502", async () => {
@@ -185,7 +198,7 @@ Deno.test("GitHub unreachable answers 502", async () => {
   const auth = `Bearer ${(await signedInToken(t, fake)).accessToken}`;
   const res = await post(t, "/api/close", { owner: "o", repo: "r", pullNumber: 1 }, auth);
   assert.equal(res.status, 502);
-  assert.match((await res.json()).error, /^GitHub is unreachable/);
+  assert.deepEqual(await res.json(), { error: "GitHub is unreachable; try again later" });
 });
 
 Deno.test("a token GitHub stopped accepting is refreshed once and the call retried", async () => {

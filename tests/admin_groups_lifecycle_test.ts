@@ -30,12 +30,12 @@ async function acceptAs(app: AdminApp, caller: Exclude<Caller, "none">, token: s
     headers: { cookie, accept: "text/html" },
   });
   const html = await page.text();
-  const csrf = html.match(/name="csrf" value="([^"]+)"/)?.[1];
+  const csrf = html.match(/name="csrf_token" value="([^"]+)"/)?.[1];
   if (page.status !== 200 || !csrf) return { status: page.status, html };
   const res = await app.t.fetch("/admin/invite", {
     method: "POST",
     headers: { cookie, origin: "http://localhost" },
-    body: new URLSearchParams({ token, csrf }),
+    body: new URLSearchParams({ token, csrf_token: csrf }),
     redirect: "manual",
   });
   return { status: res.status, html: await res.text(), location: res.headers.get("location") };
@@ -185,7 +185,7 @@ Deno.test("invites: a form without the session's token is refused", async () => 
   const res = await app.t.fetch("/admin/invite", {
     method: "POST",
     headers: { cookie: await app.cookie("stranger"), origin: "http://localhost" },
-    body: new URLSearchParams({ token: created.body.token, csrf: "forged" }),
+    body: new URLSearchParams({ token: created.body.token, csrf_token: "forged" }),
   });
   await res.body?.cancel();
   assert.equal(res.status, 403);

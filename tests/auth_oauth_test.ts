@@ -247,7 +247,8 @@ Deno.test("callback: a refused code or a cancelled sign-in answers 400, GitHub d
     state: stateOf(await offline.fetch("/auth/github?flow=json")),
   });
   assert.equal(unreachable.status, 502);
-  assert.match((await unreachable.json()).error, /GitHub is unreachable/);
+  assert.deepEqual(await unreachable.json(), { error: "GitHub is unreachable; try again later" });
+  assert.ok(offline.lines.some((line) => line.message === "sign-in: GitHub unreachable"));
 });
 
 Deno.test("callback: the exchange sends the client credentials and the callback address", async () => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createFreshApp } from "../lib/fresh/app.ts";
-import { HttpError, type PageProps } from "../lib/fresh/mod.ts";
+import { HttpError, page, type PageProps } from "../lib/fresh/mod.ts";
 import { scriptSafeJson } from "../lib/fresh/render.ts";
 import { patternOf, sortRoutes } from "../lib/fresh/route_table.ts";
 import type { Manifest } from "../lib/fresh/types.ts";
@@ -99,8 +99,7 @@ const routes: Record<string, unknown> = {
     default: ({ data, params }: PageProps<{ payload: string }>) =>
       h("div", null, h("h1", null, params.name), h(Counter, { start: 3, label: data.payload })),
     handler: {
-      GET: (ctx: { render(data: unknown): Response; url: URL }) =>
-        ctx.render({ payload: ctx.url.searchParams.get("label") ?? "count" }),
+      GET: (ctx: { url: URL }) => page({ payload: ctx.url.searchParams.get("label") ?? "count" }),
     },
   },
   "pages/nested.tsx": {

@@ -86,6 +86,23 @@ Deno.test("install page: an installation the user cannot see on GitHub is refuse
   await bad.body?.cancel();
 });
 
+Deno.test("install page: GitHub failing answers 502 with a fixed text, GitHub's text only in the log", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await setUp(fake);
+  const { cookie } = await signIn(t, fake, ADA, "/auth/github/install?installation_id=4242");
+  const upstream = "Server Error at lb-3.internal";
+  fake.refusals.set("GET /user/installations", { status: 500, message: upstream });
+  const page = await t.fetch("/auth/github/install?installation_id=4242", {
+    headers: { ...HTML, cookie: cookie! },
+  });
+  assert.equal(page.status, 502);
+  const html = await page.text();
+  assert.match(html, /GitHub could not confirm your access to the installation; try again later/);
+  assert.doesNotMatch(html, /lb-3/);
+  const logged = t.lines.find((line) => line.message === "install flow: GitHub failed");
+  assert.match(String(logged?.error), /Server Error at lb-3\.internal/);
+});
+
 Deno.test("bind: a new group inst-{id} owned by the installer, audited, then /admin?install=ok", async () => {
   await using fake = startFakeGitHub();
   await using t = await setUp(fake);

@@ -164,3 +164,40 @@ Deno.test("body: the invite form is read with a 16 KiB limit", async () => {
   await res.body?.cancel();
   assert.ok(pulled() <= FORM_BODY_BYTES + CHUNK, `read ${pulled()} bytes`);
 });
+
+Deno.test("body: the sign-out form is read with the same 16 KiB limit", async () => {
+  await using app = await startAdminApp();
+  const { stream, pulled } = countedStream(2 * MB);
+  const res = await app.t.fetch("/admin/logout", {
+    method: "POST",
+    headers: {
+      cookie: await app.cookie("owner"),
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: stream,
+  });
+  assert.equal(res.status, 413);
+  await res.body?.cancel();
+  assert.ok(pulled() <= FORM_BODY_BYTES + CHUNK, `read ${pulled()} bytes`);
+});
+
+Deno.test("body: no route or library module reads a request body except lib/request_body.ts", async () => {
+  const reader = /\b(?:req|request)\.(?:json|formData|text|arrayBuffer|blob|bytes)\(/;
+  const offenders: string[] = [];
+  for (const folder of ["routes", "lib"]) {
+    for await (const file of sourceFiles(new URL(`../${folder}/`, import.meta.url))) {
+      if (file.pathname.endsWith("/lib/request_body.ts")) continue;
+      if (reader.test(await Deno.readTextFile(file))) offenders.push(file.pathname);
+    }
+  }
+  assert.deepEqual(offenders, []);
+});
+
+/** Every .ts/.tsx file below a folder. */
+async function* sourceFiles(folder: URL): AsyncGenerator<URL> {
+  for await (const entry of Deno.readDir(folder)) {
+    const url = new URL(entry.isDirectory ? `${entry.name}/` : entry.name, folder);
+    if (entry.isDirectory) yield* sourceFiles(url);
+    else if (/\.tsx?$/.test(entry.name)) yield url;
+  }
+}

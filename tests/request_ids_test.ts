@@ -101,7 +101,7 @@ Deno.test("ids: the invite page and its form refuse a malformed token with 400",
   const form = await app.t.fetch("/admin/invite", {
     method: "POST",
     headers: { cookie, origin: ORIGIN, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ token: LONG, csrf: session.csrfToken }),
+    body: new URLSearchParams({ token: LONG, csrf_token: session.csrfToken }),
   });
   assert.equal(form.status, 400);
   assert.match(await form.text(), /incomplete or malformed/);

@@ -1,21 +1,23 @@
 /**
  * The admin API's endpoint definition and the handler wrapper every endpoint uses: it takes
- * the signed-in principal, checks the path's ids against their formats (`lib/ids.ts`), parses
- * the query and the JSON body (read with the bounded reader: 1 MB, 10 s) with the endpoint's
- * schemas (400 naming the field), reads `If-Match`, runs the endpoint and answers JSON with the
- * endpoint's success status. The console guard (`routes/admin/_middleware.ts`) has already
- * refused requests without a session (401), without console access (403) and cross-origin
- * writes (403).
+ * the signed-in principal from `ctx.state`, checks the path's ids against their formats
+ * (`lib/ids.ts`), parses the query and the JSON body (read with the one bounded reader,
+ * `readJsonBody`: 2 MB, 10 s) with the endpoint's schemas (400 naming the field), reads
+ * `If-Match`, runs the endpoint and answers. Endpoints return data, never a `Response`: the
+ * wrapper alone sets the answer's status (the endpoint's success status) and headers (`ETag`
+ * for `Versioned` data; `Cache-Control: no-store` comes with every `/admin/api/` answer,
+ * `lib/no_store.ts`). The console middleware (`routes/admin/_middleware.ts`) has already
+ * resolved the principal and refused requests without a session (401), without console access
+ * (403) and cross-origin writes (403).
  */
 import { type z, ZodError } from "zod";
-import { requirePrincipal } from "../auth/access.ts";
-import type { Principal } from "../auth/principal.ts";
+import { type Principal, principalOf } from "../auth/principal.ts";
 import { formatZodError } from "../filter/schema.ts";
-import { HttpError } from "../fresh/http_error.ts";
-import type { Context, HandlerFn } from "../fresh/types.ts";
+import { type Context, type HandlerFn, HttpError } from "../fresh/mod.ts";
 import { type IdKind, requireId } from "../ids.ts";
 import { ADMIN_BODY_BYTES, readJsonBody } from "../request_body.ts";
 import type { State } from "../state.ts";
+import { Versioned } from "./versioned.ts";
 
 /** HTTP methods the admin API uses. */
 export type Method = "GET" | "PUT" | "POST" | "DELETE";
@@ -99,11 +101,6 @@ export function expectedVersion(req: Request): string | null | undefined {
   return tag === EMPTY_TAG ? null : tag;
 }
 
-/** A JSON answer carrying the versionstamp as its `ETag`. */
-export function versioned(body: unknown, versionstamp: string | null): Response {
-  return Response.json(body, { headers: { etag: etagOf(versionstamp) } });
-}
-
 /**
  * Validates `value` with `schema`; 400 naming the field (`routes[3].name: required`). `at` is
  * where `value` sits in the body, for values validated one by one.
@@ -125,14 +122,29 @@ function queryObject(url: URL): Record<string, string> {
   return query;
 }
 
-/** The route handler for an endpoint; `run` answers a body (sent as JSON) or a Response. */
+/**
+ * The JSON answer to an endpoint's data, with the endpoint's success status and, for
+ * `Versioned` data, its version as `ETag`. A versioned GET must answer `Versioned` data.
+ */
+function answerOf(endpoint: Endpoint<unknown, unknown>, data: unknown): Response {
+  const status = endpoint.status ?? 200;
+  if (data instanceof Versioned) {
+    return Response.json(data.data, { status, headers: { etag: etagOf(data.version) } });
+  }
+  if (endpoint.versioned && endpoint.method === "GET") {
+    throw new Error(`${endpoint.method} ${endpoint.path} must answer Versioned data`);
+  }
+  return Response.json(data, { status });
+}
+
+/** The route handler for an endpoint; `run` returns the data to answer (see `answerOf`). */
 export function apiHandler<Body, Query>(
   endpoint: Endpoint<Body, Query>,
   run: (call: ApiCall<Body, Query>) => Promise<unknown>,
-): HandlerFn<State> {
+): HandlerFn<unknown, State> {
   const pathIds = pathIdKinds(endpoint.path);
   return async (ctx) => {
-    const principal = await requirePrincipal(ctx);
+    const principal = principalOf(ctx);
     for (const [name, kind] of pathIds) requireId(kind, ctx.params[name], name);
     const query = endpoint.query
       ? parseOr400(endpoint.query, queryObject(ctx.url))
@@ -142,7 +154,7 @@ export function apiHandler<Body, Query>(
       const raw = await readJsonBody(ctx.req, { maxBytes: ADMIN_BODY_BYTES });
       body = endpoint.bodyCheckedByEndpoint ? raw as Body : parseOr400(endpoint.body, raw);
     }
-    const answer = await run({
+    const data = await run({
       ctx,
       kv: ctx.state.kv,
       principal,
@@ -151,8 +163,6 @@ export function apiHandler<Body, Query>(
       query,
       expected: endpoint.versioned ? expectedVersion(ctx.req) : undefined,
     });
-    return answer instanceof Response
-      ? answer
-      : Response.json(answer, { status: endpoint.status ?? 200 });
+    return answerOf(endpoint as Endpoint<unknown, unknown>, data);
   };
 }

@@ -3,12 +3,12 @@
  * replaced all at once (one KV record), `If-Match` answering 409 when stale.
  */
 import type { Principal } from "../auth/principal.ts";
-import { HttpError } from "../fresh/http_error.ts";
+import { HttpError } from "../fresh/mod.ts";
 import { newAuditEntry } from "../store/audit.ts";
 import { getFragments, replaceFragments } from "../store/fragments.ts";
 import type { Fragment } from "../types.ts";
-import { versioned } from "./endpoint.ts";
 import { actorOf, requireGroup } from "./guards.ts";
+import { Versioned } from "./versioned.ts";
 
 /** Most fragments one group keeps. */
 export const MAX_FRAGMENTS = 100;
@@ -18,10 +18,10 @@ export async function listGroupFragments(
   kv: Deno.Kv,
   principal: Principal,
   groupId: string,
-): Promise<Response> {
+): Promise<Versioned<{ fragments: Fragment[] }>> {
   await requireGroup(kv, principal, groupId, "read");
   const stored = await getFragments(kv, groupId);
-  return versioned({ fragments: stored.fragments }, stored.versionstamp);
+  return new Versioned({ fragments: stored.fragments }, stored.versionstamp);
 }
 
 function requireConsistent(groupId: string, fragments: readonly Fragment[]) {

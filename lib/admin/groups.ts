@@ -8,14 +8,14 @@
  * replacement answer 409, and without it the last writer wins.
  */
 import { isOwner, type Principal, readableGroups } from "../auth/principal.ts";
-import { HttpError } from "../fresh/http_error.ts";
+import { HttpError } from "../fresh/mod.ts";
 import { type AuditAction, type AuditEntry, newAuditEntry } from "../store/audit.ts";
 import { applyGroupChanges, type GroupChange, renameGroup } from "../store/group_admin.ts";
 import { type GroupEntry, MAX_GROUP_BYTES, readGroupSet } from "../store/group_set.ts";
 import type { Group, Role } from "../types.ts";
-import { versioned } from "./endpoint.ts";
 import { actorOf, effectiveRole, requireGroup, requireRight } from "./guards.ts";
 import { sameJson } from "./same_json.ts";
+import { Versioned } from "./versioned.ts";
 
 /** Most groups one instance stores. */
 export const MAX_GROUPS = 100;
@@ -28,12 +28,15 @@ const encoder = new TextEncoder();
  * The groups the caller may read, their role in each (an object without prototype, keyed by
  * group id), and the version of the whole group set as `ETag`.
  */
-export async function listVisibleGroups(kv: Deno.Kv, principal: Principal): Promise<Response> {
+export async function listVisibleGroups(
+  kv: Deno.Kv,
+  principal: Principal,
+): Promise<Versioned<{ groups: Group[]; roles: Record<string, Role> }>> {
   const set = await readGroupSet(kv);
   const groups = readableGroups(principal, set.entries.map((entry) => entry.group));
   const roles: Record<string, Role> = Object.create(null);
   for (const group of groups) roles[group.id] = effectiveRole(principal, group.id);
-  return versioned({ groups, roles }, set.version);
+  return new Versioned({ groups, roles }, set.version);
 }
 
 function changedFields(before: Group, after: Group): string[] {

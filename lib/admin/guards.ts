@@ -1,6 +1,6 @@
 /** The checks endpoints repeat: the group exists (404) and the caller may act on it (403). */
 import { canEditRoutes, canReadGroup, isOwner, type Principal } from "../auth/principal.ts";
-import { HttpError } from "../fresh/http_error.ts";
+import { HttpError } from "../fresh/mod.ts";
 import { getGroup } from "../store/groups.ts";
 import type { Group, Role } from "../types.ts";
 

@@ -6,7 +6,7 @@
  * of a deleted group belongs to no group: only a super admin sees it.
  */
 import { canReadGroup, type Principal } from "../auth/principal.ts";
-import { HttpError } from "../fresh/http_error.ts";
+import { HttpError } from "../fresh/mod.ts";
 import { internalIdsOf, readGroupSet } from "../store/group_set.ts";
 import { readScope, requireRight, type Right } from "./guards.ts";
 

@@ -4,7 +4,7 @@
  */
 import type { Principal } from "../auth/principal.ts";
 import type { Config } from "../config.ts";
-import { HttpError } from "../fresh/http_error.ts";
+import { HttpError } from "../fresh/mod.ts";
 import {
   createInvite,
   getInviteEntry,

@@ -9,7 +9,7 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal.ts";
 import type { Config } from "../config.ts";
-import { HttpError } from "../fresh/http_error.ts";
+import { HttpError } from "../fresh/mod.ts";
 import { newAuditEntry } from "../store/audit.ts";
 import {
   getSendLog,

@@ -5,6 +5,7 @@
  * shapes (Route, Group, FilterNode …) are components referenced by `$ref`.
  */
 import { z } from "zod";
+import { CSRF_FIELD } from "../auth/access.ts";
 import {
   filterNodeSchema,
   filterSchema,
@@ -30,7 +31,7 @@ interface OtherEndpoint extends Endpoint {
 const ok = z.object({ ok: z.literal(true) });
 const inviteForm = z.object({
   token: z.string(),
-  csrf: z.string().describe("the session's form token"),
+  [CSRF_FIELD]: z.string().describe("the session's form token"),
 });
 const tokenQuery = z.object({ token: z.string() });
 

@@ -8,7 +8,7 @@
  * removed from the list meanwhile, the delivery worker refuses it at send time.
  */
 import type { Principal } from "../auth/principal.ts";
-import { HttpError } from "../fresh/http_error.ts";
+import { HttpError } from "../fresh/mod.ts";
 import { allowedKeysOf, allowTargets } from "../store/allowed_targets.ts";
 import { notAllowedMessage, targetRefKey } from "../target_ref.ts";
 import type { Route, Target } from "../types.ts";

@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { canEditRoutes, type Principal, readableGroups } from "../auth/principal.ts";
 import { MAX_ROUTES, routeSchema } from "../filter/schema.ts";
-import { HttpError } from "../fresh/http_error.ts";
+import { HttpError } from "../fresh/mod.ts";
 import { newAuditEntry } from "../store/audit.ts";
 import { listGroups } from "../store/groups.ts";
 import {
@@ -21,10 +21,11 @@ import {
   type ReplaceRoutesResult,
 } from "../store/routes.ts";
 import type { Route } from "../types.ts";
-import { parseOr400, versioned } from "./endpoint.ts";
+import { parseOr400 } from "./endpoint.ts";
 import { actorOf, requireGroup, requireRight } from "./guards.ts";
 import { enforceTargetOwnership, type SubmittedRoute } from "./route_targets.ts";
 import { sameJson } from "./same_json.ts";
+import { Versioned } from "./versioned.ts";
 
 const envelopeSchema = z.strictObject({
   routes: z.array(z.unknown()).max(MAX_ROUTES, {
@@ -128,13 +129,16 @@ function routeAudits(principal: Principal, groupIds: string[], routes: readonly 
 }
 
 /** The routes the caller may read, with the route set's version as `ETag`. */
-export async function listRoutes(kv: Deno.Kv, principal: Principal): Promise<Response> {
+export async function listRoutes(
+  kv: Deno.Kv,
+  principal: Principal,
+): Promise<Versioned<{ routes: Route[] }>> {
   const stored = await getRoutes(kv);
   const readable = new Set(readableGroups(principal, await listGroups(kv)).map((g) => g.id));
   const routes = principal.superAdmin
     ? stored.routes
     : stored.routes.filter((route) => readable.has(route.groupId));
-  return versioned({ routes }, stored.versionstamp);
+  return new Versioned({ routes }, stored.versionstamp);
 }
 
 /**
@@ -187,10 +191,10 @@ export async function listGroupRoutes(
   kv: Deno.Kv,
   principal: Principal,
   groupId: string,
-): Promise<Response> {
+): Promise<Versioned<{ routes: Route[] }>> {
   await requireGroup(kv, principal, groupId, "read");
   const stored = await getGroupRoutes(kv, groupId);
-  return versioned({ routes: stored.routes }, stored.versionstamp);
+  return new Versioned({ routes: stored.routes }, stored.versionstamp);
 }
 
 /** `PUT /admin/api/groups/:id/routes`: replaces one group's routes, keeping its place. */

@@ -5,19 +5,30 @@
  * answering 409 when stale. Only a super admin may allow a target for several groups.
  */
 import type { Principal } from "../auth/principal.ts";
-import { HttpError } from "../fresh/http_error.ts";
-import { getAllowedTargets, replaceAllowedTargets } from "../store/allowed_targets.ts";
+import { HttpError } from "../fresh/mod.ts";
+import {
+  type AllowedTarget,
+  getAllowedTargets,
+  replaceAllowedTargets,
+} from "../store/allowed_targets.ts";
 import { getGroupRoutes } from "../store/routes.ts";
 import { notAllowedMessage, type TargetRef, targetRefKey } from "../target_ref.ts";
-import { versioned } from "./endpoint.ts";
+import type { Target } from "../types.ts";
 import { actorOf, requireGroup } from "./guards.ts";
+import { Versioned } from "./versioned.ts";
+
+/** A group's allowed targets, and the targets of its routes the list refuses (with why). */
+interface AllowedTargetsView {
+  targets: AllowedTarget[];
+  refused: { routeId: string; target: Target; reason: string }[];
+}
 
 /** `GET /admin/api/groups/:id/targets`: the list, and the route targets it refuses. */
 export async function listGroupTargets(
   kv: Deno.Kv,
   principal: Principal,
   groupId: string,
-): Promise<Response> {
+): Promise<Versioned<AllowedTargetsView>> {
   await requireGroup(kv, principal, groupId, "read");
   const [stored, { routes }] = await Promise.all([
     getAllowedTargets(kv, groupId),
@@ -29,7 +40,7 @@ export async function listGroupTargets(
       .filter((target) => !allowed.has(targetRefKey(target)))
       .map((target) => ({ routeId: route.id, target, reason: notAllowedMessage(target, groupId) }))
   );
-  return versioned({ targets: stored.targets, refused }, stored.versionstamp);
+  return new Versioned({ targets: stored.targets, refused }, stored.versionstamp);
 }
 
 function requireDistinct(targets: readonly TargetRef[]) {

@@ -9,7 +9,7 @@
 import { FilterEvaluationError } from "../filter/budget.ts";
 import { compile, FilterValidationError, routeFilterNode } from "../filter/compile.ts";
 import { explain, type Explanation } from "../filter/explain.ts";
-import { HttpError } from "../fresh/http_error.ts";
+import { HttpError } from "../fresh/mod.ts";
 import { isEventName } from "../providers/adapter.ts";
 import { eventNameOf } from "../providers/event_name.ts";
 import type { Filter, FilterNode, Provider } from "../types.ts";

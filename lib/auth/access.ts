@@ -1,23 +1,30 @@
 /**
- * Request guards built on the principal: they return the principal or throw
- * an HttpError. A browser navigation (`Accept: text/html`) that needs a
- * sign-in is redirected to `/admin/login?redirect=<this page>`; every other
- * request answers 401 JSON. Writes from a browser must be same-origin, and
- * forms carry the session's CSRF token.
+ * What a request needs beyond a principal. A browser page navigation (a safe
+ * method that accepts HTML) that needs a sign-in or console access is
+ * redirected; every other request answers 401 or 403 JSON. Writes from a
+ * browser must be same-origin, and forms carry the session's CSRF token in
+ * the field `CSRF_FIELD`.
  */
 import type { Config } from "../config.ts";
 import { timingSafeEqual } from "../crypto.ts";
 import { utf8 } from "../encoding.ts";
-import { HttpError } from "../fresh/http_error.ts";
-import type { Context } from "../fresh/types.ts";
+import { type Context, HttpError } from "../fresh/mod.ts";
 import type { State } from "../state.ts";
-import { hasConsoleAccess, loadPrincipal, type Principal } from "./principal.ts";
+import type { Principal } from "./principal.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** Whether the request is a browser page navigation rather than an API call. */
-export function wantsPage(req: Request): boolean {
+/** The name of the form field that carries the session's CSRF token, in every form. */
+export const CSRF_FIELD = "csrf_token";
+
+/** Whether the client accepts HTML (`Accept` names `text/html`): a browser rather than a script. */
+export function acceptsHtml(req: Request): boolean {
   return (req.headers.get("accept") ?? "").includes("text/html");
+}
+
+/** Whether the request is a browser page navigation: a safe method that accepts HTML. */
+function isPageNavigation(req: Request): boolean {
+  return SAFE_METHODS.has(req.method) && acceptsHtml(req);
 }
 
 /** The sign-in address that comes back to `url` afterwards. */
@@ -25,32 +32,18 @@ function signInPath(url: URL): string {
   return `/admin/login?redirect=${encodeURIComponent(url.pathname + url.search)}`;
 }
 
-/** A redirect, thrown: `HttpError` with a `Location` header. */
-export function redirectError(location: string, message = "Redirecting"): HttpError {
-  return new HttpError(302, message, { location });
-}
-
-/** The signed-in principal; otherwise a redirect to sign-in (pages) or 401 (API). */
-export async function requirePrincipal(ctx: Context<State>): Promise<Principal> {
-  const principal = await loadPrincipal(ctx);
-  if (principal) return principal;
-  if (wantsPage(ctx.req) && SAFE_METHODS.has(ctx.req.method)) {
-    throw redirectError(signInPath(ctx.url), "Sign-in required");
-  }
+/** The answer to a request that needs a sign-in: a page navigation goes to sign-in; else 401. */
+export function signInRequired(ctx: Context<State>): Response {
+  if (isPageNavigation(ctx.req)) return ctx.redirect(signInPath(ctx.url));
   throw new HttpError(401, "Sign-in required");
 }
 
 /**
- * The principal, who must also have console access (a super admin or a group
- * member); otherwise pages redirect to `/admin?error=forbidden` and API calls
- * answer 403.
+ * The answer to a signed-in person without console access (neither a super
+ * admin nor a group member): a page navigation goes to `/admin?error=forbidden`; else 403.
  */
-export async function requireConsoleAccess(ctx: Context<State>): Promise<Principal> {
-  const principal = await requirePrincipal(ctx);
-  if (hasConsoleAccess(principal)) return principal;
-  if (wantsPage(ctx.req) && SAFE_METHODS.has(ctx.req.method)) {
-    throw redirectError("/admin?error=forbidden", "No console access");
-  }
+export function consoleAccessRefused(ctx: Context<State>): Response {
+  if (isPageNavigation(ctx.req)) return ctx.redirect("/admin?error=forbidden");
   throw new HttpError(403, "You have no access to the console");
 }
 
@@ -80,8 +73,9 @@ export function requireSameOrigin(req: Request, config: Config): void {
   }
 }
 
-/** Refuses (403) a form whose CSRF token is not the session's. */
-export function requireCsrfToken(principal: Principal, submitted: unknown): void {
+/** Refuses (403) a form whose `CSRF_FIELD` is not the session's CSRF token. */
+export function requireCsrfToken(principal: Principal, form: FormData): void {
+  const submitted = form.get(CSRF_FIELD);
   const ok = typeof submitted === "string" &&
     timingSafeEqual(utf8(submitted), utf8(principal.csrfToken));
   if (!ok) throw new HttpError(403, "Invalid or missing form token; reload the page and try again");

@@ -7,8 +7,11 @@
  * known token past its use-by time (stale: 90% of GitHub's lifetime) → 401
  * `invalid_token` as well. A stale token is never used, and the call is not
  * made with a refreshed one on its behalf: whoever holds it must sign in again.
+ * `routes/api/_middleware.ts` authenticates every action API call once
+ * (`identifyBearer`); handlers read the caller with `bearerUserOf(ctx)`.
  */
-import { HttpError } from "../fresh/http_error.ts";
+import { type Context, HttpError } from "../fresh/mod.ts";
+import type { State } from "../state.ts";
 import { findTokenOwner } from "../store/tokens.ts";
 
 const REALM = 'Bearer realm="switchyard"';
@@ -33,4 +36,22 @@ export async function requireBearerUser(kv: Deno.Kv, req: Request): Promise<stri
     throw new HttpError(401, "The token has expired; sign in again for a new one", challenge);
   }
   return owner.userId;
+}
+
+/** Middleware: authenticates the bearer (as above) into `ctx.state.bearerUserId`. */
+export async function identifyBearer(ctx: Context<State>): Promise<Response> {
+  ctx.state.bearerUserId = await requireBearerUser(ctx.state.kv, ctx.req);
+  return await ctx.next();
+}
+
+/**
+ * The action API caller's user id, which the folder's middleware authenticated.
+ * A route without that middleware is a programming error (an exception, answered 500).
+ */
+export function bearerUserOf(ctx: Context<State>): string {
+  const userId = ctx.state.bearerUserId;
+  if (userId === undefined) {
+    throw new Error(`no middleware authenticates the bearer for ${ctx.url.pathname}`);
+  }
+  return userId;
 }

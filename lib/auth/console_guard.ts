@@ -1,6 +1,6 @@
 /**
  * The single access check in front of every console page and console API call
- * (`routes/admin/_middleware.ts`):
+ * (`routes/admin/_middleware.ts`, after the principal is on `ctx.state`):
  *
  * - `/admin/login` and `/admin/logout` pass (they start and end sessions);
  * - `GET /admin?error=forbidden` passes, so a refused person sees why;
@@ -12,9 +12,10 @@
  *
  * With DEBUG_MODE the principal is a built-in super admin, so all of it passes.
  */
-import type { Context } from "../fresh/types.ts";
+import type { Context } from "../fresh/mod.ts";
 import type { State } from "../state.ts";
-import { requireConsoleAccess, requirePrincipal, requireSameOrigin } from "./access.ts";
+import { consoleAccessRefused, requireSameOrigin, signInRequired } from "./access.ts";
+import { hasConsoleAccess } from "./principal.ts";
 
 const OPEN_PATHS = new Set(["/admin/login", "/admin/logout"]);
 const SESSION_ONLY_PATHS = new Set(["/admin/invite"]);
@@ -24,14 +25,17 @@ function isForbiddenNotice(ctx: Context<State>): boolean {
     ctx.url.searchParams.get("error") === "forbidden";
 }
 
-/** Throws an HttpError (a 401/403, or a redirect) when the request may not see the console. */
-export async function guardConsole(ctx: Context<State>): Promise<Response | null> {
+/**
+ * The answer when the request may not see the console (a redirect for pages;
+ * 401/403 are thrown), or null when it may.
+ */
+export function guardConsole(ctx: Context<State>): Response | null {
   const path = ctx.url.pathname.replace(/\/+$/, "") || "/";
   if (OPEN_PATHS.has(path) || isForbiddenNotice(ctx)) return null;
-  if (SESSION_ONLY_PATHS.has(path)) {
-    await requirePrincipal(ctx);
-  } else {
-    await requireConsoleAccess(ctx);
+  const principal = ctx.state.principal;
+  if (!principal) return signInRequired(ctx);
+  if (!SESSION_ONLY_PATHS.has(path) && !hasConsoleAccess(principal)) {
+    return consoleAccessRefused(ctx);
   }
   requireSameOrigin(ctx.req, ctx.state.config);
   return null;

@@ -9,13 +9,14 @@
  * installations. A super admin needs only to see it. Where it may be bound is
  * decided by `lib/installations/binding.ts`.
  */
-import { HttpError } from "../fresh/http_error.ts";
+import { HttpError } from "../fresh/mod.ts";
 import {
   findOrgAdminship,
   findUserInstallation,
   type Installation,
   type MembershipLookup,
 } from "../github/installations.ts";
+import type { Logger } from "../log.ts";
 import type { Principal } from "./principal.ts";
 import type { TokenDeps } from "./user_tokens.ts";
 
@@ -42,15 +43,23 @@ async function adminship(
   return { kind: "not_admin" };
 }
 
+/** The answer (502) when GitHub fails to tell; what it said goes to the log only. */
+const GITHUB_FAILED = "GitHub could not confirm your access to the installation; try again later";
+
+function githubFailed(log: Logger, installationId: number, message: string): HttpError {
+  log.warn("install flow: GitHub failed", { installationId, error: message });
+  return new HttpError(502, GITHUB_FAILED);
+}
+
 /**
  * The installation, when the person may bind it (see the module comment).
  * Throws 403 for an installation they cannot see or do not administer, 502
- * when GitHub fails; answers null when the person's GitHub token is gone
+ * (a fixed text) when GitHub fails; answers null when the person's GitHub token is gone
  * (they must sign in again). The DEBUG_MODE principal has no GitHub token:
  * its installation is taken on trust.
  */
 export async function verifyInstaller(
-  deps: TokenDeps,
+  deps: TokenDeps & { log: Logger },
   principal: Principal,
   installationId: number,
 ): Promise<Installation | null> {
@@ -65,7 +74,7 @@ export async function verifyInstaller(
         `Installation ${installationId} is not one you can access on GitHub`,
       );
     case "failed":
-      throw new HttpError(502, lookup.message);
+      throw githubFailed(deps.log, installationId, lookup.message);
   }
   const { installation } = lookup;
   if (principal.superAdmin) return installation;
@@ -76,7 +85,7 @@ export async function verifyInstaller(
     case "no_token":
       return null;
     case "failed":
-      throw new HttpError(502, role.message);
+      throw githubFailed(deps.log, installationId, role.message);
     case "not_admin":
       throw new HttpError(
         403,

@@ -5,6 +5,9 @@
  * addressed to a loopback name only);
  * group roles come from the groups' member lists, kept in a Map so that no
  * group id (`constructor`, `tostring`…) can hit an inherited object property.
+ * The `_middleware.ts` of the folders that need it resolves the principal once
+ * per request into `ctx.state.principal` (`identifyPrincipal`); handlers read
+ * it with `principalOf(ctx)`.
  *
  * - super admin (ADMIN_USER_IDS: a numeric id, or `login:<name>`): every group;
  * - `owner`: their groups' members, invites, webhook secret, rename, binding;
@@ -13,31 +16,17 @@
  */
 import { type Config, isLoopbackName } from "../config.ts";
 import { randomToken } from "../crypto.ts";
-import { HttpError } from "../fresh/http_error.ts";
-import type { Context } from "../fresh/types.ts";
+import { type Context, HttpError } from "../fresh/mod.ts";
 import type { State } from "../state.ts";
 import { listGroups } from "../store/groups.ts";
 import { getSession } from "../store/sessions.ts";
-import type { Group, Role } from "../types.ts";
+import type { Group, Principal, Role } from "../types.ts";
 import { sessionIdOf } from "./session_cookie.ts";
 
-/** A signed-in person and their rights. */
-export interface Principal {
-  userId: string;
-  login: string;
-  superAdmin: boolean;
-  /** The person's role in each group they belong to, by group id. */
-  roles: ReadonlyMap<string, Role>;
-  /** The token forms must send back (per session). */
-  csrfToken: string;
-  /** The session cookie's value; null for the DEBUG_MODE principal. */
-  sessionId: string | null;
-  /** Whether this is the DEBUG_MODE principal (no session, no GitHub token). */
-  debug: boolean;
-}
+/** The principal's shape is in `lib/types.ts` (so `lib/state.ts` can hold one); re-exported here. */
+export type { Principal };
 
 const DEBUG_CSRF_TOKEN = randomToken(32);
-const cache = new WeakMap<Request, Promise<Principal | null>>();
 
 /**
  * Whether ADMIN_USER_IDS names the user: by numeric id, or by login (without
@@ -112,26 +101,44 @@ export function requireLoopbackHost(req: Request): void {
   );
 }
 
-async function resolvePrincipal(ctx: Context<State>): Promise<Principal | null> {
-  const { kv, config } = ctx.state;
+/**
+ * The request's principal, or null when nobody is signed in: the DEBUG_MODE
+ * principal (for loopback addresses only, 421 otherwise), else the person of
+ * the session cookie's live session.
+ */
+export async function resolvePrincipal(
+  deps: { kv: Deno.Kv; config: Config },
+  req: Request,
+): Promise<Principal | null> {
+  const { kv, config } = deps;
   if (config.debugMode) {
-    requireLoopbackHost(ctx.req);
+    requireLoopbackHost(req);
     return debugPrincipal();
   }
-  const sessionId = sessionIdOf(ctx.req);
+  const sessionId = sessionIdOf(req);
   if (!sessionId) return null;
   const session = await getSession(kv, sessionId);
   if (!session) return null;
   return await principalFor(kv, config, session, { csrfToken: session.csrfToken, sessionId });
 }
 
-/** The request's principal, or null when nobody is signed in (computed once per request). */
-export function loadPrincipal(ctx: Context<State>): Promise<Principal | null> {
-  let principal = cache.get(ctx.req);
-  if (!principal) {
-    principal = resolvePrincipal(ctx);
-    cache.set(ctx.req, principal);
+/** Middleware: resolves the request's principal once into `ctx.state.principal`. */
+export async function identifyPrincipal(ctx: Context<State>): Promise<Response> {
+  ctx.state.principal = await resolvePrincipal(ctx.state, ctx.req);
+  return await ctx.next();
+}
+
+/**
+ * The signed-in principal the folder's middleware resolved; 401 when nobody
+ * is signed in. A route whose middleware does not resolve principals is a
+ * programming error (an exception, answered 500).
+ */
+export function principalOf(ctx: Context<State>): Principal {
+  const principal = ctx.state.principal;
+  if (principal === undefined) {
+    throw new Error(`no middleware resolves the principal for ${ctx.url.pathname}`);
   }
+  if (principal === null) throw new HttpError(401, "Sign-in required");
   return principal;
 }
 

@@ -1,5 +1,5 @@
 /** Revoking a user's stored GitHub token (`DELETE /auth/token/:userId`). */
-import { HttpError } from "../fresh/http_error.ts";
+import { HttpError } from "../fresh/mod.ts";
 import { newAuditEntry } from "../store/audit.ts";
 import { deleteToken } from "../store/tokens.ts";
 import type { Principal } from "./principal.ts";

@@ -12,7 +12,7 @@
  *   (and Telegram gets a confirmation message in the pending chat).
  */
 import type { Config } from "../config.ts";
-import { type ErrorStatus, HttpError } from "../fresh/http_error.ts";
+import { type ErrorStatus, HttpError } from "../fresh/mod.ts";
 import type { Logger } from "../log.ts";
 import { newAuditEntry } from "../store/audit.ts";
 import { saveDiscordLink, saveTelegramLink } from "../store/links.ts";
@@ -53,10 +53,17 @@ export interface SignInDeps {
 
 const INVITE_PATH = "/admin/invite";
 
-function failure(what: string, outcome: OAuthFailure): HttpError {
-  return outcome.kind === "unreachable"
-    ? new HttpError(502, `GitHub is unreachable: ${outcome.message}`)
-    : new HttpError(400, `GitHub refused ${what}: ${outcome.message}`);
+/**
+ * The error for a failed exchange or lookup: GitHub's refusal (400, with its
+ * message), or 502 with a fixed text when GitHub is unreachable (the network
+ * error goes to the log only).
+ */
+function failure(what: string, outcome: OAuthFailure, log: Logger): HttpError {
+  if (outcome.kind !== "unreachable") {
+    return new HttpError(400, `GitHub refused ${what}: ${outcome.message}`);
+  }
+  log.warn("sign-in: GitHub unreachable", { step: what, error: outcome.message });
+  return new HttpError(502, "GitHub is unreachable; try again later");
 }
 
 function installPath(flow: Extract<OAuthFlow, { kind: "install" }>): string {
@@ -164,9 +171,9 @@ export async function completeSignIn(
   now: number = Date.now(),
 ): Promise<SignInOutcome> {
   const grant = await exchangeCode(deps.config, code, now);
-  if (isOAuthFailure(grant)) throw failure("the sign-in code", grant);
+  if (isOAuthFailure(grant)) throw failure("the sign-in code", grant, deps.log);
   const user = await fetchUser(deps.config, grant.accessToken);
-  if (isOAuthFailure(user)) throw failure("the user lookup", user);
+  if (isOAuthFailure(user)) throw failure("the user lookup", user, deps.log);
   await storeUserToken(deps, { ...user, ...grant }, now);
 
   switch (flow.kind) {

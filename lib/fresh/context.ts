@@ -25,8 +25,4 @@ export class RequestContext<State> implements Context<State> {
   redirect(pathOrUrl: string, status: RedirectStatus = 302): Response {
     return redirectResponse(pathOrUrl, this.url, status);
   }
-
-  render(data?: unknown, init?: ResponseInit): Response {
-    return this.renderRoute(data, init);
-  }
 }

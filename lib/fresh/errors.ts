@@ -5,8 +5,7 @@
  * 404) or the `_error` page, which receive the error as `props.error`; API
  * requests get JSON `{ error: message }`.
  */
-import { isHttpError, isRedirectStatus, type RedirectStatus } from "./http_error.ts";
-import { redirectResponse } from "./redirect.ts";
+import { isHttpError } from "./http_error.ts";
 import type { PageComponent, PageRenderer } from "./rendering.ts";
 
 /** What error handling needs from the application. */
@@ -39,14 +38,12 @@ const INTERNAL_ERROR = "Internal server error";
 export function createErrorResponder<State>(
   options: ErrorHandlingOptions<State>,
 ): ErrorResponder<State> {
-  const wantsPage = ({ req, url, routeHasPage }: FailedRequest<State>) =>
+  /** Whether the error is answered with a page: the route has one, or a browser asked a non-API path. */
+  const answersWithPage = ({ req, url, routeHasPage }: FailedRequest<State>) =>
     routeHasPage ||
     (!options.isApiPath(url.pathname) && (req.headers.get("accept") ?? "").includes("text/html"));
 
   return (error, request) => {
-    if (isHttpError(error) && isRedirectStatus(error.status)) {
-      return thrownRedirect(error.status, error.headers, request.url);
-    }
     let status = 500;
     let message = INTERNAL_ERROR;
     let headers: HeadersInit | undefined;
@@ -56,19 +53,11 @@ export function createErrorResponder<State>(
       options.onUnexpectedError(error, request.req, request.state);
     }
     const page = status === 404 && options.notFoundPage ? options.notFoundPage : options.errorPage;
-    if (page && wantsPage(request)) {
+    if (page && answersWithPage(request)) {
       const { req, url, params, state } = request;
       const props = { data: undefined, req, url, params, state, error };
       return options.renderPage(page, props, { status, headers });
     }
     return Response.json({ error: message }, { status, headers });
   };
-}
-
-/** The deprecated thrown redirect (`HttpError(302, …, { location })`), answered as `ctx.redirect()` would. */
-function thrownRedirect(status: RedirectStatus, init: HeadersInit | undefined, url: URL): Response {
-  const headers = new Headers(init);
-  const location = headers.get("location") ?? "/";
-  headers.delete("location");
-  return redirectResponse(location, url, status, headers);
 }

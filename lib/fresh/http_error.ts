@@ -6,7 +6,6 @@ const CLIENT_ERROR_STATUSES = [
   421, 422, 423, 424, 425, 426, 428, 429, 431, 451,
 ] as const;
 const SERVER_ERROR_STATUSES = [500, 501, 502, 503, 504, 505, 506, 507, 508, 510, 511] as const;
-const REDIRECT_STATUS_LIST = [301, 302, 303, 307, 308] as const;
 
 /** The 4xx statuses. */
 export type ClientErrorStatus = typeof CLIENT_ERROR_STATUSES[number];
@@ -15,22 +14,16 @@ export type ServerErrorStatus = typeof SERVER_ERROR_STATUSES[number];
 /** A status an error may be answered with (as Fresh's `ErrorStatus`). */
 export type ErrorStatus = ClientErrorStatus | ServerErrorStatus;
 /** The statuses `ctx.redirect()` may answer with. */
-export type RedirectStatus = typeof REDIRECT_STATUS_LIST[number];
+export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 
 const ERROR_STATUSES: ReadonlySet<number> = new Set([
   ...CLIENT_ERROR_STATUSES,
   ...SERVER_ERROR_STATUSES,
 ]);
-const REDIRECT_STATUSES: ReadonlySet<number> = new Set(REDIRECT_STATUS_LIST);
 
 /** Whether a number is an error status (for statuses that arrive from elsewhere, e.g. an upstream API). */
 export function isErrorStatus(status: number): status is ErrorStatus {
   return ERROR_STATUSES.has(status);
-}
-
-/** Whether a number is a redirect status `ctx.redirect()` accepts. */
-export function isRedirectStatus(status: number): status is RedirectStatus {
-  return REDIRECT_STATUSES.has(status);
 }
 
 /**
@@ -39,11 +32,8 @@ export function isRedirectStatus(status: number): status is RedirectStatus {
  * the error as `props.error`) for pages.
  */
 export class HttpError extends Error {
-  /**
-   * The HTTP status. A redirect status only for the deprecated thrown
-   * redirect (see the constructor); everything else is 4xx or 5xx.
-   */
-  readonly status: ErrorStatus | RedirectStatus;
+  /** The HTTP status: 4xx or 5xx. */
+  readonly status: ErrorStatus;
   /** Extra headers for the error response (for example `Allow` or `WWW-Authenticate`). */
   readonly headers: HeadersInit | undefined;
 
@@ -52,13 +42,7 @@ export class HttpError extends Error {
    * @param message Shown to the client as `{ error: message }` or on the error page.
    * @param headers Extra response headers (Fresh 2 takes `ErrorOptions` here instead).
    */
-  constructor(status: ErrorStatus, message: string, headers?: HeadersInit);
-  /**
-   * @deprecated A thrown redirect (`Location` in `headers`): return
-   * `ctx.redirect(location)` instead. Kept until every caller returns one.
-   */
-  constructor(status: RedirectStatus, message: string, headers: HeadersInit);
-  constructor(status: ErrorStatus | RedirectStatus, message: string, headers?: HeadersInit) {
+  constructor(status: ErrorStatus, message: string, headers?: HeadersInit) {
     super(message);
     this.name = "HttpError";
     this.status = status;

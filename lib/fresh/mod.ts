@@ -20,10 +20,6 @@
  * - Errors on API paths (`isApiPath`), or from handler-only routes to clients
  *   that do not accept HTML, answer JSON `{ error }` rather than the page.
  * - `HttpError`'s third argument is response headers (Fresh 2: `ErrorOptions`).
- * - Deprecated, kept until the routes move: `ctx.render(data, init)` (Fresh
- *   1's form; Fresh 2's takes JSX), a thrown `HttpError(302, …, { location })`
- *   as a redirect, and `define.page<DataType>` naming the data type instead of
- *   `typeof handler`.
  * - `ctx.redirect()` sends addresses on other origins to `/` (Fresh 2 follows
  *   them).
  * - The context has `req`, `url`, `params`, `state`, `next`, `redirect`

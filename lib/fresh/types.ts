@@ -31,11 +31,6 @@ export interface Context<State> {
    * collapsed, so a redirect can never leave the site.
    */
   redirect(pathOrUrl: string, status?: RedirectStatus): Response;
-  /**
-   * @deprecated Fresh 1's form: return `page(data, init)` instead (in Fresh 2
-   * `ctx.render()` takes JSX). Renders the route's page with `data`.
-   */
-  render(data?: unknown, init?: ResponseInit): Response;
 }
 
 /** What a handler answers: a response, or `page(data)` for the route's page to render. */
@@ -44,14 +39,8 @@ export type HandlerResult<Data> =
   | PageResponse<Data>
   | Promise<Response | PageResponse<Data>>;
 
-/**
- * One request handler, as Fresh 2's `HandlerFn<Data, State>`. The
- * one-argument form `HandlerFn<State>` (no page data) is deprecated and kept
- * until its users name both (`HandlerFn<unknown, State>`).
- */
-export type HandlerFn<DataOrState, State = never> = [State] extends [never]
-  ? (ctx: Context<DataOrState>) => HandlerResult<unknown>
-  : (ctx: Context<State>) => HandlerResult<DataOrState>;
+/** One request handler, as Fresh 2's `HandlerFn<Data, State>`. */
+export type HandlerFn<Data, State> = (ctx: Context<State>) => HandlerResult<Data>;
 
 /** Handlers by HTTP method; a missing method answers 405. */
 export type HandlerByMethod<Data, State> = {
@@ -75,14 +64,9 @@ export type RouteData<Handler> = Handler extends (ctx: any) => HandlerResult<inf
 
 /**
  * The page data `define.page<T>` gives its component: inferred from the
- * handler when `T` is `typeof handler` (Fresh 2); `unknown` without `T`. A
- * `T` that is not a handler is taken as the data type itself (the older form,
- * kept until the routes pass `typeof handler`).
+ * handler when `T` is `typeof handler` (Fresh 2); `unknown` without `T`.
  */
-export type PageData<T> = [T] extends [never] ? unknown
-  // deno-lint-ignore no-explicit-any
-  : [T] extends [RouteHandler<any, any>] ? RouteData<T>
-  : T;
+export type PageData<T> = [T] extends [never] ? unknown : RouteData<T>;
 
 /** Props every page, `_app`, `_404` and `_error` component receives (as Fresh 2's `PageProps`). */
 export interface PageProps<Data = unknown, State = unknown> {
@@ -123,7 +107,8 @@ export interface Define<State> {
     handlers: Handlers,
   ): Handlers;
   /** A page component; `define.page<typeof handler>` types `data` from the handler. */
-  page<T = never>(
+  // deno-lint-ignore no-explicit-any
+  page<T extends RouteHandler<any, State> = never>(
     page: (props: PageProps<PageData<T>, State>) => JSX.Element | null,
   ): (props: PageProps<PageData<T>, State>) => JSX.Element | null;
   /** Middleware for `_middleware`: one function or an array, returned as is. */

@@ -1,16 +1,17 @@
 /**
  * The bearer action API's request and answer handling, shared by the four
- * routes: authenticate the bearer, read the JSON body (at most 256 KiB, within
+ * routes: for the caller `routes/api/_middleware.ts` authenticated, read the JSON body (at most 256 KiB, within
  * 10 s: 413 / 408 / 400 `Invalid JSON`) and validate it, act as the caller,
  * and turn GitHub's answer into ours. GitHub's refusals keep their status and
  * message (404, 405, 409, 422, and other 4xx such as 403); a 401 from GitHub
  * that a refresh could not cure answers 401; GitHub failing (5xx) or
- * unreachable answers 502.
+ * unreachable answers 502 with a fixed text: GitHub's own text or the network
+ * error goes to the log, never into the answer.
  */
 import type { z } from "zod";
-import { requireBearerUser } from "../auth/bearer.ts";
 import type { TokenDeps } from "../auth/user_tokens.ts";
 import { HttpError, isErrorStatus } from "../fresh/http_error.ts";
+import type { Logger } from "../log.ts";
 import { ACTION_BODY_BYTES, readJsonBody } from "../request_body.ts";
 import type { ActionOutcome } from "./actions.ts";
 
@@ -39,10 +40,17 @@ export async function parseJsonBody<S extends z.ZodType>(
   return parsed.data;
 }
 
+/** The answers when GitHub cannot serve an action (502). */
+const GITHUB_FAILURES = {
+  unreachable: "GitHub is unreachable; try again later",
+  failed: "GitHub failed to carry out the action; try again later",
+} as const;
+
 /** Turns an action's outcome into the API answer (see the module comment). */
 export function actionResponse<T extends object>(
   outcome: ActionOutcome<T>,
   status: number,
+  log: Logger,
 ): Response {
   switch (outcome.kind) {
     case "ok":
@@ -50,7 +58,8 @@ export function actionResponse<T extends object>(
     case "no_token":
       throw new HttpError(401, "Your stored GitHub token has expired; sign in again");
     case "unreachable":
-      throw new HttpError(502, `GitHub is unreachable: ${outcome.message}`);
+      log.warn("action API: GitHub unreachable", { error: outcome.message });
+      throw new HttpError(502, GITHUB_FAILURES.unreachable);
     case "refused":
       if (outcome.status === 401) {
         throw new HttpError(401, `GitHub no longer accepts your token: ${outcome.message}`);
@@ -58,17 +67,18 @@ export function actionResponse<T extends object>(
       if (outcome.status < 500 && isErrorStatus(outcome.status)) {
         throw new HttpError(outcome.status, outcome.message);
       }
-      throw new HttpError(502, `GitHub failed (${outcome.status}): ${outcome.message}`);
+      log.warn("action API: GitHub failed", { status: outcome.status, error: outcome.message });
+      throw new HttpError(502, GITHUB_FAILURES.failed);
   }
 }
 
-/** Answers one action request: bearer, body, the call as the caller, the answer. */
+/** Answers one action request of the user `userId`: body, the call as the caller, the answer. */
 export async function handleAction<S extends z.ZodType, T extends object>(
-  deps: TokenDeps,
+  deps: TokenDeps & { log: Logger },
+  userId: string,
   req: Request,
   spec: ActionSpec<S, T>,
 ): Promise<Response> {
-  const userId = await requireBearerUser(deps.kv, req);
   const input = await parseJsonBody(req, spec.schema);
-  return actionResponse(await spec.run(deps, userId, input), spec.status);
+  return actionResponse(await spec.run(deps, userId, input), spec.status, deps.log);
 }

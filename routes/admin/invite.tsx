@@ -1,6 +1,8 @@
 import { describeInvite } from "../../lib/admin/invites.ts";
 import { actorOf } from "../../lib/admin/guards.ts";
-import { requireCsrfToken, requirePrincipal } from "../../lib/auth/access.ts";
+import { CSRF_FIELD, requireCsrfToken } from "../../lib/auth/access.ts";
+import { principalOf } from "../../lib/auth/principal.ts";
+import { page } from "../../lib/fresh/mod.ts";
 import { isId } from "../../lib/ids.ts";
 import { FORM_BODY_BYTES, readFormBody } from "../../lib/request_body.ts";
 import { define } from "../../lib/state.ts";
@@ -13,6 +15,11 @@ type InvitePage =
 const UNUSABLE = "This invite link is unknown, already used, revoked or expired.";
 const MALFORMED = "This invite link is incomplete or malformed; copy the whole link again.";
 
+/** The page saying why the link cannot be used, with its status. */
+function unusable(message: string, status: number) {
+  return page<InvitePage>({ kind: "unusable", message }, { status });
+}
+
 /**
  * Accepting a group invite: GET shows the group and role with a button (a person who is not
  * signed in is sent through sign-in and back here by the console guard); the button POSTs
@@ -20,16 +27,12 @@ const MALFORMED = "This invite link is incomplete or malformed; copy the whole l
  */
 export const handler = define.handlers({
   async GET(ctx) {
-    const principal = await requirePrincipal(ctx);
+    const principal = principalOf(ctx);
     const token = ctx.url.searchParams.get("token");
-    if (!isId("inviteToken", token)) {
-      return ctx.render({ kind: "unusable", message: MALFORMED } satisfies InvitePage, {
-        status: 400,
-      });
-    }
+    if (!isId("inviteToken", token)) return unusable(MALFORMED, 400);
     const found = await describeInvite(ctx.state.kv, token);
-    if (!found) return ctx.render({ kind: "unusable", message: UNUSABLE }, { status: 404 });
-    return ctx.render(
+    if (!found) return unusable(UNUSABLE, 404);
+    return page<InvitePage>(
       {
         kind: "offer",
         token,
@@ -37,36 +40,33 @@ export const handler = define.handlers({
         groupName: found.groupName,
         role: found.invite.role,
         by: found.invite.createdBy.login,
-      } satisfies InvitePage,
+      },
       { headers: { "cache-control": "no-store" } },
     );
   },
   async POST(ctx) {
-    const principal = await requirePrincipal(ctx);
+    const principal = principalOf(ctx);
     const form = await readFormBody(ctx.req, { maxBytes: FORM_BODY_BYTES });
-    requireCsrfToken(principal, form.get("csrf"));
+    requireCsrfToken(principal, form);
     const token = form.get("token");
-    if (!isId("inviteToken", token)) {
-      return ctx.render({ kind: "unusable", message: MALFORMED } satisfies InvitePage, {
-        status: 400,
-      });
-    }
+    if (!isId("inviteToken", token)) return unusable(MALFORMED, 400);
     const result = await acceptInvite(ctx.state.kv, token, actorOf(principal));
     if (!result.ok) {
-      const message = result.reason === "group_missing"
-        ? "The group of this invite no longer exists."
-        : result.reason === "group_full"
-        ? "The group has no room for another member; ask an owner to remove someone first."
-        : UNUSABLE;
-      const status = result.reason === "group_full" ? 409 : 404;
-      return ctx.render({ kind: "unusable", message } satisfies InvitePage, { status });
+      return unusable(
+        result.reason === "group_missing"
+          ? "The group of this invite no longer exists."
+          : result.reason === "group_full"
+          ? "The group has no room for another member; ask an owner to remove someone first."
+          : UNUSABLE,
+        result.reason === "group_full" ? 409 : 404,
+      );
     }
-    return new Response(null, { status: 303, headers: { location: "/admin?invite=ok" } });
+    return ctx.redirect("/admin?invite=ok", 303);
   },
 });
 
 /** The invite offer, or why the link cannot be used. */
-export default define.page<InvitePage>(function InvitePage({ data }) {
+export default define.page<typeof handler>(function InvitePage({ data }) {
   return (
     <main class="mx-auto mt-24 max-w-md rounded-lg border border-slate-200 bg-white p-8 text-center shadow-sm">
       {data.kind === "unusable"
@@ -90,7 +90,7 @@ export default define.page<InvitePage>(function InvitePage({ data }) {
             </p>
             <form method="post" action="/admin/invite" class="mt-6">
               <input type="hidden" name="token" value={data.token} />
-              <input type="hidden" name="csrf" value={data.csrf} />
+              <input type="hidden" name={CSRF_FIELD} value={data.csrf} />
               <button
                 type="submit"
                 class="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-700"

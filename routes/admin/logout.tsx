@@ -1,8 +1,8 @@
-import { requireCsrfToken, requireSameOrigin } from "../../lib/auth/access.ts";
-import { loadPrincipal } from "../../lib/auth/principal.ts";
+import { CSRF_FIELD, requireCsrfToken, requireSameOrigin } from "../../lib/auth/access.ts";
 import { clearedSessionCookie } from "../../lib/auth/session_cookie.ts";
 import { signOut } from "../../lib/auth/sign_out.ts";
-import { HttpError } from "../../lib/fresh/http_error.ts";
+import { page } from "../../lib/fresh/mod.ts";
+import { FORM_BODY_BYTES, readFormBody } from "../../lib/request_body.ts";
 import { define } from "../../lib/state.ts";
 
 /** The confirmation form (with the session's CSRF token), or the signed-out notice. */
@@ -15,32 +15,31 @@ const NO_STORE = { "cache-control": "no-store" };
 /**
  * Sign-out is a same-origin POST carrying the session's CSRF token, so no
  * other site can end a session. GET only shows the confirmation form (or,
- * without a session, that nobody is signed in).
+ * without a session, that nobody is signed in). The console middleware has
+ * put the session's person, if any, on `ctx.state.principal`.
  */
 export const handler = define.handlers({
-  async GET(ctx) {
-    const principal = await loadPrincipal(ctx);
-    const page: SignOutPage = principal?.sessionId ? { csrfToken: principal.csrfToken } : {};
-    return ctx.render(page, { headers: NO_STORE });
+  GET(ctx) {
+    const principal = ctx.state.principal;
+    const data: SignOutPage = principal?.sessionId ? { csrfToken: principal.csrfToken } : {};
+    return page(data, { headers: NO_STORE });
   },
   async POST(ctx) {
     const { kv, config } = ctx.state;
     requireSameOrigin(ctx.req, config);
-    const principal = await loadPrincipal(ctx);
+    const principal = ctx.state.principal;
     if (principal?.sessionId) {
-      const form = await ctx.req.formData().catch(() => {
-        throw new HttpError(400, "Expected a form");
-      });
-      requireCsrfToken(principal, form.get("csrf_token"));
+      const form = await readFormBody(ctx.req, { maxBytes: FORM_BODY_BYTES });
+      requireCsrfToken(principal, form);
       await signOut(kv, ctx.req);
     }
     const headers = { ...NO_STORE, "set-cookie": clearedSessionCookie(config) };
-    return ctx.render({}, { headers });
+    return page<SignOutPage>({}, { headers });
   },
 });
 
 /** Asks to confirm the sign-out, or says the session has ended. */
-export default define.page<SignOutPage>(function SignOut({ data }) {
+export default define.page<typeof handler>(function SignOut({ data }) {
   return (
     <main class="mx-auto mt-24 max-w-md rounded-lg border border-slate-200 bg-white p-8 text-center shadow-sm">
       {data.csrfToken
@@ -48,7 +47,7 @@ export default define.page<SignOutPage>(function SignOut({ data }) {
           <form method="post" action="/admin/logout">
             <h1 class="text-xl font-semibold">Sign out?</h1>
             <p class="mt-2 text-slate-600">This ends your console session in this browser.</p>
-            <input type="hidden" name="csrf_token" value={data.csrfToken} />
+            <input type="hidden" name={CSRF_FIELD} value={data.csrfToken} />
             <button
               type="submit"
               class="mt-6 rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-700"

@@ -1,3 +1,4 @@
+import { bearerUserOf } from "../../lib/auth/bearer.ts";
 import { mergePullRequest, mergeSchema } from "../../lib/github/actions.ts";
 import { handleAction } from "../../lib/github/action_api.ts";
 import { define } from "../../lib/state.ts";
@@ -5,5 +6,9 @@ import { define } from "../../lib/state.ts";
 /** Merges a pull request as the bearer's GitHub user. */
 export const handler = define.handlers({
   POST: (ctx) =>
-    handleAction(ctx.state, ctx.req, { schema: mergeSchema, run: mergePullRequest, status: 200 }),
+    handleAction(ctx.state, bearerUserOf(ctx), ctx.req, {
+      schema: mergeSchema,
+      run: mergePullRequest,
+      status: 200,
+    }),
 });

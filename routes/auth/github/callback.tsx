@@ -1,9 +1,8 @@
-import { redirectError, wantsPage } from "../../../lib/auth/access.ts";
+import { acceptsHtml } from "../../../lib/auth/access.ts";
 import { sessionCookie } from "../../../lib/auth/session_cookie.ts";
 import { completeSignIn, consumeSignInState } from "../../../lib/auth/sign_in.ts";
 import { requireFeature } from "../../../lib/config.ts";
-import { HttpError, isHttpError } from "../../../lib/fresh/http_error.ts";
-import type { Context } from "../../../lib/fresh/types.ts";
+import { type Context, HttpError, isHttpError, page } from "../../../lib/fresh/mod.ts";
 import { define, type State } from "../../../lib/state.ts";
 
 interface Linked {
@@ -16,22 +15,24 @@ const STATE_FORMAT = /^[\w-]{16,128}$/;
 /**
  * GitHub's install redirect when the app asks for authorization during
  * installation: it carries a code but not our state, so the code is not used;
- * the install page starts a sign-in of its own.
+ * the install page starts a sign-in of its own. The install page's address,
+ * or null for any other callback.
  */
-function redirectStatelessInstall(query: URLSearchParams): void {
+function statelessInstallPath(query: URLSearchParams): string | null {
   const installationId = query.get("installation_id");
-  if (query.has("state") || !installationId || !/^\d{1,18}$/.test(installationId)) return;
+  if (query.has("state") || !installationId || !/^\d{1,18}$/.test(installationId)) return null;
   const next = new URLSearchParams({ installation_id: installationId });
   const setupAction = query.get("setup_action");
   if (setupAction) next.set("setup_action", setupAction);
-  throw redirectError(`/auth/github/install?${next}`);
+  return `/auth/github/install?${next}`;
 }
 
-async function answer(ctx: Context<State>): Promise<Response> {
+async function answer(ctx: Context<State>) {
   const { config } = ctx.state;
   requireFeature(config, "GitHub sign-in");
   const query = ctx.url.searchParams;
-  redirectStatelessInstall(query);
+  const installPath = statelessInstallPath(query);
+  if (installPath) return ctx.redirect(installPath);
   const state = query.get("state");
   if (!state || !STATE_FORMAT.test(state)) throw new HttpError(400, "Missing or malformed state");
   const flow = await consumeSignInState(ctx.state, ctx.req, state);
@@ -45,16 +46,13 @@ async function answer(ctx: Context<State>): Promise<Response> {
 
   const outcome = await completeSignIn(ctx.state, code, flow);
   switch (outcome.kind) {
-    case "session":
-      return new Response(null, {
-        status: 302,
-        headers: {
-          location: outcome.redirectTo,
-          "set-cookie": sessionCookie(config, outcome.sessionId),
-        },
-      });
+    case "session": {
+      const res = ctx.redirect(outcome.redirectTo);
+      res.headers.set("set-cookie", sessionCookie(config, outcome.sessionId));
+      return res;
+    }
     case "forbidden":
-      throw redirectError("/admin?error=forbidden", "No console access");
+      return ctx.redirect("/admin?error=forbidden");
     case "json":
       return Response.json({
         userId: outcome.userId,
@@ -62,14 +60,14 @@ async function answer(ctx: Context<State>): Promise<Response> {
         redirectTo: outcome.redirectTo,
       });
     case "discord_linked":
-      if (wantsPage(ctx.req)) return ctx.render({ platform: "Discord", login: outcome.login });
+      if (acceptsHtml(ctx.req)) return page<Linked>({ platform: "Discord", login: outcome.login });
       return Response.json({
         ok: true,
         discordUserId: outcome.discordUserId,
         login: outcome.login,
       });
     case "telegram_linked":
-      if (wantsPage(ctx.req)) return ctx.render({ platform: "Telegram", login: outcome.login });
+      if (acceptsHtml(ctx.req)) return page<Linked>({ platform: "Telegram", login: outcome.login });
       return Response.json({
         ok: true,
         telegramUserId: outcome.telegramUserId,
@@ -87,7 +85,7 @@ export const handler = define.handlers({
     try {
       return await answer(ctx);
     } catch (error) {
-      if (!isHttpError(error) || wantsPage(ctx.req)) throw error;
+      if (!isHttpError(error) || acceptsHtml(ctx.req)) throw error;
       return Response.json({ error: error.message }, {
         status: error.status,
         headers: error.headers,
@@ -97,7 +95,7 @@ export const handler = define.handlers({
 });
 
 /** The page a browser sees after linking a chat account. */
-export default define.page<Linked>(function LinkedPage({ data }) {
+export default define.page<typeof handler>(function LinkedPage({ data }) {
   return (
     <main class="mx-auto mt-24 max-w-md rounded-lg border border-slate-200 bg-white p-8 text-center shadow-sm">
       <h1 class="text-xl font-semibold">Account linked</h1>

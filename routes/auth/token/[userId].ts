@@ -1,4 +1,5 @@
-import { requirePrincipal, requireSameOrigin } from "../../../lib/auth/access.ts";
+import { requireSameOrigin } from "../../../lib/auth/access.ts";
+import { principalOf } from "../../../lib/auth/principal.ts";
 import { revokeUserToken } from "../../../lib/auth/revoke.ts";
 import { requireId } from "../../../lib/ids.ts";
 import { define } from "../../../lib/state.ts";
@@ -7,7 +8,7 @@ import { define } from "../../../lib/state.ts";
 export const handler = define.handlers({
   async DELETE(ctx) {
     requireSameOrigin(ctx.req, ctx.state.config);
-    const principal = await requirePrincipal(ctx);
+    const principal = principalOf(ctx);
     const userId = requireId("githubUserId", ctx.params.userId, "userId");
     await revokeUserToken(ctx.state.kv, principal, userId);
     return Response.json({ ok: true });

@@ -1,12 +1,9 @@
-import {
-  requireCsrfToken,
-  requirePrincipal,
-  requireSameOrigin,
-} from "../../../../lib/auth/access.ts";
+import { requireCsrfToken, requireSameOrigin } from "../../../../lib/auth/access.ts";
 import { parseInstallationId, verifyInstaller } from "../../../../lib/auth/installer.ts";
+import { principalOf } from "../../../../lib/auth/principal.ts";
 import { bindForInstaller } from "../../../../lib/installations/binding.ts";
 import { requireFeature } from "../../../../lib/config.ts";
-import { HttpError } from "../../../../lib/fresh/http_error.ts";
+import { HttpError } from "../../../../lib/fresh/mod.ts";
 import { requireId } from "../../../../lib/ids.ts";
 import { FORM_BODY_BYTES, readFormBody } from "../../../../lib/request_body.ts";
 import { define } from "../../../../lib/state.ts";
@@ -23,9 +20,9 @@ export const handler = define.handlers({
     requireFeature(config, "GitHub sign-in");
     requireFeature(config, "GitHub App");
     requireSameOrigin(ctx.req, config);
-    const principal = await requirePrincipal(ctx);
+    const principal = principalOf(ctx);
     const form = await readFormBody(ctx.req, { maxBytes: FORM_BODY_BYTES });
-    requireCsrfToken(principal, form.get("csrf_token"));
+    requireCsrfToken(principal, form);
     const installationId = parseInstallationId(form.get("installation_id"));
     const groupId = form.get("group");
     if (typeof groupId !== "string" || groupId === "") throw new HttpError(400, "Choose a group");
@@ -33,6 +30,6 @@ export const handler = define.handlers({
     const installation = await verifyInstaller(ctx.state, principal, installationId);
     if (!installation) throw new HttpError(401, "Your GitHub sign-in has expired; sign in again");
     await bindForInstaller(kv, principal, installation, groupId);
-    return new Response(null, { status: 303, headers: { location: "/admin?install=ok" } });
+    return ctx.redirect("/admin?install=ok", 303);
   },
 });

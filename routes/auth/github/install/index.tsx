@@ -1,7 +1,8 @@
+import { CSRF_FIELD } from "../../../../lib/auth/access.ts";
 import { parseInstallationId, verifyInstaller } from "../../../../lib/auth/installer.ts";
-import { loadPrincipal } from "../../../../lib/auth/principal.ts";
 import { redirectToGitHub } from "../../../../lib/auth/sign_in.ts";
 import { requireFeature } from "../../../../lib/config.ts";
+import { page } from "../../../../lib/fresh/mod.ts";
 import { type InstallChoices, installChoices } from "../../../../lib/installations/binding.ts";
 import { define } from "../../../../lib/state.ts";
 
@@ -15,7 +16,8 @@ const SETUP_ACTIONS = new Set(["install", "update"]);
 
 /**
  * GitHub's setup address after the app is installed: signs the person in
- * when needed (and comes back), checks on GitHub that they administer the
+ * when needed (the folder's middleware put the session's person, if any, on
+ * `ctx.state.principal`) and comes back, checks on GitHub that they administer the
  * installation's account, and shows where to bind it.
  */
 export const handler = define.handlers({
@@ -31,17 +33,17 @@ export const handler = define.handlers({
         installationId,
         ...(SETUP_ACTIONS.has(setupAction) ? { setupAction } : {}),
       });
-    const principal = await loadPrincipal(ctx);
+    const principal = ctx.state.principal;
     if (!principal) return signIn();
     const installation = await verifyInstaller(ctx.state, principal, installationId);
     if (!installation) return signIn();
-    const page: InstallPage = {
+    const data: InstallPage = {
       installationId,
       account: installation.account.login,
       csrfToken: principal.csrfToken,
       ...await installChoices(kv, principal, installationId),
     };
-    return ctx.render(page, { headers: { "cache-control": "no-store" } });
+    return page(data, { headers: { "cache-control": "no-store" } });
   },
 });
 
@@ -57,7 +59,7 @@ function Notice({ children }: { children: string }) {
  * The binding choice: the group `inst-{id}` (new, or existing and the
  * person's), or one of the person's own groups.
  */
-export default define.page<InstallPage>(function InstallChoicePage({ data }) {
+export default define.page<typeof handler>(function InstallChoicePage({ data }) {
   const offerNewGroup = !data.newGroup.exists || data.newGroup.owned;
   const bound = new Set(data.boundGroupIds);
   const checkedId = offerNewGroup ? data.newGroup.id : data.ownedGroups[0]?.id;
@@ -83,7 +85,7 @@ export default define.page<InstallPage>(function InstallChoicePage({ data }) {
       {data.canMove && checkedId && (
         <form method="post" action="/auth/github/install/bind" class="mt-6 space-y-3">
           <input type="hidden" name="installation_id" value={String(data.installationId)} />
-          <input type="hidden" name="csrf_token" value={data.csrfToken} />
+          <input type="hidden" name={CSRF_FIELD} value={data.csrfToken} />
           {offerNewGroup && (
             <label class="flex items-start gap-2">
               <input
