@@ -9,7 +9,7 @@ import {
   headerDelayMs,
   MAX_PLATFORM_DELAY_MS,
   platformDelayMs,
-} from "../lib/delivery/platform_delay.ts";
+} from "../lib/platform/platform_delay.ts";
 import { laneKeyFor } from "../lib/delivery/targets.ts";
 import { getLaneRun } from "../lib/store/lanes.ts";
 import type { SendLog } from "../lib/store/send_logs.ts";
