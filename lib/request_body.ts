@@ -5,9 +5,8 @@
  * understates, the stream is counted and cancelled as soon as the limit is passed. The whole
  * body must arrive within the deadline.
  */
-import { fromUtf8 } from "./encoding.ts";
+import { concatBytes, fromUtf8 } from "./encoding.ts";
 import { HttpError } from "./fresh/http_error.ts";
-import { concatBytes } from "./signature/hmac.ts";
 
 /** How much of a body an endpoint reads, and for how long. */
 export interface BodyLimits {
