@@ -10,7 +10,7 @@ import {
   MAX_PLATFORM_DELAY_MS,
   platformDelayMs,
 } from "../lib/platform/platform_delay.ts";
-import { laneKeyFor } from "../lib/delivery/targets.ts";
+import { laneKeyFor } from "../lib/target_ref.ts";
 import { getLaneRun } from "../lib/store/lanes.ts";
 import type { SendLog } from "../lib/store/send_logs.ts";
 import type { Target } from "../lib/types.ts";
