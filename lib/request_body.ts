@@ -3,10 +3,11 @@
  * buffers more than its endpoint allows or holds a connection open by sending slowly. A
  * `Content-Length` over the limit is refused without reading; without one (chunked) or when it
  * understates, the stream is counted and cancelled as soon as the limit is passed. The whole
- * body must arrive within the deadline.
+ * body must arrive within the deadline. Each endpoint's limit is in `limits.ts`.
  */
 import { concatBytes, fromUtf8 } from "./encoding.ts";
 import { HttpError } from "./fresh/http_error.ts";
+import { BODY_TIMEOUT_MS } from "./limits.ts";
 
 /** How much of a body an endpoint reads, and for how long. */
 export interface BodyLimits {
@@ -14,17 +15,6 @@ export interface BodyLimits {
   /** Deadline for the whole body (default {@link BODY_TIMEOUT_MS}). */
   timeoutMs?: number;
 }
-
-/** Webhook ingress: 1 MB (1,048,576 bytes). */
-export const WEBHOOK_BODY_BYTES = 1024 * 1024;
-/** Admin API JSON bodies: 2 MB, so a test-match request can carry a payload of the ingress limit. */
-export const ADMIN_BODY_BYTES = 2 * 1024 * 1024;
-/** Action API bodies: 256 KiB (a 65,536-character comment in any UTF-8, with room to spare). */
-export const ACTION_BODY_BYTES = 256 * 1024;
-/** HTML form posts (invite and install pages): 16 KiB. */
-export const FORM_BODY_BYTES = 16 * 1024;
-/** The whole body must arrive within 10 seconds. */
-export const BODY_TIMEOUT_MS = 10_000;
 
 /** The error texts of body refusals. */
 export const BODY_ERRORS = {

@@ -11,9 +11,6 @@ export type TargetRef =
   | { platform: "discord"; channelId: string }
   | { platform: "telegram"; chatId: string };
 
-/** Most targets one group may be allowed. */
-export const MAX_ALLOWED_TARGETS = 200;
-
 /** The channel or chat of a target (its thread or topic dropped). */
 export function targetRefOf(target: Target | TargetRef): TargetRef {
   return target.platform === "discord"

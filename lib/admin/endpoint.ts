@@ -13,8 +13,10 @@ import type { Principal } from "../auth/principal.ts";
 import { formatZodError } from "../filter/schema.ts";
 import { HttpError } from "../fresh/http_error.ts";
 import type { Context, HandlerFn } from "../fresh/types.ts";
-import { type IdKind, requireId } from "../ids.ts";
-import { ADMIN_BODY_BYTES, readJsonBody } from "../request_body.ts";
+import { requireId } from "../http_guards.ts";
+import type { IdKind } from "../ids.ts";
+import { ADMIN_BODY_BYTES } from "../limits.ts";
+import { readJsonBody } from "../request_body.ts";
 import type { State } from "../state.ts";
 
 /** HTTP methods the admin API uses. */

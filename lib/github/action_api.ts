@@ -11,7 +11,8 @@ import type { z } from "zod";
 import { requireBearerUser } from "../auth/bearer.ts";
 import type { TokenDeps } from "../auth/user_tokens.ts";
 import { HttpError, isErrorStatus } from "../fresh/http_error.ts";
-import { ACTION_BODY_BYTES, readJsonBody } from "../request_body.ts";
+import { ACTION_BODY_BYTES } from "../limits.ts";
+import { readJsonBody } from "../request_body.ts";
 import type { ActionOutcome } from "./actions.ts";
 
 /** One action: its body schema, what it does, and its success status. */

@@ -8,13 +8,10 @@
  * entry are one atomic write, checked against the allowlist epoch so a target allowed for
  * another group meanwhile is never claimed twice.
  */
-import { ID_PATTERN, targetRefSchema } from "../filter/schema.ts";
-import {
-  describeTargetRef,
-  MAX_ALLOWED_TARGETS,
-  type TargetRef,
-  targetRefKey,
-} from "../target_ref.ts";
+import { targetRefSchema } from "../filter/schema.ts";
+import { ID_PATTERN } from "../ids.ts";
+import { MAX_ALLOWED_TARGETS } from "../limits.ts";
+import { describeTargetRef, type TargetRef, targetRefKey } from "../target_ref.ts";
 import { type AllowedTargetsRecord, allowTargetsOnce, isTargetAllowed } from "./allowed_targets.ts";
 import type { AuditActor } from "./audit.ts";
 import { readGroupEntry } from "./group_set.ts";
