@@ -1,7 +1,7 @@
 import { redirectError, wantsPage } from "../../../lib/auth/access.ts";
 import { sessionCookie } from "../../../lib/auth/session_cookie.ts";
 import { completeSignIn, consumeSignInState } from "../../../lib/auth/sign_in.ts";
-import { requireFeature } from "../../../lib/config.ts";
+import { requireFeature } from "../../../lib/http_guards.ts";
 import { HttpError, isHttpError } from "../../../lib/fresh/http_error.ts";
 import type { Context } from "../../../lib/fresh/types.ts";
 import { define, type State } from "../../../lib/state.ts";

@@ -5,10 +5,10 @@ import {
 } from "../../../../lib/auth/access.ts";
 import { parseInstallationId, verifyInstaller } from "../../../../lib/auth/installer.ts";
 import { bindForInstaller } from "../../../../lib/installations/binding.ts";
-import { requireFeature } from "../../../../lib/config.ts";
 import { HttpError } from "../../../../lib/fresh/http_error.ts";
-import { requireId } from "../../../../lib/ids.ts";
-import { FORM_BODY_BYTES, readFormBody } from "../../../../lib/request_body.ts";
+import { requireFeature, requireId } from "../../../../lib/http_guards.ts";
+import { FORM_BODY_BYTES } from "../../../../lib/limits.ts";
+import { readFormBody } from "../../../../lib/request_body.ts";
 import { define } from "../../../../lib/state.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { parseInstallationId, verifyInstaller } from "../../../../lib/auth/installer.ts";
 import { loadPrincipal } from "../../../../lib/auth/principal.ts";
 import { redirectToGitHub } from "../../../../lib/auth/sign_in.ts";
-import { requireFeature } from "../../../../lib/config.ts";
+import { requireFeature } from "../../../../lib/http_guards.ts";
 import { type InstallChoices, installChoices } from "../../../../lib/installations/binding.ts";
 import { define } from "../../../../lib/state.ts";
 
