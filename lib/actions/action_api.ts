@@ -9,16 +9,18 @@
  */
 import type { z } from "zod";
 import { requireBearerUser } from "../auth/bearer.ts";
+import { gitHubAsUser } from "../auth/github_caller.ts";
 import type { TokenDeps } from "../auth/user_tokens.ts";
 import { HttpError, isErrorStatus } from "../fresh/http_error.ts";
+import type { ActionOutcome } from "../github/actions.ts";
+import type { GitHubCaller } from "../github/client.ts";
 import { ACTION_BODY_BYTES } from "../limits.ts";
 import { readJsonBody } from "../request_body.ts";
-import type { ActionOutcome } from "./actions.ts";
 
 /** One action: its body schema, what it does, and its success status. */
 export interface ActionSpec<S extends z.ZodType, T> {
   schema: S;
-  run(deps: TokenDeps, userId: string, input: z.infer<S>): Promise<ActionOutcome<T>>;
+  run(github: GitHubCaller, input: z.infer<S>): Promise<ActionOutcome<T>>;
   status: number;
 }
 
@@ -71,5 +73,5 @@ export async function handleAction<S extends z.ZodType, T extends object>(
 ): Promise<Response> {
   const userId = await requireBearerUser(deps.kv, req);
   const input = await parseJsonBody(req, spec.schema);
-  return actionResponse(await spec.run(deps, userId, input), spec.status);
+  return actionResponse(await spec.run(gitHubAsUser(deps, userId), input), spec.status);
 }
