@@ -4,12 +4,12 @@
  * 10 s: 413 / 408 / 400 `Invalid JSON`) and validate it, act as the caller,
  * and turn GitHub's answer into ours. GitHub's refusals keep their status and
  * message (404, 405, 409, 422, and other 4xx such as 403); a 401 from GitHub
- * that a refresh could not cure answers 401; GitHub failing (5xx) or
- * unreachable answers 502.
+ * answers 401 (a bearer's token is never refreshed on its behalf:
+ * `gitHubAsBearer`); GitHub failing (5xx) or unreachable answers 502.
  */
 import type { z } from "zod";
 import { requireBearerUser } from "../auth/bearer.ts";
-import { gitHubAsUser } from "../auth/github_caller.ts";
+import { gitHubAsBearer } from "../auth/github_caller.ts";
 import type { TokenDeps } from "../auth/user_tokens.ts";
 import { HttpError, isErrorStatus } from "../fresh/http_error.ts";
 import type { ActionOutcome } from "../github/actions.ts";
@@ -73,5 +73,5 @@ export async function handleAction<S extends z.ZodType, T extends object>(
 ): Promise<Response> {
   const userId = await requireBearerUser(deps.kv, req);
   const input = await parseJsonBody(req, spec.schema);
-  return actionResponse(await spec.run(gitHubAsUser(deps, userId), input), spec.status);
+  return actionResponse(await spec.run(gitHubAsBearer(deps, userId), input), spec.status);
 }
