@@ -3,10 +3,10 @@
  * buffers more than its endpoint allows or holds a connection open by sending slowly. A
  * `Content-Length` over the limit is refused without reading; without one (chunked) or when it
  * understates, the stream is counted and cancelled as soon as the limit is passed. The whole
- * body must arrive within the deadline. Each endpoint's limit is in `limits.ts`.
+ * body must arrive within the deadline. Each endpoint's limit is in `limits.ts`; endpoints
+ * that answer a refusal with an error use `http_body.ts`.
  */
-import { concatBytes, fromUtf8 } from "./encoding.ts";
-import { HttpError } from "./fresh/http_error.ts";
+import { concatBytes } from "./encoding.ts";
 import { BODY_TIMEOUT_MS } from "./limits.ts";
 
 /** How much of a body an endpoint reads, and for how long. */
@@ -71,42 +71,4 @@ export async function readBody(request: Request, limits: BodyLimits): Promise<Bo
     clearTimeout(timer);
   }
   return { ok: true, bytes: concatBytes(...parts) };
-}
-
-/** The body's bytes; throws 413 `Request too large`, 408 `Request timeout` or 400. */
-export async function readBodyBytes(
-  request: Request,
-  limits: BodyLimits,
-): Promise<Uint8Array<ArrayBuffer>> {
-  const read = await readBody(request, limits);
-  if (read.ok) return read.bytes;
-  switch (read.refusal) {
-    case "too_large":
-      throw new HttpError(413, BODY_ERRORS.tooLarge);
-    case "timeout":
-      throw new HttpError(408, BODY_ERRORS.timeout);
-    case "unreadable":
-      throw new HttpError(400, BODY_ERRORS.unreadable);
-  }
-}
-
-/** The body parsed as JSON; as {@link readBodyBytes}, and 400 `Invalid JSON` when it is not. */
-export async function readJsonBody(request: Request, limits: BodyLimits): Promise<unknown> {
-  const bytes = await readBodyBytes(request, limits);
-  try {
-    return JSON.parse(fromUtf8(bytes));
-  } catch {
-    throw new HttpError(400, BODY_ERRORS.invalidJson);
-  }
-}
-
-/** The body parsed as an HTML form; as {@link readBodyBytes}, and 400 when it is not a form. */
-export async function readFormBody(request: Request, limits: BodyLimits): Promise<FormData> {
-  const bytes = await readBodyBytes(request, limits);
-  const contentType = request.headers.get("content-type") ?? "";
-  try {
-    return await new Response(bytes, { headers: { "content-type": contentType } }).formData();
-  } catch {
-    throw new HttpError(400, "Expected a form");
-  }
 }

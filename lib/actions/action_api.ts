@@ -15,7 +15,7 @@ import { HttpError, isErrorStatus } from "../fresh/http_error.ts";
 import type { ActionOutcome } from "../github/actions.ts";
 import type { GitHubCaller } from "../github/client.ts";
 import { ACTION_BODY_BYTES } from "../limits.ts";
-import { readJsonBody } from "../request_body.ts";
+import { readJsonBody } from "../http_body.ts";
 
 /** One action: its body schema, what it does, and its success status. */
 export interface ActionSpec<S extends z.ZodType, T> {

@@ -16,7 +16,7 @@ import type { Context, HandlerFn } from "../fresh/types.ts";
 import { requireId } from "../http_guards.ts";
 import type { IdKind } from "../ids.ts";
 import { ADMIN_BODY_BYTES } from "../limits.ts";
-import { readJsonBody } from "../request_body.ts";
+import { readJsonBody } from "../http_body.ts";
 import type { State } from "../state.ts";
 
 /** HTTP methods the admin API uses. */

@@ -3,7 +3,7 @@ import { actorOf } from "../../lib/admin/guards.ts";
 import { requireCsrfToken, requirePrincipal } from "../../lib/auth/access.ts";
 import { isId } from "../../lib/ids.ts";
 import { FORM_BODY_BYTES } from "../../lib/limits.ts";
-import { readFormBody } from "../../lib/request_body.ts";
+import { readFormBody } from "../../lib/http_body.ts";
 import { define } from "../../lib/state.ts";
 import { acceptInvite } from "../../lib/store/invites.ts";
 

@@ -8,7 +8,7 @@ import { bindForInstaller } from "../../../../lib/installations/binding.ts";
 import { HttpError } from "../../../../lib/fresh/http_error.ts";
 import { requireFeature, requireId } from "../../../../lib/http_guards.ts";
 import { FORM_BODY_BYTES } from "../../../../lib/limits.ts";
-import { readFormBody } from "../../../../lib/request_body.ts";
+import { readFormBody } from "../../../../lib/http_body.ts";
 import { define } from "../../../../lib/state.ts";
 
 /**
