@@ -1,11 +1,10 @@
 /**
  * Settings (the README lists them), read and validated once at start-up. Nothing is
  * required: a feature whose settings are absent is off, and its endpoints
- * answer 503 through `requireFeature`.
+ * answer 503 (`requireFeature` in `http_guards.ts`).
  */
 import { z } from "zod";
 import { fromBase64 } from "./encoding.ts";
-import { HttpError } from "./fresh/http_error.ts";
 
 /** A setting that failed validation; `message` is one line naming it. */
 export class ConfigError extends Error {
@@ -243,8 +242,3 @@ export const FEATURES = {
 
 /** A feature's name. */
 export type Feature = keyof typeof FEATURES;
-
-/** Throws 503 `<feature> is not configured` when the feature's settings are absent. */
-export function requireFeature(config: Config, feature: Feature): void {
-  if (!FEATURES[feature](config)) throw new HttpError(503, `${feature} is not configured`);
-}

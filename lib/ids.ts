@@ -1,15 +1,13 @@
 /**
  * Formats of the ids that arrive from outside: path parameters, queries, forms and webhook
  * headers. Routes check an id here before it reaches KV, where it becomes a key part (a key is
- * at most 2 KiB), so a malformed or oversized id is a clear 400, never a storage failure.
+ * at most 2 KiB), so a malformed or oversized id is a clear 400, never a storage failure
+ * (`requireId` in `http_guards.ts` answers it). Patterns and predicates only. Browser-safe.
  */
-import { ID_PATTERN } from "./filter/schema.ts";
-import { HttpError } from "./fresh/http_error.ts";
+import { MAX_DELIVERY_ID_LENGTH, MAX_EVENT_ACTION_LENGTH } from "./limits.ts";
 
-/** Longest sender delivery id accepted (`X-GitHub-Delivery`, `X-Gitea-Delivery`, `webhook-id`). */
-export const MAX_DELIVERY_ID_LENGTH = 200;
-/** Longest event action accepted (a payload's `action`). */
-export const MAX_EVENT_ACTION_LENGTH = 64;
+/** Format of route, group and fragment ids. */
+export const ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 /** One id format: the pattern and how an error message describes it. */
 export interface IdFormat {
@@ -52,15 +50,6 @@ export type IdKind = keyof typeof ID_FORMATS;
 /** Whether `value` is a string in the format of `kind`. */
 export function isId(kind: IdKind, value: unknown): value is string {
   return typeof value === "string" && ID_FORMATS[kind].pattern.test(value);
-}
-
-/**
- * `value` when it is an id of `kind`; otherwise throws 400 `<name>: must be <format>`, `name`
- * being what the caller called it (`id`, `token`, `userId` …).
- */
-export function requireId(kind: IdKind, value: unknown, name: string): string {
-  if (isId(kind, value)) return value;
-  throw new HttpError(400, `${name}: must be ${ID_FORMATS[kind].description}`);
 }
 
 /** Whether an event action (absent, or a payload's `action`) is short enough to store. */

@@ -3,11 +3,11 @@
  * buffers more than its endpoint allows or holds a connection open by sending slowly. A
  * `Content-Length` over the limit is refused without reading; without one (chunked) or when it
  * understates, the stream is counted and cancelled as soon as the limit is passed. The whole
- * body must arrive within the deadline.
+ * body must arrive within the deadline. Each endpoint's limit is in `limits.ts`; endpoints
+ * that answer a refusal with an error use `http_body.ts`.
  */
-import { fromUtf8 } from "./encoding.ts";
-import { HttpError } from "./fresh/http_error.ts";
-import { concatBytes } from "./signature/hmac.ts";
+import { concatBytes } from "./encoding.ts";
+import { BODY_TIMEOUT_MS } from "./limits.ts";
 
 /** How much of a body an endpoint reads, and for how long. */
 export interface BodyLimits {
@@ -15,17 +15,6 @@ export interface BodyLimits {
   /** Deadline for the whole body (default {@link BODY_TIMEOUT_MS}). */
   timeoutMs?: number;
 }
-
-/** Webhook ingress: 1 MB (1,048,576 bytes). */
-export const WEBHOOK_BODY_BYTES = 1024 * 1024;
-/** Admin API JSON bodies: 2 MB, so a test-match request can carry a payload of the ingress limit. */
-export const ADMIN_BODY_BYTES = 2 * 1024 * 1024;
-/** Action API bodies: 256 KiB (a 65,536-character comment in any UTF-8, with room to spare). */
-export const ACTION_BODY_BYTES = 256 * 1024;
-/** HTML form posts (invite and install pages): 16 KiB. */
-export const FORM_BODY_BYTES = 16 * 1024;
-/** The whole body must arrive within 10 seconds. */
-export const BODY_TIMEOUT_MS = 10_000;
 
 /** The error texts of body refusals. */
 export const BODY_ERRORS = {
@@ -85,42 +74,4 @@ export async function readBody(request: BodySource, limits: BodyLimits): Promise
     clearTimeout(timer);
   }
   return { ok: true, bytes: concatBytes(...parts) };
-}
-
-/** The body's bytes; throws 413 `Request too large`, 408 `Request timeout` or 400. */
-export async function readBodyBytes(
-  request: Request,
-  limits: BodyLimits,
-): Promise<Uint8Array<ArrayBuffer>> {
-  const read = await readBody(request, limits);
-  if (read.ok) return read.bytes;
-  switch (read.refusal) {
-    case "too_large":
-      throw new HttpError(413, BODY_ERRORS.tooLarge);
-    case "timeout":
-      throw new HttpError(408, BODY_ERRORS.timeout);
-    case "unreadable":
-      throw new HttpError(400, BODY_ERRORS.unreadable);
-  }
-}
-
-/** The body parsed as JSON; as {@link readBodyBytes}, and 400 `Invalid JSON` when it is not. */
-export async function readJsonBody(request: Request, limits: BodyLimits): Promise<unknown> {
-  const bytes = await readBodyBytes(request, limits);
-  try {
-    return JSON.parse(fromUtf8(bytes));
-  } catch {
-    throw new HttpError(400, BODY_ERRORS.invalidJson);
-  }
-}
-
-/** The body parsed as an HTML form; as {@link readBodyBytes}, and 400 when it is not a form. */
-export async function readFormBody(request: Request, limits: BodyLimits): Promise<FormData> {
-  const bytes = await readBodyBytes(request, limits);
-  const contentType = request.headers.get("content-type") ?? "";
-  try {
-    return await new Response(bytes, { headers: { "content-type": contentType } }).formData();
-  } catch {
-    throw new HttpError(400, "Expected a form");
-  }
 }

@@ -1,7 +1,8 @@
 /**
- * What target ownership knows of a chat target: the Discord channel or the Telegram chat.
- * A Discord thread belongs to its parent channel and a Telegram topic to its chat, so the
- * allowlist of a group names channels and chats only. Browser-safe.
+ * Pure helpers over chat targets. Target ownership knows a target by its Discord channel or
+ * Telegram chat: a Discord thread belongs to its parent channel and a Telegram topic to its
+ * chat, so the allowlist of a group names channels and chats only. Delivery knows a target by
+ * its lane (`laneKeyFor`). Browser-safe.
  */
 import type { Target } from "./types.ts";
 
@@ -9,9 +10,6 @@ import type { Target } from "./types.ts";
 export type TargetRef =
   | { platform: "discord"; channelId: string }
   | { platform: "telegram"; chatId: string };
-
-/** Most targets one group may be allowed. */
-export const MAX_ALLOWED_TARGETS = 200;
 
 /** The channel or chat of a target (its thread or topic dropped). */
 export function targetRefOf(target: Target | TargetRef): TargetRef {
@@ -48,4 +46,19 @@ export function notAllowedMessage(target: Target | TargetRef, groupId: string): 
   return `${describeTargetRef(target)} is not an allowed target of group ${groupId}; ` +
     `a super admin can allow it (PUT /admin/api/groups/${groupId}/targets) or ` +
     claimHint(target, groupId);
+}
+
+/**
+ * The lane of a target: a Discord channel or thread (each has its own rate
+ * limit bucket), or a Telegram chat (its topics share the chat's limits).
+ */
+export function laneKeyFor(target: Target): string {
+  switch (target.platform) {
+    case "discord":
+      return `discord:${target.threadId ?? target.channelId}`;
+    case "telegram":
+      return `telegram:${target.chatId}`;
+    default:
+      return `unknown:${JSON.stringify(target)}`;
+  }
 }

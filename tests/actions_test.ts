@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { gitHubAsUser } from "../lib/auth/github_caller.ts";
 import { repoPath } from "../lib/github/client.ts";
 import { getToken, saveToken } from "../lib/store/tokens.ts";
 import { startTestApp, type TestApp } from "./_helpers.ts";
@@ -201,7 +202,7 @@ Deno.test("GitHub unreachable answers 502", async () => {
   assert.deepEqual(await res.json(), { error: "GitHub is unreachable; try again later" });
 });
 
-Deno.test("a token GitHub stopped accepting is refreshed once and the call retried", async () => {
+Deno.test("a token GitHub stopped accepting answers 401 to its bearer: never refreshed on its behalf", async () => {
   await using fake = startFakeGitHub();
   await using t = await startTestApp(githubEnv(fake));
   const { accessToken } = await signedInToken(t, fake);
@@ -212,22 +213,40 @@ Deno.test("a token GitHub stopped accepting is refreshed once and the call retri
     { owner: "o", repo: "r", pullNumber: 1 },
     `Bearer ${accessToken}`,
   );
-  assert.equal(res.status, 200);
-  assert.deepEqual(await res.json(), { ok: true });
+  assert.equal(res.status, 401);
+  assert.deepEqual(await res.json(), {
+    error: "GitHub no longer accepts your token: Bad credentials",
+  });
   const closes = fake.requestsTo("/repos/o/r/pulls/1");
-  assert.equal(closes.length, 2);
+  assert.equal(closes.length, 1);
   assert.equal(closes[0].headers.get("authorization"), `Bearer ${accessToken}`);
-  assert.notEqual(closes[1].headers.get("authorization"), `Bearer ${accessToken}`);
+  assert.equal(fake.requestsTo("/login/oauth/access_token").length, 0);
+  assert.equal((await getToken(t.kv, "7"))?.accessToken, accessToken, "the token is not replaced");
+});
+
+Deno.test("a signed-in user's token GitHub stopped accepting is refreshed once and the call retried", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake));
+  const { accessToken } = await signedInToken(t, fake);
+  fake.expireAccessToken(accessToken);
+  const outcome = await gitHubAsUser(t, "7")({ method: "GET", path: "/user" });
+  assert.equal(outcome.kind, "ok");
+  const calls = fake.requestsTo("/user");
+  assert.equal(calls.length, 2);
+  assert.equal(calls[0].headers.get("authorization"), `Bearer ${accessToken}`);
+  const replaced = (await getToken(t.kv, "7"))!.accessToken;
+  assert.notEqual(replaced, accessToken);
+  assert.equal(calls[1].headers.get("authorization"), `Bearer ${replaced}`);
   assert.equal(fake.requestsTo("/login/oauth/access_token").length, 1);
 
-  const replaced = await post(
+  const stale = await post(
     t,
     "/api/close",
     { owner: "o", repo: "r", pullNumber: 1 },
     `Bearer ${accessToken}`,
   );
-  assert.equal(replaced.status, 401);
-  await replaced.body?.cancel();
+  assert.equal(stale.status, 401, "the replaced token no longer works as a bearer");
+  await stale.body?.cancel();
 });
 
 Deno.test("a stale bearer token is refused: never used, not even once through a refresh", async () => {

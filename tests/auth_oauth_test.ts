@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { listAuditEntries } from "../lib/store/audit.ts";
-import { createLinkState, getDiscordLink, getTelegramLink } from "../lib/store/links.ts";
+import { startChatLink } from "../lib/auth/chat_link.ts";
+import { getDiscordLink, getTelegramLink } from "../lib/store/links.ts";
 import { createOAuthState, OAUTH_STATE_LIFETIME_MS } from "../lib/store/oauth_states.ts";
 import { putGroup } from "../lib/store/groups.ts";
 import { getToken } from "../lib/store/tokens.ts";
@@ -116,7 +117,7 @@ Deno.test("Discord link: the pending Discord user is linked, JSON or a page", as
   await using fake = startFakeGitHub();
   await using t = await startTestApp(githubEnv(fake));
   const url = new URL(
-    await createLinkState(t.kv, t.config, { discordUserId: "80351110224678912" }),
+    await startChatLink(t.kv, t.config, { discordUserId: "80351110224678912" }),
   );
   assert.equal(url.origin + url.pathname, `${fake.url}/login/oauth/authorize`);
   const state = url.searchParams.get("state")!;
@@ -135,7 +136,7 @@ Deno.test("Discord link: the pending Discord user is linked, JSON or a page", as
     linkedAt: 0,
   });
 
-  const again = new URL(await createLinkState(t.kv, t.config, { discordUserId: "42" }));
+  const again = new URL(await startChatLink(t.kv, t.config, { discordUserId: "42" }));
   const page = await callback(
     t,
     { code: fake.issueCode(BOB), state: again.searchParams.get("state")! },
@@ -161,7 +162,7 @@ Deno.test("Telegram link: linked, and a confirmation goes to the pending chat", 
     TELEGRAM_API_URL: `http://127.0.0.1:${telegram.addr.port}`,
   }));
   const url = new URL(
-    await createLinkState(t.kv, t.config, { telegramUserId: "777", telegramChatId: "-100123" }),
+    await startChatLink(t.kv, t.config, { telegramUserId: "777", telegramChatId: "-100123" }),
   );
   const res = await callback(t, {
     code: fake.issueCode(ADA),

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { openToken, sealToken } from "../lib/auth/token_cipher.ts";
+import { openToken, sealToken } from "../lib/at_rest.ts";
 import { usableUserToken } from "../lib/auth/user_tokens.ts";
 import { sha256Hex } from "../lib/crypto.ts";
 import { listAuditEntries } from "../lib/store/audit.ts";

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { ConfigError, loadConfig, requireFeature } from "../lib/config.ts";
+import { ConfigError, loadConfig } from "../lib/config.ts";
 import { HttpError } from "../lib/fresh/http_error.ts";
+import { requireFeature } from "../lib/http_guards.ts";
 
 function configError(env: Record<string, string>): string {
   try {

@@ -1,6 +1,6 @@
 /** Fan-out and lanes: units made once, targets independent, bursts in order within the limits. */
 import assert from "node:assert/strict";
-import { laneKeyFor } from "../lib/delivery/targets.ts";
+import { laneKeyFor } from "../lib/target_ref.ts";
 import { laneRunKey } from "../lib/store/keys.ts";
 import { listSendLogs } from "../lib/store/send_logs.ts";
 import { startFakeDiscord, startFakeTelegram } from "./fake_chat.ts";

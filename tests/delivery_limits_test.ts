@@ -1,6 +1,6 @@
 /** The pure pieces of delivery: the retry policy, even pacing and the rate limiters. */
 import assert from "node:assert/strict";
-import { EvenPace } from "../lib/delivery/even_pace.ts";
+import { EvenPace } from "../lib/platform/even_pace.ts";
 import { decide } from "../lib/delivery/retry_policy.ts";
 import { DiscordRateLimiter, parseDiscordRateLimit } from "../lib/discord/rate_limit.ts";
 import { TelegramPacer } from "../lib/telegram/pacer.ts";

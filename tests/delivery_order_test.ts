@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { ORDER_WAIT_MS } from "../lib/delivery/order_gate.ts";
-import { laneKeyFor } from "../lib/delivery/targets.ts";
+import { laneKeyFor } from "../lib/target_ref.ts";
 import { createDeliveryWorker } from "../lib/delivery/worker.ts";
 import { eventChunksPrefix, fanOutPendingKey, undeliveredJobKey } from "../lib/store/keys.ts";
 import { getLaneRun } from "../lib/store/lanes.ts";

@@ -9,8 +9,8 @@ import {
   headerDelayMs,
   MAX_PLATFORM_DELAY_MS,
   platformDelayMs,
-} from "../lib/delivery/platform_delay.ts";
-import { laneKeyFor } from "../lib/delivery/targets.ts";
+} from "../lib/platform/platform_delay.ts";
+import { laneKeyFor } from "../lib/target_ref.ts";
 import { getLaneRun } from "../lib/store/lanes.ts";
 import type { SendLog } from "../lib/store/send_logs.ts";
 import type { Target } from "../lib/types.ts";

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { readBody, WEBHOOK_BODY_BYTES as MAX_BODY_BYTES } from "../lib/request_body.ts";
+import { WEBHOOK_BODY_BYTES as MAX_BODY_BYTES } from "../lib/limits.ts";
+import { readBody } from "../lib/request_body.ts";
 import { signGithubBody } from "../lib/providers/github.ts";
 import {
   INLINE_CHUNKS,

@@ -3,13 +3,9 @@
  * never read whole) and a deadline for the whole body (a sender that stops sending gets 408).
  */
 import assert from "node:assert/strict";
-import {
-  ADMIN_BODY_BYTES,
-  FORM_BODY_BYTES,
-  readBody,
-  readJsonBody,
-  WEBHOOK_BODY_BYTES,
-} from "../lib/request_body.ts";
+import { ADMIN_BODY_BYTES, FORM_BODY_BYTES, WEBHOOK_BODY_BYTES } from "../lib/limits.ts";
+import { readJsonBody } from "../lib/http_body.ts";
+import { readBody } from "../lib/request_body.ts";
 import { createSession } from "../lib/store/sessions.ts";
 import { PEOPLE, startAdminApp } from "./_admin_helpers.ts";
 import { send, testDeps, webhookRequest, withKv } from "./_ingest_helpers.ts";

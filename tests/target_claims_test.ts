@@ -1,5 +1,5 @@
 /**
- * Claiming a target from inside it (`claimTarget`, called by the chat commands once the
+ * Claiming a target from inside it (`claimChatTarget`, called by the chat commands once the
  * platform confirmed the claimer manages the channel or chat): only for a group the claimer
  * edits, never for a target another group has, audited in the same write.
  */
@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { getAllowedTargets, replaceAllowedTargets } from "../lib/store/allowed_targets.ts";
 import { listAuditEntries } from "../lib/store/audit.ts";
 import { putGroup } from "../lib/store/groups.ts";
-import { claimTarget } from "../lib/store/target_claims.ts";
+import { claimChatTarget } from "../lib/admin/target_claims.ts";
 import { ALPHA, BETA, PEOPLE } from "./_admin_helpers.ts";
 
 async function groups(): Promise<Deno.Kv> {
@@ -19,7 +19,7 @@ async function groups(): Promise<Deno.Kv> {
 
 Deno.test("claims: an owner or admin claims a channel (a thread claims its channel), audited", async () => {
   await using kv = await groups();
-  const claimed = await claimTarget(
+  const claimed = await claimChatTarget(
     kv,
     "alpha",
     { platform: "discord", channelId: "700", threadId: "701" },
@@ -39,7 +39,7 @@ Deno.test("claims: an owner or admin claims a channel (a thread claims its chann
   assert.equal(audit.target, "discord channel 700");
   assert.deepEqual(audit.actor, PEOPLE.admin);
 
-  const again = await claimTarget(
+  const again = await claimChatTarget(
     kv,
     "alpha",
     { platform: "discord", channelId: 700 },
@@ -56,15 +56,15 @@ Deno.test("claims: an owner or admin claims a channel (a thread claims its chann
 Deno.test("claims: refused for a viewer, an outsider, an unknown group or a bad id", async () => {
   await using kv = await groups();
   const chat = { platform: "telegram", chatId: -100555 };
-  const viewer = await claimTarget(kv, "alpha", chat, PEOPLE.viewer);
+  const viewer = await claimChatTarget(kv, "alpha", chat, PEOPLE.viewer);
   assert.equal(viewer.ok || viewer.reason, "not_editor");
-  const outsider = await claimTarget(kv, "alpha", chat, PEOPLE.otherOwner);
+  const outsider = await claimChatTarget(kv, "alpha", chat, PEOPLE.otherOwner);
   assert.equal(outsider.ok || outsider.reason, "not_editor");
-  const unknown = await claimTarget(kv, "gamma", chat, PEOPLE.owner);
+  const unknown = await claimChatTarget(kv, "gamma", chat, PEOPLE.owner);
   assert.equal(unknown.ok || unknown.reason, "unknown_group");
-  const huge = await claimTarget(kv, "x".repeat(3000), chat, PEOPLE.owner);
+  const huge = await claimChatTarget(kv, "x".repeat(3000), chat, PEOPLE.owner);
   assert.equal(huge.ok || huge.reason, "unknown_group");
-  const bad = await claimTarget(
+  const bad = await claimChatTarget(
     kv,
     "alpha",
     { platform: "telegram", chatId: "chat" },
@@ -77,12 +77,12 @@ Deno.test("claims: refused for a viewer, an outsider, an unknown group or a bad 
 
 Deno.test("claims: a target another group has cannot be claimed; a super admin may share it", async () => {
   await using kv = await groups();
-  const taken = await claimTarget(kv, "beta", { platform: "telegram", chatId: "-100555" }, {
+  const taken = await claimChatTarget(kv, "beta", { platform: "telegram", chatId: "-100555" }, {
     userId: PEOPLE.otherOwner.userId,
     login: PEOPLE.otherOwner.login,
   });
   assert.equal(taken.ok, true);
-  const claim = await claimTarget(
+  const claim = await claimChatTarget(
     kv,
     "alpha",
     { platform: "telegram", chatId: -100555, topicId: 3 },
@@ -112,8 +112,8 @@ Deno.test("claims: two groups claiming one target at once: exactly one gets it",
   for (let round = 0; round < 20; round++) {
     const chat = { platform: "telegram", chatId: `-100${round + 1}` };
     const results = await Promise.all([
-      claimTarget(kv, "alpha", chat, PEOPLE.owner),
-      claimTarget(kv, "beta", chat, PEOPLE.otherOwner),
+      claimChatTarget(kv, "alpha", chat, PEOPLE.owner),
+      claimChatTarget(kv, "beta", chat, PEOPLE.otherOwner),
     ]);
     assert.deepEqual(results.map((result) => result.ok).sort(), [false, true], `round ${round}`);
   }

@@ -14,8 +14,10 @@ import { type z, ZodError } from "zod";
 import { type Principal, principalOf } from "../auth/principal.ts";
 import { formatZodError } from "../filter/schema.ts";
 import { type Context, type HandlerFn, HttpError } from "../fresh/mod.ts";
-import { type IdKind, requireId } from "../ids.ts";
-import { ADMIN_BODY_BYTES, readJsonBody } from "../request_body.ts";
+import { requireId } from "../http_guards.ts";
+import type { IdKind } from "../ids.ts";
+import { ADMIN_BODY_BYTES } from "../limits.ts";
+import { readJsonBody } from "../http_body.ts";
 import type { State } from "../state.ts";
 import { Versioned } from "./versioned.ts";
 

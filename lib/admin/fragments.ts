@@ -4,14 +4,12 @@
  */
 import type { Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
+import { MAX_FRAGMENTS } from "../limits.ts";
 import { newAuditEntry } from "../store/audit.ts";
 import { getFragments, replaceFragments } from "../store/fragments.ts";
 import type { Fragment } from "../types.ts";
 import { actorOf, requireGroup } from "./guards.ts";
 import { Versioned } from "./versioned.ts";
-
-/** Most fragments one group keeps. */
-export const MAX_FRAGMENTS = 100;
 
 /** `GET /admin/api/groups/:id/fragments`. */
 export async function listGroupFragments(

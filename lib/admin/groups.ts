@@ -9,16 +9,14 @@
  */
 import { isOwner, type Principal, readableGroups } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
+import { MAX_GROUP_BYTES, MAX_GROUPS } from "../limits.ts";
 import { type AuditAction, type AuditEntry, newAuditEntry } from "../store/audit.ts";
 import { applyGroupChanges, type GroupChange, renameGroup } from "../store/group_admin.ts";
-import { type GroupEntry, MAX_GROUP_BYTES, readGroupSet } from "../store/group_set.ts";
+import { type GroupEntry, readGroupSet } from "../store/group_set.ts";
 import type { Group, Role } from "../types.ts";
 import { actorOf, effectiveRole, requireGroup, requireRight } from "./guards.ts";
 import { sameJson } from "./same_json.ts";
 import { Versioned } from "./versioned.ts";
-
-/** Most groups one instance stores. */
-export const MAX_GROUPS = 100;
 
 const ATTEMPTS = 5;
 const BOUND_FIELDS = ["installationId", "owners"] as const;

@@ -9,8 +9,9 @@
  */
 import { z } from "zod";
 import { canEditRoutes, type Principal, readableGroups } from "../auth/principal.ts";
-import { MAX_ROUTES, routeSchema } from "../filter/schema.ts";
+import { routeSchema } from "../filter/schema.ts";
 import { HttpError } from "../fresh/mod.ts";
+import { MAX_ROUTES } from "../limits.ts";
 import { newAuditEntry } from "../store/audit.ts";
 import { listGroups } from "../store/groups.ts";
 import {

@@ -9,12 +9,12 @@ import {
   filterSchema,
   fragmentSchema,
   groupSchema,
-  ID_PATTERN,
   routeSchema,
   targetRefSchema,
   targetSchema,
 } from "../filter/schema.ts";
-import { MAX_ALLOWED_TARGETS } from "../target_ref.ts";
+import { ID_PATTERN } from "../ids.ts";
+import { MAX_ALLOWED_TARGETS } from "../limits.ts";
 import { AUDIT_ACTIONS } from "../store/audit.ts";
 
 /** A route, group or fragment id. */

@@ -17,6 +17,7 @@ import {
   type MembershipLookup,
 } from "../github/installations.ts";
 import type { Logger } from "../log.ts";
+import { gitHubAsUser } from "./github_caller.ts";
 import type { Principal } from "./principal.ts";
 import type { TokenDeps } from "./user_tokens.ts";
 
@@ -38,7 +39,7 @@ async function adminship(
     return String(account.id) === principal.userId ? { kind: "admin" } : { kind: "not_admin" };
   }
   if (account.type === "Organization") {
-    return await findOrgAdminship(deps, principal.userId, account.login);
+    return await findOrgAdminship(gitHubAsUser(deps, principal.userId), account.login);
   }
   return { kind: "not_admin" };
 }
@@ -64,7 +65,7 @@ export async function verifyInstaller(
   installationId: number,
 ): Promise<Installation | null> {
   if (principal.debug) return { id: installationId, account: { id: 0, login: "debug" } };
-  const lookup = await findUserInstallation(deps, principal.userId, installationId);
+  const lookup = await findUserInstallation(gitHubAsUser(deps, principal.userId), installationId);
   switch (lookup.kind) {
     case "no_token":
       return null;

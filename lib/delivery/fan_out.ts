@@ -12,10 +12,11 @@ import { listGroupEntries } from "../store/groups.ts";
 import { clearFanOutPending } from "../store/pending_fan_outs.ts";
 import type { SendLog } from "../store/send_logs.ts";
 import { createUnit, type NewUnit } from "../store/units.ts";
+import { laneKeyFor } from "../target_ref.ts";
 import type { ForgeEvent, Route, Target } from "../types.ts";
 import type { DeliveryContext } from "./context.ts";
 import { renderFor } from "./render.ts";
-import { laneKeyFor, unitIdFor } from "./targets.ts";
+import { unitIdFor } from "./targets.ts";
 
 async function unitFor(
   event: ForgeEvent,

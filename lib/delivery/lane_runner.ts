@@ -25,7 +25,7 @@ import { getUnitBody, markSending, recordOutcome } from "../store/units.ts";
 import type { DeliveryContext } from "./context.ts";
 import { mustWaitForOlderEvents, ORDER_POLL_MS } from "./order_gate.ts";
 import { decide, type RetryDecision } from "./retry_policy.ts";
-import type { SendResult } from "./send_result.ts";
+import type { SendResult } from "../platform/send_result.ts";
 import type { PlatformSender } from "./senders.ts";
 
 /** What one step of a lane came to. */

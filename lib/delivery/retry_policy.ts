@@ -2,11 +2,11 @@
  * The retry policy: network errors, timeouts and 5xx back off along a
  * schedule (5 s, 30 s, 2 min, 10 min, 30 min) and the unit is `dead` when the
  * schedule is spent; a 429 waits the platform's `retry_after` (at most an hour,
- * lib/delivery/platform_delay.ts) without using a retry; any other refusal is
+ * lib/platform/platform_delay.ts) without using a retry; any other refusal is
  * final (`failed`).
  */
 import type { SendStatus } from "../store/send_logs.ts";
-import type { SendResult } from "./send_result.ts";
+import type { SendResult } from "../platform/send_result.ts";
 
 /** The waits before each retry, in milliseconds. */
 export const DEFAULT_BACKOFF_MS: readonly number[] = [5_000, 30_000, 120_000, 600_000, 1_800_000];

@@ -11,8 +11,8 @@ import type { TelegramMessageBody } from "../format/telegram.ts";
 import { TelegramPacer } from "../telegram/pacer.ts";
 import { sendTelegramMessage } from "../telegram/send.ts";
 import type { Target } from "../types.ts";
-import type { Reservation } from "./even_pace.ts";
-import type { SendResult } from "./send_result.ts";
+import type { Reservation } from "../platform/even_pace.ts";
+import type { SendResult } from "../platform/send_result.ts";
 import { discordNonceFor } from "./targets.ts";
 
 /** One platform's sending capability. */

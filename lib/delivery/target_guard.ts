@@ -10,7 +10,7 @@ import type { ThreadParents } from "../discord/threads.ts";
 import { isTargetAllowed } from "../store/allowed_targets.ts";
 import type { SendLog } from "../store/send_logs.ts";
 import { allowTargetsOfStoredRoutes } from "../store/target_upgrade.ts";
-import type { SendResult } from "./send_result.ts";
+import type { SendResult } from "../platform/send_result.ts";
 
 /** The error of a unit whose target its group may not post into. */
 export const NOT_ALLOWED = "target not allowed for group";

@@ -1,28 +1,14 @@
 /**
- * Identities derived from a unit's parts: its lane (the target's send order and
- * rate-limit scope), its send log id and its Discord nonce. All are
- * deterministic, so running a fan-out again finds the units it already made.
+ * Identities derived from a unit's parts: its send log id and its Discord nonce (its lane is
+ * `laneKeyFor` in lib/target_ref.ts). All are deterministic, so running a fan-out again finds
+ * the units it already made.
  */
 import { sha256Hex } from "../crypto.ts";
+import { laneKeyFor } from "../target_ref.ts";
 import type { Route, Target } from "../types.ts";
 
 /** Discord's longest accepted message nonce. */
 const NONCE_LENGTH = 25;
-
-/**
- * The lane of a target: a Discord channel or thread (each has its own rate
- * limit bucket), or a Telegram chat (its topics share the chat's limits).
- */
-export function laneKeyFor(target: Target): string {
-  switch (target.platform) {
-    case "discord":
-      return `discord:${target.threadId ?? target.channelId}`;
-    case "telegram":
-      return `telegram:${target.chatId}`;
-    default:
-      return `unknown:${JSON.stringify(target)}`;
-  }
-}
 
 /**
  * The send log id of the unit delivering `eventId` through `route` to

@@ -5,8 +5,8 @@
  * is reserved only when its wait is acceptable to the caller, so a lane that
  * would wait long hands off without holding capacity.
  */
-import { EvenPace, type Reservation } from "../delivery/even_pace.ts";
-import { headerDelayMs } from "../delivery/platform_delay.ts";
+import { EvenPace, type Reservation } from "../platform/even_pace.ts";
+import { headerDelayMs } from "../platform/platform_delay.ts";
 
 /** What one answer said about its bucket. */
 export interface DiscordRateLimitInfo {
@@ -42,7 +42,7 @@ function countHeader(headers: Headers, name: string): number | undefined {
 /**
  * Reads the `X-RateLimit-*` headers; undefined when the answer carried none.
  * Counts must be whole non-negative numbers and the reset wait is clamped
- * (lib/delivery/platform_delay.ts); a malformed header counts as absent.
+ * (lib/platform/platform_delay.ts); a malformed header counts as absent.
  */
 export function parseDiscordRateLimit(headers: Headers): DiscordRateLimitInfo | undefined {
   const limit = countHeader(headers, "x-ratelimit-limit");

@@ -3,10 +3,10 @@
  * nonce that Discord enforces: a retry of a call whose answer was lost shows
  * the message once.
  */
-import type { SendResult } from "../delivery/send_result.ts";
-import { refusalResult } from "../delivery/send_result.ts";
+import type { SendResult } from "../platform/send_result.ts";
+import { refusalResult } from "../platform/send_result.ts";
 import type { DiscordMessageBody } from "../format/discord.ts";
-import { headerDelayMs, platformDelayMs } from "../delivery/platform_delay.ts";
+import { headerDelayMs, platformDelayMs } from "../platform/platform_delay.ts";
 import { callDiscord, type DiscordSettings } from "./api.ts";
 import { type DiscordRateLimitInfo, parseDiscordRateLimit } from "./rate_limit.ts";
 

@@ -4,8 +4,8 @@
  * channels; a thread is allowed through its parent, so the delivery worker asks here before
  * it posts into a thread.
  */
-import type { SendResult } from "../delivery/send_result.ts";
-import { refusalResult } from "../delivery/send_result.ts";
+import type { SendResult } from "../platform/send_result.ts";
+import { refusalResult } from "../platform/send_result.ts";
 import { callDiscord, type DiscordSettings } from "./api.ts";
 
 /** What Discord said about a thread id. */

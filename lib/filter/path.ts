@@ -7,12 +7,10 @@
  * (`path_eval.ts`): no user text ever reaches a JavaScript evaluator, and evaluation spends a
  * per-event budget (`budget.ts`), so no path can stall the process.
  */
+import { PATH_MAX_LENGTH } from "../limits.ts";
 import { EvaluationBudget } from "./budget.ts";
 import { pathEvaluator } from "./path_eval.ts";
 import { parsePath, PathSyntaxError, type Segment } from "./path_syntax.ts";
-
-/** Longest accepted path, in characters. */
-export const PATH_MAX_LENGTH = 512;
 
 /**
  * Resolves a compiled path against a document: the matched values, in document order. Spends

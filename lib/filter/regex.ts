@@ -3,9 +3,7 @@
  * the process. Browser-safe.
  */
 import { RE2JS } from "re2js";
-
-/** Longest accepted pattern, in characters. */
-export const REGEX_MAX_LENGTH = 512;
+import { REGEX_MAX_LENGTH } from "../limits.ts";
 
 /** An unanchored search: true when the pattern occurs anywhere in the text. */
 export type RegexSearch = (text: string) => boolean;

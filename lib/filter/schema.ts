@@ -4,17 +4,12 @@
  * reported with its path (`ast.any[2].not.value: invalid regex: …`). Browser-safe.
  */
 import { z } from "zod";
+import { ID_PATTERN } from "../ids.ts";
+import { MAX_ROUTE_FILTERS, MAX_ROUTES, MAX_TARGETS } from "../limits.ts";
 import type { TargetRef } from "../target_ref.ts";
 import type { Filter, FilterNode, Fragment, Group, Route, Target } from "../types.ts";
 import { FIELD_OPS, formatIssuePath, validateFilter, validateFilterNode } from "./validate.ts";
 import type { FilterIssue } from "./validate.ts";
-
-/** Format of route, group and fragment ids. */
-export const ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-/** Most routes one instance stores. */
-export const MAX_ROUTES = 200;
-/** Most targets per route. */
-export const MAX_TARGETS = 10;
 
 const idSchema = z.string().regex(ID_PATTERN, {
   error: "must be 1-64 lower-case letters, digits, _ or -, starting with a letter or digit",
@@ -161,7 +156,9 @@ export const routeSchema: z.ZodType<Route, unknown> = z.strictObject({
   enabled: z.boolean(),
   groupId: idSchema,
   fallback: z.boolean().optional(),
-  filters: z.array(filterSchema).max(64, { error: "at most 64 filters" }),
+  filters: z.array(filterSchema).max(MAX_ROUTE_FILTERS, {
+    error: `at most ${MAX_ROUTE_FILTERS} filters`,
+  }),
   ast: filterNodeSchema.optional(),
   discordRoleIds: z.array(snowflakeSchema).max(100).optional(),
   targets: z.array(targetSchema).min(1, { error: "at least one target" }).max(MAX_TARGETS, {

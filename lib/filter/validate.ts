@@ -3,16 +3,12 @@
  * JSONPath, depth and leaf limits. Every problem carries the path of the bad node, so a
  * message can say `ast.any[2].not.value: invalid regex: …`. Browser-safe.
  */
+import { MAX_DEPTH, MAX_LEAVES } from "../limits.ts";
 import type { FieldOp } from "../types.ts";
 import { validateEventPattern } from "./event_filter.ts";
 import { validatePath } from "./path.ts";
 import { validateRegex } from "./regex.ts";
 import { parseIsoTimestamp, parseNumericString } from "./values.ts";
-
-/** Deepest accepted tree; a lone leaf has depth 1, each all/any/not adds one. */
-export const MAX_DEPTH = 8;
-/** Most leaves (event and field filters) in one tree. */
-export const MAX_LEAVES = 64;
 
 /** The twelve operators, in the contract's order. */
 export const FIELD_OPS: readonly FieldOp[] = [

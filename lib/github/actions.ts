@@ -2,11 +2,10 @@
  * The four actions a user takes on GitHub through Switchyard:
  * comment on an issue or pull request, merge, close, react. The request
  * schemas validate the bearer API's bodies; chat commands call the same
- * functions with a linked user's id.
+ * functions with a caller for a linked user.
  */
 import { z } from "zod";
-import type { TokenDeps } from "../auth/user_tokens.ts";
-import { callGitHubAsUser, type GitHubOutcome, repoPath } from "./client.ts";
+import { type GitHubCaller, type GitHubOutcome, repoPath } from "./client.ts";
 
 /** A GitHub account login: 1-39 letters, digits or -, not starting with -. */
 const owner = z.string().trim().regex(
@@ -71,11 +70,10 @@ function mapOk<A, T>(outcome: GitHubOutcome<A>, map: (body: A) => T): ActionOutc
 
 /** Comments on an issue or pull request; answers the comment's id and address. */
 export async function commentOnIssue(
-  deps: TokenDeps,
-  userId: string,
+  github: GitHubCaller,
   input: z.infer<typeof commentSchema>,
 ): Promise<ActionOutcome<{ id: number; url: string }>> {
-  const outcome = await callGitHubAsUser<{ id: number; html_url: string }>(deps, userId, {
+  const outcome = await github<{ id: number; html_url: string }>({
     method: "POST",
     path: repoPath(input.owner, input.repo, "issues", input.issueNumber, "comments"),
     body: { body: input.body },
@@ -85,14 +83,13 @@ export async function commentOnIssue(
 
 /** Merges a pull request (only at `sha` when given); answers the merge commit's sha. */
 export async function mergePullRequest(
-  deps: TokenDeps,
-  userId: string,
+  github: GitHubCaller,
   input: z.infer<typeof mergeSchema>,
 ): Promise<ActionOutcome<{ sha: string }>> {
   const body: Record<string, string> = {};
   if (input.mergeMethod) body.merge_method = input.mergeMethod;
   if (input.sha) body.sha = input.sha;
-  const outcome = await callGitHubAsUser<{ sha: string }>(deps, userId, {
+  const outcome = await github<{ sha: string }>({
     method: "PUT",
     path: repoPath(input.owner, input.repo, "pulls", input.pullNumber, "merge"),
     body,
@@ -102,11 +99,10 @@ export async function mergePullRequest(
 
 /** Closes a pull request without merging it. */
 export async function closePullRequest(
-  deps: TokenDeps,
-  userId: string,
+  github: GitHubCaller,
   input: z.infer<typeof closeSchema>,
 ): Promise<ActionOutcome<Record<never, never>>> {
-  const outcome = await callGitHubAsUser(deps, userId, {
+  const outcome = await github({
     method: "PATCH",
     path: repoPath(input.owner, input.repo, "pulls", input.pullNumber),
     body: { state: "closed" },
@@ -116,11 +112,10 @@ export async function closePullRequest(
 
 /** Adds a reaction to an issue or pull request; answers the reaction's id. */
 export async function reactToIssue(
-  deps: TokenDeps,
-  userId: string,
+  github: GitHubCaller,
   input: z.infer<typeof reactSchema>,
 ): Promise<ActionOutcome<{ id: number }>> {
-  const outcome = await callGitHubAsUser<{ id: number }>(deps, userId, {
+  const outcome = await github<{ id: number }>({
     method: "POST",
     path: repoPath(input.owner, input.repo, "issues", input.issueNumber, "reactions"),
     body: { content: input.content },

@@ -1,9 +1,8 @@
 /**
- * GitHub REST calls made as a signed-in user, with the user's stored token.
- * A stale token is refreshed before the call; when GitHub still answers 401
- * (revoked or expired early), the token is refreshed once and the call retried.
+ * GitHub REST calls with an access token the caller hands in. Whose token it is, and whether
+ * it is refreshed, is decided above this client (`lib/auth/github_caller.ts`), which gives the
+ * action and installation lookups a {@link GitHubCaller}.
  */
-import { refreshUserToken, type TokenDeps, usableUserToken } from "../auth/user_tokens.ts";
 import { callJson, type CallOutcome } from "../http_client.ts";
 import { GITHUB_API_HEADERS } from "./headers.ts";
 
@@ -16,6 +15,9 @@ export interface GitHubRequest {
   path: string;
   body?: unknown;
 }
+
+/** Makes requests as one GitHub user, with whatever token that user may use now. */
+export type GitHubCaller = <T>(request: GitHubRequest) => Promise<GitHubOutcome<T>>;
 
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
@@ -34,25 +36,15 @@ export function repoPath(owner: string, repo: string, ...rest: (string | number)
   return ["/repos", ...segments.map(encodeURIComponent)].join("/");
 }
 
-function send<T>(deps: TokenDeps, accessToken: string, request: GitHubRequest) {
-  return callJson<T>(`${deps.config.github.apiUrl}${request.path}`, {
+/** Sends one request to the REST API at `apiUrl` with `accessToken`. */
+export function callGitHub<T>(
+  apiUrl: string,
+  accessToken: string,
+  request: GitHubRequest,
+): Promise<CallOutcome<T>> {
+  return callJson<T>(`${apiUrl}${request.path}`, {
     method: request.method,
     headers: { ...GITHUB_API_HEADERS, authorization: `Bearer ${accessToken}` },
     body: request.body,
   });
-}
-
-/** Calls GitHub as the user `userId` (see the module comment for refreshing). */
-export async function callGitHubAsUser<T>(
-  deps: TokenDeps,
-  userId: string,
-  request: GitHubRequest,
-): Promise<GitHubOutcome<T>> {
-  const token = await usableUserToken(deps, userId);
-  if (!token) return { kind: "no_token" };
-  const outcome = await send<T>(deps, token.accessToken, request);
-  if (outcome.kind !== "refused" || outcome.status !== 401 || !token.refreshToken) return outcome;
-  const refreshed = await refreshUserToken(deps, token);
-  if (!refreshed) return outcome;
-  return await send<T>(deps, refreshed.accessToken, request);
 }

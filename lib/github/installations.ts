@@ -7,8 +7,7 @@
  * installations), so the user's role in an organization is looked up too
  * (`GET /user/memberships/orgs/{org}`).
  */
-import type { TokenDeps } from "../auth/user_tokens.ts";
-import { callGitHubAsUser } from "./client.ts";
+import type { GitHubCaller } from "./client.ts";
 
 /** An installation as the install flow needs it. */
 export interface Installation {
@@ -28,12 +27,11 @@ const MAX_PAGES = 10;
 
 /** Looks the installation up among those the user can see (up to 1,000 of them). */
 export async function findUserInstallation(
-  deps: TokenDeps,
-  userId: string,
+  github: GitHubCaller,
   installationId: number,
 ): Promise<InstallationLookup> {
   for (let page = 1; page <= MAX_PAGES; page++) {
-    const outcome = await callGitHubAsUser<{ installations?: Installation[] }>(deps, userId, {
+    const outcome = await github<{ installations?: Installation[] }>({
       method: "GET",
       path: `/user/installations?per_page=${PAGE_SIZE}&page=${page}`,
     });
@@ -72,11 +70,10 @@ export type MembershipLookup =
  * lacks the organization Members permission) counts as not an admin.
  */
 export async function findOrgAdminship(
-  deps: TokenDeps,
-  userId: string,
+  github: GitHubCaller,
   org: string,
 ): Promise<MembershipLookup> {
-  const outcome = await callGitHubAsUser<{ role?: unknown; state?: unknown }>(deps, userId, {
+  const outcome = await github<{ role?: unknown; state?: unknown }>({
     method: "GET",
     path: `/user/memberships/orgs/${encodeURIComponent(org)}`,
   });

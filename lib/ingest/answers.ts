@@ -1,5 +1,5 @@
 /** The ingress's JSON answers: the one place for the exact texts senders see. */
-import { MAX_DELIVERY_ID_LENGTH } from "../ids.ts";
+import { MAX_DELIVERY_ID_LENGTH } from "../limits.ts";
 import { BODY_ERRORS } from "../request_body.ts";
 
 /** A JSON response. */

@@ -9,10 +9,10 @@
  *   `webhook-id` is the delivery id and, for the whole replay window, a single-use nonce.
  * Every custom event has kind `custom`; its action is the payload's `action`.
  */
-import { concatBytes, hmacHex, matchesAnySecret, parsePrefixedDigest } from "../signature/hmac.ts";
+import { hmacHex, matchesAnySecret, parsePrefixedDigest } from "../signature/hmac.ts";
 import { isWithinReplayWindow, parseUnixSeconds } from "../signature/replay.ts";
 import { standardWebhookNonce, verifyStandardWebhook } from "../signature/standard_webhooks.ts";
-import { utf8 } from "../encoding.ts";
+import { concatBytes, utf8 } from "../encoding.ts";
 import {
   firstHeader,
   type ProviderAdapter,

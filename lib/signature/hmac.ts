@@ -86,15 +86,3 @@ export function parsePrefixedDigest(value: string | null): Uint8Array<ArrayBuffe
   if (!text.toLowerCase().startsWith("sha256=")) return null;
   return parseHexDigest(text.slice("sha256=".length));
 }
-
-/** Joins byte strings into one. */
-export function concatBytes(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const total = parts.reduce((sum, part) => sum + part.length, 0);
-  const joined = new Uint8Array(total);
-  let offset = 0;
-  for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.length;
-  }
-  return joined;
-}

@@ -3,8 +3,8 @@
  * `webhook-signature` headers; the signature is HMAC-SHA256 over
  * `{id}.{timestamp}.{body}`, sent as a space-separated list of `v1,<base64>`.
  */
-import { fromBase64, toBase64, utf8 } from "../encoding.ts";
-import { concatBytes, hmacDigest, matchesAnySecret, type SecretKey } from "./hmac.ts";
+import { concatBytes, fromBase64, toBase64, utf8 } from "../encoding.ts";
+import { hmacDigest, matchesAnySecret, type SecretKey } from "./hmac.ts";
 import { isWithinReplayWindow, parseUnixSeconds } from "./replay.ts";
 
 const SECRET_PREFIX = "whsec_";

@@ -5,13 +5,8 @@
  * `If-Match`. Every write that adds a target also bumps `["allowed_targets_epoch"]`, which a
  * claim checks (`target_claims.ts`), so a claim never misses a target allowed meanwhile.
  */
-import {
-  describeTargetRef,
-  MAX_ALLOWED_TARGETS,
-  type TargetRef,
-  targetRefKey,
-  targetRefOf,
-} from "../target_ref.ts";
+import { MAX_ALLOWED_TARGETS } from "../limits.ts";
+import { describeTargetRef, type TargetRef, targetRefKey, targetRefOf } from "../target_ref.ts";
 import type { Target } from "../types.ts";
 import {
   addAuditEntry,

@@ -3,6 +3,7 @@
  * `["fragments", groupId]`. One record makes a replacement a single atomic write (readers see
  * the old list or the new one, never a mix) and gives one versionstamp for the optimistic check.
  */
+import { MAX_FRAGMENTS_BYTES } from "../limits.ts";
 import type { Fragment } from "../types.ts";
 import { addAuditEntry, type AuditEntry, currentInternalIds } from "./audit.ts";
 import { fragmentsKey } from "./keys.ts";
@@ -25,9 +26,6 @@ export type ReplaceFragmentsResult =
   | { ok: true; versionstamp: string; count: number }
   | { ok: false; reason: "conflict" }
   | { ok: false; reason: "too_large"; limit: number };
-
-/** Largest stored fragment list of one group, in bytes of JSON (KV values are at most 64 KiB). */
-export const MAX_FRAGMENTS_BYTES = 60_000;
 
 const encoder = new TextEncoder();
 

@@ -60,9 +60,6 @@ export interface GroupSet extends GroupSetVersion {
   entries: GroupEntry[];
 }
 
-/** Largest stored group, in bytes of JSON (KV values are at most 64 KiB). */
-export const MAX_GROUP_BYTES = 60_000;
-
 /** A set still pending after this long was left by a crashed replacement. */
 const ORPHAN_GROUP_SET_AGE_MS = 10 * 60 * 1000;
 

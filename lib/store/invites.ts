@@ -15,7 +15,8 @@ import {
   newAuditEntry,
 } from "./audit.ts";
 import { readIndexed } from "./batch.ts";
-import { groupSetWriter, MAX_GROUP_BYTES, readGroupEntry } from "./group_set.ts";
+import { MAX_GROUP_BYTES } from "../limits.ts";
+import { groupSetWriter, readGroupEntry } from "./group_set.ts";
 import { inviteKey, invitesByGroupKey, invitesByGroupPrefix } from "./keys.ts";
 
 /** The roles an invite may grant (never owner). */

@@ -4,8 +4,6 @@
  * an OAuth state that remembers the chat user, so the callback knows whom to
  * link. The GitHub user's token itself is stored under `["token", userId]`.
  */
-import { authorizeUrl } from "../auth/oauth.ts";
-import type { Config } from "../config.ts";
 import { discordLinkKey, telegramLinkKey } from "./keys.ts";
 import { createOAuthState } from "./oauth_states.ts";
 
@@ -31,15 +29,11 @@ export type PendingLink =
   | { telegramUserId: string; telegramChatId: string };
 
 /**
- * Starts linking a chat user: stores a single-use state (10 minutes) and
- * returns GitHub's authorize address to send that user to. Send it privately:
- * whoever completes the sign-in becomes the linked account.
+ * Starts linking a chat user: stores a single-use OAuth state (10 minutes)
+ * that remembers whom to link, and returns it (`startChatLink` in
+ * lib/auth/chat_link.ts turns it into GitHub's authorize address).
  */
-export async function createLinkState(
-  kv: Deno.Kv,
-  config: Config,
-  pending: PendingLink,
-): Promise<string> {
+export async function createLinkState(kv: Deno.Kv, pending: PendingLink): Promise<string> {
   const flow = "discordUserId" in pending
     ? { kind: "discord_link" as const, discordUserId: pending.discordUserId }
     : {
@@ -47,7 +41,7 @@ export async function createLinkState(
       telegramUserId: pending.telegramUserId,
       telegramChatId: pending.telegramChatId,
     };
-  return authorizeUrl(config, await createOAuthState(kv, flow));
+  return await createOAuthState(kv, flow);
 }
 
 /** Links (or re-links) a Discord user to a GitHub account. */

@@ -6,7 +6,7 @@
  * one whole set, in stored order.
  */
 import { decodeTime, ulid } from "ulid";
-import { MAX_ROUTES } from "../filter/schema.ts";
+import { MAX_ROUTE_BYTES, MAX_ROUTES } from "../limits.ts";
 import type { Route } from "../types.ts";
 import { addAuditEntry, type AuditEntry, currentInternalIds } from "./audit.ts";
 import {
@@ -46,8 +46,6 @@ export interface ReplaceOptions {
   checks?: readonly Deno.AtomicCheck[];
 }
 
-/** Largest stored route (KV values are limited to 64 KiB). */
-export const MAX_ROUTE_BYTES = 60_000;
 /** A set still pending after this long was left by a crashed replacement. */
 export const ORPHAN_SET_AGE_MS = 10 * 60 * 1000;
 

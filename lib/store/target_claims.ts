@@ -2,19 +2,16 @@
  * Claiming a chat target from inside it (`/gh subscribe <group>`): someone who manages a
  * Discord channel or a Telegram chat puts it on one of their groups' allowlists. The chat
  * commands check the platform right (Discord: Manage Channels in that channel; Telegram: an
- * administrator of that chat) before calling {@link claimTarget}; this module checks the rest:
+ * administrator of that chat) and the target's shape (lib/admin/target_claims.ts) before
+ * calling {@link claimTarget}; this module checks the rest:
  * the claimer is an owner or admin of the group, and the target is not allowed for any other
  * group (only a super admin may allow a target for several groups). The claim and its audit
  * entry are one atomic write, checked against the allowlist epoch so a target allowed for
  * another group meanwhile is never claimed twice.
  */
-import { ID_PATTERN, targetRefSchema } from "../filter/schema.ts";
-import {
-  describeTargetRef,
-  MAX_ALLOWED_TARGETS,
-  type TargetRef,
-  targetRefKey,
-} from "../target_ref.ts";
+import { ID_PATTERN } from "../ids.ts";
+import { MAX_ALLOWED_TARGETS } from "../limits.ts";
+import { describeTargetRef, type TargetRef, targetRefKey } from "../target_ref.ts";
 import { type AllowedTargetsRecord, allowTargetsOnce, isTargetAllowed } from "./allowed_targets.ts";
 import type { AuditActor } from "./audit.ts";
 import { readGroupEntry } from "./group_set.ts";
@@ -36,13 +33,6 @@ export type ClaimResult =
 
 const ATTEMPTS = 5;
 
-/** The channel or chat part of a target as the chat layer gives it (ids as strings or numbers). */
-function refInput(target: unknown): unknown {
-  if (typeof target !== "object" || target === null) return target;
-  const { threadId: _thread, topicId: _topic, ...ref } = target as Record<string, unknown>;
-  return ref;
-}
-
 /** Whether a group other than `groupId` has the target on its list. */
 async function allowedElsewhere(kv: Deno.Kv, groupId: string, key: string): Promise<boolean> {
   for await (const entry of kv.list<AllowedTargetsRecord>({ prefix: allowedTargetsPrefix() })) {
@@ -57,21 +47,19 @@ function refusal(reason: ClaimRefusal, message: string): ClaimResult {
 }
 
 /**
- * Puts `target` (a Discord channel or Telegram chat; a thread or topic claims its channel or
- * chat) on the allowlist of `groupId` for `actor`, the claimer's linked GitHub account.
- * Call it only after the platform confirmed that the claimer manages the channel or chat.
- * Claiming a target the group already has succeeds without a write.
+ * Puts `ref` (a Discord channel or Telegram chat, validated by the caller: see
+ * `claimChatTarget` in lib/admin/target_claims.ts) on the allowlist of `groupId` for `actor`,
+ * the claimer's linked GitHub account. Call it only after the platform confirmed that the
+ * claimer manages the channel or chat. Claiming a target the group already has succeeds
+ * without a write.
  */
 export async function claimTarget(
   kv: Deno.Kv,
   groupId: string,
-  target: unknown,
+  ref: TargetRef,
   actor: AuditActor,
   now: number = Date.now(),
 ): Promise<ClaimResult> {
-  const parsed = targetRefSchema.safeParse(refInput(target));
-  if (!parsed.success) return refusal("invalid_target", "That is not a channel or chat id.");
-  const ref = parsed.data;
   const key = targetRefKey(ref);
   if (!ID_PATTERN.test(groupId)) return refusal("unknown_group", `There is no group ${groupId}.`);
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {

@@ -6,7 +6,8 @@
  * never put back. A shared instance's super admin should review the lists afterwards
  * (`GET /admin/api/groups/:id/targets` shows them, with every route target they refuse).
  */
-import { MAX_ALLOWED_TARGETS, targetRefKey } from "../target_ref.ts";
+import { MAX_ALLOWED_TARGETS } from "../limits.ts";
+import { targetRefKey } from "../target_ref.ts";
 import type { Target } from "../types.ts";
 import { allowTargets, getAllowedTargets } from "./allowed_targets.ts";
 import type { AuditActor } from "./audit.ts";

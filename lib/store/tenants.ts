@@ -4,11 +4,11 @@
  * `POST /webhook/:groupId` verifies against them.
  *
  * With TOKEN_ENCRYPTION_KEY set, the secret is stored sealed with the token
- * cipher (AES-GCM, lib/auth/token_cipher.ts), like users' GitHub tokens. A
+ * cipher (AES-GCM, lib/at_rest.ts), like users' GitHub tokens. A
  * secret stored in plain text before the key was set is still read, and is
  * sealed in place the first time it is read with the key.
  */
-import { openToken, sealToken } from "../auth/token_cipher.ts";
+import { openToken, sealToken } from "../at_rest.ts";
 import { randomHex } from "../crypto.ts";
 import { addAuditEntry, type AuditEntry, currentInternalIds } from "./audit.ts";
 import { tenantKey } from "./keys.ts";

@@ -12,7 +12,7 @@
  * refresh token itself expires. A token without expiry (an OAuth App token)
  * is kept until it is revoked or replaced.
  */
-import { openToken, sealToken } from "../auth/token_cipher.ts";
+import { openToken, sealToken } from "../at_rest.ts";
 import { sha256Hex } from "../crypto.ts";
 import { addAuditEntry, type AuditEntry } from "./audit.ts";
 import { tokenKey, tokenReverseKey } from "./keys.ts";

@@ -19,7 +19,7 @@ import {
   retentionMs,
   type SendLog,
 } from "./send_logs.ts";
-import { laneKeyFor } from "../delivery/targets.ts";
+import { laneKeyFor } from "../target_ref.ts";
 
 const COMMIT_ATTEMPTS = 20;
 

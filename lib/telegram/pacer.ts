@@ -4,7 +4,7 @@
  * every 3 s), and 30 per second overall, spread evenly. A 429's `retry_after`
  * holds the chat back for that long.
  */
-import { EvenPace, type Reservation } from "../delivery/even_pace.ts";
+import { EvenPace, type Reservation } from "../platform/even_pace.ts";
 
 /** The limits the pacer keeps. */
 export interface TelegramLimits {

@@ -1,7 +1,7 @@
 /** Sending a rendered message to a Telegram chat, in its topic when the target names one. */
-import { platformDelayMs } from "../delivery/platform_delay.ts";
-import type { SendResult } from "../delivery/send_result.ts";
-import { refusalResult } from "../delivery/send_result.ts";
+import { platformDelayMs } from "../platform/platform_delay.ts";
+import type { SendResult } from "../platform/send_result.ts";
+import { refusalResult } from "../platform/send_result.ts";
 import type { TelegramMessageBody } from "../format/telegram.ts";
 import type { Target } from "../types.ts";
 import { callTelegram, type TelegramSettings } from "./api.ts";

@@ -4,7 +4,8 @@ import { CSRF_FIELD, requireCsrfToken } from "../../lib/auth/access.ts";
 import { principalOf } from "../../lib/auth/principal.ts";
 import { page } from "../../lib/fresh/mod.ts";
 import { isId } from "../../lib/ids.ts";
-import { FORM_BODY_BYTES, readFormBody } from "../../lib/request_body.ts";
+import { FORM_BODY_BYTES } from "../../lib/limits.ts";
+import { readFormBody } from "../../lib/http_body.ts";
 import { define } from "../../lib/state.ts";
 import { acceptInvite } from "../../lib/store/invites.ts";
 

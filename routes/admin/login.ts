@@ -1,6 +1,6 @@
 import { safeRedirectPath } from "../../lib/auth/redirect.ts";
 import { redirectToGitHub } from "../../lib/auth/sign_in.ts";
-import { requireFeature } from "../../lib/config.ts";
+import { requireFeature } from "../../lib/http_guards.ts";
 import { define } from "../../lib/state.ts";
 
 /** Starts the console sign-in; afterwards the browser returns to `redirect` (default `/admin`). */

@@ -2,7 +2,8 @@ import { CSRF_FIELD, requireCsrfToken, requireSameOrigin } from "../../lib/auth/
 import { clearedSessionCookie } from "../../lib/auth/session_cookie.ts";
 import { signOut } from "../../lib/auth/sign_out.ts";
 import { page } from "../../lib/fresh/mod.ts";
-import { FORM_BODY_BYTES, readFormBody } from "../../lib/request_body.ts";
+import { FORM_BODY_BYTES } from "../../lib/limits.ts";
+import { readFormBody } from "../../lib/http_body.ts";
 import { define } from "../../lib/state.ts";
 
 /** The confirmation form (with the session's CSRF token), or the signed-out notice. */

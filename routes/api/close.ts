@@ -1,6 +1,6 @@
 import { bearerUserOf } from "../../lib/auth/bearer.ts";
 import { closePullRequest, closeSchema } from "../../lib/github/actions.ts";
-import { handleAction } from "../../lib/github/action_api.ts";
+import { handleAction } from "../../lib/actions/action_api.ts";
 import { define } from "../../lib/state.ts";
 
 /** Closes a pull request as the bearer's GitHub user. */

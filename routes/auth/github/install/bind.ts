@@ -2,10 +2,10 @@ import { requireCsrfToken, requireSameOrigin } from "../../../../lib/auth/access
 import { parseInstallationId, verifyInstaller } from "../../../../lib/auth/installer.ts";
 import { principalOf } from "../../../../lib/auth/principal.ts";
 import { bindForInstaller } from "../../../../lib/installations/binding.ts";
-import { requireFeature } from "../../../../lib/config.ts";
 import { HttpError } from "../../../../lib/fresh/mod.ts";
-import { requireId } from "../../../../lib/ids.ts";
-import { FORM_BODY_BYTES, readFormBody } from "../../../../lib/request_body.ts";
+import { requireFeature, requireId } from "../../../../lib/http_guards.ts";
+import { FORM_BODY_BYTES } from "../../../../lib/limits.ts";
+import { readFormBody } from "../../../../lib/http_body.ts";
 import { define } from "../../../../lib/state.ts";
 
 /**

@@ -1,7 +1,7 @@
 import { CSRF_FIELD } from "../../../../lib/auth/access.ts";
 import { parseInstallationId, verifyInstaller } from "../../../../lib/auth/installer.ts";
 import { redirectToGitHub } from "../../../../lib/auth/sign_in.ts";
-import { requireFeature } from "../../../../lib/config.ts";
+import { requireFeature } from "../../../../lib/http_guards.ts";
 import { page } from "../../../../lib/fresh/mod.ts";
 import { type InstallChoices, installChoices } from "../../../../lib/installations/binding.ts";
 import { define } from "../../../../lib/state.ts";

@@ -4,21 +4,24 @@
  * 10 s: 413 / 408 / 400 `Invalid JSON`) and validate it, act as the caller,
  * and turn GitHub's answer into ours. GitHub's refusals keep their status and
  * message (404, 405, 409, 422, and other 4xx such as 403); a 401 from GitHub
- * that a refresh could not cure answers 401; GitHub failing (5xx) or
- * unreachable answers 502 with a fixed text: GitHub's own text or the network
- * error goes to the log, never into the answer.
+ * answers 401 (a bearer's token is never refreshed on its behalf:
+ * `gitHubAsBearer`); GitHub failing (5xx) or unreachable answers 502 with a
+ * fixed text: GitHub's own text or the network error goes to the log.
  */
 import type { z } from "zod";
+import { gitHubAsBearer } from "../auth/github_caller.ts";
 import type { TokenDeps } from "../auth/user_tokens.ts";
-import { HttpError, isErrorStatus } from "../fresh/http_error.ts";
+import { HttpError, isErrorStatus } from "../fresh/mod.ts";
+import type { ActionOutcome } from "../github/actions.ts";
+import type { GitHubCaller } from "../github/client.ts";
 import type { Logger } from "../log.ts";
-import { ACTION_BODY_BYTES, readJsonBody } from "../request_body.ts";
-import type { ActionOutcome } from "./actions.ts";
+import { ACTION_BODY_BYTES } from "../limits.ts";
+import { readJsonBody } from "../http_body.ts";
 
 /** One action: its body schema, what it does, and its success status. */
 export interface ActionSpec<S extends z.ZodType, T> {
   schema: S;
-  run(deps: TokenDeps, userId: string, input: z.infer<S>): Promise<ActionOutcome<T>>;
+  run(github: GitHubCaller, input: z.infer<S>): Promise<ActionOutcome<T>>;
   status: number;
 }
 
@@ -80,5 +83,5 @@ export async function handleAction<S extends z.ZodType, T extends object>(
   spec: ActionSpec<S, T>,
 ): Promise<Response> {
   const input = await parseJsonBody(req, spec.schema);
-  return actionResponse(await spec.run(deps, userId, input), spec.status, deps.log);
+  return actionResponse(await spec.run(gitHubAsBearer(deps, userId), input), spec.status, deps.log);
 }
