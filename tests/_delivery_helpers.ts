@@ -13,7 +13,7 @@ import { listDeliveryLogs, type SendLog } from "../lib/store/send_logs.ts";
 import { TelegramPacer } from "../lib/telegram/pacer.ts";
 import type { Route, Target } from "../lib/types.ts";
 import { captureLog, testConfig } from "./_helpers.ts";
-import type { FakeChat } from "./fake_chat.ts";
+import type { FakeChat } from "../testing/fake_chat.ts";
 
 /** The super admin of the delivery tests. */
 export const OPERATOR = { userId: "900", login: "operator" };

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { readMetrics } from "../lib/store/metrics.ts";
 import { getSendLog, listSendLogs } from "../lib/store/send_logs.ts";
 import { startTestApp } from "./_helpers.ts";
-import { startFakeDiscord, startFakeTelegram } from "./fake_chat.ts";
+import { startFakeDiscord, startFakeTelegram } from "../testing/fake_chat.ts";
 import { fixture, githubRequest, SECRETS } from "./_ingest_helpers.ts";
 import { runWorker, settled, storeRoutes } from "./_delivery_helpers.ts";
 

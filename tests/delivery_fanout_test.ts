@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { laneKeyFor } from "../lib/delivery/targets.ts";
 import { laneRunKey } from "../lib/store/keys.ts";
 import { listSendLogs } from "../lib/store/send_logs.ts";
-import { startFakeDiscord, startFakeTelegram } from "./fake_chat.ts";
+import { startFakeDiscord, startFakeTelegram } from "../testing/fake_chat.ts";
 import {
   acceptCustom,
   customRoute,

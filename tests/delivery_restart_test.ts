@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { listSendLogs } from "../lib/store/send_logs.ts";
-import { startFakeDiscord, startFakeTelegram } from "./fake_chat.ts";
+import { startFakeDiscord, startFakeTelegram } from "../testing/fake_chat.ts";
 import {
   acceptCustom,
   customRoute,

@@ -11,7 +11,7 @@ import { createSession } from "../lib/store/sessions.ts";
 import { PEOPLE, startAdminApp } from "./_admin_helpers.ts";
 import { startTestApp } from "./_helpers.ts";
 import { runWorker, settled, storeRoutes } from "./_delivery_helpers.ts";
-import { startFakeDiscord } from "./fake_chat.ts";
+import { startFakeDiscord } from "../testing/fake_chat.ts";
 import { githubEnv, signIn, startFakeGitHub } from "./fake_github.ts";
 import {
   githubRequest,

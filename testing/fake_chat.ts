@@ -1,5 +1,6 @@
 /**
- * Local fake Discord and Telegram APIs for delivery tests and the benchmark.
+ * Local fake Discord and Telegram APIs for delivery tests and the benchmark (it lives outside
+ * `tests/` so both can import it).
  * Each records what it receives, can be scripted to answer specific statuses,
  * can hold an answer until told to go on, and enforces rate limits the way
  * the real platform advertises them (Discord: per-channel buckets with
