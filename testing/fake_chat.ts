@@ -56,17 +56,24 @@ export interface FakeChat extends AsyncDisposable {
   /** The next requests to `chat` get these answers, in order, before any limit applies. */
   script(chat: string, answers: ScriptedAnswer[]): void;
   /**
-   * The next request accepted for `chat` is recorded, then its answer waits until the returned
-   * function is called; `arrived` resolves when that request has come in.
+   * After `skip` more accepted requests for `chat`, the next one is recorded, then its answer
+   * waits until the returned function is called; `arrived` resolves when that request has come in.
    */
-  holdNext(chat: string): { arrived: Promise<void>; release: () => void };
+  holdNext(chat: string, skip?: number): { arrived: Promise<void>; release: () => void };
   close(): Promise<void>;
+}
+
+interface Hold {
+  /** Accepted requests still to let through before this one is held. */
+  skip: number;
+  arrived: PromiseWithResolvers<void>;
+  gate: PromiseWithResolvers<void>;
 }
 
 interface Base {
   received: ReceivedMessage[];
   scripts: Map<string, ScriptedAnswer[]>;
-  holds: Map<string, { arrived: PromiseWithResolvers<void>; gate: PromiseWithResolvers<void> }>;
+  holds: Map<string, Hold>;
   counters: { requests: number; rateLimited: number };
 }
 
@@ -98,8 +105,12 @@ function serve(base: Base, handler: (req: Request) => Promise<Response>): FakeCh
     rateLimited: () => base.counters.rateLimited,
     script: (chat, answers) =>
       base.scripts.set(chat, [...(base.scripts.get(chat) ?? []), ...answers]),
-    holdNext(chat) {
-      const hold = { arrived: Promise.withResolvers<void>(), gate: Promise.withResolvers<void>() };
+    holdNext(chat, skip = 0) {
+      const hold = {
+        skip,
+        arrived: Promise.withResolvers<void>(),
+        gate: Promise.withResolvers<void>(),
+      };
       base.holds.set(chat, hold);
       return { arrived: hold.arrived.promise, release: () => hold.gate.resolve() };
     },
@@ -125,6 +136,10 @@ function scripted(base: Base, chat: string): ScriptedAnswer | undefined {
 async function holdIfAsked(base: Base, chat: string) {
   const hold = base.holds.get(chat);
   if (!hold) return;
+  if (hold.skip > 0) {
+    hold.skip--;
+    return;
+  }
   base.holds.delete(chat);
   hold.arrived.resolve();
   await hold.gate.promise;
@@ -268,8 +283,22 @@ function tooManyRequests(retryAfterSeconds: number): Response {
   });
 }
 
+/** How a fake Telegram tells the time of a message. */
+export interface FakeTelegramOptions {
+  /**
+   * The time a message to `chat` counts at for the limits. By default its arrival; a test may
+   * answer the time the sender's pacer scheduled it for, so that scheduling delays between the
+   * pacer and the fake (a busy machine) do not decide whether the pacer kept the limits.
+   * Undefined falls back to the arrival.
+   */
+  sentAt?: (chat: string) => number | undefined;
+}
+
 /** Starts a fake Telegram Bot API: `POST /bot{token}/sendMessage`. */
-export function startFakeTelegram(limits?: FakeTelegramLimits): FakeChat {
+export function startFakeTelegram(
+  limits?: FakeTelegramLimits,
+  options: FakeTelegramOptions = {},
+): FakeChat {
   const base = newBase();
   const lastAt = new Map<string, number>();
   const groups = new Map<string, Window>();
@@ -308,7 +337,7 @@ export function startFakeTelegram(limits?: FakeTelegramLimits): FakeChat {
     const answer = scripted(base, chat);
     if (answer) return json(answer.status, answer.body);
     const now = Date.now();
-    const refusal = limited(chat, now);
+    const refusal = limited(chat, options.sentAt?.(chat) ?? now);
     if (refusal) return refusal;
     const message: ReceivedMessage = { chat, body, messageId: String(nextId++), at: now };
     base.received.push(message);
