@@ -15,6 +15,9 @@ import type { Route, Target } from "../lib/types.ts";
 import { captureLog, testConfig, waitFor } from "./_helpers.ts";
 import type { FakeChat } from "../testing/fake_chat.ts";
 
+/** The bounded wait of tests/_helpers.ts, for the delivery tests that import it from here. */
+export { waitFor };
+
 /** The super admin of the delivery tests. */
 export const OPERATOR = { userId: "900", login: "operator" };
 

@@ -16,8 +16,8 @@ import {
   SchedulePacer,
   settled,
   storeRoutes,
+  waitFor,
 } from "./_delivery_helpers.ts";
-import { waitFor } from "./_helpers.ts";
 
 Deno.test("running a deliver job again makes no second unit and sends nothing twice", async () => {
   await using kv = await Deno.openKv(":memory:");

@@ -9,8 +9,7 @@ import { DiscordRateLimiter } from "../lib/discord/rate_limit.ts";
 import { listSendLogs } from "../lib/store/send_logs.ts";
 import { TelegramPacer } from "../lib/telegram/pacer.ts";
 import { startFakeDiscord, startFakeTelegram } from "../testing/fake_chat.ts";
-import { deliveryConfig, discordTitles, runWorker } from "./_delivery_helpers.ts";
-import { waitFor } from "./_helpers.ts";
+import { deliveryConfig, discordTitles, runWorker, waitFor } from "./_delivery_helpers.ts";
 import { type FirstRun, RESTART_TIMINGS, SLOW_TELEGRAM } from "./_restart_worker.ts";
 
 const EVENTS = 20;
