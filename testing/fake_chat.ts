@@ -1,11 +1,9 @@
 /**
- * Local fake Discord and Telegram APIs for delivery tests and the benchmark (it lives outside
- * `tests/` so both can import it).
- * Each records what it receives, can be scripted to answer specific statuses,
- * can hold an answer until told to go on, and enforces rate limits the way
- * the real platform advertises them (Discord: per-channel buckets with
- * `X-RateLimit-*` headers and a global limit; Telegram: per-chat, per-group
- * and overall limits).
+ * Local fake Discord and Telegram APIs, shared by the delivery tests and the delivery benchmark
+ * (hence `testing/`, which both may import). Each records what it receives, can be scripted to
+ * answer specific statuses, can hold an answer until told to go on, and enforces rate limits the
+ * way the real platform advertises them (Discord: per-channel buckets with `X-RateLimit-*`
+ * headers and a global limit; Telegram: per-chat, per-group and overall limits).
  */
 
 /** A scripted answer: HTTP status and JSON body. */
