@@ -116,10 +116,11 @@ Deno.test("a burst for one channel and one group chat arrives in order, with no 
   const titles = Array.from({ length: count }, (_, index) => `Event ${index + 1}`);
   for (const title of titles) await acceptCustom(kv, title);
   const query = { groupId: "team", routeId: "burst", status: "ok" } as const;
-  await waitFor("every unit of the burst to be sent", async () => {
-    const page = await listSendLogs(kv, { ...query, limit: 200 });
-    return page.items.length === 2 * count;
-  }, 60_000);
+  await waitFor(
+    "the burst, every outcome recorded",
+    async () => (await listSendLogs(kv, { ...query, limit: 200 })).items.length === 2 * count,
+    20_000,
+  );
 
   assert.deepEqual(discordTitles(discord), titles);
   assert.deepEqual(
@@ -134,8 +135,7 @@ Deno.test("a burst for one channel and one group chat arrives in order, with no 
   assert.ok(telegram.received.every((message) => message.body.message_thread_id === 7));
   const minimumMs = Math.floor((count - 1) / 5) * 200;
   const spanMs = discord.received[count - 1].at - discord.received[0].at;
-  assert.ok(spanMs >= minimumMs, `5 per 200 ms: ${count} messages span at least ${minimumMs} ms`);
-
+  assert.ok(spanMs >= minimumMs, `the bucket was respected (${spanMs} ms)`);
   const first = await listSendLogs(kv, query);
   assert.equal(first.items.length, 50);
   assert.ok(first.cursor);
