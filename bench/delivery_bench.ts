@@ -30,7 +30,7 @@ import {
   type FakeTelegramLimits,
   startFakeDiscord,
   startFakeTelegram,
-} from "../tests/fake_chat.ts";
+} from "../testing/fake_chat.ts";
 
 const DISCORD_CHANNELS = 10;
 const TELEGRAM_CHATS = 5;

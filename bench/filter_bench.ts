@@ -6,7 +6,8 @@
  *
  *   deno bench -A bench/filter_bench.ts
  *
- * The fixtures are read from `../shared/fixtures/github/` next to the repository.
+ * The payloads are the repository's GitHub webhook examples in `fixtures/github/` (one folder
+ * per event, one file per example).
  */
 import { compile, routeFilterNode } from "../lib/filter/compile.ts";
 import { compileValueTest } from "../lib/filter/field_filter.ts";
@@ -22,7 +23,7 @@ interface BenchEvent {
   payload: Record<string, unknown>;
 }
 
-const FIXTURES = new URL("../../shared/fixtures/github/", import.meta.url);
+const FIXTURES = new URL("../fixtures/github/", import.meta.url);
 
 async function loadFixtures(): Promise<BenchEvent[]> {
   const events: BenchEvent[] = [];
@@ -126,46 +127,42 @@ function naiveMatch(node: FilterNode, event: BenchEvent): boolean {
   return found !== negated;
 }
 
-const events = await loadFixtures().catch((error) => {
-  console.warn(`filter bench skipped: no fixtures at ${FIXTURES.pathname} (${error.message})`);
-  return [] as BenchEvent[];
-});
+const events = await loadFixtures();
+if (events.length === 0) throw new Error(`no fixture payloads in ${FIXTURES.pathname}`);
 
-if (events.length > 0) {
-  const routes = buildRoutes(200);
-  const nodes = routes.map(routeFilterNode);
-  const compiled = nodes.map(compile);
-  for (const event of events) {
-    compiled.forEach((matches, index) => {
-      if (matches(event) !== naiveMatch(nodes[index], event)) {
-        throw new Error(`compiled and naive disagree on route ${index} for ${event.kind}`);
-      }
-    });
-  }
-  const fired = events.map((event) => compiled.filter((matches) => matches(event)).length);
-  console.log(
-    `filter bench: ${events.length} fixture events, 200 routes, ` +
-      `${fired.reduce((sum, count) => sum + count, 0) / events.length} routes fire per event`,
-  );
-
-  let compiledCursor = 0;
-  Deno.bench({
-    name: "compiled: one event against 200 routes",
-    group: "filter",
-    baseline: true,
-    fn() {
-      const event = events[compiledCursor++ % events.length];
-      for (const matches of compiled) matches(event);
-    },
-  });
-
-  let naiveCursor = 0;
-  Deno.bench({
-    name: "naive: one event against 200 routes (jsonpath-plus per leaf)",
-    group: "filter",
-    fn() {
-      const event = events[naiveCursor++ % events.length];
-      for (const node of nodes) naiveMatch(node, event);
-    },
+const routes = buildRoutes(200);
+const nodes = routes.map(routeFilterNode);
+const compiled = nodes.map(compile);
+for (const event of events) {
+  compiled.forEach((matches, index) => {
+    if (matches(event) !== naiveMatch(nodes[index], event)) {
+      throw new Error(`compiled and naive disagree on route ${index} for ${event.kind}`);
+    }
   });
 }
+const fired = events.map((event) => compiled.filter((matches) => matches(event)).length);
+console.log(
+  `filter bench: ${events.length} fixture events, 200 routes, ` +
+    `${fired.reduce((sum, count) => sum + count, 0) / events.length} routes fire per event`,
+);
+
+let compiledCursor = 0;
+Deno.bench({
+  name: "compiled: one event against 200 routes",
+  group: "filter",
+  baseline: true,
+  fn() {
+    const event = events[compiledCursor++ % events.length];
+    for (const matches of compiled) matches(event);
+  },
+});
+
+let naiveCursor = 0;
+Deno.bench({
+  name: "naive: one event against 200 routes (jsonpath-plus per leaf)",
+  group: "filter",
+  fn() {
+    const event = events[naiveCursor++ % events.length];
+    for (const node of nodes) naiveMatch(node, event);
+  },
+});

@@ -18,7 +18,7 @@ import { isDeliverJob, loadEvent } from "../lib/store/events.ts";
 const SECRET = "bench-secret";
 const CONNECTIONS = 16;
 const FIXTURE = new URL(
-  "../tests/fixtures/github/pull_request/opened.payload.json",
+  "../fixtures/github/pull_request/opened.payload.json",
   import.meta.url,
 );
 const WRK = "/usr/bin/wrk";

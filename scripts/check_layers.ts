@@ -27,6 +27,7 @@ type Layer =
   | "app"
   | "ui"
   | "tests"
+  | "testing"
   | "bench"
   | "tools";
 
@@ -63,7 +64,6 @@ const LAYER_OF: ReadonlyArray<readonly [prefix: string, layer: Layer]> = [
   ["lib/installations/", "services"],
   ["lib/admin/", "services"],
   ["lib/state.ts", "runtime"],
-  ["lib/queue.ts", "runtime"],
   ["lib/http_guards.ts", "runtime"],
   ["lib/ingress_deps.ts", "app"],
   ["lib/queue_handlers.ts", "app"],
@@ -77,6 +77,7 @@ const LAYER_OF: ReadonlyArray<readonly [prefix: string, layer: Layer]> = [
   ["islands/", "ui"],
   ["components/", "ui"],
   ["tests/", "tests"],
+  ["testing/", "testing"],
   ["bench/", "bench"],
 ];
 
@@ -108,8 +109,9 @@ const MAY_IMPORT: Readonly<Record<Layer, readonly Layer[]>> = {
   services: [...LEAVES, "runtime", "store", "clients", "providers"],
   app: [...MIDDLE, "services", "ui"],
   ui: [...MIDDLE, "services", "app"],
-  tests: [...MIDDLE, "services", "app", "ui", "tools"],
-  bench: [...MIDDLE, "services", "app", "ui"],
+  testing: [...MIDDLE, "services", "app", "ui"],
+  tests: [...MIDDLE, "services", "app", "ui", "tools", "testing"],
+  bench: [...MIDDLE, "services", "app", "ui", "testing"],
   tools: [...MIDDLE, "services", "app", "ui"],
 };
 

@@ -24,6 +24,27 @@ const LAUNCH_ARGS = [
 ];
 
 /**
+ * Repeats `act` until `done` holds: for the first action on an island, which does nothing while
+ * the island has not hydrated yet. `act` may run again only while it has had no effect, which
+ * `done` sees at once (Preact renders a change before the page handles the next command). Fails
+ * naming `what` after `timeoutMs`.
+ */
+export async function untilHydrated(
+  what: string,
+  act: () => Promise<void>,
+  done: () => Promise<boolean>,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (true) {
+    await act();
+    if (await done()) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
  * Serves `fetch` on a free loopback port and runs `run` in a chromium page on
  * it. Afterwards asserts that the page threw nothing and logged no error (a
  * script or style the Content-Security-Policy refused logs one).

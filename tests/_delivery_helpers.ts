@@ -10,10 +10,13 @@ import { saveEvent } from "../lib/store/events.ts";
 import { putGroup } from "../lib/store/groups.ts";
 import { replaceRoutes } from "../lib/store/routes.ts";
 import { listDeliveryLogs, type SendLog } from "../lib/store/send_logs.ts";
-import { TelegramPacer } from "../lib/telegram/pacer.ts";
+import { type TelegramLimits, TelegramPacer } from "../lib/telegram/pacer.ts";
 import type { Route, Target } from "../lib/types.ts";
-import { captureLog, testConfig } from "./_helpers.ts";
-import type { FakeChat } from "./fake_chat.ts";
+import { captureLog, testConfig, waitFor } from "./_helpers.ts";
+import type { FakeChat } from "../testing/fake_chat.ts";
+
+/** The bounded wait of tests/_helpers.ts, for the delivery tests that import it from here. */
+export { waitFor };
 
 /** The super admin of the delivery tests. */
 export const OPERATOR = { userId: "900", login: "operator" };
@@ -23,7 +26,7 @@ export const TEST_BACKOFF_MS = [20, 40, 60];
 
 /** Settings with sending configured against the fakes. */
 export function deliveryConfig(
-  fakes: { discord?: FakeChat; telegram?: FakeChat },
+  fakes: { discord?: Pick<FakeChat, "url">; telegram?: Pick<FakeChat, "url"> },
   env: Record<string, string> = {},
 ): Config {
   return testConfig({
@@ -45,6 +48,44 @@ export const FAST_TELEGRAM = {
   globalMax: 30,
   globalWindowMs: 10,
 };
+
+/**
+ * A Telegram pacer that remembers, per chat, the time it let each message go. A fake Telegram
+ * given {@link SchedulePacer.sentAt} judges its limits by that schedule rather than by arrival,
+ * so a loaded machine delaying a request between the pacer and the fake cannot cause a 429 the
+ * pacer did not.
+ */
+export class SchedulePacer extends TelegramPacer {
+  readonly #scheduled = new Map<string, number[]>();
+  readonly #clock: { now: number };
+  #granted = 0;
+
+  constructor(limits: TelegramLimits) {
+    const clock = { now: 0 };
+    super({ limits, now: () => clock.now = Date.now() });
+    this.#clock = clock;
+  }
+
+  /** Reserves as the pacer does and records the granted time (the clock read by this call). */
+  override reserve(chatId: string, maxWaitMs: number): ReturnType<TelegramPacer["reserve"]> {
+    const reservation = super.reserve(chatId, maxWaitMs);
+    if (reservation.granted) {
+      this.#granted++;
+      const times = this.#scheduled.get(chatId) ?? [];
+      times.push(this.#clock.now + reservation.waitMs);
+      this.#scheduled.set(chatId, times);
+    }
+    return reservation;
+  }
+
+  /** The oldest scheduled time of `chatId` not yet claimed by a request (lanes send in order). */
+  readonly sentAt = (chatId: string): number | undefined => this.#scheduled.get(chatId)?.shift();
+
+  /** How many messages the pacer let go. */
+  granted(): number {
+    return this.#granted;
+  }
+}
 
 /** A delivery worker listening on `kv`'s queue; dispose it with `await using`. */
 export interface RunningWorker extends AsyncDisposable {
@@ -130,19 +171,6 @@ export async function acceptCustom(
   });
   assert.equal(outcome.status, "accepted");
   return outcome.status === "accepted" ? outcome.eventId : "";
-}
-
-/** Waits until `check` holds (polling), or fails after `timeoutMs`. */
-export async function waitFor(
-  what: string,
-  check: () => boolean | Promise<boolean>,
-  timeoutMs = 10_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 /** The send logs of an event (its delivery id is the event id when the sender gave none). */

@@ -14,10 +14,10 @@ export type Payload = Record<string, unknown>;
 /** The receive time every test event carries. */
 export const RECEIVED_AT = Date.UTC(2024, 4, 1, 12, 0, 0);
 
-/** A payload from `tests/fixtures/github/`. */
+/** A payload from `fixtures/github/`. */
 export function fixture(path: string): Payload {
   return JSON.parse(
-    Deno.readTextFileSync(new URL(`./fixtures/github/${path}`, import.meta.url)),
+    Deno.readTextFileSync(new URL(`../fixtures/github/${path}`, import.meta.url)),
   );
 }
 

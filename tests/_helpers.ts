@@ -1,4 +1,7 @@
-/** Shared test helpers: settings, a captured logger, and an app on a `:memory:` KV. */
+/**
+ * Shared test helpers: settings, a captured logger, an app on a `:memory:` KV, and a bounded
+ * wait for a condition.
+ */
 import type { Hono } from "hono";
 import { createApp } from "../lib/app.ts";
 import { type Config, loadConfig } from "../lib/config.ts";
@@ -43,4 +46,22 @@ export async function startTestApp(
     fetch: async (path, init) => await app.fetch(new Request(`http://localhost${path}`, init)),
     [Symbol.asyncDispose]: () => Promise.resolve(kv.close()),
   };
+}
+
+/**
+ * Waits until `check` holds, polling every 10 ms. Fails after `timeoutMs` with a message naming
+ * `what`: the bound only turns a hang into a clear failure, it is not a timing assertion.
+ */
+export async function waitFor(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  timeoutMs = 15_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }

@@ -32,9 +32,9 @@ export function testDeps(kv: Deno.Kv, overrides: Partial<IngressDeps> = {}): Ing
   return { kv, secrets: SECRETS, now: () => NOW, ...overrides };
 }
 
-/** The raw bytes of a fixture under `tests/fixtures/github/`. */
+/** The raw bytes of a fixture under `fixtures/github/`. */
 export async function fixture(path: string): Promise<Uint8Array<ArrayBuffer>> {
-  return await Deno.readFile(new URL(`./fixtures/github/${path}`, import.meta.url));
+  return await Deno.readFile(new URL(`../fixtures/github/${path}`, import.meta.url));
 }
 
 /** Bytes of a JSON value. */

@@ -13,7 +13,7 @@ import { buildAssets } from "../lib/fresh/build.ts";
 import { writeManifest } from "../lib/fresh/manifest.ts";
 import { PAGE_CSP } from "../lib/fresh/security_headers.ts";
 import type { Manifest } from "../lib/fresh/types.ts";
-import { hasChromium, withChromium } from "./_browser.ts";
+import { hasChromium, untilHydrated, withChromium } from "./_browser.ts";
 
 const clicker = (label: string) =>
   `import { useState } from "preact/hooks";
@@ -83,8 +83,13 @@ Deno.test({
       await withChromium(app.fetch, async (page, base) => {
         const res = await page.goto(base);
         assert.equal(res?.headers()["content-security-policy"], PAGE_CSP);
-        await page.locator("#nested").click();
-        await page.locator("#nested", { hasText: "nested 11" }).waitFor();
+        const nested = page.locator("#nested");
+        await untilHydrated(
+          "the nested island counts a click",
+          () => nested.click(),
+          async () => (await nested.innerText()) === "nested 11",
+        );
+        // One runtime hydrates every island at once, so the top-level one is live too.
         await page.locator("#top").click();
         await page.locator("#top").click();
         await page.locator("#top", { hasText: "top 3" }).waitFor();

@@ -8,7 +8,7 @@ import { PROJECT_ROOT } from "../lib/app.ts";
 import { loadAssets } from "../lib/fresh/assets.ts";
 import { PAGE_CSP } from "../lib/fresh/security_headers.ts";
 import { startTestApp } from "./_helpers.ts";
-import { assertNoAxeViolations, hasChromium, withChromium } from "./_browser.ts";
+import { assertNoAxeViolations, hasChromium, untilHydrated, withChromium } from "./_browser.ts";
 
 /** Runs `run` in chromium against the app with its built assets. */
 async function withBrowser(run: (page: Page, base: string) => Promise<void>) {
@@ -30,8 +30,12 @@ Deno.test({
       await values.first().waitFor();
       assert.deepEqual(await values.allTextContents(), ['"bug"', '"backend"']);
 
-      await page.getByTestId("path").fill("$.pull_request.number");
-      await page.getByTestId("count").getByText("1 value").waitFor();
+      const count = page.getByTestId("count");
+      await untilHydrated(
+        "the tester answers a new path",
+        () => page.getByTestId("path").fill("$.pull_request.number"),
+        async () => (await count.innerText()) === "1 value",
+      );
       assert.deepEqual(await values.allTextContents(), ["42"]);
 
       await page.getByTestId("payload").fill('{"labels":[{"name":"ci"}]}');

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { utf8 } from "../lib/encoding.ts";
 import { saveEvent } from "../lib/store/events.ts";
 import type { Route } from "../lib/types.ts";
-import { startFakeDiscord } from "./fake_chat.ts";
+import { startFakeDiscord } from "../testing/fake_chat.ts";
 import {
   deliveryConfig,
   discordTitles,

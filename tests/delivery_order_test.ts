@@ -11,7 +11,7 @@ import { createDeliveryWorker } from "../lib/delivery/worker.ts";
 import { eventChunksPrefix, fanOutPendingKey, undeliveredJobKey } from "../lib/store/keys.ts";
 import { getLaneRun } from "../lib/store/lanes.ts";
 import type { Target } from "../lib/types.ts";
-import { startFakeDiscord } from "./fake_chat.ts";
+import { startFakeDiscord } from "../testing/fake_chat.ts";
 import { captureLog } from "./_helpers.ts";
 import {
   acceptCustom,

@@ -14,7 +14,7 @@ import { laneKeyFor } from "../lib/target_ref.ts";
 import { getLaneRun } from "../lib/store/lanes.ts";
 import type { SendLog } from "../lib/store/send_logs.ts";
 import type { Target } from "../lib/types.ts";
-import { type ScriptedAnswer, startFakeDiscord, startFakeTelegram } from "./fake_chat.ts";
+import { type ScriptedAnswer, startFakeDiscord, startFakeTelegram } from "../testing/fake_chat.ts";
 import {
   acceptCustom,
   customRoute,

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { laneEntriesPrefix, unitBodyKey } from "../lib/store/keys.ts";
 import { readMetrics } from "../lib/store/metrics.ts";
 import { redeliver } from "../lib/store/units.ts";
-import { startFakeDiscord, startFakeTelegram } from "./fake_chat.ts";
+import { startFakeDiscord, startFakeTelegram } from "../testing/fake_chat.ts";
 import {
   acceptCustom,
   customRoute,

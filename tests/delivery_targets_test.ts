@@ -11,7 +11,7 @@ import { putGroup } from "../lib/store/groups.ts";
 import { replaceRoutes } from "../lib/store/routes.ts";
 import { redeliver } from "../lib/store/units.ts";
 import { captureLog } from "./_helpers.ts";
-import { startFakeDiscord, startFakeTelegram } from "./fake_chat.ts";
+import { startFakeDiscord, startFakeTelegram } from "../testing/fake_chat.ts";
 import {
   acceptCustom,
   customRoute,

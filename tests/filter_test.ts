@@ -168,15 +168,13 @@ Deno.test("compile enforces depth 8 and 64 leaves", () => {
   assert.equal(refusal(leaves(65)), "too many leaves: 65 (at most 64)");
 });
 
-Deno.test("a catastrophic regex returns in well under a millisecond", () => {
+Deno.test("a catastrophic regex over 2,000 characters returns: the engine does not backtrack", () => {
+  // A backtracking engine tries about 2^2000 ways to split the a's before giving up, so this
+  // test would never finish; a linear-time engine answers at once.
   const compiled = compile({ type: "field", path: "text", op: "regex", value: "(a+)+$" });
   const input = { kind: "custom", payload: { text: "a".repeat(2000) + "!" } };
-  match(compiled, input);
-  const runs = 20;
-  const started = performance.now();
-  for (let run = 0; run < runs; run++) assert.equal(match(compiled, input), false);
-  const perRun = (performance.now() - started) / runs;
-  assert.ok(perRun < 0.5, `took ${perRun.toFixed(3)} ms per match`);
+  assert.equal(match(compiled, input), false);
+  assert.equal(match(compiled, { kind: "custom", payload: { text: "a".repeat(2000) } }), true);
 });
 
 Deno.test("compileRoutes keeps a route that does not compile, and it never fires", () => {

@@ -78,11 +78,11 @@ Deno.test("body: a stream that fails is unreadable; a complete body comes back w
   });
   const { stream } = countedStream(3 * CHUNK);
   const read = await readBody(streamed(stream), { maxBytes: MB });
-  assert.ok(read.ok && read.bytes.length === 3 * CHUNK);
+  assert.equal(read.ok && read.bytes.length, 3 * CHUNK);
   const empty = await readBody(new Request("http://localhost/x", { method: "POST" }), {
     maxBytes: MB,
   });
-  assert.ok(empty.ok && empty.bytes.length === 0);
+  assert.equal(empty.ok && empty.bytes.length, 0);
 });
 
 Deno.test("body: the JSON reader answers 400 Invalid JSON", async () => {

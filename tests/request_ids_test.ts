@@ -11,7 +11,7 @@ import { createSession } from "../lib/store/sessions.ts";
 import { PEOPLE, startAdminApp } from "./_admin_helpers.ts";
 import { startTestApp } from "./_helpers.ts";
 import { runWorker, settled, storeRoutes } from "./_delivery_helpers.ts";
-import { startFakeDiscord } from "./fake_chat.ts";
+import { startFakeDiscord } from "../testing/fake_chat.ts";
 import { githubEnv, signIn, startFakeGitHub } from "./fake_github.ts";
 import {
   githubRequest,
@@ -108,14 +108,23 @@ Deno.test("ids: the invite page and its form refuse a malformed token with 400",
 });
 
 Deno.test("ids: the formats accept what Switchyard issues and refuse the rest", () => {
-  assert.ok(isId("sendLog", "01JQ8Z6W9RZC4W0N1YH1XK5Q2M-0a1b2c3d4e"));
-  assert.ok(!isId("sendLog", "01JQ8Z6W9RZC4W0N1YH1XK5Q2M-0a1b2c3d4e".toLowerCase()));
-  assert.ok(isId("inviteToken", "A".repeat(42) + "_"));
-  assert.ok(!isId("inviteToken", "A".repeat(44)));
-  assert.ok(isId("group", "a".repeat(64)) && !isId("group", "a".repeat(65)));
-  assert.ok(isId("deliveryId", "~".repeat(200)) && !isId("deliveryId", "~".repeat(201)));
-  assert.ok(!isId("deliveryId", "has space") && !isId("deliveryId", "caf\u00e9"));
-  assert.ok(!isId("group", undefined) && !isId("group", "constructor!"));
+  const table: [format: Parameters<typeof isId>[0], value: string | undefined, valid: boolean][] = [
+    ["sendLog", "01JQ8Z6W9RZC4W0N1YH1XK5Q2M-0a1b2c3d4e", true],
+    ["sendLog", "01JQ8Z6W9RZC4W0N1YH1XK5Q2M-0a1b2c3d4e".toLowerCase(), false],
+    ["inviteToken", "A".repeat(42) + "_", true],
+    ["inviteToken", "A".repeat(44), false],
+    ["group", "a".repeat(64), true],
+    ["group", "a".repeat(65), false],
+    ["deliveryId", "~".repeat(200), true],
+    ["deliveryId", "~".repeat(201), false],
+    ["deliveryId", "has space", false],
+    ["deliveryId", "caf\u00e9", false],
+    ["group", undefined, false],
+    ["group", "constructor!", false],
+  ];
+  for (const [format, value, valid] of table) {
+    assert.equal(isId(format, value), valid, `${format}: ${value?.slice(0, 40)}`);
+  }
   for (const format of Object.values(ID_FORMATS)) assert.ok(format.pattern.source.startsWith("^"));
 });
 
