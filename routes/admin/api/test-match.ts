@@ -1,7 +1,7 @@
-import { ADMIN_ENDPOINTS as E } from "../../../lib/admin/endpoints.ts";
-import { apiHandler } from "../../../lib/admin/endpoint.ts";
-import { testMatch } from "../../../lib/admin/test_match.ts";
-import { define } from "../../../lib/state.ts";
+import { ADMIN_ENDPOINTS as E } from "@/lib/admin/endpoints.ts";
+import { apiHandler } from "@/lib/admin/endpoint.ts";
+import { testMatch } from "@/lib/admin/test_match.ts";
+import { define } from "@/lib/state.ts";
 
 /** A stateless filter trial. */
 export const handler = define.handlers({

@@ -1,9 +1,9 @@
-import { acceptsHtml } from "../../../lib/auth/access.ts";
-import { sessionCookie } from "../../../lib/auth/session_cookie.ts";
-import { completeSignIn, consumeSignInState } from "../../../lib/auth/sign_in.ts";
-import { requireFeature } from "../../../lib/http_guards.ts";
-import { type Context, HttpError, isHttpError, page } from "../../../lib/fresh/mod.ts";
-import { define, type State } from "../../../lib/state.ts";
+import { acceptsHtml } from "@/lib/auth/access.ts";
+import { sessionCookie } from "@/lib/auth/session_cookie.ts";
+import { completeSignIn, consumeSignInState } from "@/lib/auth/sign_in.ts";
+import { requireFeature } from "@/lib/http_guards.ts";
+import { type Context, HttpError, isHttpError, page } from "@/lib/fresh/mod.ts";
+import { define, type State } from "@/lib/state.ts";
 
 interface Linked {
   platform: "Discord" | "Telegram";

@@ -1,7 +1,7 @@
-import { safeRedirectPath } from "../../../lib/auth/redirect.ts";
-import { redirectToGitHub } from "../../../lib/auth/sign_in.ts";
-import { requireFeature } from "../../../lib/http_guards.ts";
-import { define } from "../../../lib/state.ts";
+import { safeRedirectPath } from "@/lib/auth/redirect.ts";
+import { redirectToGitHub } from "@/lib/auth/sign_in.ts";
+import { requireFeature } from "@/lib/http_guards.ts";
+import { define } from "@/lib/state.ts";
 
 /** Whether the caller asked for the JSON flow: `?flow=json`, or an Accept that prefers JSON. */
 function wantsJson(req: Request, url: URL): boolean {

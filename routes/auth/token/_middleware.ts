@@ -1,5 +1,5 @@
-import { identifyPrincipal } from "../../../lib/auth/principal.ts";
-import { define } from "../../../lib/state.ts";
+import { identifyPrincipal } from "@/lib/auth/principal.ts";
+import { define } from "@/lib/state.ts";
 
 /** Token revocation acts for the session's person: resolved once onto `ctx.state.principal`. */
 export const handler = define.middleware(identifyPrincipal);

@@ -1,7 +1,7 @@
-import { ADMIN_ENDPOINTS as E } from "../../../../lib/admin/endpoints.ts";
-import { apiHandler } from "../../../../lib/admin/endpoint.ts";
-import { queryLogs } from "../../../../lib/admin/logs.ts";
-import { define } from "../../../../lib/state.ts";
+import { ADMIN_ENDPOINTS as E } from "@/lib/admin/endpoints.ts";
+import { apiHandler } from "@/lib/admin/endpoint.ts";
+import { queryLogs } from "@/lib/admin/logs.ts";
+import { define } from "@/lib/state.ts";
 
 /** Send logs, newest first, filtered and paged. */
 export const handler = define.handlers({

@@ -1,12 +1,12 @@
-import { requireCsrfToken, requireSameOrigin } from "../../../../lib/auth/access.ts";
-import { parseInstallationId, verifyInstaller } from "../../../../lib/auth/installer.ts";
-import { principalOf } from "../../../../lib/auth/principal.ts";
-import { bindForInstaller } from "../../../../lib/installations/binding.ts";
-import { HttpError } from "../../../../lib/fresh/mod.ts";
-import { requireFeature, requireId } from "../../../../lib/http_guards.ts";
-import { FORM_BODY_BYTES } from "../../../../lib/limits.ts";
-import { readFormBody } from "../../../../lib/http_body.ts";
-import { define } from "../../../../lib/state.ts";
+import { requireCsrfToken, requireSameOrigin } from "@/lib/auth/access.ts";
+import { parseInstallationId, verifyInstaller } from "@/lib/auth/installer.ts";
+import { principalOf } from "@/lib/auth/principal.ts";
+import { bindForInstaller } from "@/lib/installations/binding.ts";
+import { HttpError } from "@/lib/fresh/mod.ts";
+import { requireFeature, requireId } from "@/lib/http_guards.ts";
+import { FORM_BODY_BYTES } from "@/lib/limits.ts";
+import { readFormBody } from "@/lib/http_body.ts";
+import { define } from "@/lib/state.ts";
 
 /**
  * Binds an installation to the chosen group: same-origin form with the

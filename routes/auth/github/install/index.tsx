@@ -1,10 +1,10 @@
-import { CSRF_FIELD } from "../../../../lib/auth/access.ts";
-import { parseInstallationId, verifyInstaller } from "../../../../lib/auth/installer.ts";
-import { redirectToGitHub } from "../../../../lib/auth/sign_in.ts";
-import { requireFeature } from "../../../../lib/http_guards.ts";
-import { page } from "../../../../lib/fresh/mod.ts";
-import { type InstallChoices, installChoices } from "../../../../lib/installations/binding.ts";
-import { define } from "../../../../lib/state.ts";
+import { CSRF_FIELD } from "@/lib/auth/access.ts";
+import { parseInstallationId, verifyInstaller } from "@/lib/auth/installer.ts";
+import { redirectToGitHub } from "@/lib/auth/sign_in.ts";
+import { requireFeature } from "@/lib/http_guards.ts";
+import { page } from "@/lib/fresh/mod.ts";
+import { type InstallChoices, installChoices } from "@/lib/installations/binding.ts";
+import { define } from "@/lib/state.ts";
 
 interface InstallPage extends InstallChoices {
   installationId: number;

@@ -1,7 +1,7 @@
-import { ADMIN_ENDPOINTS as E } from "../../../../../lib/admin/endpoints.ts";
-import { apiHandler } from "../../../../../lib/admin/endpoint.ts";
-import { getDelivery } from "../../../../../lib/admin/logs.ts";
-import { define } from "../../../../../lib/state.ts";
+import { ADMIN_ENDPOINTS as E } from "@/lib/admin/endpoints.ts";
+import { apiHandler } from "@/lib/admin/endpoint.ts";
+import { getDelivery } from "@/lib/admin/logs.ts";
+import { define } from "@/lib/state.ts";
 
 /** Every send log of one delivery. */
 export const handler = define.handlers({

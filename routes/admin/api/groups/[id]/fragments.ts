@@ -1,7 +1,7 @@
-import { ADMIN_ENDPOINTS as E } from "../../../../../lib/admin/endpoints.ts";
-import { apiHandler } from "../../../../../lib/admin/endpoint.ts";
-import { listGroupFragments, replaceGroupFragments } from "../../../../../lib/admin/fragments.ts";
-import { define } from "../../../../../lib/state.ts";
+import { ADMIN_ENDPOINTS as E } from "@/lib/admin/endpoints.ts";
+import { apiHandler } from "@/lib/admin/endpoint.ts";
+import { listGroupFragments, replaceGroupFragments } from "@/lib/admin/fragments.ts";
+import { define } from "@/lib/state.ts";
 
 /** One group's filter fragments; replacing them. */
 export const handler = define.handlers({

@@ -1,7 +1,7 @@
-import { ADMIN_ENDPOINTS as E } from "../../../../../lib/admin/endpoints.ts";
-import { apiHandler } from "../../../../../lib/admin/endpoint.ts";
-import { createGroupInvite, listGroupInvites } from "../../../../../lib/admin/invites.ts";
-import { define } from "../../../../../lib/state.ts";
+import { ADMIN_ENDPOINTS as E } from "@/lib/admin/endpoints.ts";
+import { apiHandler } from "@/lib/admin/endpoint.ts";
+import { createGroupInvite, listGroupInvites } from "@/lib/admin/invites.ts";
+import { define } from "@/lib/state.ts";
 
 /** A group's pending invites; creating one. */
 export const handler = define.handlers({

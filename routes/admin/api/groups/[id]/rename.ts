@@ -1,7 +1,7 @@
-import { ADMIN_ENDPOINTS as E } from "../../../../../lib/admin/endpoints.ts";
-import { apiHandler } from "../../../../../lib/admin/endpoint.ts";
-import { renameGroupFor } from "../../../../../lib/admin/groups.ts";
-import { define } from "../../../../../lib/state.ts";
+import { ADMIN_ENDPOINTS as E } from "@/lib/admin/endpoints.ts";
+import { apiHandler } from "@/lib/admin/endpoint.ts";
+import { renameGroupFor } from "@/lib/admin/groups.ts";
+import { define } from "@/lib/state.ts";
 
 /** Renames a group; everything that belongs to it follows. */
 export const handler = define.handlers({

@@ -1,7 +1,7 @@
-import { ADMIN_ENDPOINTS as E } from "../../../../../lib/admin/endpoints.ts";
-import { apiHandler } from "../../../../../lib/admin/endpoint.ts";
-import { listGroupRoutes, replaceRoutesOfGroup } from "../../../../../lib/admin/routes.ts";
-import { define } from "../../../../../lib/state.ts";
+import { ADMIN_ENDPOINTS as E } from "@/lib/admin/endpoints.ts";
+import { apiHandler } from "@/lib/admin/endpoint.ts";
+import { listGroupRoutes, replaceRoutesOfGroup } from "@/lib/admin/routes.ts";
+import { define } from "@/lib/state.ts";
 
 /** One group's routes; replacing them. */
 export const handler = define.handlers({

@@ -1,7 +1,7 @@
-import { ADMIN_ENDPOINTS as E } from "../../../../../../lib/admin/endpoints.ts";
-import { apiHandler } from "../../../../../../lib/admin/endpoint.ts";
-import { describeWebhook, disableWebhook } from "../../../../../../lib/admin/webhook.ts";
-import { define } from "../../../../../../lib/state.ts";
+import { ADMIN_ENDPOINTS as E } from "@/lib/admin/endpoints.ts";
+import { apiHandler } from "@/lib/admin/endpoint.ts";
+import { describeWebhook, disableWebhook } from "@/lib/admin/webhook.ts";
+import { define } from "@/lib/state.ts";
 
 /** A group's ingress: its state; switching it off. */
 export const handler = define.handlers({
