@@ -8,40 +8,41 @@ import * as $r4 from "./routes/admin/api/audit.ts";
 import * as $r5 from "./routes/admin/api/delivery/[deliveryId]/index.ts";
 import * as $r6 from "./routes/admin/api/delivery/[deliveryId]/redeliver.ts";
 import * as $r7 from "./routes/admin/api/groups/[id]/fragments.ts";
-import * as $r8 from "./routes/admin/api/groups/[id]/invites.ts";
-import * as $r9 from "./routes/admin/api/groups/[id]/rename.ts";
-import * as $r10 from "./routes/admin/api/groups/[id]/routes.ts";
-import * as $r11 from "./routes/admin/api/groups/[id]/targets.ts";
-import * as $r12 from "./routes/admin/api/groups/[id]/webhook/index.ts";
-import * as $r13 from "./routes/admin/api/groups/[id]/webhook/regenerate.ts";
-import * as $r14 from "./routes/admin/api/groups/index.ts";
-import * as $r15 from "./routes/admin/api/invites/[token].ts";
-import * as $r16 from "./routes/admin/api/logs/[id].ts";
-import * as $r17 from "./routes/admin/api/logs/index.ts";
-import * as $r18 from "./routes/admin/api/me.ts";
-import * as $r19 from "./routes/admin/api/metrics.ts";
-import * as $r20 from "./routes/admin/api/routes.ts";
-import * as $r21 from "./routes/admin/api/test-match.ts";
-import * as $r22 from "./routes/admin/audit.tsx";
-import * as $r23 from "./routes/admin/groups.tsx";
-import * as $r24 from "./routes/admin/index.tsx";
-import * as $r25 from "./routes/admin/invite.tsx";
-import * as $r26 from "./routes/admin/login.ts";
-import * as $r27 from "./routes/admin/logout.tsx";
-import * as $r28 from "./routes/admin/logs.tsx";
-import * as $r29 from "./routes/api/close.ts";
-import * as $r30 from "./routes/api/comment.ts";
-import * as $r31 from "./routes/api/merge.ts";
-import * as $r32 from "./routes/api/react.ts";
-import * as $r33 from "./routes/auth/github/callback.tsx";
-import * as $r34 from "./routes/auth/github/index.ts";
-import * as $r35 from "./routes/auth/github/install/bind.ts";
-import * as $r36 from "./routes/auth/github/install/index.tsx";
-import * as $r37 from "./routes/auth/token/[userId].ts";
-import * as $r38 from "./routes/health.ts";
-import * as $r39 from "./routes/openapi.json.ts";
-import * as $r40 from "./routes/webhook/[groupId].ts";
-import * as $r41 from "./routes/webhook/index.ts";
+import * as $r8 from "./routes/admin/api/groups/[id]/index.ts";
+import * as $r9 from "./routes/admin/api/groups/[id]/invites.ts";
+import * as $r10 from "./routes/admin/api/groups/[id]/rename.ts";
+import * as $r11 from "./routes/admin/api/groups/[id]/routes.ts";
+import * as $r12 from "./routes/admin/api/groups/[id]/targets.ts";
+import * as $r13 from "./routes/admin/api/groups/[id]/webhook/index.ts";
+import * as $r14 from "./routes/admin/api/groups/[id]/webhook/regenerate.ts";
+import * as $r15 from "./routes/admin/api/groups/index.ts";
+import * as $r16 from "./routes/admin/api/invites/[token].ts";
+import * as $r17 from "./routes/admin/api/logs/[id].ts";
+import * as $r18 from "./routes/admin/api/logs/index.ts";
+import * as $r19 from "./routes/admin/api/me.ts";
+import * as $r20 from "./routes/admin/api/metrics.ts";
+import * as $r21 from "./routes/admin/api/routes.ts";
+import * as $r22 from "./routes/admin/api/test-match.ts";
+import * as $r23 from "./routes/admin/audit.tsx";
+import * as $r24 from "./routes/admin/groups.tsx";
+import * as $r25 from "./routes/admin/index.tsx";
+import * as $r26 from "./routes/admin/invite.tsx";
+import * as $r27 from "./routes/admin/login.ts";
+import * as $r28 from "./routes/admin/logout.tsx";
+import * as $r29 from "./routes/admin/logs.tsx";
+import * as $r30 from "./routes/api/close.ts";
+import * as $r31 from "./routes/api/comment.ts";
+import * as $r32 from "./routes/api/merge.ts";
+import * as $r33 from "./routes/api/react.ts";
+import * as $r34 from "./routes/auth/github/callback.tsx";
+import * as $r35 from "./routes/auth/github/index.ts";
+import * as $r36 from "./routes/auth/github/install/bind.ts";
+import * as $r37 from "./routes/auth/github/install/index.tsx";
+import * as $r38 from "./routes/auth/token/[userId].ts";
+import * as $r39 from "./routes/health.ts";
+import * as $r40 from "./routes/openapi.json.ts";
+import * as $r41 from "./routes/webhook/[groupId].ts";
+import * as $r42 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
@@ -55,40 +56,41 @@ const manifest: Manifest = {
     "admin/api/delivery/[deliveryId]/index.ts": $r5,
     "admin/api/delivery/[deliveryId]/redeliver.ts": $r6,
     "admin/api/groups/[id]/fragments.ts": $r7,
-    "admin/api/groups/[id]/invites.ts": $r8,
-    "admin/api/groups/[id]/rename.ts": $r9,
-    "admin/api/groups/[id]/routes.ts": $r10,
-    "admin/api/groups/[id]/targets.ts": $r11,
-    "admin/api/groups/[id]/webhook/index.ts": $r12,
-    "admin/api/groups/[id]/webhook/regenerate.ts": $r13,
-    "admin/api/groups/index.ts": $r14,
-    "admin/api/invites/[token].ts": $r15,
-    "admin/api/logs/[id].ts": $r16,
-    "admin/api/logs/index.ts": $r17,
-    "admin/api/me.ts": $r18,
-    "admin/api/metrics.ts": $r19,
-    "admin/api/routes.ts": $r20,
-    "admin/api/test-match.ts": $r21,
-    "admin/audit.tsx": $r22,
-    "admin/groups.tsx": $r23,
-    "admin/index.tsx": $r24,
-    "admin/invite.tsx": $r25,
-    "admin/login.ts": $r26,
-    "admin/logout.tsx": $r27,
-    "admin/logs.tsx": $r28,
-    "api/close.ts": $r29,
-    "api/comment.ts": $r30,
-    "api/merge.ts": $r31,
-    "api/react.ts": $r32,
-    "auth/github/callback.tsx": $r33,
-    "auth/github/index.ts": $r34,
-    "auth/github/install/bind.ts": $r35,
-    "auth/github/install/index.tsx": $r36,
-    "auth/token/[userId].ts": $r37,
-    "health.ts": $r38,
-    "openapi.json.ts": $r39,
-    "webhook/[groupId].ts": $r40,
-    "webhook/index.ts": $r41,
+    "admin/api/groups/[id]/index.ts": $r8,
+    "admin/api/groups/[id]/invites.ts": $r9,
+    "admin/api/groups/[id]/rename.ts": $r10,
+    "admin/api/groups/[id]/routes.ts": $r11,
+    "admin/api/groups/[id]/targets.ts": $r12,
+    "admin/api/groups/[id]/webhook/index.ts": $r13,
+    "admin/api/groups/[id]/webhook/regenerate.ts": $r14,
+    "admin/api/groups/index.ts": $r15,
+    "admin/api/invites/[token].ts": $r16,
+    "admin/api/logs/[id].ts": $r17,
+    "admin/api/logs/index.ts": $r18,
+    "admin/api/me.ts": $r19,
+    "admin/api/metrics.ts": $r20,
+    "admin/api/routes.ts": $r21,
+    "admin/api/test-match.ts": $r22,
+    "admin/audit.tsx": $r23,
+    "admin/groups.tsx": $r24,
+    "admin/index.tsx": $r25,
+    "admin/invite.tsx": $r26,
+    "admin/login.ts": $r27,
+    "admin/logout.tsx": $r28,
+    "admin/logs.tsx": $r29,
+    "api/close.ts": $r30,
+    "api/comment.ts": $r31,
+    "api/merge.ts": $r32,
+    "api/react.ts": $r33,
+    "auth/github/callback.tsx": $r34,
+    "auth/github/index.ts": $r35,
+    "auth/github/install/bind.ts": $r36,
+    "auth/github/install/index.tsx": $r37,
+    "auth/token/[userId].ts": $r38,
+    "health.ts": $r39,
+    "openapi.json.ts": $r40,
+    "webhook/[groupId].ts": $r41,
+    "webhook/index.ts": $r42,
   },
   islands: {
     "PathTester": $i0,
