@@ -25,25 +25,32 @@ import * as $r21 from "./routes/admin/api/routes.ts";
 import * as $r22 from "./routes/admin/api/test-match.ts";
 import * as $r23 from "./routes/admin/audit.tsx";
 import * as $r24 from "./routes/admin/groups.tsx";
-import * as $r25 from "./routes/admin/index.tsx";
-import * as $r26 from "./routes/admin/invite.tsx";
-import * as $r27 from "./routes/admin/login.ts";
-import * as $r28 from "./routes/admin/logout.tsx";
-import * as $r29 from "./routes/admin/logs.tsx";
-import * as $r30 from "./routes/api/close.ts";
-import * as $r31 from "./routes/api/comment.ts";
-import * as $r32 from "./routes/api/merge.ts";
-import * as $r33 from "./routes/api/react.ts";
-import * as $r34 from "./routes/auth/github/callback.tsx";
-import * as $r35 from "./routes/auth/github/index.ts";
-import * as $r36 from "./routes/auth/github/install/bind.ts";
-import * as $r37 from "./routes/auth/github/install/index.tsx";
-import * as $r38 from "./routes/auth/token/[userId].ts";
-import * as $r39 from "./routes/health.ts";
-import * as $r40 from "./routes/openapi.json.ts";
-import * as $r41 from "./routes/webhook/[groupId].ts";
-import * as $r42 from "./routes/webhook/index.ts";
+import * as $r25 from "./routes/admin/groups/[id].tsx";
+import * as $r26 from "./routes/admin/index.tsx";
+import * as $r27 from "./routes/admin/invite.tsx";
+import * as $r28 from "./routes/admin/login.ts";
+import * as $r29 from "./routes/admin/logout.tsx";
+import * as $r30 from "./routes/admin/logs.tsx";
+import * as $r31 from "./routes/api/close.ts";
+import * as $r32 from "./routes/api/comment.ts";
+import * as $r33 from "./routes/api/merge.ts";
+import * as $r34 from "./routes/api/react.ts";
+import * as $r35 from "./routes/auth/github/callback.tsx";
+import * as $r36 from "./routes/auth/github/index.ts";
+import * as $r37 from "./routes/auth/github/install/bind.ts";
+import * as $r38 from "./routes/auth/github/install/index.tsx";
+import * as $r39 from "./routes/auth/token/[userId].ts";
+import * as $r40 from "./routes/health.ts";
+import * as $r41 from "./routes/openapi.json.ts";
+import * as $r42 from "./routes/webhook/[groupId].ts";
+import * as $r43 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
+import * as $i1 from "./islands/console/groups/CreateGroupForm.tsx";
+import * as $i2 from "./islands/console/groups/GroupSettings.tsx";
+import * as $i3 from "./islands/console/groups/InvitesPanel.tsx";
+import * as $i4 from "./islands/console/groups/MembersEditor.tsx";
+import * as $i5 from "./islands/console/groups/TargetsPanel.tsx";
+import * as $i6 from "./islands/console/groups/WebhookPanel.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
 const manifest: Manifest = {
@@ -73,27 +80,34 @@ const manifest: Manifest = {
     "admin/api/test-match.ts": $r22,
     "admin/audit.tsx": $r23,
     "admin/groups.tsx": $r24,
-    "admin/index.tsx": $r25,
-    "admin/invite.tsx": $r26,
-    "admin/login.ts": $r27,
-    "admin/logout.tsx": $r28,
-    "admin/logs.tsx": $r29,
-    "api/close.ts": $r30,
-    "api/comment.ts": $r31,
-    "api/merge.ts": $r32,
-    "api/react.ts": $r33,
-    "auth/github/callback.tsx": $r34,
-    "auth/github/index.ts": $r35,
-    "auth/github/install/bind.ts": $r36,
-    "auth/github/install/index.tsx": $r37,
-    "auth/token/[userId].ts": $r38,
-    "health.ts": $r39,
-    "openapi.json.ts": $r40,
-    "webhook/[groupId].ts": $r41,
-    "webhook/index.ts": $r42,
+    "admin/groups/[id].tsx": $r25,
+    "admin/index.tsx": $r26,
+    "admin/invite.tsx": $r27,
+    "admin/login.ts": $r28,
+    "admin/logout.tsx": $r29,
+    "admin/logs.tsx": $r30,
+    "api/close.ts": $r31,
+    "api/comment.ts": $r32,
+    "api/merge.ts": $r33,
+    "api/react.ts": $r34,
+    "auth/github/callback.tsx": $r35,
+    "auth/github/index.ts": $r36,
+    "auth/github/install/bind.ts": $r37,
+    "auth/github/install/index.tsx": $r38,
+    "auth/token/[userId].ts": $r39,
+    "health.ts": $r40,
+    "openapi.json.ts": $r41,
+    "webhook/[groupId].ts": $r42,
+    "webhook/index.ts": $r43,
   },
   islands: {
     "PathTester": $i0,
+    "console_groups_CreateGroupForm": $i1,
+    "console_groups_GroupSettings": $i2,
+    "console_groups_InvitesPanel": $i3,
+    "console_groups_MembersEditor": $i4,
+    "console_groups_TargetsPanel": $i5,
+    "console_groups_WebhookPanel": $i6,
   },
 };
 

@@ -6,18 +6,29 @@
  */
 import type { Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/http_error.ts";
-import { getAllowedTargets, replaceAllowedTargets } from "../store/allowed_targets.ts";
+import {
+  type AllowedTarget,
+  getAllowedTargets,
+  replaceAllowedTargets,
+} from "../store/allowed_targets.ts";
 import { getGroupRoutes } from "../store/routes.ts";
 import { notAllowedMessage, type TargetRef, targetRefKey } from "../target_ref.ts";
+import type { Target } from "../types.ts";
 import { versioned } from "./endpoint.ts";
 import { actorOf, requireGroup } from "./guards.ts";
 
-/** `GET /admin/api/groups/:id/targets`: the list, and the route targets it refuses. */
-export async function listGroupTargets(
+/** A group's allowed targets and the route targets it refuses, as listed. */
+export interface GroupTargets {
+  targets: AllowedTarget[];
+  refused: { routeId: string; target: Target; reason: string }[];
+}
+
+/** The list of a group the caller may read, and its versionstamp (the `ETag`). */
+export async function readGroupTargets(
   kv: Deno.Kv,
   principal: Principal,
   groupId: string,
-): Promise<Response> {
+): Promise<{ body: GroupTargets; versionstamp: string | null }> {
   await requireGroup(kv, principal, groupId, "read");
   const [stored, { routes }] = await Promise.all([
     getAllowedTargets(kv, groupId),
@@ -29,7 +40,17 @@ export async function listGroupTargets(
       .filter((target) => !allowed.has(targetRefKey(target)))
       .map((target) => ({ routeId: route.id, target, reason: notAllowedMessage(target, groupId) }))
   );
-  return versioned({ targets: stored.targets, refused }, stored.versionstamp);
+  return { body: { targets: stored.targets, refused }, versionstamp: stored.versionstamp };
+}
+
+/** `GET /admin/api/groups/:id/targets`: the list, and the route targets it refuses. */
+export async function listGroupTargets(
+  kv: Deno.Kv,
+  principal: Principal,
+  groupId: string,
+): Promise<Response> {
+  const { body, versionstamp } = await readGroupTargets(kv, principal, groupId);
+  return versioned(body, versionstamp);
 }
 
 function requireDistinct(targets: readonly TargetRef[]) {
