@@ -4,6 +4,7 @@
  * another island sends the right `If-Match`.
  */
 import type { Group } from "../../lib/types.ts";
+import { callApi, groupPath } from "./api.ts";
 
 const GROUP_CHANGED = "sy:group-changed";
 
@@ -23,4 +24,10 @@ export function onGroupChanged(listener: (version: GroupVersion) => void): () =>
   const handle = (event: Event) => listener((event as CustomEvent<GroupVersion>).detail);
   document.addEventListener(GROUP_CHANGED, handle);
   return () => document.removeEventListener(GROUP_CHANGED, handle);
+}
+
+/** Reads the group as stored now (after a 409), or null when it is gone or unreadable. */
+export async function fetchGroup(groupId: string): Promise<GroupVersion | null> {
+  const answer = await callApi<Group>("GET", groupPath(groupId));
+  return answer.ok && answer.data && answer.etag ? { group: answer.data, etag: answer.etag } : null;
 }

@@ -1,7 +1,11 @@
 import { useEffect, useState } from "preact/hooks";
 import { callApi, groupPath } from "../../../components/groups/api.ts";
 import { ConfirmDialog } from "../../../components/groups/ConfirmDialog.tsx";
-import { onGroupChanged } from "../../../components/groups/group_events.ts";
+import {
+  announceGroup,
+  fetchGroup,
+  onGroupChanged,
+} from "../../../components/groups/group_events.ts";
 import { UntilHydrated } from "../../../components/groups/UntilHydrated.tsx";
 import { type Status, StatusMessage } from "../../../components/groups/StatusMessage.tsx";
 import {
@@ -14,7 +18,8 @@ import {
 } from "../../../components/groups/ui.ts";
 import type { Group } from "../../../lib/types.ts";
 
-const STALE = "The group changed since this page was loaded: reload the page and try again.";
+const STALE = "Someone changed this group since the page was loaded, so nothing was " +
+  "saved. The page now has the current version: check it and try again.";
 
 /**
  * A group's name and id (owner): a new id goes through `PUT …/rename` (routes, secret,
@@ -37,6 +42,15 @@ export default function GroupSettings(props: { group: Group; etag: string }) {
       setEtag(version.etag);
     }), []);
 
+  /** Takes the group as stored now: someone else changed it, so nothing was saved. */
+  const reloadAfterConflict = async () => {
+    const current = await fetchGroup(group.id);
+    if (!current) return location.reload();
+    setGroup(current.group);
+    setEtag(current.etag);
+    announceGroup(current);
+  };
+
   const save = async (event: Event) => {
     event.preventDefault();
     const newName = name.trim();
@@ -51,10 +65,11 @@ export default function GroupSettings(props: { group: Group; etag: string }) {
         body: { newId: id, ...(newName === group.name ? {} : { name: newName }) },
       });
     setBusy(false);
-    if (!answer.ok) {
-      const text = answer.status === 409 && id === group.id ? STALE : answer.error;
-      return setStatus({ tone: "error", text: `Not saved: ${text}` });
+    if (answer.status === 409 && id === group.id) {
+      await reloadAfterConflict();
+      return setStatus({ tone: "error", text: STALE });
     }
+    if (!answer.ok) return setStatus({ tone: "error", text: `Not saved: ${answer.error}` });
     location.assign(`/admin/groups/${encodeURIComponent(id)}?notice=renamed`);
   };
 
@@ -62,9 +77,11 @@ export default function GroupSettings(props: { group: Group; etag: string }) {
     setBusy(true);
     const answer = await callApi("DELETE", groupPath(group.id), { etag });
     setBusy(false);
-    if (!answer.ok) {
-      return setDeleteError(answer.status === 409 ? STALE : answer.error);
+    if (answer.status === 409) {
+      await reloadAfterConflict();
+      return setDeleteError(STALE);
     }
+    if (!answer.ok) return setDeleteError(answer.error);
     location.assign(`/admin/groups?deleted=${encodeURIComponent(group.id)}`);
   };
 

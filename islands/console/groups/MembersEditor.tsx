@@ -1,7 +1,11 @@
 import { useEffect, useState } from "preact/hooks";
 import { callApi, groupPath } from "../../../components/groups/api.ts";
 import { ConfirmDialog } from "../../../components/groups/ConfirmDialog.tsx";
-import { announceGroup, onGroupChanged } from "../../../components/groups/group_events.ts";
+import {
+  announceGroup,
+  fetchGroup,
+  onGroupChanged,
+} from "../../../components/groups/group_events.ts";
 import { UntilHydrated } from "../../../components/groups/UntilHydrated.tsx";
 import { type Status, StatusMessage } from "../../../components/groups/StatusMessage.tsx";
 import {
@@ -28,14 +32,14 @@ const WITH_ARTICLE: Record<Role, string> = {
   viewer: "a viewer",
 };
 
+const CONFLICT = "Someone changed this group since the page was loaded, so nothing was " +
+  "saved. The members shown are the current ones now: check them and try again.";
+
 /** The API's refusal in words a person can act on. */
-function refusal(status: number, error: string): string {
+function refusal(error: string): string {
   if (error.includes("at least one owner")) {
     return "Refused: a group needs at least one owner. Make another member an owner first, " +
       "then change or remove this one.";
-  }
-  if (status === 409) {
-    return "The group changed since this page was loaded: reload the page and try again.";
   }
   return `Refused: ${error}`;
 }
@@ -59,13 +63,24 @@ export default function MembersEditor(
       setEtag(version.etag);
     }), []);
 
+  /** Shows the group as stored now: someone else changed it, so nothing was saved. */
+  const reloadAfterConflict = async () => {
+    const current = await fetchGroup(group.id);
+    if (!current) return location.reload();
+    setGroup(current.group);
+    setEtag(current.etag);
+    announceGroup(current);
+    setStatus({ tone: "error", text: CONFLICT });
+  };
+
   const write = async (members: Member[], done: string, touchesSelf: boolean) => {
     setBusy(true);
     const next = { ...group, members };
     const answer = await callApi("PUT", groupPath(group.id), { body: next, etag });
     setBusy(false);
     setRemoving(null);
-    if (!answer.ok) return setStatus({ tone: "error", text: refusal(answer.status, answer.error) });
+    if (answer.status === 409) return await reloadAfterConflict();
+    if (!answer.ok) return setStatus({ tone: "error", text: refusal(answer.error) });
     if (touchesSelf) return location.reload();
     setGroup(next);
     setEtag(answer.etag ?? etag);
