@@ -111,8 +111,8 @@ Deno.test({
       await page.getByText("No groups yet.").waitFor();
       await assertGoodEverywhere(page);
 
-      await page.getByLabel("Name").fill("Backend team");
-      assert.equal(await page.getByLabel("Id").inputValue(), "backend-team");
+      await page.getByLabel("Name", { exact: true }).fill("Backend team");
+      assert.equal(await page.getByLabel("Id", { exact: true }).inputValue(), "backend-team");
       await page.getByRole("button", { name: "Create group" }).click();
       await page.waitForURL(`${base}/admin/groups/backend-team?created=1`);
       await page.getByRole("status").filter({ hasText: "Group created." }).waitFor();
@@ -283,12 +283,13 @@ Deno.test({
       async ({ page, base }) => {
         await page.goto(`${base}/admin/groups/alpha`);
         await page.getByTestId("member-olivia").waitFor();
-        assert.equal(await page.getByRole("combobox").count(), 0);
+        const main = page.locator("main");
+        assert.equal(await main.getByRole("combobox").count(), 0);
         for (const title of ["Invites", "Webhook", "Name and id"]) {
           assert.equal(await page.getByRole("heading", { name: title, exact: true }).count(), 0);
         }
         await page.getByRole("heading", { name: "Allowed chat targets" }).waitFor();
-        assert.equal(await page.getByRole("button").count(), 0);
+        assert.equal(await main.getByRole("button").count(), 0);
         await assertGoodEverywhere(page);
       },
     );
