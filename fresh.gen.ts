@@ -8,44 +8,52 @@ import * as $r4 from "./routes/admin/api/audit.ts";
 import * as $r5 from "./routes/admin/api/delivery/[deliveryId]/index.ts";
 import * as $r6 from "./routes/admin/api/delivery/[deliveryId]/redeliver.ts";
 import * as $r7 from "./routes/admin/api/groups/[id]/fragments.ts";
-import * as $r8 from "./routes/admin/api/groups/[id]/invites.ts";
-import * as $r9 from "./routes/admin/api/groups/[id]/rename.ts";
-import * as $r10 from "./routes/admin/api/groups/[id]/routes.ts";
-import * as $r11 from "./routes/admin/api/groups/[id]/targets.ts";
-import * as $r12 from "./routes/admin/api/groups/[id]/webhook/index.ts";
-import * as $r13 from "./routes/admin/api/groups/[id]/webhook/regenerate.ts";
-import * as $r14 from "./routes/admin/api/groups/index.ts";
-import * as $r15 from "./routes/admin/api/invites/[token].ts";
-import * as $r16 from "./routes/admin/api/logs/[id].ts";
-import * as $r17 from "./routes/admin/api/logs/index.ts";
-import * as $r18 from "./routes/admin/api/me.ts";
-import * as $r19 from "./routes/admin/api/metrics.ts";
-import * as $r20 from "./routes/admin/api/routes.ts";
-import * as $r21 from "./routes/admin/api/test-match.ts";
-import * as $r22 from "./routes/admin/audit.tsx";
-import * as $r23 from "./routes/admin/groups.tsx";
-import * as $r24 from "./routes/admin/index.tsx";
-import * as $r25 from "./routes/admin/invite.tsx";
-import * as $r26 from "./routes/admin/login.ts";
-import * as $r27 from "./routes/admin/logout.tsx";
-import * as $r28 from "./routes/admin/logs.tsx";
-import * as $r29 from "./routes/api/_middleware.ts";
-import * as $r30 from "./routes/api/close.ts";
-import * as $r31 from "./routes/api/comment.ts";
-import * as $r32 from "./routes/api/merge.ts";
-import * as $r33 from "./routes/api/react.ts";
-import * as $r34 from "./routes/auth/github/callback.tsx";
-import * as $r35 from "./routes/auth/github/index.ts";
-import * as $r36 from "./routes/auth/github/install/_middleware.ts";
-import * as $r37 from "./routes/auth/github/install/bind.ts";
-import * as $r38 from "./routes/auth/github/install/index.tsx";
-import * as $r39 from "./routes/auth/token/[userId].ts";
-import * as $r40 from "./routes/auth/token/_middleware.ts";
-import * as $r41 from "./routes/health.ts";
-import * as $r42 from "./routes/openapi.json.ts";
-import * as $r43 from "./routes/webhook/[groupId].ts";
-import * as $r44 from "./routes/webhook/index.ts";
+import * as $r8 from "./routes/admin/api/groups/[id]/index.ts";
+import * as $r9 from "./routes/admin/api/groups/[id]/invites.ts";
+import * as $r10 from "./routes/admin/api/groups/[id]/rename.ts";
+import * as $r11 from "./routes/admin/api/groups/[id]/routes.ts";
+import * as $r12 from "./routes/admin/api/groups/[id]/targets.ts";
+import * as $r13 from "./routes/admin/api/groups/[id]/webhook/index.ts";
+import * as $r14 from "./routes/admin/api/groups/[id]/webhook/regenerate.ts";
+import * as $r15 from "./routes/admin/api/groups/index.ts";
+import * as $r16 from "./routes/admin/api/invites/[token].ts";
+import * as $r17 from "./routes/admin/api/logs/[id].ts";
+import * as $r18 from "./routes/admin/api/logs/index.ts";
+import * as $r19 from "./routes/admin/api/me.ts";
+import * as $r20 from "./routes/admin/api/metrics.ts";
+import * as $r21 from "./routes/admin/api/routes.ts";
+import * as $r22 from "./routes/admin/api/test-match.ts";
+import * as $r23 from "./routes/admin/audit.tsx";
+import * as $r24 from "./routes/admin/groups.tsx";
+import * as $r25 from "./routes/admin/groups/[id].tsx";
+import * as $r26 from "./routes/admin/index.tsx";
+import * as $r27 from "./routes/admin/invite.tsx";
+import * as $r28 from "./routes/admin/login.ts";
+import * as $r29 from "./routes/admin/logout.tsx";
+import * as $r30 from "./routes/admin/logs.tsx";
+import * as $r31 from "./routes/api/_middleware.ts";
+import * as $r32 from "./routes/api/close.ts";
+import * as $r33 from "./routes/api/comment.ts";
+import * as $r34 from "./routes/api/merge.ts";
+import * as $r35 from "./routes/api/react.ts";
+import * as $r36 from "./routes/auth/github/callback.tsx";
+import * as $r37 from "./routes/auth/github/index.ts";
+import * as $r38 from "./routes/auth/github/install/_middleware.ts";
+import * as $r39 from "./routes/auth/github/install/bind.ts";
+import * as $r40 from "./routes/auth/github/install/index.tsx";
+import * as $r41 from "./routes/auth/token/[userId].ts";
+import * as $r42 from "./routes/auth/token/_middleware.ts";
+import * as $r43 from "./routes/health.ts";
+import * as $r44 from "./routes/openapi.json.ts";
+import * as $r45 from "./routes/webhook/[groupId].ts";
+import * as $r46 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
+import * as $i1 from "./islands/console/groups/CreateGroupForm.tsx";
+import * as $i2 from "./islands/console/groups/GroupSettings.tsx";
+import * as $i3 from "./islands/console/groups/InvitesPanel.tsx";
+import * as $i4 from "./islands/console/groups/MembersEditor.tsx";
+import * as $i5 from "./islands/console/groups/TargetsPanel.tsx";
+import * as $i6 from "./islands/console/groups/WebhookPanel.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
 const manifest: Manifest = {
@@ -58,46 +66,54 @@ const manifest: Manifest = {
     "admin/api/delivery/[deliveryId]/index.ts": $r5,
     "admin/api/delivery/[deliveryId]/redeliver.ts": $r6,
     "admin/api/groups/[id]/fragments.ts": $r7,
-    "admin/api/groups/[id]/invites.ts": $r8,
-    "admin/api/groups/[id]/rename.ts": $r9,
-    "admin/api/groups/[id]/routes.ts": $r10,
-    "admin/api/groups/[id]/targets.ts": $r11,
-    "admin/api/groups/[id]/webhook/index.ts": $r12,
-    "admin/api/groups/[id]/webhook/regenerate.ts": $r13,
-    "admin/api/groups/index.ts": $r14,
-    "admin/api/invites/[token].ts": $r15,
-    "admin/api/logs/[id].ts": $r16,
-    "admin/api/logs/index.ts": $r17,
-    "admin/api/me.ts": $r18,
-    "admin/api/metrics.ts": $r19,
-    "admin/api/routes.ts": $r20,
-    "admin/api/test-match.ts": $r21,
-    "admin/audit.tsx": $r22,
-    "admin/groups.tsx": $r23,
-    "admin/index.tsx": $r24,
-    "admin/invite.tsx": $r25,
-    "admin/login.ts": $r26,
-    "admin/logout.tsx": $r27,
-    "admin/logs.tsx": $r28,
-    "api/_middleware.ts": $r29,
-    "api/close.ts": $r30,
-    "api/comment.ts": $r31,
-    "api/merge.ts": $r32,
-    "api/react.ts": $r33,
-    "auth/github/callback.tsx": $r34,
-    "auth/github/index.ts": $r35,
-    "auth/github/install/_middleware.ts": $r36,
-    "auth/github/install/bind.ts": $r37,
-    "auth/github/install/index.tsx": $r38,
-    "auth/token/[userId].ts": $r39,
-    "auth/token/_middleware.ts": $r40,
-    "health.ts": $r41,
-    "openapi.json.ts": $r42,
-    "webhook/[groupId].ts": $r43,
-    "webhook/index.ts": $r44,
+    "admin/api/groups/[id]/index.ts": $r8,
+    "admin/api/groups/[id]/invites.ts": $r9,
+    "admin/api/groups/[id]/rename.ts": $r10,
+    "admin/api/groups/[id]/routes.ts": $r11,
+    "admin/api/groups/[id]/targets.ts": $r12,
+    "admin/api/groups/[id]/webhook/index.ts": $r13,
+    "admin/api/groups/[id]/webhook/regenerate.ts": $r14,
+    "admin/api/groups/index.ts": $r15,
+    "admin/api/invites/[token].ts": $r16,
+    "admin/api/logs/[id].ts": $r17,
+    "admin/api/logs/index.ts": $r18,
+    "admin/api/me.ts": $r19,
+    "admin/api/metrics.ts": $r20,
+    "admin/api/routes.ts": $r21,
+    "admin/api/test-match.ts": $r22,
+    "admin/audit.tsx": $r23,
+    "admin/groups.tsx": $r24,
+    "admin/groups/[id].tsx": $r25,
+    "admin/index.tsx": $r26,
+    "admin/invite.tsx": $r27,
+    "admin/login.ts": $r28,
+    "admin/logout.tsx": $r29,
+    "admin/logs.tsx": $r30,
+    "api/_middleware.ts": $r31,
+    "api/close.ts": $r32,
+    "api/comment.ts": $r33,
+    "api/merge.ts": $r34,
+    "api/react.ts": $r35,
+    "auth/github/callback.tsx": $r36,
+    "auth/github/index.ts": $r37,
+    "auth/github/install/_middleware.ts": $r38,
+    "auth/github/install/bind.ts": $r39,
+    "auth/github/install/index.tsx": $r40,
+    "auth/token/[userId].ts": $r41,
+    "auth/token/_middleware.ts": $r42,
+    "health.ts": $r43,
+    "openapi.json.ts": $r44,
+    "webhook/[groupId].ts": $r45,
+    "webhook/index.ts": $r46,
   },
   islands: {
     "PathTester": $i0,
+    "console_groups_CreateGroupForm": $i1,
+    "console_groups_GroupSettings": $i2,
+    "console_groups_InvitesPanel": $i3,
+    "console_groups_MembersEditor": $i4,
+    "console_groups_TargetsPanel": $i5,
+    "console_groups_WebhookPanel": $i6,
   },
 };
 

@@ -89,6 +89,7 @@ Deno.test("every versioned admin GET answers an ETag; other reads answer none", 
   assert.deepEqual(checked.sort(), [
     "/admin/api/audit",
     "/admin/api/groups",
+    "/admin/api/groups/alpha",
     "/admin/api/groups/alpha/fragments",
     "/admin/api/groups/alpha/invites",
     "/admin/api/groups/alpha/routes",

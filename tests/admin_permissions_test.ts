@@ -72,6 +72,32 @@ const MATRIX: Cell[] = [
     expected: [401, 403, 403, 403, 200, 200],
   },
   {
+    name: "create group",
+    method: "POST",
+    path: "/admin/api/groups",
+    body: { id: "gamma", name: "Gamma", members: [{ ...PEOPLE.owner, role: "owner" }] },
+    expected: [401, 403, 403, 403, 403, 201],
+  },
+  {
+    name: "read group",
+    method: "GET",
+    path: "/admin/api/groups/alpha",
+    expected: [401, 200, 200, 403, 200, 200],
+  },
+  {
+    name: "replace group",
+    method: "PUT",
+    path: "/admin/api/groups/alpha",
+    body: { ...ALPHA, name: "Renamed" },
+    expected: [401, 403, 403, 403, 200, 200],
+  },
+  {
+    name: "delete group",
+    method: "DELETE",
+    path: "/admin/api/groups/alpha",
+    expected: [401, 403, 403, 403, 200, 200],
+  },
+  {
     name: "list group routes",
     method: "GET",
     path: "/admin/api/groups/alpha/routes",

@@ -3,6 +3,7 @@
  * body and answer. Route files build their handlers from these entries (`apiHandler`), and the
  * OpenAPI document is generated from them, so validation and documentation share one source.
  */
+import { groupSchema } from "../filter/schema.ts";
 import { defineEndpoint } from "./endpoint.ts";
 import * as s from "./schemas.ts";
 
@@ -55,6 +56,43 @@ export const ADMIN_ENDPOINTS = {
     access: "super admin, or an owner (own groups only)",
     body: s.groupsBodySchema,
     response: s.okCountSchema,
+    versioned: true,
+  }),
+  createGroup: defineEndpoint({
+    method: "POST",
+    path: "/admin/api/groups",
+    summary: "Create one group (409 when the id exists); answers the group's ETag",
+    access: "super admin",
+    body: groupSchema,
+    response: s.groupWrittenSchema,
+    status: 201,
+    errors: { "409": "A group with this id exists" },
+  }),
+  getGroup: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/groups/{id}",
+    summary: "One group, with its own ETag (changes only when this group changes)",
+    access: READ,
+    response: groupSchema,
+    versioned: true,
+  }),
+  replaceGroup: defineEndpoint({
+    method: "PUT",
+    path: "/admin/api/groups/{id}",
+    summary: "Replace one group (members, name, providers); the body's id must be the path's; " +
+      "only a super admin sets installationId and owners; answers the group's new ETag",
+    access: OWN,
+    body: groupSchema,
+    response: s.groupWrittenSchema,
+    versioned: true,
+  }),
+  deleteGroup: defineEndpoint({
+    method: "DELETE",
+    path: "/admin/api/groups/{id}",
+    summary: "Delete one group with its routes, fragments, allowed targets, webhook secret " +
+      "and invites",
+    access: OWN,
+    response: s.okSchema,
     versioned: true,
   }),
   listGroupRoutes: defineEndpoint({

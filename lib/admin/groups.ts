@@ -10,7 +10,7 @@
 import { isOwner, type Principal, readableGroups } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
 import { MAX_GROUP_BYTES, MAX_GROUPS } from "../limits.ts";
-import { type AuditAction, type AuditEntry, newAuditEntry } from "../store/audit.ts";
+import { type AuditEntry, newAuditEntry } from "../store/audit.ts";
 import { applyGroupChanges, type GroupChange, renameGroup } from "../store/group_admin.ts";
 import { type GroupEntry, readGroupSet } from "../store/group_set.ts";
 import type { Group, Role } from "../types.ts";
@@ -52,6 +52,92 @@ function requireUnique(groups: readonly Group[]) {
   });
 }
 
+/** A planned change to one group with its audit entry. */
+export interface PlannedChange {
+  change: GroupChange;
+  audit: AuditEntry;
+}
+
+/** Refuses (403) a change to `installationId` or `owners` by anyone but a super admin. */
+function requireBindingRight(principal: Principal, group: Group, before?: Group): void {
+  const touched = BOUND_FIELDS.filter((field) => !sameJson(group[field], before?.[field]));
+  if (touched.length > 0 && !principal.superAdmin) {
+    throw new HttpError(
+      403,
+      `Only a super admin may set ${touched.join(" or ")} (group ${group.id})`,
+    );
+  }
+}
+
+/**
+ * Writing `group` over its stored `entry` (none: creating it), refused (403) where the caller
+ * lacks the right and (400) when it is too large, `where` naming it in the message. Null when
+ * the group is stored exactly so already.
+ */
+export function planGroupWrite(
+  principal: Principal,
+  entry: GroupEntry | undefined,
+  group: Group,
+  where: string,
+  at: number = Date.now(),
+): PlannedChange | null {
+  if (entry && sameJson(group, entry.group)) return null;
+  if (encoder.encode(JSON.stringify(group)).length > MAX_GROUP_BYTES) {
+    throw new HttpError(400, `${where}: at most ${MAX_GROUP_BYTES} bytes of JSON`);
+  }
+  const actor = actorOf(principal);
+  if (!entry) {
+    if (!principal.superAdmin) {
+      throw new HttpError(403, `Only a super admin may create groups (${group.id})`);
+    }
+    return {
+      change: { kind: "create", group },
+      audit: newAuditEntry({
+        actor,
+        action: "group.create",
+        groupId: group.id,
+        detail: { name: group.name },
+      }, at),
+    };
+  }
+  requireRight(principal, group.id, "own");
+  requireBindingRight(principal, group, entry.group);
+  return {
+    change: { kind: "update", group, expected: entry.versionstamp },
+    audit: newAuditEntry({
+      actor,
+      action: "group.update",
+      groupId: group.id,
+      detail: { fields: changedFields(entry.group, group) },
+    }, at),
+  };
+}
+
+/** Deleting a stored group (the caller's right is checked by the caller). */
+export function planGroupDelete(
+  principal: Principal,
+  entry: GroupEntry,
+  at: number = Date.now(),
+): PlannedChange {
+  const { group, versionstamp } = entry;
+  return {
+    change: { kind: "delete", groupId: group.id, expected: versionstamp },
+    audit: newAuditEntry({
+      actor: actorOf(principal),
+      action: "group.delete",
+      groupId: group.id,
+      detail: { name: group.name },
+    }, at),
+  };
+}
+
+/** Refuses (400) a set of `count` groups above the instance limit. */
+export function requireRoomFor(count: number): void {
+  if (count > MAX_GROUPS) {
+    throw new HttpError(400, `groups: at most ${MAX_GROUPS} groups per instance`);
+  }
+}
+
 /** The changes a submission makes, refused (403) where the caller lacks the right. */
 function planChanges(
   principal: Principal,
@@ -59,47 +145,21 @@ function planChanges(
   submitted: readonly Group[],
 ): { changes: GroupChange[]; audits: AuditEntry[] } {
   const byId = new Map(stored.map((entry) => [entry.group.id, entry]));
-  const changes: GroupChange[] = [];
-  const audits: AuditEntry[] = [];
+  const planned: PlannedChange[] = [];
   const at = Date.now();
-  const audit = (action: AuditAction, groupId: string, detail?: Record<string, unknown>) =>
-    audits.push(newAuditEntry({ actor: actorOf(principal), action, groupId, detail }, at));
-  const requireBindingRight = (group: Group, before?: Group) => {
-    const touched = BOUND_FIELDS.filter((field) => !sameJson(group[field], before?.[field]));
-    if (touched.length > 0 && !principal.superAdmin) {
-      throw new HttpError(
-        403,
-        `Only a super admin may set ${touched.join(" or ")} (group ${group.id})`,
-      );
-    }
-  };
-
   for (const [index, group] of submitted.entries()) {
-    const entry = byId.get(group.id);
-    if (entry && sameJson(group, entry.group)) continue;
-    if (encoder.encode(JSON.stringify(group)).length > MAX_GROUP_BYTES) {
-      throw new HttpError(400, `groups[${index}]: at most ${MAX_GROUP_BYTES} bytes of JSON`);
-    }
-    if (!entry) {
-      if (!principal.superAdmin) {
-        throw new HttpError(403, `Only a super admin may create groups (${group.id})`);
-      }
-      changes.push({ kind: "create", group });
-      audit("group.create", group.id, { name: group.name });
-    } else {
-      requireRight(principal, group.id, "own");
-      requireBindingRight(group, entry.group);
-      changes.push({ kind: "update", group, expected: entry.versionstamp });
-      audit("group.update", group.id, { fields: changedFields(entry.group, group) });
-    }
+    const write = planGroupWrite(principal, byId.get(group.id), group, `groups[${index}]`, at);
+    if (write) planned.push(write);
   }
   const kept = new Set(submitted.map((group) => group.id));
-  for (const { group, versionstamp } of stored) {
-    if (kept.has(group.id) || !isOwner(principal, group.id)) continue;
-    changes.push({ kind: "delete", groupId: group.id, expected: versionstamp });
-    audit("group.delete", group.id, { name: group.name });
+  for (const entry of stored) {
+    if (kept.has(entry.group.id) || !isOwner(principal, entry.group.id)) continue;
+    planned.push(planGroupDelete(principal, entry, at));
   }
-  return { changes, audits };
+  return {
+    changes: planned.map((plan) => plan.change),
+    audits: planned.map((plan) => plan.audit),
+  };
 }
 
 /**
@@ -125,9 +185,7 @@ export async function replaceGroups(
     const { changes, audits } = planChanges(principal, set.entries, submitted);
     const created = changes.filter((change) => change.kind === "create").length;
     const deleted = changes.filter((change) => change.kind === "delete").length;
-    if (set.entries.length + created - deleted > MAX_GROUPS) {
-      throw new HttpError(400, `groups: at most ${MAX_GROUPS} groups per instance`);
-    }
+    requireRoomFor(set.entries.length + created - deleted);
     if (changes.length === 0 || await applyGroupChanges(kv, set, changes, audits)) {
       return { ok: true, count: submitted.length };
     }

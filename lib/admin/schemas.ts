@@ -58,6 +58,9 @@ export const groupsSchema = z.object({
   roles: z.record(z.string(), roleSchema),
 });
 
+/** A group created or replaced on its own (`POST /admin/api/groups`, `PUT …/groups/:id`). */
+export const groupWrittenSchema = z.object({ ok: z.literal(true), id: z.string() });
+
 /** `PUT /admin/api/groups/:id/fragments`. */
 export const fragmentsBodySchema = z.strictObject({ fragments: z.array(fragmentSchema) });
 

@@ -18,17 +18,18 @@ import { actorOf, requireGroup } from "./guards.ts";
 import { Versioned } from "./versioned.ts";
 
 /** A group's allowed targets, and the targets of its routes the list refuses (with why). */
-interface AllowedTargetsView {
+/** A group's allowed targets and the route targets it refuses, as listed. */
+export interface GroupTargets {
   targets: AllowedTarget[];
   refused: { routeId: string; target: Target; reason: string }[];
 }
 
-/** `GET /admin/api/groups/:id/targets`: the list, and the route targets it refuses. */
-export async function listGroupTargets(
+/** The list of a group the caller may read, and its versionstamp (the `ETag`). */
+export async function readGroupTargets(
   kv: Deno.Kv,
   principal: Principal,
   groupId: string,
-): Promise<Versioned<AllowedTargetsView>> {
+): Promise<Versioned<GroupTargets>> {
   await requireGroup(kv, principal, groupId, "read");
   const [stored, { routes }] = await Promise.all([
     getAllowedTargets(kv, groupId),
@@ -42,6 +43,9 @@ export async function listGroupTargets(
   );
   return new Versioned({ targets: stored.targets, refused }, stored.versionstamp);
 }
+
+/** `GET /admin/api/groups/:id/targets`: the list, and the route targets it refuses. */
+export const listGroupTargets = readGroupTargets;
 
 function requireDistinct(targets: readonly TargetRef[]) {
   const seen = new Map<string, number>();

@@ -97,3 +97,22 @@ export async function deleteGroupSecret(
 ): Promise<void> {
   await commitWithAudit(kv, kv.atomic().delete(tenantKey(groupId)), audit, groupId);
 }
+
+const GET_MANY_LIMIT = 10;
+
+/** Which of the groups have a webhook secret (their ingress is on), in a few batched reads. */
+export async function groupsWithSecret(
+  kv: Deno.Kv,
+  groupIds: readonly string[],
+): Promise<Set<string>> {
+  const batches: string[][] = [];
+  for (let start = 0; start < groupIds.length; start += GET_MANY_LIMIT) {
+    batches.push(groupIds.slice(start, start + GET_MANY_LIMIT));
+  }
+  const read = await Promise.all(
+    batches.map((batch) => kv.getMany(batch.map((groupId) => tenantKey(groupId)))),
+  );
+  return new Set(
+    read.flat().flatMap((entry) => entry.value === null ? [] : [String(entry.key[1])]),
+  );
+}

@@ -1,11 +1,37 @@
 import { ConsoleLayout } from "../../components/ConsoleLayout.tsx";
+import { GroupTable } from "../../components/groups/GroupTable.tsx";
+import { Notice } from "../../components/groups/Notice.tsx";
+import CreateGroupForm from "../../islands/console/groups/CreateGroupForm.tsx";
+import { listGroupRows } from "../../lib/admin/group_pages.ts";
+import { actorOf } from "../../lib/admin/guards.ts";
+import { principalOf } from "../../lib/auth/principal.ts";
+import { page } from "../../lib/fresh/mod.ts";
+import { isId } from "../../lib/ids.ts";
 import { define } from "../../lib/state.ts";
 
+/** The groups the person can see; a super admin creates groups here. */
+export const handler = define.handlers({
+  async GET(ctx) {
+    const principal = principalOf(ctx);
+    const deleted = ctx.url.searchParams.get("deleted");
+    return page({
+      rows: await listGroupRows(ctx.state.kv, principal),
+      canCreate: principal.superAdmin,
+      self: actorOf(principal),
+      notice: isId("group", deleted) ? `Group ${deleted} was deleted.` : null,
+    });
+  },
+});
+
 /** The console's groups tab. */
-export default define.page(function GroupsPage() {
+export default define.page<typeof handler>(function GroupsPage({ data }) {
   return (
     <ConsoleLayout active="/admin/groups" title="Groups">
-      <p class="text-slate-600">Nothing to show yet.</p>
+      <Notice text={data.notice} />
+      <div class="flex flex-col gap-6">
+        {data.canCreate && <CreateGroupForm self={data.self} />}
+        <GroupTable rows={data.rows} />
+      </div>
     </ConsoleLayout>
   );
 });

@@ -1,0 +1,78 @@
+import { ConsoleLayout } from "../../../components/ConsoleLayout.tsx";
+import { Notice } from "../../../components/groups/Notice.tsx";
+import { GroupSummary } from "../../../components/groups/GroupSummary.tsx";
+import { WebhookSetup } from "../../../components/groups/WebhookSetup.tsx";
+import GroupSettings from "../../../islands/console/groups/GroupSettings.tsx";
+import InvitesPanel from "../../../islands/console/groups/InvitesPanel.tsx";
+import MembersEditor from "../../../islands/console/groups/MembersEditor.tsx";
+import TargetsPanel from "../../../islands/console/groups/TargetsPanel.tsx";
+import WebhookPanel from "../../../islands/console/groups/WebhookPanel.tsx";
+import { etagOf } from "../../../lib/admin/endpoint.ts";
+import { readGroupDetail } from "../../../lib/admin/group_pages.ts";
+import { principalOf } from "../../../lib/auth/principal.ts";
+import { page } from "../../../lib/fresh/mod.ts";
+import { requireId } from "../../../lib/http_guards.ts";
+import { define } from "../../../lib/state.ts";
+
+const NOTICES: Record<string, string> = {
+  created: "Group created. Next: generate its webhook secret below, then add a route.",
+  renamed: "Saved.",
+};
+
+/** One group: members, invites, webhook and allowed chat targets, as the person may see them. */
+export const handler = define.handlers({
+  async GET(ctx) {
+    const principal = principalOf(ctx);
+    const groupId = requireId("group", ctx.params.id, "id");
+    const detail = await readGroupDetail(ctx.state.kv, ctx.state.config, principal, groupId);
+    const notice = ctx.url.searchParams.has("created")
+      ? NOTICES.created
+      : Object.hasOwn(NOTICES, ctx.url.searchParams.get("notice") ?? "")
+      ? NOTICES[ctx.url.searchParams.get("notice")!]
+      : null;
+    return page({ ...detail, notice });
+  },
+});
+
+/** The group page. */
+export default define.page<typeof handler>(function GroupPage({ data }) {
+  const { group } = data;
+  const etag = etagOf(data.tag);
+  return (
+    <ConsoleLayout active="/admin/groups" title={group.name}>
+      <Notice text={data.notice} />
+      <GroupSummary
+        group={group}
+        role={data.role}
+        sections={[
+          ["members-title", "Members"],
+          ...(data.invites ? [["invites-title", "Invites"] as const] : []),
+          ...(data.webhook ? [["webhook-title", "Webhook"] as const] : []),
+          ["targets-title", "Chat targets"],
+          ...(data.canOwn ? [["settings-title", "Name and id"] as const] : []),
+        ]}
+      />
+      <div class="flex flex-col gap-6">
+        <MembersEditor
+          group={group}
+          etag={etag}
+          canEdit={data.canOwn}
+          selfId={data.self.userId}
+        />
+        {data.invites && (
+          <InvitesPanel groupId={group.id} invites={data.invites} self={data.self} />
+        )}
+        {data.webhook && <WebhookPanel groupId={group.id} webhook={data.webhook} />}
+        {data.webhook && <WebhookSetup url={data.webhook.url} />}
+        <TargetsPanel
+          groupId={group.id}
+          targets={data.targets.targets}
+          refused={data.targets.refused}
+          etag={etagOf(data.targets.tag)}
+          canEdit={data.superAdmin}
+        />
+        {data.canOwn && <GroupSettings group={group} etag={etag} />}
+      </div>
+    </ConsoleLayout>
+  );
+});
