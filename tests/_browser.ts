@@ -4,24 +4,12 @@
  */
 import assert from "node:assert/strict";
 import axe from "axe-core";
-import { chromium, type Page } from "playwright-core";
-
-const CHROMIUM = "/usr/bin/chromium";
+import type { Page } from "playwright-core";
+import { CHROMIUM, hasChromium, launchChromium } from "../scripts/chromium.ts";
 
 /** Whether chromium is installed; browser tests pass `ignore: !hasChromium`. */
-export const hasChromium = await Deno.stat(CHROMIUM).then(() => true, () => false);
+export { hasChromium };
 if (!hasChromium) console.warn(`browser tests skipped: ${CHROMIUM} is not installed`);
-
-const LAUNCH_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 
 /**
  * Serves `fetch` on a free loopback port and runs `run` in a chromium page on
@@ -33,7 +21,7 @@ export async function withChromium(
   run: (page: Page, base: string) => Promise<void>,
 ): Promise<void> {
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, fetch);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const errors: string[] = [];
