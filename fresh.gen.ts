@@ -26,7 +26,7 @@ import * as $r22 from "./routes/admin/audit.tsx";
 import * as $r23 from "./routes/admin/groups.tsx";
 import * as $r24 from "./routes/admin/index.tsx";
 import * as $r25 from "./routes/admin/invite.tsx";
-import * as $r26 from "./routes/admin/login.ts";
+import * as $r26 from "./routes/admin/login.tsx";
 import * as $r27 from "./routes/admin/logout.tsx";
 import * as $r28 from "./routes/admin/logs.tsx";
 import * as $r29 from "./routes/api/close.ts";
@@ -39,10 +39,15 @@ import * as $r35 from "./routes/auth/github/install/bind.ts";
 import * as $r36 from "./routes/auth/github/install/index.tsx";
 import * as $r37 from "./routes/auth/token/[userId].ts";
 import * as $r38 from "./routes/health.ts";
-import * as $r39 from "./routes/openapi.json.ts";
-import * as $r40 from "./routes/webhook/[groupId].ts";
-import * as $r41 from "./routes/webhook/index.ts";
+import * as $r39 from "./routes/index.ts";
+import * as $r40 from "./routes/openapi.json.ts";
+import * as $r41 from "./routes/webhook/[groupId].ts";
+import * as $r42 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
+import * as $i1 from "./islands/console/layout/ConfirmForms.tsx";
+import * as $i2 from "./islands/console/layout/Shortcuts.tsx";
+import * as $i3 from "./islands/console/layout/ThemeToggle.tsx";
+import * as $i4 from "./islands/console/layout/Toaster.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
 const manifest: Manifest = {
@@ -73,7 +78,7 @@ const manifest: Manifest = {
     "admin/groups.tsx": $r23,
     "admin/index.tsx": $r24,
     "admin/invite.tsx": $r25,
-    "admin/login.ts": $r26,
+    "admin/login.tsx": $r26,
     "admin/logout.tsx": $r27,
     "admin/logs.tsx": $r28,
     "api/close.ts": $r29,
@@ -86,12 +91,17 @@ const manifest: Manifest = {
     "auth/github/install/index.tsx": $r36,
     "auth/token/[userId].ts": $r37,
     "health.ts": $r38,
-    "openapi.json.ts": $r39,
-    "webhook/[groupId].ts": $r40,
-    "webhook/index.ts": $r41,
+    "index.ts": $r39,
+    "openapi.json.ts": $r40,
+    "webhook/[groupId].ts": $r41,
+    "webhook/index.ts": $r42,
   },
   islands: {
     "PathTester": $i0,
+    "console_layout_ConfirmForms": $i1,
+    "console_layout_Shortcuts": $i2,
+    "console_layout_ThemeToggle": $i3,
+    "console_layout_Toaster": $i4,
   },
 };
 
