@@ -14,11 +14,13 @@ if (!hasChromium) console.warn(`browser tests skipped: ${CHROMIUM} is not instal
 /**
  * Serves `fetch` on a free loopback port and runs `run` in a chromium page on
  * it. Afterwards asserts that the page threw nothing and logged no error (a
- * script or style the Content-Security-Policy refused logs one).
+ * script or style the Content-Security-Policy refused logs one) other than those
+ * matching `expectedErrors` (a page answered with an error status logs one).
  */
 export async function withChromium(
   fetch: (req: Request) => Response | Promise<Response>,
   run: (page: Page, base: string) => Promise<void>,
+  expectedErrors: readonly RegExp[] = [],
 ): Promise<void> {
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, fetch);
   const browser = await launchChromium();
@@ -30,7 +32,7 @@ export async function withChromium(
       if (message.type() === "error") errors.push(message.text());
     });
     await run(page, `http://127.0.0.1:${server.addr.port}`);
-    assert.deepEqual(errors, []);
+    assert.deepEqual(errors.filter((error) => !expectedErrors.some((e) => e.test(error))), []);
   } finally {
     await browser.close();
     await server.shutdown();
