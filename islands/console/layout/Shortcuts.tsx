@@ -1,7 +1,7 @@
 import { Fragment } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { Modal } from "../../../components/layout/Modal.tsx";
-import { MUTED } from "../../../components/layout/ui.ts";
+import { MUTED, SECONDARY_BUTTON } from "../../../components/layout/ui.ts";
 
 /** The console's keyboard shortcuts, as the dialog lists them. */
 const SHORTCUTS: readonly (readonly [keys: string, what: string])[] = [
@@ -91,10 +91,7 @@ export default function Shortcuts() {
           ))}
         </dl>
         <form method="dialog" class="mt-5 flex justify-end">
-          <button
-            type="submit"
-            class="rounded-md border border-slate-300 px-3 py-2 text-sm font-medium hover:bg-slate-50 dark:border-slate-600 dark:hover:bg-slate-800"
-          >
+          <button type="submit" class={SECONDARY_BUTTON}>
             Close
           </button>
         </form>

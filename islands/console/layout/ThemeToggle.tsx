@@ -21,6 +21,35 @@ function remember(dark: boolean): void {
   }
 }
 
+const ICON = {
+  "aria-hidden": true,
+  width: 16,
+  height: 16,
+  viewBox: "0 0 24 24",
+  fill: "none",
+  stroke: "currentColor",
+  "stroke-width": 2,
+  "stroke-linecap": "round",
+  "stroke-linejoin": "round",
+} as const;
+
+function SunIcon() {
+  return (
+    <svg {...ICON}>
+      <circle cx="12" cy="12" r="4" />
+      <path d="M12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4" />
+    </svg>
+  );
+}
+
+function MoonIcon() {
+  return (
+    <svg {...ICON}>
+      <path d="M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8z" />
+    </svg>
+  );
+}
+
 /**
  * The dark mode switch. Hidden until the script runs (it needs one); it reflects and flips
  * the `dark` class `static/theme.js` set before paint.
@@ -50,7 +79,7 @@ export default function ThemeToggle() {
       class={HEADER_BUTTON}
       onClick={toggle}
     >
-      <span aria-hidden="true">{dark ? "☾" : "☀"}</span>
+      {dark ? <MoonIcon /> : <SunIcon />}
       <span class="sr-only sm:not-sr-only">Dark mode</span>
     </button>
   );
