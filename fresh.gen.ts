@@ -28,7 +28,7 @@ import * as $r24 from "./routes/admin/groups.tsx";
 import * as $r25 from "./routes/admin/groups/[id].tsx";
 import * as $r26 from "./routes/admin/index.tsx";
 import * as $r27 from "./routes/admin/invite.tsx";
-import * as $r28 from "./routes/admin/login.ts";
+import * as $r28 from "./routes/admin/login.tsx";
 import * as $r29 from "./routes/admin/logout.tsx";
 import * as $r30 from "./routes/admin/logs.tsx";
 import * as $r31 from "./routes/api/_middleware.ts";
@@ -44,9 +44,10 @@ import * as $r40 from "./routes/auth/github/install/index.tsx";
 import * as $r41 from "./routes/auth/token/[userId].ts";
 import * as $r42 from "./routes/auth/token/_middleware.ts";
 import * as $r43 from "./routes/health.ts";
-import * as $r44 from "./routes/openapi.json.ts";
-import * as $r45 from "./routes/webhook/[groupId].ts";
-import * as $r46 from "./routes/webhook/index.ts";
+import * as $r44 from "./routes/index.ts";
+import * as $r45 from "./routes/openapi.json.ts";
+import * as $r46 from "./routes/webhook/[groupId].ts";
+import * as $r47 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
 import * as $i1 from "./islands/console/groups/CreateGroupForm.tsx";
 import * as $i2 from "./islands/console/groups/GroupSettings.tsx";
@@ -54,6 +55,10 @@ import * as $i3 from "./islands/console/groups/InvitesPanel.tsx";
 import * as $i4 from "./islands/console/groups/MembersEditor.tsx";
 import * as $i5 from "./islands/console/groups/TargetsPanel.tsx";
 import * as $i6 from "./islands/console/groups/WebhookPanel.tsx";
+import * as $i7 from "./islands/console/layout/ConfirmForms.tsx";
+import * as $i8 from "./islands/console/layout/Shortcuts.tsx";
+import * as $i9 from "./islands/console/layout/ThemeToggle.tsx";
+import * as $i10 from "./islands/console/layout/Toaster.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
 const manifest: Manifest = {
@@ -86,7 +91,7 @@ const manifest: Manifest = {
     "admin/groups/[id].tsx": $r25,
     "admin/index.tsx": $r26,
     "admin/invite.tsx": $r27,
-    "admin/login.ts": $r28,
+    "admin/login.tsx": $r28,
     "admin/logout.tsx": $r29,
     "admin/logs.tsx": $r30,
     "api/_middleware.ts": $r31,
@@ -102,9 +107,10 @@ const manifest: Manifest = {
     "auth/token/[userId].ts": $r41,
     "auth/token/_middleware.ts": $r42,
     "health.ts": $r43,
-    "openapi.json.ts": $r44,
-    "webhook/[groupId].ts": $r45,
-    "webhook/index.ts": $r46,
+    "index.ts": $r44,
+    "openapi.json.ts": $r45,
+    "webhook/[groupId].ts": $r46,
+    "webhook/index.ts": $r47,
   },
   islands: {
     "PathTester": $i0,
@@ -114,6 +120,10 @@ const manifest: Manifest = {
     "console_groups_MembersEditor": $i4,
     "console_groups_TargetsPanel": $i5,
     "console_groups_WebhookPanel": $i6,
+    "console_layout_ConfirmForms": $i7,
+    "console_layout_Shortcuts": $i8,
+    "console_layout_ThemeToggle": $i9,
+    "console_layout_Toaster": $i10,
   },
 };
 

@@ -42,8 +42,10 @@ const server = Deno.serve({
   port: config.port,
   hostname: config.hostname,
   signal: abort.signal,
-  onListen: ({ hostname, port }) =>
-    log.info("listening", { address: `http://${hostname}:${port}`, baseUrl: config.baseUrl }),
+  onListen: ({ hostname, port }) => {
+    log.info("listening", { address: `http://${hostname}:${port}`, baseUrl: config.baseUrl });
+    log.info(`console at ${config.baseUrl}/admin`);
+  },
 }, app.fetch);
 
 let stopping = false;

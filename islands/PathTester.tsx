@@ -47,7 +47,7 @@ export default function PathTester(props: { payload: string; path: string }) {
         Payload (JSON)
         <textarea
           data-testid="payload"
-          class="h-72 rounded-md border border-slate-300 p-2 font-mono text-xs"
+          class="h-72 rounded-md border border-slate-300 bg-white p-2 font-mono text-xs dark:border-slate-600 dark:bg-slate-800"
           spellcheck={false}
           value={payload.value}
           onInput={(e) => payload.value = e.currentTarget.value}
@@ -58,7 +58,7 @@ export default function PathTester(props: { payload: string; path: string }) {
           Path
           <input
             data-testid="path"
-            class="rounded-md border border-slate-300 p-2 font-mono text-sm"
+            class="rounded-md border border-slate-300 bg-white p-2 font-mono text-sm dark:border-slate-600 dark:bg-slate-800"
             spellcheck={false}
             value={path.value}
             onInput={(e) => path.value = e.currentTarget.value}
@@ -66,10 +66,10 @@ export default function PathTester(props: { payload: string; path: string }) {
         </label>
         <div data-testid="result" aria-live="polite" class="text-sm">
           {result.kind === "error"
-            ? <p data-testid="error" class="text-red-700">{result.message}</p>
+            ? <p data-testid="error" class="text-red-700 dark:text-red-300">{result.message}</p>
             : (
               <>
-                <p data-testid="count" class="text-slate-600">
+                <p data-testid="count" class="text-slate-600 dark:text-slate-400">
                   {result.values.length === 0
                     ? "No values: a filter on this path sees a missing field."
                     : `${result.values.length} value${result.values.length === 1 ? "" : "s"}`}
@@ -79,7 +79,7 @@ export default function PathTester(props: { payload: string; path: string }) {
                     <li
                       key={i}
                       data-testid="value"
-                      class="rounded bg-slate-100 px-2 py-1 font-mono text-xs"
+                      class="rounded bg-slate-100 px-2 py-1 font-mono text-xs break-all dark:bg-slate-800"
                     >
                       {display(value)}
                     </li>

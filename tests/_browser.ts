@@ -4,24 +4,12 @@
  */
 import assert from "node:assert/strict";
 import axe from "axe-core";
-import { chromium, type Page } from "playwright-core";
-
-const CHROMIUM = "/usr/bin/chromium";
+import type { Page } from "playwright-core";
+import { CHROMIUM, hasChromium, launchChromium } from "../scripts/chromium.ts";
 
 /** Whether chromium is installed; browser tests pass `ignore: !hasChromium`. */
-export const hasChromium = await Deno.stat(CHROMIUM).then(() => true, () => false);
+export { hasChromium };
 if (!hasChromium) console.warn(`browser tests skipped: ${CHROMIUM} is not installed`);
-
-const LAUNCH_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
 
 /**
  * Repeats `act` until `done` holds: for the first action on an island, which does nothing while
@@ -47,27 +35,25 @@ export async function untilHydrated(
 /**
  * Serves `fetch` on a free loopback port and runs `run` in a chromium page on
  * it. Afterwards asserts that the page threw nothing and logged no error (a
- * script or style the Content-Security-Policy refused logs one), but those
- * `expectedErrors` matches (chromium logs every API answer of 4xx the test
- * provokes on purpose).
+ * script or style the Content-Security-Policy refused logs one) other than those
+ * matching `expectedErrors` (a page answered with an error status logs one).
  */
 export async function withChromium(
   fetch: (req: Request) => Response | Promise<Response>,
   run: (page: Page, base: string) => Promise<void>,
-  options: { expectedErrors?: RegExp } = {},
+  expectedErrors: readonly RegExp[] = [],
 ): Promise<void> {
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, fetch);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
     page.on("console", (message) => {
-      if (message.type() !== "error") return;
-      if (!options.expectedErrors?.test(message.text())) errors.push(message.text());
+      if (message.type() === "error") errors.push(message.text());
     });
     await run(page, `http://127.0.0.1:${server.addr.port}`);
-    assert.deepEqual(errors, []);
+    assert.deepEqual(errors.filter((error) => !expectedErrors.some((e) => e.test(error))), []);
   } finally {
     await browser.close();
     await server.shutdown();

@@ -54,7 +54,7 @@ async function withConsole(
     }
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
     await run({ page, base, kv: app.kv });
-  }, { expectedErrors: options.expectedErrors });
+  }, options.expectedErrors ? [options.expectedErrors] : []);
 }
 
 /**

@@ -48,7 +48,8 @@ Deno.test("main.ts serves with a KV file and stops cleanly on SIGTERM", async ()
   const kvPath = join(dir, "nested", "store.kv");
   const child = startMain({ PORT: String(port), HOSTNAME: "127.0.0.1", KV_PATH: kvPath });
   try {
-    await readUntil(child.stdout, '"listening"');
+    const started = await readUntil(child.stdout, '"console at ');
+    assert.match(started, new RegExp(`"message":"console at http://localhost:${port}/admin"`));
     const res = await fetch(`http://127.0.0.1:${port}/health`);
     assert.deepEqual(await res.json(), { status: "ok" });
     assert.ok((await Deno.stat(kvPath)).isFile);

@@ -4,11 +4,20 @@
  * out of its script element, and the runtime that hydrates the islands on
  * the page, loaded from this site (no inline script).
  */
-import { type ComponentType, createContext, h, options, type VNode } from "preact";
+import {
+  type ComponentChildren,
+  type ComponentType,
+  createContext,
+  Fragment,
+  h,
+  options,
+  type VNode,
+} from "preact";
 import { useContext } from "preact/hooks";
 import { renderToString } from "preact-render-to-string";
 import type { Assets } from "./assets.ts";
 import { ISLAND_DATA_ID, ISLAND_TAG, type IslandData } from "./island_markup.ts";
+import { collectHeadInto } from "./runtime.ts";
 
 // deno-lint-ignore no-explicit-any
 type AnyComponent = ComponentType<any>;
@@ -97,22 +106,42 @@ function insertBefore(html: string, tag: string, text: string): string {
   return at === -1 ? html + text : html.slice(0, at) + text + html.slice(at);
 }
 
+const TITLE = /<title[\s>][\s\S]*?<\/title>/gi;
+
 /**
- * Renders a vnode tree to a complete HTML document, adding the built
- * stylesheets before `</head>` and the scripts for the islands it used before
+ * Moves what `<Head>` collected into the document's head. When it holds a `<title>`, the
+ * last such title replaces every title the head had (the one `_app` writes).
+ */
+function withHead(html: string, collected: readonly ComponentChildren[]): string {
+  let extra = collected.map((children) => renderToString(h(Fragment, null, children))).join("");
+  const titles = extra.match(TITLE);
+  if (!titles) return insertBefore(html, "</head>", extra);
+  extra = extra.replace(TITLE, "") + titles[titles.length - 1];
+  const end = html.indexOf("</head>");
+  if (end !== -1) html = html.slice(0, end).replace(TITLE, "") + html.slice(end);
+  return insertBefore(html, "</head>", extra);
+}
+
+/**
+ * Renders a vnode tree to a complete HTML document, adding what `<Head>` collected and
+ * the built stylesheets before `</head>` and the scripts for the islands it used before
  * `</body>`.
  */
 export function renderDocument(tree: VNode, assets: Assets): string {
   const current: RenderPass = { used: new Set(), props: [] };
+  const head: ComponentChildren[] = [];
   pass = current;
+  collectHeadInto((children) => head.push(children));
   let html: string;
   try {
     html = renderToString(tree);
   } finally {
     pass = null;
+    collectHeadInto(null);
   }
   const styles = Object.values(assets.styles)
     .map((href) => `<link rel="stylesheet" href="${attribute(href)}">`).join("");
+  html = withHead(html, head);
   html = insertBefore(html, "</head>", styles);
   html = insertBefore(html, "</body>", hydrationScripts(current, assets));
   return "<!DOCTYPE html>" + html;

@@ -7,6 +7,7 @@ import { actorOf } from "../../lib/admin/guards.ts";
 import { principalOf } from "../../lib/auth/principal.ts";
 import { page } from "../../lib/fresh/mod.ts";
 import { isId } from "../../lib/ids.ts";
+import { readConsoleFrame } from "../../lib/admin/console_frame.ts";
 import { define } from "../../lib/state.ts";
 
 /** The groups the person can see; a super admin creates groups here. */
@@ -19,6 +20,7 @@ export const handler = define.handlers({
       canCreate: principal.superAdmin,
       self: actorOf(principal),
       notice: isId("group", deleted) ? `Group ${deleted} was deleted.` : null,
+      frame: await readConsoleFrame(ctx),
     });
   },
 });
@@ -26,7 +28,7 @@ export const handler = define.handlers({
 /** The console's groups tab. */
 export default define.page<typeof handler>(function GroupsPage({ data }) {
   return (
-    <ConsoleLayout active="/admin/groups" title="Groups">
+    <ConsoleLayout active="/admin/groups" title="Groups" {...data.frame}>
       <Notice text={data.notice} />
       <div class="flex flex-col gap-6">
         {data.canCreate && <CreateGroupForm self={data.self} />}

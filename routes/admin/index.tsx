@@ -1,5 +1,10 @@
 import { ConsoleLayout } from "../../components/ConsoleLayout.tsx";
+import { SetupChecklist } from "../../components/layout/SetupChecklist.tsx";
+import type { Toast } from "../../components/layout/toast.ts";
+import { CARD, MUTED } from "../../components/layout/ui.ts";
 import PathTester from "../../islands/PathTester.tsx";
+import { readConsoleFrame, readOverview } from "../../lib/admin/console_frame.ts";
+import { page } from "../../lib/fresh/mod.ts";
 import { define } from "../../lib/state.ts";
 
 const SAMPLE_PAYLOAD = {
@@ -14,41 +19,67 @@ const SAMPLE_PAYLOAD = {
   repository: { full_name: "octo-org/switchyard" },
 };
 
+/** Results of the invite form, by the `invite` parameter it redirects with. */
+const INVITE_NOTICES = new Map<string, Toast>([
+  ["ok", { message: "You joined the group.", tone: "success" }],
+]);
+
 /** Shown instead of the console to a person who signed in but may not use it. */
 function ForbiddenNotice() {
   return (
-    <section role="alert" class="rounded-lg border border-amber-300 bg-amber-50 p-6">
-      <h2 class="text-lg font-semibold text-amber-900">No access to the console</h2>
-      <p class="mt-1 text-sm text-amber-800">
+    <section
+      role="alert"
+      class="rounded-lg border border-amber-300 bg-amber-50 p-6 dark:border-amber-700 dark:bg-amber-950"
+    >
+      <h2 class="text-lg font-semibold text-amber-900 dark:text-amber-100">
+        No access to the console
+      </h2>
+      <p class="mt-1 text-sm text-amber-800 dark:text-amber-200">
         Your GitHub account is not a super admin and is not a member of any group. Ask a group owner
-        for an invite, then <a class="font-medium underline" href="/admin/login">sign in again</a>.
+        for an invite, or ask the operator to add you to <code>ADMIN_USER_IDS</code> (as{" "}
+        <code>login:&lt;your login&gt;</code>), then{" "}
+        <a class="font-medium underline" href="/admin/login">sign in again</a>.
       </p>
     </section>
   );
 }
 
-/** The console overview, with the JSONPath tester. */
-export default define.page(function Overview({ url }) {
-  if (url.searchParams.get("error") === "forbidden") {
+/** The console overview: the first-run checklist until an event was delivered, then the JSONPath tester. */
+export const handler = define.handlers({
+  async GET(ctx) {
+    if (ctx.url.searchParams.get("error") === "forbidden") {
+      return page({ frame: await readConsoleFrame(ctx), setup: null, forbidden: true });
+    }
+    return page({ ...await readOverview(ctx), forbidden: false });
+  },
+});
+
+export default define.page<typeof handler>(function Overview({ data, url }) {
+  const { frame, setup } = data;
+  if (data.forbidden) {
     return (
-      <ConsoleLayout active="/admin" title="Overview">
+      <ConsoleLayout active="/admin" title="Overview" user={frame.user}>
         <ForbiddenNotice />
       </ConsoleLayout>
     );
   }
+  const notice = INVITE_NOTICES.get(url.searchParams.get("invite") ?? "");
   return (
-    <ConsoleLayout active="/admin" title="Overview">
-      <section class="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-        <h2 class="text-lg font-semibold">JSONPath tester</h2>
-        <p class="mt-1 text-sm text-slate-600">
-          Paste a webhook payload and type a path: the values shown are exactly what a route's field
-          filter compares.
-        </p>
-        <PathTester
-          payload={JSON.stringify(SAMPLE_PAYLOAD, null, 2)}
-          path="pull_request.labels[*].name"
-        />
-      </section>
+    <ConsoleLayout active="/admin" title="Overview" {...frame} notice={notice}>
+      <div class="flex flex-col gap-6">
+        {setup && <SetupChecklist progress={setup} />}
+        <section aria-labelledby="tester-title" class={CARD}>
+          <h2 id="tester-title" class="text-lg font-semibold">JSONPath tester</h2>
+          <p class={`mt-1 text-sm ${MUTED}`}>
+            Paste a webhook payload and type a path: the values shown are exactly what a route's
+            field filter compares.
+          </p>
+          <PathTester
+            payload={JSON.stringify(SAMPLE_PAYLOAD, null, 2)}
+            path="pull_request.labels[*].name"
+          />
+        </section>
+      </div>
     </ConsoleLayout>
   );
 });

@@ -3,6 +3,7 @@ import { actorOf } from "../../lib/admin/guards.ts";
 import { CSRF_FIELD, requireCsrfToken } from "../../lib/auth/access.ts";
 import { principalOf } from "../../lib/auth/principal.ts";
 import { page } from "../../lib/fresh/mod.ts";
+import { Head } from "../../lib/fresh/runtime.ts";
 import { isId } from "../../lib/ids.ts";
 import { FORM_BODY_BYTES } from "../../lib/limits.ts";
 import { readFormBody } from "../../lib/http_body.ts";
@@ -69,14 +70,21 @@ export const handler = define.handlers({
 /** The invite offer, or why the link cannot be used. */
 export default define.page<typeof handler>(function InvitePage({ data }) {
   return (
-    <main class="mx-auto mt-24 max-w-md rounded-lg border border-slate-200 bg-white p-8 text-center shadow-sm">
+    <main class="mx-4 mt-24 max-w-md rounded-lg border border-slate-200 bg-white p-6 sm:mx-auto sm:p-8 dark:border-slate-800 dark:bg-slate-900 text-center shadow-sm">
+      <Head>
+        <title>
+          {data.kind === "offer"
+            ? `Join ${data.groupName} · Switchyard`
+            : "Invite not valid · Switchyard"}
+        </title>
+      </Head>
       {data.kind === "unusable"
         ? (
           <>
             <h1 class="text-xl font-semibold">Invite not valid</h1>
-            <p class="mt-2 text-slate-600">{data.message}</p>
+            <p class="mt-2 text-slate-600 dark:text-slate-400">{data.message}</p>
             <a
-              class="mt-6 inline-block text-sm font-medium text-indigo-600 hover:underline"
+              class="mt-6 inline-block text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-300"
               href="/admin"
             >
               Back to the console
@@ -86,7 +94,7 @@ export default define.page<typeof handler>(function InvitePage({ data }) {
         : (
           <>
             <h1 class="text-xl font-semibold">Join {data.groupName}</h1>
-            <p class="mt-2 text-slate-600">
+            <p class="mt-2 text-slate-600 dark:text-slate-400">
               {data.by} invited you as <strong>{data.role}</strong>.
             </p>
             <form method="post" action="/admin/invite" class="mt-6">

@@ -4,6 +4,7 @@ import { signOut } from "../../lib/auth/sign_out.ts";
 import { page } from "../../lib/fresh/mod.ts";
 import { FORM_BODY_BYTES } from "../../lib/limits.ts";
 import { readFormBody } from "../../lib/http_body.ts";
+import { Head } from "../../lib/fresh/runtime.ts";
 import { define } from "../../lib/state.ts";
 
 /** The confirmation form (with the session's CSRF token), or the signed-out notice. */
@@ -42,12 +43,17 @@ export const handler = define.handlers({
 /** Asks to confirm the sign-out, or says the session has ended. */
 export default define.page<typeof handler>(function SignOut({ data }) {
   return (
-    <main class="mx-auto mt-24 max-w-md rounded-lg border border-slate-200 bg-white p-8 text-center shadow-sm">
+    <main class="mx-4 mt-24 max-w-md rounded-lg border border-slate-200 bg-white p-6 sm:mx-auto sm:p-8 dark:border-slate-800 dark:bg-slate-900 text-center shadow-sm">
+      <Head>
+        <title>{data.csrfToken ? "Sign out? · Switchyard" : "Signed out · Switchyard"}</title>
+      </Head>
       {data.csrfToken
         ? (
           <form method="post" action="/admin/logout">
             <h1 class="text-xl font-semibold">Sign out?</h1>
-            <p class="mt-2 text-slate-600">This ends your console session in this browser.</p>
+            <p class="mt-2 text-slate-600 dark:text-slate-400">
+              This ends your console session in this browser.
+            </p>
             <input type="hidden" name={CSRF_FIELD} value={data.csrfToken} />
             <button
               type="submit"
@@ -60,9 +66,9 @@ export default define.page<typeof handler>(function SignOut({ data }) {
         : (
           <>
             <h1 class="text-xl font-semibold">You are signed out</h1>
-            <p class="mt-2 text-slate-600">Your console session has ended.</p>
+            <p class="mt-2 text-slate-600 dark:text-slate-400">Your console session has ended.</p>
             <a
-              class="mt-6 inline-block text-sm font-medium text-indigo-600 hover:underline"
+              class="mt-6 inline-block text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-300"
               href="/admin/login"
             >
               Sign in again

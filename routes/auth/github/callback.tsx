@@ -97,9 +97,9 @@ export const handler = define.handlers({
 /** The page a browser sees after linking a chat account. */
 export default define.page<typeof handler>(function LinkedPage({ data }) {
   return (
-    <main class="mx-auto mt-24 max-w-md rounded-lg border border-slate-200 bg-white p-8 text-center shadow-sm">
+    <main class="mx-4 mt-24 max-w-md rounded-lg border border-slate-200 bg-white p-6 sm:mx-auto sm:p-8 dark:border-slate-800 dark:bg-slate-900 text-center shadow-sm">
       <h1 class="text-xl font-semibold">Account linked</h1>
-      <p class="mt-2 text-slate-600">
+      <p class="mt-2 text-slate-600 dark:text-slate-400">
         Your {data.platform} account now acts as the GitHub account{" "}
         <strong>{data.login}</strong>. You can close this page and go back to {data.platform}.
       </p>

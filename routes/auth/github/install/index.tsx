@@ -49,7 +49,10 @@ export const handler = define.handlers({
 
 function Notice({ children }: { children: string }) {
   return (
-    <p role="alert" class="mt-6 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-900">
+    <p
+      role="alert"
+      class="mt-6 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+    >
       {children}
     </p>
   );
@@ -64,9 +67,9 @@ export default define.page<typeof handler>(function InstallChoicePage({ data }) 
   const bound = new Set(data.boundGroupIds);
   const checkedId = offerNewGroup ? data.newGroup.id : data.ownedGroups[0]?.id;
   return (
-    <main class="mx-auto mt-16 max-w-lg rounded-lg border border-slate-200 bg-white p-8 shadow-sm">
+    <main class="mx-4 mt-16 max-w-lg rounded-lg border border-slate-200 bg-white p-6 sm:mx-auto sm:p-8 dark:border-slate-800 dark:bg-slate-900 shadow-sm">
       <h1 class="text-xl font-semibold">Bind the GitHub App installation</h1>
-      <p class="mt-2 text-slate-600">
+      <p class="mt-2 text-slate-600 dark:text-slate-400">
         Installation {data.installationId} on{" "}
         <strong>{data.account}</strong>: its events go to the group you choose.
       </p>
@@ -111,13 +114,15 @@ export default define.page<typeof handler>(function InstallChoicePage({ data }) 
                 class="mt-1"
               />
               <span>
-                {group.name} <code class="text-slate-500">{group.id}</code>
+                {group.name} <code class="text-slate-500 dark:text-slate-400">{group.id}</code>
                 {bound.has(group.id) && (
-                  <span class="block text-sm text-slate-500">bound to this installation now</span>
+                  <span class="block text-sm text-slate-500 dark:text-slate-400">
+                    bound to this installation now
+                  </span>
                 )}
                 {group.installationId !== undefined &&
                   group.installationId !== data.installationId && (
-                  <span class="block text-sm text-amber-700">
+                  <span class="block text-sm text-amber-700 dark:text-amber-300">
                     now bound to installation {group.installationId}; binding moves it
                   </span>
                 )}
@@ -125,7 +130,7 @@ export default define.page<typeof handler>(function InstallChoicePage({ data }) 
             </label>
           ))}
           {data.boundGroupIds.length > 0 && (
-            <p class="text-sm text-slate-600">
+            <p class="text-sm text-slate-600 dark:text-slate-400">
               Choosing another group moves the installation away from{" "}
               {data.boundGroupIds.join(", ")}.
             </p>

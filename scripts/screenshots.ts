@@ -1,0 +1,252 @@
+/**
+ * `deno task screenshots`: every console page at desktop (1440x900) and mobile (390x844)
+ * width, light and dark, written to `screenshots/` (git-ignored) for people to look at.
+ *
+ * The app runs on throw-away in-memory stores in three states: empty (the first-run
+ * checklist), with fixtures (groups, routes, and send logs made by signed webhooks that a
+ * local fake Discord answers, one channel accepting and one refusing), and without any
+ * sign-in configured (the sign-in settings page). Pages come from the route manifest, so new
+ * console pages are photographed without editing this script.
+ */
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import manifest from "../fresh.gen.ts";
+import { createApp, PROJECT_ROOT } from "../lib/app.ts";
+import { type Config, loadConfig } from "../lib/config.ts";
+import { hmacSha256 } from "../lib/crypto.ts";
+import { toHex, utf8 } from "../lib/encoding.ts";
+import { loadAssets } from "../lib/fresh/assets.ts";
+import { createLogger } from "../lib/log.ts";
+import { queueHandlers } from "../lib/queue_handlers.ts";
+import { closeStore, openStore } from "../lib/store/kv.ts";
+import { startQueueWorker } from "../lib/store/queue.ts";
+import { hasChromium, launchChromium } from "./chromium.ts";
+
+const OUT_DIR = join(PROJECT_ROOT, "screenshots");
+const ACCEPTING_CHANNEL = "111111111111111111";
+const REFUSING_CHANNEL = "222222222222222222";
+
+/** Values for the route parameters of console pages. */
+const PARAMS = new Map([["id", "web"], ["groupId", "web"], ["token", "x"]]);
+
+const VIEWS = [
+  { name: "desktop", width: 1440, height: 900, dark: false },
+  { name: "mobile", width: 390, height: 844, dark: false },
+  { name: "desktop-dark", width: 1440, height: 900, dark: true },
+  { name: "mobile-dark", width: 390, height: 844, dark: true },
+] as const;
+
+/** A running app: its address, stopped with `await using`. */
+interface Running extends AsyncDisposable {
+  base: string;
+  config: Config;
+  fetch(path: string, init?: RequestInit): Promise<Response>;
+}
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+/** Starts the app with its queue worker on an in-memory store. */
+async function startApp(env: Record<string, string>): Promise<Running> {
+  const port = freePort();
+  const config = loadConfig({ KV_PATH: ":memory:", PORT: String(port), ...env });
+  const kv = await openStore(config.kvPath);
+  let stopped = false;
+  // Background upkeep may still run once the store is closed; its errors then mean nothing.
+  const log = createLogger({ minLevel: "error", sink: (line) => stopped || console.error(line) });
+  const app = createApp({ kv, config, log, assets: await loadAssets(PROJECT_ROOT) });
+  const worker = startQueueWorker(kv, queueHandlers({ kv, config, log }), log);
+  const server = Deno.serve({ port, hostname: "127.0.0.1", onListen: () => {} }, app.fetch);
+  const base = `http://localhost:${port}`;
+  return {
+    base,
+    config,
+    fetch: (path, init) => fetch(`${base}${path}`, init),
+    async [Symbol.asyncDispose]() {
+      stopped = true;
+      await server.shutdown();
+      await worker.drain(1000);
+      closeStore(kv);
+    },
+  };
+}
+
+/** A fake Discord: one channel accepts messages, the other answers "Unknown Channel". */
+function startFakeDiscord(): Deno.HttpServer<Deno.NetAddr> {
+  let sent = 0;
+  return Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (req) => {
+    await req.body?.cancel();
+    if (new URL(req.url).pathname.includes(REFUSING_CHANNEL)) {
+      return Response.json({ message: "Unknown Channel", code: 10003 }, { status: 404 });
+    }
+    return Response.json({ id: String(1_300_000_000_000_000_000n + BigInt(++sent)) });
+  });
+}
+
+async function call(app: Running, method: string, path: string, body?: unknown) {
+  const res = await app.fetch(path, {
+    method,
+    headers: { "content-type": "application/json", origin: app.base },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+function pullRequest(number: number, title: string, labels: string[]) {
+  return {
+    action: "opened",
+    number,
+    pull_request: {
+      number,
+      title,
+      html_url: `https://github.com/octo-org/api/pull/${number}`,
+      draft: false,
+      labels: labels.map((name) => ({ name })),
+      user: { login: "octocat" },
+      head: { ref: `fix-${number}` },
+      base: { ref: "main" },
+    },
+    repository: { full_name: "octo-org/api", html_url: "https://github.com/octo-org/api" },
+    sender: { login: "octocat" },
+  };
+}
+
+/** Groups, routes, a webhook secret and signed events through the admin API and the ingress. */
+async function addFixtures(app: Running): Promise<void> {
+  const owner = { userId: "583231", login: "octocat", role: "owner" };
+  await call(app, "PUT", "/admin/api/groups", {
+    groups: [
+      { id: "web", name: "Web team", members: [owner] },
+      { id: "mobile", name: "Mobile apps", members: [owner] },
+      { id: "infra", name: "Infrastructure", members: [owner] },
+    ],
+  });
+  const { secret } = await call(app, "POST", "/admin/api/groups/web/webhook/regenerate");
+  const labelled = (label: string) => ({
+    type: "field",
+    path: "pull_request.labels[*].name",
+    op: "eq",
+    value: label,
+  });
+  await call(app, "PUT", "/admin/api/groups/web/routes", {
+    routes: [
+      {
+        id: "bugs",
+        name: "Bugs to #triage",
+        enabled: true,
+        groupId: "web",
+        filters: [{ type: "event", value: "pull_request.opened" }, labelled("bug")],
+        targets: [{ platform: "discord", channelId: ACCEPTING_CHANNEL }],
+      },
+      {
+        id: "archive",
+        name: "Everything to the old channel",
+        enabled: true,
+        groupId: "web",
+        fallback: true,
+        filters: [],
+        targets: [{ platform: "discord", channelId: REFUSING_CHANNEL }],
+      },
+    ],
+  });
+  const events = [
+    pullRequest(101, "Fix the login redirect", ["bug"]),
+    pullRequest(102, "Add dark mode", ["enhancement"]),
+    pullRequest(103, "Crash on empty payload", ["bug", "backend"]),
+  ];
+  for (const [index, payload] of events.entries()) {
+    const body = JSON.stringify(payload);
+    const res = await app.fetch("/webhook/web", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "pull_request",
+        "x-github-delivery": `screenshot-${index + 1}`,
+        "x-hub-signature-256": `sha256=${toHex(await hmacSha256(secret, utf8(body)))}`,
+      },
+      body,
+    });
+    if (!res.ok) throw new Error(`webhook ${index + 1}: ${res.status} ${await res.text()}`);
+    await res.body?.cancel();
+  }
+  for (let tries = 0; tries < 100; tries++) {
+    const { items } = await call(app, "GET", "/admin/api/logs?groupId=web");
+    if (items.length >= events.length) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  console.warn("screenshots: not every event reached the fake Discord in time");
+}
+
+/** The URL paths of the console's pages in the route manifest. */
+function consolePages(): string[] {
+  const paths: string[] = [];
+  for (const [file, module] of Object.entries(manifest.routes)) {
+    if (!file.startsWith("admin/") || file.includes("/api/") || !module.default) continue;
+    if (file.split("/").some((part) => part.startsWith("_"))) continue;
+    const path = "/" + file.replace(/\.[jt]sx?$/, "").replace(/(^|\/)index$/, "");
+    const missing = [...path.matchAll(/\[(\w+)\]/g)].find(([, name]) => !PARAMS.has(name));
+    if (missing) {
+      console.warn(`screenshots: skipped ${path} (no value for [${missing[1]}])`);
+      continue;
+    }
+    paths.push(path.replace(/\[(\w+)\]/g, (_, name) => PARAMS.get(name)!));
+  }
+  return paths.sort();
+}
+
+function fileName(path: string, view: string): string {
+  const name = path.replace(/^\/admin\/?/, "").replace(/\//g, "-") || "overview";
+  return `${name}-${view}.png`;
+}
+
+/** Photographs `path` in every view; warns when a narrow page overflows sideways. */
+async function photograph(page: Page, base: string, path: string, prefix = ""): Promise<void> {
+  for (const view of VIEWS) {
+    await page.setViewportSize({ width: view.width, height: view.height });
+    await page.emulateMedia({ colorScheme: view.dark ? "dark" : "light" });
+    await page.goto(`${base}${path}`, { waitUntil: "networkidle" });
+    const file = join(OUT_DIR, prefix + fileName(path, view.name));
+    await page.screenshot({ path: file, fullPage: true });
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (width > view.width) console.warn(`screenshots: ${path} is ${width}px wide at ${view.name}`);
+  }
+  console.log(`screenshots: ${path}`);
+}
+
+if (!hasChromium) {
+  console.error("screenshots need chromium: apt-get install -y chromium");
+  Deno.exit(1);
+}
+await Deno.mkdir(OUT_DIR, { recursive: true });
+const discord = startFakeDiscord();
+const browser = await launchChromium();
+try {
+  const page = await browser.newPage();
+  {
+    await using empty = await startApp({ DEBUG_MODE: "true" });
+    await photograph(page, empty.base, "/admin", "first-run-");
+  }
+  {
+    await using signedOut = await startApp({});
+    await photograph(page, signedOut.base, "/admin/login", "signed-out-");
+  }
+  await using app = await startApp({
+    DEBUG_MODE: "true",
+    DISCORD_BOT_TOKEN: "screenshots",
+    DISCORD_API_URL: `http://127.0.0.1:${discord.addr.port}`,
+  });
+  await addFixtures(app);
+  for (const path of consolePages()) await photograph(page, app.base, path);
+  console.log(`screenshots: written to ${OUT_DIR}`);
+} finally {
+  await browser.close();
+  await discord.shutdown();
+}
+// The delivery worker's upkeep timers keep running until the process ends, as in main.ts.
+Deno.exit(0);
