@@ -4,12 +4,22 @@
  * so a metrics query reads a few counters instead of scanning send logs. The
  * scope is `all` plus the unit's group, by the group's internal id (so counts
  * follow the group through renames). KV sums cannot carry an expiry, so
- * `pruneCounters` deletes the days older than the send-log retention plus a week.
+ * `pruneCounters` deletes the days older than the send-log retention plus a week. A unit that
+ * succeeds also adds its latency (accepted → platform answered) to the day's histogram
+ * (`latency.ts`).
  * Event kinds and platforms come from senders; the maps keyed by them have no
  * prototype, so no kind (`__proto__`, `constructor`) reaches an inherited member.
  */
 import { internalIdsOf, readGroupSet } from "./group_set.ts";
 import { deliveryCounterKey, deliveryCountersPrefix, deliveryCountersRoot } from "./keys.ts";
+import {
+  acceptedAt,
+  countLatency,
+  type DayLatency,
+  type LatencySummary,
+  pruneLatency,
+  readLatency,
+} from "./latency.ts";
 import { historyIdOf, listSendLogs, type SendLog, type SendStatus } from "./send_logs.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -25,15 +35,22 @@ function scopes(internalId: string): string[] {
   return ["all", `group:${internalId}`];
 }
 
-/** Adds one outcome of `log` (its current status) to the counters of its day. */
+/**
+ * Adds one outcome of `log` (its current status) to the counters of its day, and when it is
+ * `ok`, its latency since the event was accepted.
+ */
 export function countOutcome(
   op: Deno.AtomicOperation,
   log: SendLog,
   at: number,
 ): Deno.AtomicOperation {
   const day = utcDay(at);
-  for (const scope of scopes(historyIdOf(log))) {
+  const scopeNames = scopes(historyIdOf(log));
+  for (const scope of scopeNames) {
     op.sum(deliveryCounterKey(scope, day, log.platform, log.event, log.status), 1n);
+  }
+  if (log.status === "ok") {
+    countLatency(op, scopeNames, day, at - acceptedAt(log.eventId, log.createdAt));
   }
   return op;
 }
@@ -69,6 +86,10 @@ export interface DeliveryMetrics {
   byDay: DayCounts[];
   /** The newest failed or dead units of the scope. */
   recentFailures: SendLog[];
+  /** Latency of the units that succeeded (accepted → platform answered), whole period. */
+  latency: LatencySummary;
+  /** The same per day (days with a success only), oldest first. */
+  latencyByDay: DayLatency[];
 }
 
 function emptyCounts(): OutcomeCounts {
@@ -138,8 +159,8 @@ export async function readMetrics(
   const byPlatform: Record<string, OutcomeCounts> = Object.create(null);
   const byEvent: Record<string, OutcomeCounts> = Object.create(null);
   const byDayMap = new Map<string, DayCounts>();
-  for (const internalId of internalIds) {
-    const scope = internalId === undefined ? "all" : `group:${internalId}`;
+  const scopeNames = internalIds.map((id) => id === undefined ? "all" : `group:${id}`);
+  for (const scope of scopeNames) {
     const prefix = deliveryCountersPrefix(scope);
     const entries = kv.list<Deno.KvU64>({ start: [...prefix, from], end: [...prefix, `${to}~`] });
     for await (const entry of entries) {
@@ -154,6 +175,7 @@ export async function readMetrics(
     }
   }
   const final = totals.ok + totals.failed + totals.dead;
+  const latency = await readLatency(kv, scopeNames, from, to);
   return {
     from,
     to,
@@ -169,10 +191,15 @@ export async function readMetrics(
     },
     byDay: [...byDayMap.values()].sort((a, b) => a.day.localeCompare(b.day)),
     recentFailures: await recentFailures(kv, internalIds),
+    latency: latency.overall,
+    latencyByDay: latency.byDay,
   };
 }
 
-/** Deletes counters of days older than the retention period (plus a week); returns how many. */
+/**
+ * Deletes counters (outcomes and latency) of days older than the retention period (plus a
+ * week); returns how many.
+ */
 export async function pruneCounters(
   kv: Deno.Kv,
   retentionMs: number,
@@ -186,5 +213,5 @@ export async function pruneCounters(
       pruned++;
     }
   }
-  return pruned;
+  return pruned + await pruneLatency(kv, oldest);
 }
