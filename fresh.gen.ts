@@ -29,20 +29,23 @@ import * as $r25 from "./routes/admin/invite.tsx";
 import * as $r26 from "./routes/admin/login.ts";
 import * as $r27 from "./routes/admin/logout.tsx";
 import * as $r28 from "./routes/admin/logs.tsx";
-import * as $r29 from "./routes/api/close.ts";
-import * as $r30 from "./routes/api/comment.ts";
-import * as $r31 from "./routes/api/merge.ts";
-import * as $r32 from "./routes/api/react.ts";
-import * as $r33 from "./routes/auth/github/callback.tsx";
-import * as $r34 from "./routes/auth/github/index.ts";
-import * as $r35 from "./routes/auth/github/install/bind.ts";
-import * as $r36 from "./routes/auth/github/install/index.tsx";
-import * as $r37 from "./routes/auth/token/[userId].ts";
-import * as $r38 from "./routes/health.ts";
-import * as $r39 from "./routes/openapi.json.ts";
-import * as $r40 from "./routes/webhook/[groupId].ts";
-import * as $r41 from "./routes/webhook/index.ts";
+import * as $r29 from "./routes/admin/logs/[id].tsx";
+import * as $r30 from "./routes/api/close.ts";
+import * as $r31 from "./routes/api/comment.ts";
+import * as $r32 from "./routes/api/merge.ts";
+import * as $r33 from "./routes/api/react.ts";
+import * as $r34 from "./routes/auth/github/callback.tsx";
+import * as $r35 from "./routes/auth/github/index.ts";
+import * as $r36 from "./routes/auth/github/install/bind.ts";
+import * as $r37 from "./routes/auth/github/install/index.tsx";
+import * as $r38 from "./routes/auth/token/[userId].ts";
+import * as $r39 from "./routes/health.ts";
+import * as $r40 from "./routes/openapi.json.ts";
+import * as $r41 from "./routes/webhook/[groupId].ts";
+import * as $r42 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
+import * as $i1 from "./islands/console/logs/LogTable.tsx";
+import * as $i2 from "./islands/console/logs/RedeliverButton.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
 const manifest: Manifest = {
@@ -76,22 +79,25 @@ const manifest: Manifest = {
     "admin/login.ts": $r26,
     "admin/logout.tsx": $r27,
     "admin/logs.tsx": $r28,
-    "api/close.ts": $r29,
-    "api/comment.ts": $r30,
-    "api/merge.ts": $r31,
-    "api/react.ts": $r32,
-    "auth/github/callback.tsx": $r33,
-    "auth/github/index.ts": $r34,
-    "auth/github/install/bind.ts": $r35,
-    "auth/github/install/index.tsx": $r36,
-    "auth/token/[userId].ts": $r37,
-    "health.ts": $r38,
-    "openapi.json.ts": $r39,
-    "webhook/[groupId].ts": $r40,
-    "webhook/index.ts": $r41,
+    "admin/logs/[id].tsx": $r29,
+    "api/close.ts": $r30,
+    "api/comment.ts": $r31,
+    "api/merge.ts": $r32,
+    "api/react.ts": $r33,
+    "auth/github/callback.tsx": $r34,
+    "auth/github/index.ts": $r35,
+    "auth/github/install/bind.ts": $r36,
+    "auth/github/install/index.tsx": $r37,
+    "auth/token/[userId].ts": $r38,
+    "health.ts": $r39,
+    "openapi.json.ts": $r40,
+    "webhook/[groupId].ts": $r41,
+    "webhook/index.ts": $r42,
   },
   islands: {
     "PathTester": $i0,
+    "console_logs_LogTable": $i1,
+    "console_logs_RedeliverButton": $i2,
   },
 };
 

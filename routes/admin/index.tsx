@@ -1,5 +1,10 @@
 import { ConsoleLayout } from "../../components/ConsoleLayout.tsx";
+import { OverviewDashboard } from "../../components/logs/OverviewDashboard.tsx";
+import { CARD, MUTED } from "../../components/logs/ui.ts";
 import PathTester from "../../islands/PathTester.tsx";
+import { loadOverview } from "../../lib/admin/overview_page.ts";
+import { requirePrincipal } from "../../lib/auth/access.ts";
+import { page } from "../../lib/fresh/mod.ts";
 import { define } from "../../lib/state.ts";
 
 const SAMPLE_PAYLOAD = {
@@ -27,9 +32,19 @@ function ForbiddenNotice() {
   );
 }
 
-/** The console overview, with the JSONPath tester. */
-export default define.page(function Overview({ url }) {
-  if (url.searchParams.get("error") === "forbidden") {
+/** The overview's delivery numbers (none for the "no access" notice, which needs no sign-in). */
+export const handler = define.handlers({
+  async GET(ctx) {
+    if (ctx.url.searchParams.get("error") === "forbidden") return page({ overview: null });
+    const principal = await requirePrincipal(ctx);
+    const overview = await loadOverview(ctx.state.kv, principal, ctx.url.searchParams);
+    return page({ overview }, { headers: { "cache-control": "no-store" } });
+  },
+});
+
+/** The console overview: delivery numbers, then the tools (the JSONPath tester). */
+export default define.page<typeof handler>(function Overview({ data }) {
+  if (data.overview === null) {
     return (
       <ConsoleLayout active="/admin" title="Overview">
         <ForbiddenNotice />
@@ -38,9 +53,11 @@ export default define.page(function Overview({ url }) {
   }
   return (
     <ConsoleLayout active="/admin" title="Overview">
-      <section class="rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
-        <h2 class="text-lg font-semibold">JSONPath tester</h2>
-        <p class="mt-1 text-sm text-slate-600">
+      <OverviewDashboard data={data.overview} />
+      <h2 class="mt-10 mb-4 text-xl font-semibold">Tools</h2>
+      <section aria-labelledby="tester-title" class={`${CARD} p-4 sm:p-6`}>
+        <h3 id="tester-title" class="text-lg font-semibold">JSONPath tester</h3>
+        <p class={`mt-1 text-sm ${MUTED}`}>
           Paste a webhook payload and type a path: the values shown are exactly what a route's field
           filter compares.
         </p>
