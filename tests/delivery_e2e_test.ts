@@ -51,6 +51,7 @@ Deno.test("a pull request accepted at /webhook reaches Discord and Telegram once
   assert.ok(logs.every((log) => log.status === "ok" && log.attempts === 1));
   assert.ok(logs.every((log) => log.event === "pull_request" && log.action === "opened"));
   assert.ok(logs.every((log) => log.provider === "github" && log.routeId === "prs"));
+  assert.ok(logs.every((log) => log.repository === payload.repository.full_name));
 
   assert.equal(discord.received.length, 1);
   const posted = discord.received[0];
@@ -90,4 +91,7 @@ Deno.test("a pull request accepted at /webhook reaches Discord and Telegram once
   assert.equal(metrics.byPlatform.discord.ok, 1);
   assert.equal(metrics.byPlatform.telegram.ok, 1);
   assert.equal(metrics.failureRate, 0);
+  assert.equal(metrics.latency.count, 2, "both successes have a latency");
+  assert.ok(metrics.latency.p50Ms !== undefined && metrics.latency.p95Ms !== undefined);
+  assert.deepEqual(metrics.latencyByDay.map((day) => day.count), [2]);
 });

@@ -46,6 +46,8 @@ export interface AuditPageData {
   filters: AuditFilters;
   /** Why the filters could not be applied (the page then shows no entries). */
   error?: string;
+  /** The page's HTTP status: 200, or the 4xx of the refusal in `error`. */
+  status: number;
   items: AuditEntry[];
   next?: string;
   paged: boolean;
@@ -77,6 +79,7 @@ export async function loadAuditPage(
     filters,
     items: [],
     paged: Boolean(cursor),
+    status: 200,
     groups: groups.map(({ id, name }) => ({ id, name })),
   };
   const query: Record<string, string> = Object.create(null);
@@ -89,13 +92,19 @@ export async function loadAuditPage(
   query.limit = String(AUDIT_PER_PAGE);
   const parsed = auditQuerySchema.safeParse(query);
   if (!parsed.success) {
-    return { ...data, error: formatZodError(parsed.error).replace(/\bgroupId\b/g, "group") };
+    return {
+      ...data,
+      error: formatZodError(parsed.error).replace(/\bgroupId\b/g, "group"),
+      status: 400,
+    };
   }
   try {
     const page = await queryAudit(kv, principal, parsed.data);
     return { ...data, items: page.items, next: page.cursor };
   } catch (error) {
-    if (error instanceof HttpError && error.status < 500) return { ...data, error: error.message };
+    if (error instanceof HttpError && error.status < 500) {
+      return { ...data, error: error.message, status: error.status };
+    }
     throw error;
   }
 }

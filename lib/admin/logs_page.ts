@@ -41,6 +41,8 @@ export interface LogsPageData {
   filters: LogFilters;
   /** Why the filters could not be applied (the page then shows no logs). */
   error?: string;
+  /** The page's HTTP status: 200, or the 4xx of the refusal in `error`. */
+  status: number;
   items: SendLog[];
   /** The cursor of the next page, when there is one. */
   next?: string;
@@ -105,18 +107,23 @@ export async function loadLogsPage(
     filters,
     items: [],
     paged: Boolean(cursor),
+    status: 200,
     groups: visible.map(({ id, name }) => ({ id, name })),
     routes: routes.filter((route) => visibleIds.has(route.groupId))
       .map(({ groupId, id, name }) => ({ groupId, id, name })),
     editable: visible.filter((group) => canEditRoutes(principal, group.id)).map(({ id }) => id),
   };
   const parsed = logsQuerySchema.safeParse(apiQuery(filters, cursor));
-  if (!parsed.success) return { ...data, error: pageFieldNames(formatZodError(parsed.error)) };
+  if (!parsed.success) {
+    return { ...data, error: pageFieldNames(formatZodError(parsed.error)), status: 400 };
+  }
   try {
     const page = await queryLogs(kv, principal, parsed.data);
     return { ...data, items: page.items, next: page.cursor };
   } catch (error) {
-    if (error instanceof HttpError && error.status < 500) return { ...data, error: error.message };
+    if (error instanceof HttpError && error.status < 500) {
+      return { ...data, error: error.message, status: error.status };
+    }
     throw error;
   }
 }

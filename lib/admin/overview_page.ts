@@ -24,6 +24,8 @@ export interface OverviewData {
   groups: { id: string; name: string }[];
   /** Why the numbers could not be read. */
   error?: string;
+  /** The page's HTTP status: 200, or the 4xx of the refusal in `error`. */
+  status: number;
   metrics?: DeliveryMetrics;
   /** One entry per day of the period, oldest first. */
   daily: { day: string; counts: DayCounts; latency?: DayLatency }[];
@@ -49,8 +51,10 @@ export async function loadOverview(
   const group = params.get("group") || undefined;
   const groups = readableGroups(principal, await listGroups(kv))
     .map(({ id, name }) => ({ id, name }));
-  const data: OverviewData = { group, days, groups, daily: [] };
-  if (group !== undefined && !isId("group", group)) return { ...data, error: "Unknown group" };
+  const data: OverviewData = { group, days, groups, daily: [], status: 200 };
+  if (group !== undefined && !isId("group", group)) {
+    return { ...data, error: "Unknown group", status: 404 };
+  }
   try {
     const metrics = await queryMetrics(kv, principal, { groupId: group, days });
     const counts = new Map(metrics.byDay.map((day) => [day.day, day]));
@@ -62,7 +66,9 @@ export async function loadOverview(
     }));
     return { ...data, metrics, daily };
   } catch (error) {
-    if (error instanceof HttpError && error.status < 500) return { ...data, error: error.message };
+    if (error instanceof HttpError && error.status < 500) {
+      return { ...data, error: error.message, status: error.status };
+    }
     throw error;
   }
 }

@@ -14,7 +14,7 @@ export const handler = define.handlers({
     const principal = await requirePrincipal(ctx);
     const data = await loadAuditPage(ctx.state.kv, principal, ctx.url.searchParams);
     return page(data, {
-      status: data.error === undefined ? 200 : 400,
+      status: data.status,
       headers: { "cache-control": "no-store" },
     });
   },

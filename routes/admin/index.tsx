@@ -38,7 +38,10 @@ export const handler = define.handlers({
     if (ctx.url.searchParams.get("error") === "forbidden") return page({ overview: null });
     const principal = await requirePrincipal(ctx);
     const overview = await loadOverview(ctx.state.kv, principal, ctx.url.searchParams);
-    return page({ overview }, { headers: { "cache-control": "no-store" } });
+    return page({ overview }, {
+      status: overview.status,
+      headers: { "cache-control": "no-store" },
+    });
   },
 });
 
