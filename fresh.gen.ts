@@ -31,23 +31,24 @@ import * as $r27 from "./routes/admin/invite.tsx";
 import * as $r28 from "./routes/admin/login.tsx";
 import * as $r29 from "./routes/admin/logout.tsx";
 import * as $r30 from "./routes/admin/logs.tsx";
-import * as $r31 from "./routes/api/_middleware.ts";
-import * as $r32 from "./routes/api/close.ts";
-import * as $r33 from "./routes/api/comment.ts";
-import * as $r34 from "./routes/api/merge.ts";
-import * as $r35 from "./routes/api/react.ts";
-import * as $r36 from "./routes/auth/github/callback.tsx";
-import * as $r37 from "./routes/auth/github/index.ts";
-import * as $r38 from "./routes/auth/github/install/_middleware.ts";
-import * as $r39 from "./routes/auth/github/install/bind.ts";
-import * as $r40 from "./routes/auth/github/install/index.tsx";
-import * as $r41 from "./routes/auth/token/[userId].ts";
-import * as $r42 from "./routes/auth/token/_middleware.ts";
-import * as $r43 from "./routes/health.ts";
-import * as $r44 from "./routes/index.ts";
-import * as $r45 from "./routes/openapi.json.ts";
-import * as $r46 from "./routes/webhook/[groupId].ts";
-import * as $r47 from "./routes/webhook/index.ts";
+import * as $r31 from "./routes/admin/logs/[id].tsx";
+import * as $r32 from "./routes/api/_middleware.ts";
+import * as $r33 from "./routes/api/close.ts";
+import * as $r34 from "./routes/api/comment.ts";
+import * as $r35 from "./routes/api/merge.ts";
+import * as $r36 from "./routes/api/react.ts";
+import * as $r37 from "./routes/auth/github/callback.tsx";
+import * as $r38 from "./routes/auth/github/index.ts";
+import * as $r39 from "./routes/auth/github/install/_middleware.ts";
+import * as $r40 from "./routes/auth/github/install/bind.ts";
+import * as $r41 from "./routes/auth/github/install/index.tsx";
+import * as $r42 from "./routes/auth/token/[userId].ts";
+import * as $r43 from "./routes/auth/token/_middleware.ts";
+import * as $r44 from "./routes/health.ts";
+import * as $r45 from "./routes/index.ts";
+import * as $r46 from "./routes/openapi.json.ts";
+import * as $r47 from "./routes/webhook/[groupId].ts";
+import * as $r48 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
 import * as $i1 from "./islands/console/groups/CreateGroupForm.tsx";
 import * as $i2 from "./islands/console/groups/GroupSettings.tsx";
@@ -59,6 +60,8 @@ import * as $i7 from "./islands/console/layout/ConfirmForms.tsx";
 import * as $i8 from "./islands/console/layout/Shortcuts.tsx";
 import * as $i9 from "./islands/console/layout/ThemeToggle.tsx";
 import * as $i10 from "./islands/console/layout/Toaster.tsx";
+import * as $i11 from "./islands/console/logs/LogTable.tsx";
+import * as $i12 from "./islands/console/logs/RedeliverButton.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
 const manifest: Manifest = {
@@ -94,23 +97,24 @@ const manifest: Manifest = {
     "admin/login.tsx": $r28,
     "admin/logout.tsx": $r29,
     "admin/logs.tsx": $r30,
-    "api/_middleware.ts": $r31,
-    "api/close.ts": $r32,
-    "api/comment.ts": $r33,
-    "api/merge.ts": $r34,
-    "api/react.ts": $r35,
-    "auth/github/callback.tsx": $r36,
-    "auth/github/index.ts": $r37,
-    "auth/github/install/_middleware.ts": $r38,
-    "auth/github/install/bind.ts": $r39,
-    "auth/github/install/index.tsx": $r40,
-    "auth/token/[userId].ts": $r41,
-    "auth/token/_middleware.ts": $r42,
-    "health.ts": $r43,
-    "index.ts": $r44,
-    "openapi.json.ts": $r45,
-    "webhook/[groupId].ts": $r46,
-    "webhook/index.ts": $r47,
+    "admin/logs/[id].tsx": $r31,
+    "api/_middleware.ts": $r32,
+    "api/close.ts": $r33,
+    "api/comment.ts": $r34,
+    "api/merge.ts": $r35,
+    "api/react.ts": $r36,
+    "auth/github/callback.tsx": $r37,
+    "auth/github/index.ts": $r38,
+    "auth/github/install/_middleware.ts": $r39,
+    "auth/github/install/bind.ts": $r40,
+    "auth/github/install/index.tsx": $r41,
+    "auth/token/[userId].ts": $r42,
+    "auth/token/_middleware.ts": $r43,
+    "health.ts": $r44,
+    "index.ts": $r45,
+    "openapi.json.ts": $r46,
+    "webhook/[groupId].ts": $r47,
+    "webhook/index.ts": $r48,
   },
   islands: {
     "PathTester": $i0,
@@ -124,6 +128,8 @@ const manifest: Manifest = {
     "console_layout_Shortcuts": $i8,
     "console_layout_ThemeToggle": $i9,
     "console_layout_Toaster": $i10,
+    "console_logs_LogTable": $i11,
+    "console_logs_RedeliverButton": $i12,
   },
 };
 

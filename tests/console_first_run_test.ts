@@ -86,7 +86,8 @@ Deno.test("layout: every console page names itself in <title> and marks its tab"
   await using app = await startAdminApp();
   for (const [path, title] of CONSOLE_PAGES) {
     const html = await pageAs(app, "owner", path);
-    const titles = [...html.matchAll(/<title>([^<]*)<\/title>/g)].map((match) => match[1]);
+    const head = html.slice(0, html.indexOf("</head>"));
+    const titles = [...head.matchAll(/<title>([^<]*)<\/title>/g)].map((match) => match[1]);
     assert.deepEqual(titles, [`${title} · Switchyard`], path);
     assert.match(html, new RegExp(`aria-current="page"[^>]*>${title}</a>`), path);
   }
@@ -94,7 +95,12 @@ Deno.test("layout: every console page names itself in <title> and marks its tab"
 
 Deno.test("layout: the header shows the person and a switcher of their own groups only", async () => {
   await using app = await startAdminApp();
-  const owner = await pageAs(app, "owner", "/admin/logs?group=beta");
+  const foreign = await app.t.fetch("/admin/logs?group=beta", {
+    headers: { ...HTML, cookie: await app.cookie("owner") },
+  });
+  assert.equal(foreign.status, 403, "another group's logs are refused");
+  assert.doesNotMatch(await foreign.text(), /Beta/, "another group's name never reaches the page");
+  const owner = await pageAs(app, "owner", "/admin/groups?group=beta");
   assert.match(owner, /Signed in as<\/span><span[^>]*>olivia<\/span>/);
   assert.match(owner, /href="\/admin\/logout"/);
   assert.deepEqual(switcherOptions(owner), ["=All groups", "alpha=Alpha (alpha)"]);

@@ -63,6 +63,10 @@ Deno.test("a pull request accepted at /webhook reaches Discord and Telegram once
       platform,
     );
   }
+  assert.deepEqual(
+    logs.map((log) => log.repository),
+    logs.map(() => payload.repository.full_name),
+  );
 
   assert.equal(discord.received.length, 1);
   const posted = discord.received[0];
@@ -102,4 +106,7 @@ Deno.test("a pull request accepted at /webhook reaches Discord and Telegram once
   assert.equal(metrics.byPlatform.discord.ok, 1);
   assert.equal(metrics.byPlatform.telegram.ok, 1);
   assert.equal(metrics.failureRate, 0);
+  assert.equal(metrics.latency.count, 2, "both successes have a latency");
+  assert.ok(metrics.latency.p50Ms !== undefined && metrics.latency.p95Ms !== undefined);
+  assert.deepEqual(metrics.latencyByDay.map((day) => day.count), [2]);
 });

@@ -1,6 +1,6 @@
 /**
  * Send logs in the admin API: pages filtered by group, route, status, platform, event,
- * delivery id and time (the time the event was accepted), newest first; one log; one
+ * delivery id, a text search and time (the time the event was accepted), newest first; one log; one
  * delivery's logs; and redelivery of a delivery's failed units. A super admin sees everything;
  * anyone else the logs of the groups they can read, and redelivers only where they may edit.
  * A log belongs to the group that has its internal id now (`history.ts`), not to whichever
@@ -46,13 +46,35 @@ function sendLogs(kv: Deno.Kv, query: SendLogQuery): Source<SendLog> {
   };
 }
 
+/** The texts of a log that the `q` search looks in. */
+function searchedTexts(log: SendLog): (string | undefined)[] {
+  const target = log.target.platform === "discord"
+    ? [log.target.channelId, log.target.threadId]
+    : [log.target.chatId, log.target.topicId?.toString()];
+  return [
+    log.id,
+    log.deliveryId,
+    log.eventId,
+    log.action === undefined ? log.event : `${log.event}.${log.action}`,
+    log.repository,
+    log.groupId,
+    log.routeId,
+    ...target,
+    log.messageId,
+    log.error,
+  ];
+}
+
 function matcher(query: LogsQuery): (log: SendLog) => boolean {
   const [kind, ...action] = query.event?.split(".") ?? [];
+  const text = query.q?.toLowerCase();
   return (log) =>
     (query.platform === undefined || log.platform === query.platform) &&
     (query.routeId === undefined || log.routeId === query.routeId) &&
     (kind === undefined || log.event === kind) &&
-    (action.length === 0 || log.action === action.join("."));
+    (action.length === 0 || log.action === action.join(".")) &&
+    (text === undefined ||
+      searchedTexts(log).some((value) => value?.toLowerCase().includes(text)));
 }
 
 /** `GET /admin/api/logs`: one page of the send logs the caller may see. */

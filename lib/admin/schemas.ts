@@ -164,6 +164,10 @@ export const logsQuerySchema = z.object({
   platform: platformSchema.optional(),
   event: z.string().min(1).max(100).optional().describe("event kind, or kind.action"),
   deliveryId: z.string().min(1).max(200).optional(),
+  q: z.string().trim().min(1).max(100).optional().describe(
+    "text the log contains (any case): delivery, event or log id, event, repository, group, " +
+      "route, target, message id or error",
+  ),
   from: instantSchema.optional(),
   to: instantSchema.optional(),
   cursor: z.string().min(1).max(200).optional(),
@@ -177,6 +181,7 @@ export const sendLogSchema = z.object({
   eventId: z.string(),
   event: z.string(),
   action: z.string().optional(),
+  repository: z.string().optional().describe("owner/name, when the event's payload names one"),
   provider: z.enum(["github", "gitea", "custom"]),
   groupId: z.string(),
   routeId: z.string(),
@@ -252,6 +257,12 @@ const countsSchema = z.object({
   retrying: z.number().int(),
 });
 
+const latencySchema = z.object({
+  count: z.number().int().describe("units that succeeded"),
+  p50Ms: z.number().int().optional().describe("median ms from acceptance to the platform's answer"),
+  p95Ms: z.number().int().optional().describe("95th percentile, ms"),
+});
+
 /** Delivery statistics. */
 export const metricsSchema = z.object({
   from: z.string().describe("first UTC day, YYYY-MM-DD"),
@@ -263,6 +274,8 @@ export const metricsSchema = z.object({
   byStatus: z.record(statusSchema, z.number().int()),
   byDay: z.array(countsSchema.extend({ day: z.string() })),
   recentFailures: z.array(sendLogSchema),
+  latency: latencySchema,
+  latencyByDay: z.array(latencySchema.extend({ day: z.string() })),
 });
 
 /** `POST /admin/api/test-match`: a tree (`node`) or a flat list (`filters`), and an event. */

@@ -18,6 +18,16 @@ import type { DeliveryContext } from "./context.ts";
 import { renderFor } from "./render.ts";
 import { unitIdFor } from "./targets.ts";
 
+const REPOSITORY_CHARS = 200;
+
+/** The repository an event is about (`owner/name`), when its payload names one. */
+function repositoryOf(event: ForgeEvent): string | undefined {
+  const repository = event.payload.repository;
+  if (typeof repository !== "object" || repository === null) return undefined;
+  const name = (repository as Record<string, unknown>).full_name;
+  return typeof name === "string" && name !== "" ? name.slice(0, REPOSITORY_CHARS) : undefined;
+}
+
 async function unitFor(
   event: ForgeEvent,
   route: Route,
@@ -26,12 +36,14 @@ async function unitFor(
   body: unknown,
   now: number,
 ): Promise<NewUnit> {
+  const repository = repositoryOf(event);
   const log: SendLog = {
     id: await unitIdFor(event.id, route, target),
     deliveryId: event.deliveryId ?? event.id,
     eventId: event.id,
     event: event.kind,
     ...(event.action === undefined ? {} : { action: event.action }),
+    ...(repository === undefined ? {} : { repository }),
     provider: event.provider,
     groupId: route.groupId,
     groupInternalId,

@@ -213,6 +213,19 @@ export function deliveryCountersBetween(
   return { start: [...prefix, from], end: [...prefix, `${to}~`] };
 }
 
+/**
+ * One delivery latency counter: how many units of a scope (`all` or `group:<internal id>`)
+ * and UTC day reached the platform within a bucket, named by its upper bound in milliseconds.
+ */
+export const deliveryLatencyKey = (scope: string, day: string, bucketMs: number) =>
+  ["delivery_latency", scope, day, bucketMs] as const;
+
+/** Prefix of every delivery latency counter. */
+export const deliveryLatencyRoot = () => ["delivery_latency"] as const;
+
+/** Prefix of one scope's delivery latency counters (day order). */
+export const deliveryLatencyPrefix = (scope: string) => ["delivery_latency", scope] as const;
+
 // --- Admin API (lib/store/fragments.ts, invites.ts) ------------------------------------------
 
 /** A group's filter fragments, stored together: `{ fragments, updatedAt }`. */

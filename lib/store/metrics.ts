@@ -4,12 +4,22 @@
  * so a metrics query reads a few counters instead of scanning send logs. The
  * scope is `all` plus the unit's group, by the group's internal id (so counts
  * follow the group through renames). KV sums cannot carry an expiry, so
- * `pruneCounters` deletes the days older than the send-log retention plus a week.
+ * `pruneCounters` deletes the days older than the send-log retention plus a week. A unit that
+ * succeeds also adds its latency (accepted → platform answered) to the day's histogram
+ * (`latency.ts`).
  * Event kinds and platforms come from senders; the maps keyed by them have no
  * prototype, so no kind (`__proto__`, `constructor`) reaches an inherited member.
  */
 import { internalIdsOf, readGroupSet } from "./group_set.ts";
 import { deliveryCounterKey, deliveryCountersBetween, deliveryCountersRoot } from "./keys.ts";
+import {
+  acceptedAt,
+  countLatency,
+  type DayLatency,
+  type LatencySummary,
+  pruneLatency,
+  readLatency,
+} from "./latency.ts";
 import { historyIdOf, listSendLogs, type SendLog, type SendStatus } from "./send_logs.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -29,15 +39,27 @@ function counterScope(internalId: string | undefined): CounterScope {
   return internalId === undefined ? { type: "global" } : { type: "group", internalId };
 }
 
-/** Adds one outcome of `log` (its current status) to the counters of its day. */
+/** The latency histograms' names of counter scopes (`all`, `group:<internal id>`). */
+function latencyScopeNames(scopes: readonly CounterScope[]): string[] {
+  return scopes.map((scope) => scope.type === "global" ? "all" : `group:${scope.internalId}`);
+}
+
+/**
+ * Adds one outcome of `log` (its current status) to the counters of its day, and when it is
+ * `ok`, its latency since the event was accepted.
+ */
 export function countOutcome(
   op: Deno.AtomicOperation,
   log: SendLog,
   at: number,
 ): Deno.AtomicOperation {
   const day = utcDay(at);
-  for (const scope of [counterScope(undefined), counterScope(historyIdOf(log))]) {
+  const scopes = [counterScope(undefined), counterScope(historyIdOf(log))];
+  for (const scope of scopes) {
     op.sum(deliveryCounterKey(scope, day, log.platform, log.event, log.status), 1n);
+  }
+  if (log.status === "ok") {
+    countLatency(op, latencyScopeNames(scopes), day, at - acceptedAt(log.eventId, log.createdAt));
   }
   return op;
 }
@@ -73,6 +95,10 @@ export interface DeliveryMetrics {
   byDay: DayCounts[];
   /** The newest failed or dead units of the scope. */
   recentFailures: SendLog[];
+  /** Latency of the units that succeeded (accepted → platform answered), whole period. */
+  latency: LatencySummary;
+  /** The same per day (days with a success only), oldest first. */
+  latencyByDay: DayLatency[];
 }
 
 function emptyCounts(): OutcomeCounts {
@@ -158,6 +184,7 @@ export async function readMetrics(
     }
   }
   const final = totals.ok + totals.failed + totals.dead;
+  const latency = await readLatency(kv, latencyScopeNames(internalIds.map(counterScope)), from, to);
   return {
     from,
     to,
@@ -173,10 +200,15 @@ export async function readMetrics(
     },
     byDay: [...byDayMap.values()].sort((a, b) => a.day.localeCompare(b.day)),
     recentFailures: await recentFailures(kv, internalIds),
+    latency: latency.overall,
+    latencyByDay: latency.byDay,
   };
 }
 
-/** Deletes counters of days older than the retention period (plus a week); returns how many. */
+/**
+ * Deletes counters (outcomes and latency) of days older than the retention period (plus a
+ * week); returns how many.
+ */
 export async function pruneCounters(
   kv: Deno.Kv,
   retentionMs: number,
@@ -190,5 +222,5 @@ export async function pruneCounters(
       pruned++;
     }
   }
-  return pruned;
+  return pruned + await pruneLatency(kv, oldest);
 }

@@ -44,6 +44,8 @@ export interface SendLog {
   /** The event kind (`push`, `pull_request`, `custom` …). */
   event: string;
   action?: string;
+  /** The repository the event is about (`owner/name`), when its payload names one. */
+  repository?: string;
   provider: Provider;
   /** The group's id when the unit was made. */
   groupId: string;

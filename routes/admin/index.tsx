@@ -4,6 +4,9 @@ import type { Toast } from "../../components/layout/toast.ts";
 import { CARD, MUTED } from "../../components/layout/ui.ts";
 import PathTester from "../../islands/PathTester.tsx";
 import { readConsoleFrame, readOverview } from "../../lib/admin/console_frame.ts";
+import { OverviewDashboard } from "../../components/logs/OverviewDashboard.tsx";
+import { loadOverview } from "../../lib/admin/overview_page.ts";
+import { principalOf } from "../../lib/auth/principal.ts";
 import { page } from "../../lib/fresh/mod.ts";
 import { define } from "../../lib/state.ts";
 
@@ -44,19 +47,31 @@ function ForbiddenNotice() {
   );
 }
 
-/** The console overview: the first-run checklist until an event was delivered, then the JSONPath tester. */
+/** The console overview: the first-run checklist, delivery numbers, then the JSONPath tester. */
 export const handler = define.handlers({
   async GET(ctx) {
     if (ctx.url.searchParams.get("error") === "forbidden") {
-      return page({ frame: await readConsoleFrame(ctx), setup: null, forbidden: true });
+      return page({
+        frame: await readConsoleFrame(ctx),
+        setup: null,
+        forbidden: true,
+        overview: null,
+      });
     }
-    return page({ ...await readOverview(ctx), forbidden: false });
+    const [first, overview] = await Promise.all([
+      readOverview(ctx),
+      loadOverview(ctx.state.kv, principalOf(ctx), ctx.url.searchParams),
+    ]);
+    return page({ ...first, forbidden: false, overview }, {
+      status: overview.status,
+      headers: { "cache-control": "no-store" },
+    });
   },
 });
 
 export default define.page<typeof handler>(function Overview({ data, url }) {
   const { frame, setup } = data;
-  if (data.forbidden) {
+  if (data.forbidden || data.overview === null) {
     return (
       <ConsoleLayout active="/admin" title="Overview" user={frame.user}>
         <ForbiddenNotice />
@@ -68,8 +83,10 @@ export default define.page<typeof handler>(function Overview({ data, url }) {
     <ConsoleLayout active="/admin" title="Overview" {...frame} notice={notice}>
       <div class="flex flex-col gap-6">
         {setup && <SetupChecklist progress={setup} />}
+        <OverviewDashboard data={data.overview} />
+        <h2 class="mt-4 text-xl font-semibold">Tools</h2>
         <section aria-labelledby="tester-title" class={CARD}>
-          <h2 id="tester-title" class="text-lg font-semibold">JSONPath tester</h2>
+          <h3 id="tester-title" class="text-lg font-semibold">JSONPath tester</h3>
           <p class={`mt-1 text-sm ${MUTED}`}>
             Paste a webhook payload and type a path: the values shown are exactly what a route's
             field filter compares.

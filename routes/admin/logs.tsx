@@ -1,19 +1,61 @@
 import { ConsoleLayout } from "../../components/ConsoleLayout.tsx";
+import { LogFilterForm } from "../../components/logs/LogFilters.tsx";
+import { Pager } from "../../components/logs/Pager.tsx";
+import { CARD, MUTED } from "../../components/logs/ui.ts";
+import LogTable from "../../islands/console/logs/LogTable.tsx";
+import { loadLogsPage } from "../../lib/admin/logs_page.ts";
 import { readConsoleFrame } from "../../lib/admin/console_frame.ts";
+import { principalOf } from "../../lib/auth/principal.ts";
 import { page } from "../../lib/fresh/mod.ts";
 import { define } from "../../lib/state.ts";
 
-/** The console's logs tab. */
+/** The send logs: filters (a GET form), one page of logs, and the link to the next page. */
 export const handler = define.handlers({
   async GET(ctx) {
-    return page({ frame: await readConsoleFrame(ctx) });
+    const principal = principalOf(ctx);
+    const data = await loadLogsPage(ctx.state.kv, principal, ctx.url.searchParams);
+    return page({ ...data, frame: await readConsoleFrame(ctx) }, {
+      status: data.status,
+      headers: { "cache-control": "no-store" },
+    });
   },
 });
 
+/** The console's send logs tab. */
 export default define.page<typeof handler>(function LogsPage({ data }) {
+  const filtered = Object.keys(data.filters).length > 0;
   return (
     <ConsoleLayout active="/admin/logs" title="Logs" {...data.frame}>
-      <p class="text-slate-600 dark:text-slate-400">Nothing to show yet.</p>
+      <p class={`mb-4 max-w-3xl text-sm ${MUTED}`}>
+        One row per message sent: an event, through one route, to one channel or chat. Newest first;
+        times are UTC.
+      </p>
+      <section class={`${CARD} mb-6 p-4`}>
+        <LogFilterForm filters={data.filters} groups={data.groups} routes={data.routes} />
+      </section>
+      {data.error !== undefined && (
+        <p
+          role="alert"
+          class="mb-4 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+        >
+          {data.error}
+        </p>
+      )}
+      {data.error === undefined && data.items.length === 0 && (
+        <p
+          class={`rounded-lg border border-dashed border-slate-300 p-6 text-sm dark:border-slate-700 ${MUTED}`}
+        >
+          {filtered || data.paged
+            ? "No send logs match these filters."
+            : "No send logs yet: they appear here once a webhook event matches a route."}
+        </p>
+      )}
+      {data.items.length > 0 && (
+        <section class={`${CARD} p-2 sm:p-4`} aria-label="Send logs">
+          <LogTable items={data.items} editable={data.editable} />
+        </section>
+      )}
+      <Pager path="/admin/logs" filters={data.filters} next={data.next} paged={data.paged} />
     </ConsoleLayout>
   );
 });

@@ -1,0 +1,69 @@
+import type { AuditEntry } from "../../lib/store/audit.ts";
+import { formatTime, isoTime } from "./format.ts";
+import { MUTED, TD, TH } from "./ui.ts";
+
+const MAX_DETAIL_CHARS = 200;
+
+/** An entry's detail as `key: value` pairs, cut when long. */
+function detailText(detail: AuditEntry["detail"]): string {
+  if (!detail) return "";
+  const text = Object.entries(detail)
+    .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`)
+    .join(", ");
+  return text.length > MAX_DETAIL_CHARS ? `${text.slice(0, MAX_DETAIL_CHARS - 1)}…` : text;
+}
+
+/** The audit entries as a table, newest first. */
+export function AuditTable(props: { items: AuditEntry[] }) {
+  return (
+    <div class="overflow-x-auto">
+      <table class="w-full divide-y divide-slate-200 dark:divide-slate-800">
+        <caption class="sr-only">Audit entries, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col" class={`${TH} hidden sm:table-cell`}>Time (UTC)</th>
+            <th scope="col" class={TH}>Actor</th>
+            <th scope="col" class={TH}>Action</th>
+            <th scope="col" class={`${TH} hidden md:table-cell`}>Group</th>
+          </tr>
+        </thead>
+        <tbody class="divide-y divide-slate-100 dark:divide-slate-800">
+          {props.items.map((entry) => (
+            <tr key={entry.id} data-testid="audit-row">
+              <td class={`${TD} hidden whitespace-nowrap tabular-nums sm:table-cell`}>
+                <time datetime={isoTime(entry.at)}>{formatTime(entry.at)}</time>
+              </td>
+              <td class={`${TD} break-words`}>
+                <span class="font-medium">{entry.actor.login}</span>
+                <span class={`block text-xs ${MUTED}`}>id {entry.actor.userId}</span>
+              </td>
+              <td class={`${TD} min-w-0`}>
+                <span class="font-mono text-xs" data-testid="audit-action">{entry.action}</span>
+                <time
+                  datetime={isoTime(entry.at)}
+                  class={`block text-xs tabular-nums sm:hidden ${MUTED}`}
+                >
+                  {formatTime(entry.at)}
+                </time>
+                {entry.groupId !== undefined && (
+                  <span class={`block text-xs md:hidden ${MUTED}`}>group {entry.groupId}</span>
+                )}
+                {entry.target !== undefined && (
+                  <span class={`block text-xs break-all ${MUTED}`}>{entry.target}</span>
+                )}
+                {entry.detail !== undefined && (
+                  <span class={`block text-xs break-words ${MUTED}`}>
+                    {detailText(entry.detail)}
+                  </span>
+                )}
+              </td>
+              <td class={`${TD} hidden md:table-cell`}>
+                {entry.groupId ?? <span class={MUTED}>–</span>}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

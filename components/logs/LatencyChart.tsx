@@ -1,0 +1,152 @@
+import type { OverviewData } from "../../lib/admin/overview_page.ts";
+import { formatDuration } from "./format.ts";
+import { LINK, MUTED, TD, TH } from "./ui.ts";
+
+const NICE_STEPS = [1, 2, 2.5, 5, 10];
+
+/** The smallest "round" number (1, 2, 2.5, 5 × 10ⁿ) at or above `value`. */
+export function niceCeiling(value: number): number {
+  if (value <= 0) return 1;
+  const magnitude = 10 ** Math.floor(Math.log10(value));
+  const step = NICE_STEPS.find((s) => s * magnitude >= value) ?? 10;
+  return step * magnitude;
+}
+
+type Point = [x: number, y: number];
+
+/** The runs of consecutive days that have a value (a day without success breaks the line). */
+function runs(values: (number | undefined)[], top: number): Point[][] {
+  const lines: Point[][] = [];
+  let current: Point[] = [];
+  values.forEach((value, index) => {
+    if (value === undefined) {
+      if (current.length > 0) lines.push(current);
+      current = [];
+    } else {
+      current.push([index + 0.5, 100 - (value / top) * 100]);
+    }
+  });
+  if (current.length > 0) lines.push(current);
+  return lines;
+}
+
+function Series(props: { values: (number | undefined)[]; top: number; class: string }) {
+  return (
+    <>
+      {runs(props.values, props.top).map((points, index) =>
+        points.length === 1
+          ? (
+            <line
+              key={index}
+              x1={points[0][0] - 0.2}
+              x2={points[0][0] + 0.2}
+              y1={points[0][1]}
+              y2={points[0][1]}
+              class={props.class}
+              stroke-width={3}
+              vector-effect="non-scaling-stroke"
+            />
+          )
+          : (
+            <polyline
+              key={index}
+              points={points.map(([x, y]) => `${x},${y}`).join(" ")}
+              fill="none"
+              class={props.class}
+              stroke-width={2.5}
+              stroke-linejoin="round"
+              vector-effect="non-scaling-stroke"
+            />
+          )
+      )}
+    </>
+  );
+}
+
+/**
+ * Delivery latency per day (accepted → platform answered): the median and the 95th percentile
+ * as two lines (hand-written SVG), with the numbers in a table below.
+ */
+export function LatencyChart(props: { daily: OverviewData["daily"] }) {
+  const { daily } = props;
+  const p50 = daily.map((day) => day.latency?.p50Ms);
+  const p95 = daily.map((day) => day.latency?.p95Ms);
+  const top = niceCeiling(Math.max(0, ...p95.filter((v) => v !== undefined)));
+  return (
+    <figure>
+      <div class="flex gap-2">
+        <div
+          class={`flex h-32 w-14 shrink-0 flex-col justify-between text-right text-xs tabular-nums ${MUTED}`}
+          aria-hidden="true"
+        >
+          <span>{formatDuration(top)}</span>
+          <span>{formatDuration(top / 2)}</span>
+          <span>0</span>
+        </div>
+        <svg
+          viewBox={`0 0 ${daily.length} 100`}
+          preserveAspectRatio="none"
+          class="h-32 min-w-0 flex-1 overflow-visible"
+          aria-hidden="true"
+          data-testid="latency-chart"
+        >
+          {[0, 50, 100].map((y) => (
+            <line
+              key={y}
+              x1={0}
+              x2={daily.length}
+              y1={y}
+              y2={y}
+              class="stroke-slate-200 dark:stroke-slate-700"
+              stroke-width={1}
+              vector-effect="non-scaling-stroke"
+            />
+          ))}
+          <Series values={p95} top={top} class="stroke-amber-500 dark:stroke-amber-400" />
+          <Series values={p50} top={top} class="stroke-indigo-600 dark:stroke-indigo-400" />
+        </svg>
+      </div>
+      <figcaption class={`mt-2 ml-16 flex flex-wrap gap-4 text-xs ${MUTED}`}>
+        <span class="flex items-center gap-1.5">
+          <span class="inline-block h-0.5 w-4 bg-indigo-600 dark:bg-indigo-400" />
+          median (p50)
+        </span>
+        <span class="flex items-center gap-1.5">
+          <span class="inline-block h-0.5 w-4 bg-amber-500 dark:bg-amber-400" />
+          p95
+        </span>
+        <span>From acceptance to the platform's answer, successful messages only.</span>
+      </figcaption>
+      <details class="mt-3">
+        <summary class={`cursor-pointer text-sm ${LINK}`}>Latency per day</summary>
+        <div class="mt-2 overflow-x-auto">
+          <table class="w-full text-sm" data-testid="latency-table">
+            <caption class="sr-only">Delivery latency per day</caption>
+            <thead>
+              <tr>
+                <th scope="col" class={TH}>Day</th>
+                <th scope="col" class={TH}>Delivered</th>
+                <th scope="col" class={TH}>p50</th>
+                <th scope="col" class={TH}>p95</th>
+              </tr>
+            </thead>
+            <tbody class="divide-y divide-slate-100 dark:divide-slate-800">
+              {daily.map(({ day, latency }) => (
+                <tr key={day}>
+                  <th scope="row" class={`${TD} text-left font-normal`}>{day}</th>
+                  <td class={`${TD} tabular-nums`}>{latency?.count ?? 0}</td>
+                  <td class={`${TD} tabular-nums`}>
+                    {latency?.p50Ms === undefined ? "–" : formatDuration(latency.p50Ms)}
+                  </td>
+                  <td class={`${TD} tabular-nums`}>
+                    {latency?.p95Ms === undefined ? "–" : formatDuration(latency.p95Ms)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </figure>
+  );
+}

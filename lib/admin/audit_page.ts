@@ -1,0 +1,110 @@
+/**
+ * The console's audit page: its GET form's fields turned into an audit query, and one page of
+ * entries through the same function as `GET /admin/api/audit`. Day fields are UTC days: `from`
+ * starts at the day's first millisecond, `to` ends at its last.
+ */
+import { type Principal, readableGroups } from "../auth/principal.ts";
+import { formatZodError } from "../filter/schema.ts";
+import { HttpError } from "../fresh/http_error.ts";
+import type { AuditEntry } from "../store/audit.ts";
+import { listGroups } from "../store/groups.ts";
+import { queryAudit } from "./audit.ts";
+import { auditQuerySchema } from "./schemas.ts";
+
+/** The page's filter fields, as the form names them. */
+export const AUDIT_FILTER_FIELDS = ["actor", "action", "group", "from", "to"] as const;
+
+/** The filters as typed in the form (empty fields left out). */
+export type AuditFilters = Partial<Record<typeof AUDIT_FILTER_FIELDS[number], string>>;
+
+/** Audit entries shown per page. */
+export const AUDIT_PER_PAGE = 50;
+
+/**
+ * Actions offered in the action filter: families (a prefix ending in `.`) and single actions.
+ * Any other text is sent as it is.
+ */
+export const AUDIT_ACTION_CHOICES = [
+  "group.",
+  "group.create",
+  "group.update",
+  "group.rename",
+  "group.delete",
+  "routes.replace",
+  "fragments.replace",
+  "invite.",
+  "webhook.",
+  "targets.",
+  "delivery.redeliver",
+  "installation.",
+  "session.",
+  "token.revoke",
+] as const;
+
+/** What the page renders. */
+export interface AuditPageData {
+  filters: AuditFilters;
+  /** Why the filters could not be applied (the page then shows no entries). */
+  error?: string;
+  /** The page's HTTP status: 200, or the 4xx of the refusal in `error`. */
+  status: number;
+  items: AuditEntry[];
+  next?: string;
+  paged: boolean;
+  groups: { id: string; name: string }[];
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The filters of a page address (unknown and empty fields dropped). */
+export function readAuditFilters(params: URLSearchParams): AuditFilters {
+  const filters: AuditFilters = {};
+  for (const field of AUDIT_FILTER_FIELDS) {
+    const value = params.get(field)?.trim();
+    if (value) filters[field] = value;
+  }
+  return filters;
+}
+
+/** The audit page for the caller: one page of entries, or why there is none. */
+export async function loadAuditPage(
+  kv: Deno.Kv,
+  principal: Principal,
+  params: URLSearchParams,
+): Promise<AuditPageData> {
+  const filters = readAuditFilters(params);
+  const cursor = params.get("cursor");
+  const groups = readableGroups(principal, await listGroups(kv));
+  const data: AuditPageData = {
+    filters,
+    items: [],
+    paged: Boolean(cursor),
+    status: 200,
+    groups: groups.map(({ id, name }) => ({ id, name })),
+  };
+  const query: Record<string, string> = Object.create(null);
+  if (filters.actor) query.actor = filters.actor.replace(/^@/, "");
+  if (filters.action) query.action = filters.action;
+  if (filters.group) query.groupId = filters.group;
+  if (filters.from) query.from = filters.from;
+  if (filters.to) query.to = DAY.test(filters.to) ? `${filters.to}T23:59:59.999Z` : filters.to;
+  if (cursor) query.cursor = cursor;
+  query.limit = String(AUDIT_PER_PAGE);
+  const parsed = auditQuerySchema.safeParse(query);
+  if (!parsed.success) {
+    return {
+      ...data,
+      error: formatZodError(parsed.error).replace(/\bgroupId\b/g, "group"),
+      status: 400,
+    };
+  }
+  try {
+    const page = await queryAudit(kv, principal, parsed.data);
+    return { ...data, items: page.items, next: page.cursor };
+  } catch (error) {
+    if (error instanceof HttpError && error.status < 500) {
+      return { ...data, error: error.message, status: error.status };
+    }
+    throw error;
+  }
+}
