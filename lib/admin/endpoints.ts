@@ -74,6 +74,7 @@ export const ADMIN_ENDPOINTS = {
     bodyCheckedByEndpoint: true,
     response: s.okCountSchema,
     versioned: true,
+    answersVersion: true,
   }),
   listFragments: defineEndpoint({
     method: "GET",
@@ -91,6 +92,7 @@ export const ADMIN_ENDPOINTS = {
     body: s.fragmentsBodySchema,
     response: s.okCountSchema,
     versioned: true,
+    answersVersion: true,
   }),
   listGroupTargets: defineEndpoint({
     method: "GET",
