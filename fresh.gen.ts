@@ -29,20 +29,26 @@ import * as $r25 from "./routes/admin/invite.tsx";
 import * as $r26 from "./routes/admin/login.ts";
 import * as $r27 from "./routes/admin/logout.tsx";
 import * as $r28 from "./routes/admin/logs.tsx";
-import * as $r29 from "./routes/api/close.ts";
-import * as $r30 from "./routes/api/comment.ts";
-import * as $r31 from "./routes/api/merge.ts";
-import * as $r32 from "./routes/api/react.ts";
-import * as $r33 from "./routes/auth/github/callback.tsx";
-import * as $r34 from "./routes/auth/github/index.ts";
-import * as $r35 from "./routes/auth/github/install/bind.ts";
-import * as $r36 from "./routes/auth/github/install/index.tsx";
-import * as $r37 from "./routes/auth/token/[userId].ts";
-import * as $r38 from "./routes/health.ts";
-import * as $r39 from "./routes/openapi.json.ts";
-import * as $r40 from "./routes/webhook/[groupId].ts";
-import * as $r41 from "./routes/webhook/index.ts";
+import * as $r29 from "./routes/admin/routes/[groupId]/edit/[routeId].tsx";
+import * as $r30 from "./routes/admin/routes/[groupId]/index.tsx";
+import * as $r31 from "./routes/admin/routes/[groupId]/new.tsx";
+import * as $r32 from "./routes/admin/routes/index.tsx";
+import * as $r33 from "./routes/api/close.ts";
+import * as $r34 from "./routes/api/comment.ts";
+import * as $r35 from "./routes/api/merge.ts";
+import * as $r36 from "./routes/api/react.ts";
+import * as $r37 from "./routes/auth/github/callback.tsx";
+import * as $r38 from "./routes/auth/github/index.ts";
+import * as $r39 from "./routes/auth/github/install/bind.ts";
+import * as $r40 from "./routes/auth/github/install/index.tsx";
+import * as $r41 from "./routes/auth/token/[userId].ts";
+import * as $r42 from "./routes/health.ts";
+import * as $r43 from "./routes/openapi.json.ts";
+import * as $r44 from "./routes/webhook/[groupId].ts";
+import * as $r45 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
+import * as $i1 from "./islands/console/routes/RouteEditor.tsx";
+import * as $i2 from "./islands/console/routes/RouteList.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
 const manifest: Manifest = {
@@ -76,22 +82,28 @@ const manifest: Manifest = {
     "admin/login.ts": $r26,
     "admin/logout.tsx": $r27,
     "admin/logs.tsx": $r28,
-    "api/close.ts": $r29,
-    "api/comment.ts": $r30,
-    "api/merge.ts": $r31,
-    "api/react.ts": $r32,
-    "auth/github/callback.tsx": $r33,
-    "auth/github/index.ts": $r34,
-    "auth/github/install/bind.ts": $r35,
-    "auth/github/install/index.tsx": $r36,
-    "auth/token/[userId].ts": $r37,
-    "health.ts": $r38,
-    "openapi.json.ts": $r39,
-    "webhook/[groupId].ts": $r40,
-    "webhook/index.ts": $r41,
+    "admin/routes/[groupId]/edit/[routeId].tsx": $r29,
+    "admin/routes/[groupId]/index.tsx": $r30,
+    "admin/routes/[groupId]/new.tsx": $r31,
+    "admin/routes/index.tsx": $r32,
+    "api/close.ts": $r33,
+    "api/comment.ts": $r34,
+    "api/merge.ts": $r35,
+    "api/react.ts": $r36,
+    "auth/github/callback.tsx": $r37,
+    "auth/github/index.ts": $r38,
+    "auth/github/install/bind.ts": $r39,
+    "auth/github/install/index.tsx": $r40,
+    "auth/token/[userId].ts": $r41,
+    "health.ts": $r42,
+    "openapi.json.ts": $r43,
+    "webhook/[groupId].ts": $r44,
+    "webhook/index.ts": $r45,
   },
   islands: {
     "PathTester": $i0,
+    "console_routes_RouteEditor": $i1,
+    "console_routes_RouteList": $i2,
   },
 };
 

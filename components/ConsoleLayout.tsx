@@ -3,6 +3,7 @@ import type { ComponentChildren } from "preact";
 const TABS = [
   { href: "/admin", label: "Overview" },
   { href: "/admin/groups", label: "Groups" },
+  { href: "/admin/routes", label: "Routes" },
   { href: "/admin/logs", label: "Logs" },
   { href: "/admin/audit", label: "Audit" },
 ];
