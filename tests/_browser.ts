@@ -26,11 +26,14 @@ const LAUNCH_ARGS = [
 /**
  * Serves `fetch` on a free loopback port and runs `run` in a chromium page on
  * it. Afterwards asserts that the page threw nothing and logged no error (a
- * script or style the Content-Security-Policy refused logs one).
+ * script or style the Content-Security-Policy refused logs one), except the
+ * errors matching `options.expectedErrors` (chromium logs every 4xx answer of
+ * a `fetch`, such as a 409 the test provokes).
  */
 export async function withChromium(
   fetch: (req: Request) => Response | Promise<Response>,
   run: (page: Page, base: string) => Promise<void>,
+  options: { expectedErrors?: RegExp } = {},
 ): Promise<void> {
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, fetch);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
@@ -39,7 +42,9 @@ export async function withChromium(
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
     page.on("console", (message) => {
-      if (message.type() === "error") errors.push(message.text());
+      if (message.type() !== "error") return;
+      if (options.expectedErrors?.test(message.text())) return;
+      errors.push(message.text());
     });
     await run(page, `http://127.0.0.1:${server.addr.port}`);
     assert.deepEqual(errors, []);

@@ -47,7 +47,7 @@ export function ChipsInput(
                 : "bg-indigo-100 text-indigo-900 dark:bg-indigo-900/60 dark:text-indigo-100"
             }`}
           >
-            <span class="break-all">{value}</span>
+            <span class="break-all" data-testid="chip-text">{value}</span>
             {!props.disabled && (
               <button
                 type="button"

@@ -25,8 +25,8 @@ function Field(
 ) {
   const errorId = `${props.id}-error`;
   return (
-    <label class="flex min-w-40 flex-1 flex-col gap-0.5">
-      <span class={LABEL}>{props.label}</span>
+    <div class="flex min-w-40 flex-1 flex-col gap-0.5">
+      <label for={props.id} class={LABEL}>{props.label}</label>
       <input
         id={props.id}
         class={`${INPUT} font-mono`}
@@ -42,7 +42,7 @@ function Field(
         onInput={(event) => props.onInput(event.currentTarget.value)}
       />
       {props.problem && <span id={errorId} class={ERROR}>{props.problem}</span>}
-    </label>
+    </div>
   );
 }
 

@@ -23,7 +23,7 @@ const BUTTON_BASE =
 /** Button looks. */
 export const BUTTON = {
   primary:
-    `${BUTTON_BASE} bg-indigo-600 px-3 py-1.5 text-white hover:bg-indigo-700 dark:bg-indigo-500 dark:text-slate-950 dark:hover:bg-indigo-400`,
+    `${BUTTON_BASE} bg-indigo-600 px-3 py-1.5 text-white hover:bg-indigo-700 dark:bg-indigo-400 dark:text-slate-950 dark:hover:bg-indigo-300`,
   secondary:
     `${BUTTON_BASE} border border-slate-300 bg-white px-3 py-1.5 text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:hover:bg-slate-700`,
   danger:

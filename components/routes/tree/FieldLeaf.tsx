@@ -52,8 +52,8 @@ export function FieldLeaf(
   return (
     <div class="mt-2 flex flex-col gap-2">
       <div class="flex flex-wrap items-start gap-2">
-        <label class="flex min-w-48 flex-[2] flex-col gap-0.5">
-          <span class={LABEL}>Path</span>
+        <div class="flex min-w-48 flex-[2] flex-col gap-0.5">
+          <label for={controlId.path(nodeId)} class={LABEL}>Path</label>
           <input
             id={controlId.path(nodeId)}
             class={`${INPUT} font-mono`}
@@ -68,9 +68,9 @@ export function FieldLeaf(
             onInput={(event) => set({ path: event.currentTarget.value })}
           />
           {pathProblem && <span id={id("path-error")} class={ERROR}>{pathProblem}</span>}
-        </label>
-        <label class="flex min-w-36 flex-1 flex-col gap-0.5">
-          <span class={LABEL}>Operator</span>
+        </div>
+        <div class="flex min-w-36 flex-1 flex-col gap-0.5">
+          <label for={controlId.op(nodeId)} class={LABEL}>Operator</label>
           <select
             id={controlId.op(nodeId)}
             class={INPUT}
@@ -88,7 +88,7 @@ export function FieldLeaf(
             ))}
           </select>
           {opProblem && <span id={id("op-error")} class={ERROR}>{opProblem}</span>}
-        </label>
+        </div>
         {op !== null && (
           <ValueInput
             nodeId={nodeId}
@@ -249,10 +249,10 @@ function ValueInput(
 
   const order = op === "gt" || op === "gte" || op === "lt" || op === "lte";
   return (
-    <label class="flex min-w-48 flex-[2] flex-col gap-0.5">
-      <span class={LABEL}>
+    <div class="flex min-w-48 flex-[2] flex-col gap-0.5">
+      <label for={valueId} class={LABEL}>
         {op === "regex" ? "Pattern (RE2)" : order ? "Number or ISO-8601 time" : "Text"}
-      </span>
+      </label>
       <input
         id={valueId}
         class={`${INPUT} font-mono`}
@@ -266,6 +266,6 @@ function ValueInput(
           set(order ? orderValueFrom(event.currentTarget.value) : event.currentTarget.value)}
       />
       {error}
-    </label>
+    </div>
   );
 }

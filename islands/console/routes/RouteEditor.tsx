@@ -93,6 +93,8 @@ interface Conflict {
 
 const pretty = (node: FilterNode) => JSON.stringify(node, null, 2);
 const EMPTY: FilterNode = { all: [] };
+/** `focusAfter` value that focuses the first field marked invalid. */
+const FIRST_INVALID = "[aria-invalid=true]";
 /** How long the tree must stay unchanged before the server confirms the explanation. */
 const CONFIRM_DELAY_MS = 300;
 
@@ -155,10 +157,14 @@ export default function RouteEditor(props: Props) {
     { key: string; matched: boolean } | { key: string; error: string } | null
   >(null);
   const focusAfter = useRef<string | null>(null);
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
 
   useEffect(() => {
     if (!focusAfter.current) return;
-    const element = document.getElementById(focusAfter.current);
+    const element = focusAfter.current === FIRST_INVALID
+      ? document.querySelector(FIRST_INVALID)
+      : document.getElementById(focusAfter.current);
     focusAfter.current = null;
     if (element instanceof HTMLElement) element.focus();
   });
@@ -252,11 +258,20 @@ export default function RouteEditor(props: Props) {
     () => new Set(list.routes.map((route) => route.id).filter((id) => id !== editingId)),
     [list.routes, editingId],
   );
-  const problems = useMemo(() => {
+  const [attempted, setAttempted] = useState(false);
+  const allProblems = useMemo(() => {
     const found = draftProblems(draft, takenIds);
     for (const [field, message] of apiErrors) if (!found.has(field)) found.set(field, message);
     return found;
   }, [draft, takenIds, apiErrors]);
+  // An empty required field is pointed out once a save was tried, a wrong value as it is typed.
+  const problems = useMemo(
+    () =>
+      attempted
+        ? allProblems
+        : new Map([...allProblems].filter(([, message]) => message !== "required")),
+    [allProblems, attempted],
+  );
 
   const changeDraft = (change: Partial<RouteDraft>, focus?: string) => {
     setDraft((current) => {
@@ -478,7 +493,8 @@ export default function RouteEditor(props: Props) {
 
   const save = () => {
     if (readOnly || saving) return;
-    const count = problems.size + issues.count;
+    setAttempted(true);
+    const count = allProblems.size + issues.count;
     if (count > 0) {
       setStatus({
         text: `Not saved: fix the ${count} problem${
@@ -486,8 +502,7 @@ export default function RouteEditor(props: Props) {
         } marked in the form first.`,
         tone: "error",
       });
-      const first = document.querySelector<HTMLElement>("[aria-invalid=true]");
-      first?.focus();
+      focusAfter.current = FIRST_INVALID;
       return;
     }
     void saveOnto(list);
@@ -559,7 +574,7 @@ export default function RouteEditor(props: Props) {
     : null;
 
   return (
-    <div>
+    <div data-ready={ready}>
       <datalist id="event-kinds">
         {EVENT_CATALOG.map((entry) => <option key={entry.kind} value={entry.kind} />)}
         <option value="*" />
@@ -609,8 +624,8 @@ export default function RouteEditor(props: Props) {
         <div class="flex min-w-0 flex-col gap-6">
           <Panel title="Route" headingId="route-heading">
             <div class="flex flex-wrap gap-3">
-              <label class="flex min-w-48 flex-[2] flex-col gap-0.5">
-                <span class={LABEL}>Name</span>
+              <div class="flex min-w-48 flex-[2] flex-col gap-0.5">
+                <label for="route-name" class={LABEL}>Name</label>
                 <input
                   id="route-name"
                   class={INPUT}
@@ -625,9 +640,9 @@ export default function RouteEditor(props: Props) {
                 {problems.has("name") && (
                   <span id="route-name-error" class={ERROR}>{problems.get("name")}</span>
                 )}
-              </label>
-              <label class="flex min-w-40 flex-1 flex-col gap-0.5">
-                <span class={LABEL}>Route id</span>
+              </div>
+              <div class="flex min-w-40 flex-1 flex-col gap-0.5">
+                <label for="route-id" class={LABEL}>Route id</label>
                 <input
                   id="route-id"
                   class={`${INPUT} font-mono`}
@@ -652,7 +667,7 @@ export default function RouteEditor(props: Props) {
                         : "Fixed once created."}
                     </span>
                   )}
-              </label>
+              </div>
             </div>
             <div class="mt-3 flex flex-wrap items-center gap-x-6 gap-y-2 text-sm">
               <Switch

@@ -49,6 +49,8 @@ export default function RouteList(props: Props) {
   const running = useRef(false);
   const focusAfter = useRef<string | null>(null);
   const path = routesPath(props.group.id);
+  const [ready, setReady] = useState(false);
+  useEffect(() => setReady(true), []);
 
   useEffect(() => {
     if (!focusAfter.current) return;
@@ -155,7 +157,7 @@ export default function RouteList(props: Props) {
   const newHref = `/admin/routes/${encodeURIComponent(props.group.id)}/new`;
 
   return (
-    <div>
+    <div data-ready={ready}>
       <div class="mb-4 flex flex-wrap items-center justify-between gap-3">
         <p class={`text-sm ${MUTED}`}>
           Routes are tried in this order; a fallback route fires only when no other route did.
