@@ -20,32 +20,33 @@ import * as $r16 from "./routes/admin/api/logs/[id].ts";
 import * as $r17 from "./routes/admin/api/logs/index.ts";
 import * as $r18 from "./routes/admin/api/me.ts";
 import * as $r19 from "./routes/admin/api/metrics.ts";
-import * as $r20 from "./routes/admin/api/routes.ts";
-import * as $r21 from "./routes/admin/api/test-match.ts";
-import * as $r22 from "./routes/admin/audit.tsx";
-import * as $r23 from "./routes/admin/groups.tsx";
-import * as $r24 from "./routes/admin/index.tsx";
-import * as $r25 from "./routes/admin/invite.tsx";
-import * as $r26 from "./routes/admin/login.ts";
-import * as $r27 from "./routes/admin/logout.tsx";
-import * as $r28 from "./routes/admin/logs.tsx";
-import * as $r29 from "./routes/admin/routes/[groupId]/edit/[routeId].tsx";
-import * as $r30 from "./routes/admin/routes/[groupId]/index.tsx";
-import * as $r31 from "./routes/admin/routes/[groupId]/new.tsx";
-import * as $r32 from "./routes/admin/routes/index.tsx";
-import * as $r33 from "./routes/api/close.ts";
-import * as $r34 from "./routes/api/comment.ts";
-import * as $r35 from "./routes/api/merge.ts";
-import * as $r36 from "./routes/api/react.ts";
-import * as $r37 from "./routes/auth/github/callback.tsx";
-import * as $r38 from "./routes/auth/github/index.ts";
-import * as $r39 from "./routes/auth/github/install/bind.ts";
-import * as $r40 from "./routes/auth/github/install/index.tsx";
-import * as $r41 from "./routes/auth/token/[userId].ts";
-import * as $r42 from "./routes/health.ts";
-import * as $r43 from "./routes/openapi.json.ts";
-import * as $r44 from "./routes/webhook/[groupId].ts";
-import * as $r45 from "./routes/webhook/index.ts";
+import * as $r20 from "./routes/admin/api/preview.ts";
+import * as $r21 from "./routes/admin/api/routes.ts";
+import * as $r22 from "./routes/admin/api/test-match.ts";
+import * as $r23 from "./routes/admin/audit.tsx";
+import * as $r24 from "./routes/admin/groups.tsx";
+import * as $r25 from "./routes/admin/index.tsx";
+import * as $r26 from "./routes/admin/invite.tsx";
+import * as $r27 from "./routes/admin/login.ts";
+import * as $r28 from "./routes/admin/logout.tsx";
+import * as $r29 from "./routes/admin/logs.tsx";
+import * as $r30 from "./routes/admin/routes/[groupId]/edit/[routeId].tsx";
+import * as $r31 from "./routes/admin/routes/[groupId]/index.tsx";
+import * as $r32 from "./routes/admin/routes/[groupId]/new.tsx";
+import * as $r33 from "./routes/admin/routes/index.tsx";
+import * as $r34 from "./routes/api/close.ts";
+import * as $r35 from "./routes/api/comment.ts";
+import * as $r36 from "./routes/api/merge.ts";
+import * as $r37 from "./routes/api/react.ts";
+import * as $r38 from "./routes/auth/github/callback.tsx";
+import * as $r39 from "./routes/auth/github/index.ts";
+import * as $r40 from "./routes/auth/github/install/bind.ts";
+import * as $r41 from "./routes/auth/github/install/index.tsx";
+import * as $r42 from "./routes/auth/token/[userId].ts";
+import * as $r43 from "./routes/health.ts";
+import * as $r44 from "./routes/openapi.json.ts";
+import * as $r45 from "./routes/webhook/[groupId].ts";
+import * as $r46 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
 import * as $i1 from "./islands/console/routes/RouteEditor.tsx";
 import * as $i2 from "./islands/console/routes/RouteList.tsx";
@@ -73,32 +74,33 @@ const manifest: Manifest = {
     "admin/api/logs/index.ts": $r17,
     "admin/api/me.ts": $r18,
     "admin/api/metrics.ts": $r19,
-    "admin/api/routes.ts": $r20,
-    "admin/api/test-match.ts": $r21,
-    "admin/audit.tsx": $r22,
-    "admin/groups.tsx": $r23,
-    "admin/index.tsx": $r24,
-    "admin/invite.tsx": $r25,
-    "admin/login.ts": $r26,
-    "admin/logout.tsx": $r27,
-    "admin/logs.tsx": $r28,
-    "admin/routes/[groupId]/edit/[routeId].tsx": $r29,
-    "admin/routes/[groupId]/index.tsx": $r30,
-    "admin/routes/[groupId]/new.tsx": $r31,
-    "admin/routes/index.tsx": $r32,
-    "api/close.ts": $r33,
-    "api/comment.ts": $r34,
-    "api/merge.ts": $r35,
-    "api/react.ts": $r36,
-    "auth/github/callback.tsx": $r37,
-    "auth/github/index.ts": $r38,
-    "auth/github/install/bind.ts": $r39,
-    "auth/github/install/index.tsx": $r40,
-    "auth/token/[userId].ts": $r41,
-    "health.ts": $r42,
-    "openapi.json.ts": $r43,
-    "webhook/[groupId].ts": $r44,
-    "webhook/index.ts": $r45,
+    "admin/api/preview.ts": $r20,
+    "admin/api/routes.ts": $r21,
+    "admin/api/test-match.ts": $r22,
+    "admin/audit.tsx": $r23,
+    "admin/groups.tsx": $r24,
+    "admin/index.tsx": $r25,
+    "admin/invite.tsx": $r26,
+    "admin/login.ts": $r27,
+    "admin/logout.tsx": $r28,
+    "admin/logs.tsx": $r29,
+    "admin/routes/[groupId]/edit/[routeId].tsx": $r30,
+    "admin/routes/[groupId]/index.tsx": $r31,
+    "admin/routes/[groupId]/new.tsx": $r32,
+    "admin/routes/index.tsx": $r33,
+    "api/close.ts": $r34,
+    "api/comment.ts": $r35,
+    "api/merge.ts": $r36,
+    "api/react.ts": $r37,
+    "auth/github/callback.tsx": $r38,
+    "auth/github/index.ts": $r39,
+    "auth/github/install/bind.ts": $r40,
+    "auth/github/install/index.tsx": $r41,
+    "auth/token/[userId].ts": $r42,
+    "health.ts": $r43,
+    "openapi.json.ts": $r44,
+    "webhook/[groupId].ts": $r45,
+    "webhook/index.ts": $r46,
   },
   islands: {
     "PathTester": $i0,

@@ -180,6 +180,8 @@ Deno.test({
       assert.equal(await verdictOf(field).getAttribute("data-matched"), "true");
       assert.equal(await verdictOf(event).getAttribute("data-matched"), "true");
       await page.locator("[data-testid=server-check][data-ok=true]").waitFor();
+      await page.getByTestId("discord-preview").getByText(/Update the README/).waitFor();
+      await page.getByTestId("telegram-preview").getByText(/Update the README/).waitFor();
 
       await page.getByRole("button", { name: "Create route" }).click();
       await page.waitForURL(/\/admin\/routes\/alpha\/edit\/bug-prs-to-dev\?saved=1$/);

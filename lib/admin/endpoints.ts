@@ -220,4 +220,13 @@ export const ADMIN_ENDPOINTS = {
     response: s.testMatchSchema,
     errors: { "422": "The filters could not be evaluated within the per-event budget" },
   }),
+  preview: defineEndpoint({
+    method: "POST",
+    path: "/admin/api/preview",
+    summary: "Render an event as the Discord and Telegram messages delivery would send; " +
+      "stores and sends nothing",
+    access: SIGNED_IN,
+    body: s.previewBodySchema,
+    response: s.previewSchema,
+  }),
 };

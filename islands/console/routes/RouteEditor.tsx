@@ -3,6 +3,7 @@ import { ConflictDialog } from "../../../components/routes/ConflictDialog.tsx";
 import { Dialog } from "../../../components/routes/Dialog.tsx";
 import { FragmentsPanel } from "../../../components/routes/FragmentsPanel.tsx";
 import { JsonView } from "../../../components/routes/JsonView.tsx";
+import { MessagePreview } from "../../../components/routes/MessagePreview.tsx";
 import { editorHref } from "../../../components/routes/RouteRow.tsx";
 import { PASTED, SamplePanel } from "../../../components/routes/SamplePanel.tsx";
 import { type Status, StatusToast } from "../../../components/routes/StatusToast.tsx";
@@ -791,6 +792,9 @@ export default function RouteEditor(props: Props) {
               onInsert={insertFragment}
               onDelete={setDeletingFragment}
             />
+          </Panel>
+          <Panel title="Message preview" headingId="preview-heading">
+            <MessagePreview event={sampleEvent} roleIds={draft.roleIds} />
           </Panel>
         </aside>
       </div>
