@@ -11,6 +11,7 @@ import { HEADER_BUTTON } from "./layout/ui.ts";
 const TABS = [
   { href: "/admin", label: "Overview" },
   { href: "/admin/groups", label: "Groups" },
+  { href: "/admin/routes", label: "Routes" },
   { href: "/admin/logs", label: "Logs" },
   { href: "/admin/audit", label: "Audit" },
 ];

@@ -50,7 +50,8 @@ export async function withChromium(
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
     page.on("console", (message) => {
-      if (message.type() === "error") errors.push(message.text());
+      if (message.type() !== "error") return;
+      errors.push(message.text());
     });
     await run(page, `http://127.0.0.1:${server.addr.port}`);
     assert.deepEqual(errors.filter((error) => !expectedErrors.some((e) => e.test(error))), []);

@@ -248,6 +248,13 @@ const MATRIX: Cell[] = [
     body: { node: { type: "event", value: "push" }, event: "push", payload: {} },
     expected: [401, 200, 200, 200, 200, 200],
   },
+  {
+    name: "message preview",
+    method: "POST",
+    path: "/admin/api/preview",
+    body: { event: "custom", payload: { action: "ping", title: "hello" } },
+    expected: [401, 200, 200, 200, 200, 200],
+  },
 ];
 
 async function seeded(): Promise<AdminApp> {

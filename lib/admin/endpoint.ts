@@ -42,6 +42,8 @@ export interface Endpoint<Body = unknown, Query = unknown> {
   status?: number;
   /** GET answers an `ETag`; PUT honours `If-Match` (409 when it is stale). */
   versioned?: boolean;
+  /** A versioned PUT answers the new version as `ETag` too. */
+  answersVersion?: boolean;
   /** Error answers particular to this endpoint, by status: what they mean. */
   errors?: Record<string, string>;
 }

@@ -112,6 +112,7 @@ export const ADMIN_ENDPOINTS = {
     bodyCheckedByEndpoint: true,
     response: s.okCountSchema,
     versioned: true,
+    answersVersion: true,
   }),
   listFragments: defineEndpoint({
     method: "GET",
@@ -129,6 +130,7 @@ export const ADMIN_ENDPOINTS = {
     body: s.fragmentsBodySchema,
     response: s.okCountSchema,
     versioned: true,
+    answersVersion: true,
   }),
   listGroupTargets: defineEndpoint({
     method: "GET",
@@ -255,5 +257,14 @@ export const ADMIN_ENDPOINTS = {
     body: s.testMatchBodySchema,
     response: s.testMatchSchema,
     errors: { "422": "The filters could not be evaluated within the per-event budget" },
+  }),
+  preview: defineEndpoint({
+    method: "POST",
+    path: "/admin/api/preview",
+    summary: "Render an event as the Discord and Telegram messages delivery would send; " +
+      "stores and sends nothing",
+    access: SIGNED_IN,
+    body: s.previewBodySchema,
+    response: s.previewSchema,
   }),
 };

@@ -41,14 +41,17 @@ function requireConsistent(groupId: string, fragments: readonly Fragment[]) {
   });
 }
 
-/** `PUT /admin/api/groups/:id/fragments`: replaces all of the group's fragments. */
+/**
+ * `PUT /admin/api/groups/:id/fragments`: replaces all of the group's fragments. Answers
+ * `{ ok, count }` with the new version as `ETag`.
+ */
 export async function replaceGroupFragments(
   kv: Deno.Kv,
   principal: Principal,
   groupId: string,
   fragments: Fragment[],
   expected: string | null | undefined,
-): Promise<{ ok: true; count: number }> {
+): Promise<Versioned<{ ok: boolean; count: number }>> {
   await requireGroup(kv, principal, groupId, "edit");
   requireConsistent(groupId, fragments);
   const audit = newAuditEntry({
@@ -58,7 +61,7 @@ export async function replaceGroupFragments(
     detail: { count: fragments.length },
   }, Date.now());
   const result = await replaceFragments(kv, groupId, fragments, expected, [audit]);
-  if (result.ok) return { ok: true, count: result.count };
+  if (result.ok) return new Versioned({ ok: true, count: result.count }, result.versionstamp);
   if (result.reason === "conflict") {
     throw new HttpError(409, "The fragments changed since they were read; reload and try again");
   }

@@ -250,7 +250,7 @@ function operation(
     success.headers = { Location: { schema: { type: "string" } } };
   } else if (page) success.content = { "text/html": { schema: { type: "string" } } };
   else success.content = { "application/json": { schema: ref(idOf(endpoint.response)) } };
-  if (endpoint.versioned && endpoint.method === "GET") {
+  if (endpoint.versioned && (endpoint.method === "GET" || endpoint.answersVersion)) {
     success.headers = { ETag: { schema: { type: "string" } } };
   }
   return {

@@ -198,14 +198,18 @@ export async function listGroupRoutes(
   return new Versioned({ routes: stored.routes }, stored.versionstamp);
 }
 
-/** `PUT /admin/api/groups/:id/routes`: replaces one group's routes, keeping its place. */
+/**
+ * `PUT /admin/api/groups/:id/routes`: replaces one group's routes, keeping its place. Answers
+ * `{ ok, count }` with the new version of the route set as `ETag`, so the console can save
+ * again without reading first.
+ */
 export async function replaceRoutesOfGroup(
   kv: Deno.Kv,
   principal: Principal,
   groupId: string,
   body: unknown,
   expected: string | null | undefined,
-): Promise<{ ok: true; count: number }> {
+): Promise<Versioned<{ ok: boolean; count: number }>> {
   await requireGroup(kv, principal, groupId, "edit");
   const stored = await getGroupRoutes(kv, groupId);
   const routes = validateRoutesBody(body, stored.routes);
@@ -221,5 +225,5 @@ export async function replaceRoutesOfGroup(
   const audits = routeAudits(principal, [groupId], routes);
   const result = await replaceGroupRoutes(kv, groupId, routes, expected, { audits });
   if (!result.ok) refuseReplacement(result);
-  return { ok: true, count: routes.length };
+  return new Versioned({ ok: true, count: routes.length }, result.versionstamp);
 }

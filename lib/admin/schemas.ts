@@ -304,3 +304,28 @@ export const explanationSchema = z.looseObject({
 
 /** A filter trial's answer. */
 export const testMatchSchema = z.object({ matched: z.boolean(), explanation: explanationSchema });
+
+/** `POST /admin/api/preview`: an event to render as chat messages. */
+export const previewBodySchema = z.strictObject({
+  event: z.string().min(1).max(200).optional().describe(
+    "event kind, or kind.action (default: custom); without an action the payload's is used",
+  ),
+  provider: z.enum(["github", "gitea", "custom"]).optional().describe(
+    "the sender whose naming applies (default: custom for the custom kind, else github)",
+  ),
+  payload: z.record(z.string(), z.unknown()),
+  discordRoleIds: z.array(z.string().regex(/^\d{1,20}$/)).max(100).optional().describe(
+    "role ids the Discord message mentions",
+  ),
+});
+
+/** The messages an event becomes; null for a kind that is never sent. */
+export const previewSchema = z.object({
+  kind: z.string(),
+  action: z.string().optional(),
+  discord: z.looseObject({ embeds: z.array(z.looseObject({})) }).nullable().describe(
+    "Discord's Create Message body",
+  ),
+  telegram: z.looseObject({ text: z.string(), parse_mode: z.literal("HTML") }).nullable()
+    .describe("Telegram's sendMessage text parameters"),
+});

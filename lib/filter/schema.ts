@@ -4,40 +4,33 @@
  * reported with its path (`ast.any[2].not.value: invalid regex: …`). Browser-safe.
  */
 import { z } from "zod";
-import { ID_PATTERN } from "../ids.ts";
-import { MAX_ROUTE_FILTERS, MAX_ROUTES, MAX_TARGETS } from "../limits.ts";
+import { MAX_ROUTE_FILTERS, MAX_ROUTES } from "../limits.ts";
 import type { TargetRef } from "../target_ref.ts";
 import type { Filter, FilterNode, Fragment, Group, Route, Target } from "../types.ts";
+import {
+  canonicalChatId,
+  canonicalSnowflake,
+  canonicalTopicId,
+  CHAT_ID_ERROR,
+  DISCORD_ID_ERROR,
+  ID_ERROR,
+  ID_PATTERN,
+  MAX_NAME_LENGTH,
+  MAX_ROLE_IDS,
+  MAX_TARGETS,
+  snowflakeError,
+  TOPIC_ID_ERROR,
+} from "./route_rules.ts";
 import { FIELD_OPS, formatIssuePath, validateFilter, validateFilterNode } from "./validate.ts";
 import type { FilterIssue } from "./validate.ts";
 
-const idSchema = z.string().regex(ID_PATTERN, {
-  error: "must be 1-64 lower-case letters, digits, _ or -, starting with a letter or digit",
-});
-const nameSchema = z.string().min(1, { error: "required" }).max(100, {
-  error: "at most 100 characters",
+const idSchema = z.string().regex(ID_PATTERN, { error: ID_ERROR });
+const nameSchema = z.string().min(1, { error: "required" }).max(MAX_NAME_LENGTH, {
+  error: `at most ${MAX_NAME_LENGTH} characters`,
 });
 const positiveIntegerSchema = z.number().int({ error: "must be a positive integer" }).positive({
   error: "must be a positive integer",
 });
-const MAX_SNOWFLAKE = 2n ** 64n - 1n;
-
-/** Canonical digits of a Discord id given as a string or a (safe) number; null if it is none. */
-function canonicalSnowflake(value: string | number): string | null {
-  if (typeof value === "number") {
-    return Number.isSafeInteger(value) && value > 0 ? String(value) : null;
-  }
-  if (!/^\d{1,20}$/.test(value)) return null;
-  const id = BigInt(value);
-  return id > 0n && id <= MAX_SNOWFLAKE ? id.toString() : null;
-}
-
-/** Canonical digits of a numeric Telegram chat id (a safe integer, may be negative); or null. */
-function canonicalChatNumber(value: string | number): string | null {
-  const id = typeof value === "number" ? value : /^-?\d{1,16}$/.test(value) ? Number(value) : NaN;
-  return Number.isSafeInteger(id) && id !== 0 ? String(id) : null;
-}
-
 const requiredOr = (message: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? "required" : message;
 
@@ -46,27 +39,18 @@ const requiredOr = (message: string) => (issue: { input?: unknown }) =>
  * written targets have it, when it is small enough to have kept all its digits in JSON.
  */
 const snowflakeSchema = z.union([z.string(), z.number()], {
-  error: requiredOr("must be a Discord id (digits)"),
+  error: requiredOr(DISCORD_ID_ERROR),
 }).transform((value, ctx) => {
   const id = canonicalSnowflake(value);
   if (id !== null) return id;
-  ctx.addIssue({
-    code: "custom",
-    input: value,
-    message: typeof value === "number" && Number.isInteger(value) && value > 0
-      ? "must be a Discord id as a string (this number is too large to keep its digits)"
-      : "must be a Discord id (digits)",
-  });
+  ctx.addIssue({ code: "custom", input: value, message: snowflakeError(value) });
   return z.NEVER;
 });
-
-const CHAT_ID_ERROR = "must be a numeric chat id or an @channel name";
 
 /** A Telegram chat: a numeric id (number or string, stored as a string) or an `@channel` name. */
 const chatIdSchema = z.union([z.string(), z.number()], { error: requiredOr(CHAT_ID_ERROR) })
   .transform((value, ctx) => {
-    if (typeof value === "string" && /^@[A-Za-z][A-Za-z0-9_]{3,31}$/.test(value)) return value;
-    const id = canonicalChatNumber(value);
+    const id = canonicalChatId(value);
     if (id !== null) return id;
     ctx.addIssue({ code: "custom", input: value, message: CHAT_ID_ERROR });
     return z.NEVER;
@@ -74,11 +58,11 @@ const chatIdSchema = z.union([z.string(), z.number()], { error: requiredOr(CHAT_
 
 /** A Telegram topic (message thread) id: a positive integer, also given as a numeric string. */
 const topicIdSchema = z.union([z.number(), z.string()], {
-  error: requiredOr("must be a positive integer"),
+  error: requiredOr(TOPIC_ID_ERROR),
 }).transform((value, ctx) => {
-  const id = typeof value === "number" ? value : /^\d{1,16}$/.test(value) ? Number(value) : NaN;
-  if (Number.isSafeInteger(id) && id > 0) return id;
-  ctx.addIssue({ code: "custom", input: value, message: "must be a positive integer" });
+  const id = canonicalTopicId(value);
+  if (id !== null) return id;
+  ctx.addIssue({ code: "custom", input: value, message: TOPIC_ID_ERROR });
   return z.NEVER;
 });
 
@@ -160,7 +144,7 @@ export const routeSchema: z.ZodType<Route, unknown> = z.strictObject({
     error: `at most ${MAX_ROUTE_FILTERS} filters`,
   }),
   ast: filterNodeSchema.optional(),
-  discordRoleIds: z.array(snowflakeSchema).max(100).optional(),
+  discordRoleIds: z.array(snowflakeSchema).max(MAX_ROLE_IDS).optional(),
   targets: z.array(targetSchema).min(1, { error: "at least one target" }).max(MAX_TARGETS, {
     error: `at most ${MAX_TARGETS} targets`,
   }),

@@ -85,6 +85,9 @@ const FORMATTERS: Readonly<Record<string, Formatter>> = {
   secret_scanning_alert: formatSecretScanningAlert,
 };
 
+/** The event kinds that have a formatter of their own (others get the generic message). */
+export const FORMATTED_KINDS: readonly string[] = Object.keys(FORMATTERS);
+
 /** Event kinds that deliberately produce no message. */
 const SILENT_KINDS: ReadonlySet<string> = new Set(["ping"]);
 

@@ -1,0 +1,109 @@
+/**
+ * What the console's routes pages render: the groups to choose from with their route counts,
+ * a group's ordered routes with the version the islands save against (`ETag`), and for the
+ * route editor also the group's fragments and allowed chat targets. Each page reads the route
+ * set once, whatever the number of routes. The same rights as the admin API apply: reading
+ * needs membership (or super admin); the pages say whether the reader may edit.
+ */
+import { canEditRoutes, type Principal, readableGroups } from "../auth/principal.ts";
+import { HttpError } from "../fresh/http_error.ts";
+import { requireId } from "../http_guards.ts";
+import { getAllowedTargets } from "../store/allowed_targets.ts";
+import { getFragments } from "../store/fragments.ts";
+import { listGroups } from "../store/groups.ts";
+import { getGroupRoutes, getRoutes } from "../store/routes.ts";
+import type { TargetRef } from "../target_ref.ts";
+import type { Fragment, Route } from "../types.ts";
+import { etagOf } from "./endpoint.ts";
+import { requireGroup } from "./guards.ts";
+
+/** A group as the routes index lists it. */
+export interface GroupRouteCounts {
+  id: string;
+  name: string;
+  routes: number;
+  enabled: number;
+  canEdit: boolean;
+}
+
+/** The groups the principal can read, with how many routes each has (one read of each set). */
+export async function loadRoutesIndex(
+  kv: Deno.Kv,
+  principal: Principal,
+): Promise<GroupRouteCounts[]> {
+  const [groups, stored] = await Promise.all([listGroups(kv), getRoutes(kv)]);
+  const counts = new Map<string, { routes: number; enabled: number }>();
+  for (const route of stored.routes) {
+    const count = counts.get(route.groupId) ?? { routes: 0, enabled: 0 };
+    count.routes++;
+    if (route.enabled) count.enabled++;
+    counts.set(route.groupId, count);
+  }
+  return readableGroups(principal, groups).map((group) => ({
+    id: group.id,
+    name: group.name,
+    ...(counts.get(group.id) ?? { routes: 0, enabled: 0 }),
+    canEdit: canEditRoutes(principal, group.id),
+  }));
+}
+
+/** A group's routes page. */
+export interface GroupRoutesPage {
+  group: { id: string; name: string };
+  routes: Route[];
+  /** The route set's version, for `If-Match`. */
+  etag: string;
+  canEdit: boolean;
+}
+
+/** A group's routes in stored order (404 unknown group, 403 not a member, 400 bad id). */
+export async function loadGroupRoutesPage(
+  kv: Deno.Kv,
+  principal: Principal,
+  groupId: string,
+): Promise<GroupRoutesPage> {
+  requireId("group", groupId, "group");
+  const group = await requireGroup(kv, principal, groupId, "read");
+  const stored = await getGroupRoutes(kv, groupId);
+  return {
+    group: { id: group.id, name: group.name },
+    routes: stored.routes,
+    etag: etagOf(stored.versionstamp),
+    canEdit: canEditRoutes(principal, groupId),
+  };
+}
+
+/** The route editor's page: the group's routes page, the route, fragments and targets. */
+export interface RouteEditorPage extends GroupRoutesPage {
+  /** The route being edited; null for a new route. */
+  routeId: string | null;
+  fragments: Fragment[];
+  fragmentsEtag: string;
+  /** The chat targets the group may post into (suggested in the target fields). */
+  allowedTargets: TargetRef[];
+}
+
+/** The editor for the route `routeId` of a group (404 when unknown), or for a new one. */
+export async function loadRouteEditorPage(
+  kv: Deno.Kv,
+  principal: Principal,
+  groupId: string,
+  routeId: string | null,
+): Promise<RouteEditorPage> {
+  if (routeId !== null) requireId("group", routeId, "route");
+  const base = await loadGroupRoutesPage(kv, principal, groupId);
+  if (routeId !== null && !base.routes.some((route) => route.id === routeId)) {
+    throw new HttpError(404, `Group ${groupId} has no route ${routeId}`);
+  }
+  const [fragments, allowed] = await Promise.all([
+    getFragments(kv, groupId),
+    getAllowedTargets(kv, groupId),
+  ]);
+  return {
+    ...base,
+    routeId,
+    fragments: fragments.fragments,
+    fragmentsEtag: etagOf(fragments.versionstamp),
+    allowedTargets: allowed.targets.map((entry) => entry.target),
+  };
+}

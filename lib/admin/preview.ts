@@ -1,0 +1,52 @@
+/**
+ * `POST /admin/api/preview`: the chat messages an event would become, rendered by the real
+ * formatter for Discord (the Create Message body, one embed) and Telegram (the `sendMessage`
+ * text in HTML). The event is named as test-match names it (`trialEventName`), so the preview
+ * shows exactly what delivery would send. Stores nothing and sends nothing.
+ */
+import { formatEvent, renderDiscord, renderTelegram } from "../format/mod.ts";
+import type { DiscordMessageBody } from "../format/discord.ts";
+import type { TelegramMessageBody } from "../format/telegram.ts";
+import type { ForgeEvent, Provider } from "../types.ts";
+import { trialEventName } from "./test_match.ts";
+
+/** A validated preview request. */
+export interface PreviewInput {
+  event?: string;
+  provider?: Provider;
+  payload: Record<string, unknown>;
+  discordRoleIds?: string[];
+}
+
+/** The event's name and its messages; null messages when the kind is never sent (`ping`). */
+export interface PreviewAnswer {
+  kind: string;
+  action?: string;
+  discord: DiscordMessageBody | null;
+  telegram: TelegramMessageBody | null;
+}
+
+/** The messages `input`'s event would be sent as. */
+export function previewMessage(input: PreviewInput): PreviewAnswer {
+  const name = trialEventName(input);
+  const header = (input.event ?? "custom").split(".")[0];
+  const provider = input.provider ?? (header === "custom" ? "custom" : "github");
+  const event: ForgeEvent = {
+    id: "preview",
+    provider,
+    kind: name.kind,
+    action: name.action,
+    scope: { type: "global" },
+    receivedAt: Date.now(),
+    headers: {},
+    payload: input.payload,
+  };
+  const message = formatEvent(event);
+  const answer = { kind: name.kind, ...(name.action === undefined ? {} : { action: name.action }) };
+  if (!message) return { ...answer, discord: null, telegram: null };
+  return {
+    ...answer,
+    discord: renderDiscord(message, { roleIds: input.discordRoleIds }),
+    telegram: renderTelegram(message),
+  };
+}

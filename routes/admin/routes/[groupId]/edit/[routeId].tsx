@@ -1,0 +1,40 @@
+import { ConsoleLayout } from "../../../../../components/ConsoleLayout.tsx";
+import { PageBody } from "../../../../../components/routes/ui.tsx";
+import RouteEditor from "../../../../../islands/console/routes/RouteEditor.tsx";
+import { loadRouteEditorPage } from "../../../../../lib/admin/console_routes.ts";
+import { principalOf } from "../../../../../lib/auth/principal.ts";
+import { page } from "../../../../../lib/fresh/mod.ts";
+import { define } from "../../../../../lib/state.ts";
+
+/** The editor for one route of a group. */
+export const handler = define.handlers({
+  async GET(ctx) {
+    const principal = principalOf(ctx);
+    const { groupId, routeId } = ctx.params;
+    const data = await loadRouteEditorPage(ctx.state.kv, principal, groupId, routeId);
+    const justSaved = ctx.url.searchParams.get("saved") === "1";
+    return page({ ...data, justSaved }, { headers: { "cache-control": "no-store" } });
+  },
+});
+
+/** A route of a group. */
+export default define.page<typeof handler>(function EditRoute({ data }) {
+  const route = data.routes.find((item) => item.id === data.routeId);
+  return (
+    <ConsoleLayout active="/admin/routes" title={`Route: ${route?.name ?? data.routeId}`}>
+      <PageBody>
+        <RouteEditor
+          group={data.group}
+          routes={data.routes}
+          etag={data.etag}
+          routeId={data.routeId}
+          fragments={data.fragments}
+          fragmentsEtag={data.fragmentsEtag}
+          canEdit={data.canEdit}
+          allowedTargets={data.allowedTargets}
+          justSaved={data.justSaved}
+        />
+      </PageBody>
+    </ConsoleLayout>
+  );
+});

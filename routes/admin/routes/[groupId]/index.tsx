@@ -1,0 +1,37 @@
+import { ConsoleLayout } from "../../../../components/ConsoleLayout.tsx";
+import { LINK, MUTED, PageBody } from "../../../../components/routes/ui.tsx";
+import RouteList from "../../../../islands/console/routes/RouteList.tsx";
+import { loadGroupRoutesPage } from "../../../../lib/admin/console_routes.ts";
+import { principalOf } from "../../../../lib/auth/principal.ts";
+import { page } from "../../../../lib/fresh/mod.ts";
+import { define } from "../../../../lib/state.ts";
+
+/** One group's routes, in order. */
+export const handler = define.handlers({
+  async GET(ctx) {
+    const principal = principalOf(ctx);
+    const data = await loadGroupRoutesPage(ctx.state.kv, principal, ctx.params.groupId);
+    return page(data, { headers: { "cache-control": "no-store" } });
+  },
+});
+
+/** The route list of a group. */
+export default define.page<typeof handler>(function GroupRoutes({ data }) {
+  return (
+    <ConsoleLayout active="/admin/routes" title={`Routes of ${data.group.name}`}>
+      <PageBody>
+        <nav aria-label="Breadcrumb" class={`-mt-4 mb-4 text-sm ${MUTED}`}>
+          <a class={LINK} href="/admin/routes">All groups</a>
+          <span aria-hidden="true" class="mx-1">/</span>
+          <span aria-current="page">{data.group.name}</span>
+        </nav>
+        <RouteList
+          group={data.group}
+          routes={data.routes}
+          etag={data.etag}
+          canEdit={data.canEdit}
+        />
+      </PageBody>
+    </ConsoleLayout>
+  );
+});

@@ -1,0 +1,37 @@
+import { ConsoleLayout } from "../../../../components/ConsoleLayout.tsx";
+import { PageBody } from "../../../../components/routes/ui.tsx";
+import RouteEditor from "../../../../islands/console/routes/RouteEditor.tsx";
+import { loadRouteEditorPage } from "../../../../lib/admin/console_routes.ts";
+import { principalOf } from "../../../../lib/auth/principal.ts";
+import { page } from "../../../../lib/fresh/mod.ts";
+import { define } from "../../../../lib/state.ts";
+
+/** The editor for a new route of a group. */
+export const handler = define.handlers({
+  async GET(ctx) {
+    const principal = principalOf(ctx);
+    const data = await loadRouteEditorPage(ctx.state.kv, principal, ctx.params.groupId, null);
+    return page(data, { headers: { "cache-control": "no-store" } });
+  },
+});
+
+/** A new route. */
+export default define.page<typeof handler>(function NewRoute({ data }) {
+  return (
+    <ConsoleLayout active="/admin/routes" title={`New route in ${data.group.name}`}>
+      <PageBody>
+        <RouteEditor
+          group={data.group}
+          routes={data.routes}
+          etag={data.etag}
+          routeId={null}
+          fragments={data.fragments}
+          fragmentsEtag={data.fragmentsEtag}
+          canEdit={data.canEdit}
+          allowedTargets={data.allowedTargets}
+          justSaved={false}
+        />
+      </PageBody>
+    </ConsoleLayout>
+  );
+});
