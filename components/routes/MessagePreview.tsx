@@ -72,7 +72,7 @@ export function Markup(props: { nodes: MarkupNode[] }) {
                   href={node.href}
                   target="_blank"
                   rel="noopener noreferrer"
-                  class="text-sky-700 underline dark:text-sky-300"
+                  class="text-sky-800 underline dark:text-sky-300"
                 >
                   {children}
                 </a>
