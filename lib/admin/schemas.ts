@@ -44,6 +44,14 @@ export const meSchema = z.object({
   debugMode: z.boolean(),
 });
 
+/** The signed-in person's own settings (`/admin/api/me/preferences`). */
+export const preferencesSchema = z.strictObject({
+  skipOwnActions: z.boolean().describe(
+    "events this person caused on GitHub are not sent to the Telegram private chats linked to " +
+      "their account",
+  ),
+});
+
 /** `PUT /admin/api/routes` and `PUT /admin/api/groups/:id/routes`. */
 export const routesBodySchema = z.strictObject({ routes: z.array(routeSchema) });
 

@@ -15,6 +15,7 @@ import { createUnit, type NewUnit } from "../store/units.ts";
 import { laneKeyFor } from "../target_ref.ts";
 import type { ForgeEvent, Route, Target } from "../types.ts";
 import type { DeliveryContext } from "./context.ts";
+import { isOwnActionSkipped } from "./own_actions.ts";
 import { messageForRoute, renderFor } from "./render.ts";
 import { unitIdFor } from "./targets.ts";
 
@@ -105,6 +106,7 @@ async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<numbe
     const routed = messageForRoute(event, message, route.template);
     const bodies = new Map<string, unknown>();
     for (const target of route.targets) {
+      if (await isOwnActionSkipped(ctx.kv, event, target)) continue;
       if (!bodies.has(target.platform)) {
         bodies.set(target.platform, renderFor(routed.message, route, target));
       }
