@@ -27,7 +27,7 @@ function plain(blocks: RichText): string {
 }
 
 function render(source: string, payload: unknown, max = BODY_OUTPUT_MAX): RichText {
-  return renderNodes(parseTemplate(source), { ...EVENT, payload }, max).blocks;
+  return renderNodes(parseTemplate(source), { ...EVENT, payload }, max);
 }
 
 const text = (source: string, payload: unknown = {}) => plain(render(source, payload));

@@ -69,7 +69,7 @@ export function renderTemplateMessage(
 ): Message {
   const render = (part: Part, max: number): RichText => {
     try {
-      return renderNodes(parseTemplate(template[part] ?? ""), event, max).blocks;
+      return renderNodes(parseTemplate(template[part] ?? ""), event, max);
     } catch (error) {
       if (error instanceof TemplateRenderError || error instanceof TemplateSyntaxError) {
         throw new TemplateRenderError(`${part}: ${error.message}`);

@@ -25,13 +25,7 @@ export interface TemplateEvent {
   payload: unknown;
 }
 
-/** The text a template rendered, and whether it was cut at the character cap. */
-export interface RenderedText {
-  blocks: RichText;
-  truncated: boolean;
-}
-
-/** Thrown (and caught here) when the output reached its cap. */
+/** Thrown (and caught here) when the output reached its cap: what was written is the result. */
 class OutputFull extends Error {}
 
 /** Collects spans into lines and quoted blocks, up to `max` characters. */
@@ -228,9 +222,8 @@ export function renderNodes(
   nodes: readonly TemplateNode[],
   event: TemplateEvent,
   max: number,
-): RenderedText {
+): RichText {
   const writer = new Writer(max);
-  let truncated = false;
   try {
     new Renderer(event, writer).nodes(nodes);
   } catch (error) {
@@ -240,7 +233,6 @@ export function renderNodes(
       );
     }
     if (!(error instanceof OutputFull)) throw error;
-    truncated = true;
   }
-  return { blocks: writer.finish(), truncated };
+  return writer.finish();
 }
