@@ -101,6 +101,11 @@ Deno.test("template: #each with this, loop variables, nesting, else and a bound"
   const many = Array.from({ length: 500 }, (_, index) => index);
   assert.equal(text("{{#each list}}.{{/each}}", { list: many }), ".".repeat(MAX_EACH));
   assert.equal(text("{{#each list}}{{this.name}}{{/each}}", { list: [{ name: "n" }] }), "n");
+  assert.equal(
+    text("{{#each list}}[{{name}}]{{/each}}", { name: "top", list: [null, { name: "n" }] }),
+    "[][n]",
+    "a null item has no fields; the payload's are not read instead",
+  );
 });
 
 Deno.test("template: standalone block lines leave no blank lines", () => {

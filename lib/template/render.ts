@@ -181,9 +181,8 @@ class Renderer {
       case "variable":
         return this.#variable(expression.name);
       case "path": {
-        const scope = expression.root
-          ? this.event.payload
-          : (this.#loops[this.#loops.length - 1]?.item ?? this.event.payload);
+        const loop = this.#loops[this.#loops.length - 1];
+        const scope = expression.root || !loop ? this.event.payload : loop.item;
         if (expression.segments.length === 0) return scope;
         const values = pathEvaluator(expression.segments)(scope, this.#budget);
         return expression.singular ? values[0] : values;
