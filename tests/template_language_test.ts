@@ -151,6 +151,7 @@ Deno.test("template: parse errors name the line and column and what is wrong", (
     ],
     ["{{#each x}}{{else}}{{else}}{{/each}}", "line 1, column 20: a second {{else}} in {{#each}}"],
     ["{{else}}", "line 1, column 1: {{else}} outside a block"],
+    ["{{#if a}}{{else if b}}{{/if}}", "line 1, column 17: {{else}} takes nothing else"],
     ["{{#with x}}{{/with}}", 'line 1, column 3: unknown block "#with" (use #if, #unless or #each)'],
     ["{{shout x}}", 'line 1, column 3: unknown helper "shout"'],
     ["{{truncate x}}", 'line 1, column 3: "truncate" takes 2 arguments'],

@@ -91,6 +91,8 @@ class Parser {
         if (!top) fail("{{else}} outside a block", piece.at);
         if (top.inElse) fail(`a second {{else}} in {{#${top.name}}}`, piece.at);
         top.inElse = true;
+      } else if (first.kind === "word" && first.text === "else") {
+        fail("{{else}} takes nothing else (nest an {{#if}} inside it instead)", piece.words[1].at);
       } else if (first.kind === "word" && first.text.startsWith("/")) {
         const frame = stack.pop();
         this.#close(first, piece.at, frame);
