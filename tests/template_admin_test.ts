@@ -6,10 +6,13 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { h } from "preact";
+import { renderToString } from "preact-render-to-string";
+import { LogDetail } from "../components/logs/LogDetail.tsx";
 import { PROJECT_ROOT } from "../lib/app.ts";
 import { TEMPLATE_BODY_MAX_LENGTH } from "../lib/limits.ts";
 import { getRoutes } from "../lib/store/routes.ts";
-import { allowTarget, route, startAdminApp } from "./_admin_helpers.ts";
+import { allowTarget, route, sendLog, startAdminApp, storeSendLogs } from "./_admin_helpers.ts";
 
 const ALPHA_ROUTES = "/admin/api/groups/alpha/routes";
 const TEMPLATE = {
@@ -120,4 +123,19 @@ Deno.test("preview: renders with a template, or answers the built-in messages an
   assert.deepEqual(tooLong.body, {
     error: `template.body: at most ${TEMPLATE_BODY_MAX_LENGTH} characters`,
   });
+});
+
+Deno.test("logs: a template's error is in the send log's API answer, its search and its details", async () => {
+  await using app = await startAdminApp();
+  const templateError =
+    "template body: step budget exceeded (more than 100000 steps for one event)";
+  const log = sendLog(Date.now(), { templateError });
+  await storeSendLogs(app.kv, [log, sendLog(Date.now() - 1000)]);
+  const found = await app.call("viewer", "GET", "/admin/api/logs?q=budget%20exceeded");
+  assert.equal(found.status, 200);
+  assert.deepEqual(found.body.items.map((item: { id: string }) => item.id), [log.id]);
+  assert.equal(found.body.items[0].templateError, templateError);
+  const html = renderToString(h(LogDetail, { log }));
+  assert.ok(html.includes("Template error"));
+  assert.ok(html.includes(`${templateError} (the built-in message was sent)`));
 });
