@@ -72,6 +72,14 @@ export interface Route {
   ast?: FilterNode;
   discordRoleIds?: string[];
   targets: Target[];
+  /** A message template that replaces the built-in message text (docs/templates.md). */
+  template?: RouteTemplate;
+}
+
+/** A route's message template: its title (optional) and body, in the template language. */
+export interface RouteTemplate {
+  title?: string;
+  body: string;
 }
 
 /** A named, reusable filter tree (editor-side only). */

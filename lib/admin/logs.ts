@@ -62,6 +62,7 @@ function searchedTexts(log: SendLog): (string | undefined)[] {
     ...target,
     log.messageId,
     log.error,
+    log.templateError,
   ];
 }
 

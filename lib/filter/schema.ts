@@ -4,7 +4,12 @@
  * reported with its path (`ast.any[2].not.value: invalid regex: …`). Browser-safe.
  */
 import { z } from "zod";
-import { MAX_ROUTE_FILTERS, MAX_ROUTES } from "../limits.ts";
+import {
+  MAX_ROUTE_FILTERS,
+  MAX_ROUTES,
+  TEMPLATE_BODY_MAX_LENGTH,
+  TEMPLATE_TITLE_MAX_LENGTH,
+} from "../limits.ts";
 import type { TargetRef } from "../target_ref.ts";
 import type { Filter, FilterNode, Fragment, Group, Route, Target } from "../types.ts";
 import {
@@ -133,6 +138,19 @@ export const targetRefSchema: z.ZodType<TargetRef, unknown> = z.discriminatedUni
   z.strictObject({ platform: z.literal("telegram"), chatId: chatIdSchema }),
 ], { error: 'must be "discord" or "telegram"' });
 
+/**
+ * A route's message template (docs/templates.md). Only its lengths are checked here; whether
+ * it parses is checked where routes are saved (`lib/admin/routes.ts`), by the template parser.
+ */
+export const routeTemplateSchema = z.strictObject({
+  title: z.string().min(1, { error: "required" }).max(TEMPLATE_TITLE_MAX_LENGTH, {
+    error: `at most ${TEMPLATE_TITLE_MAX_LENGTH} characters`,
+  }).optional(),
+  body: z.string().min(1, { error: "required" }).max(TEMPLATE_BODY_MAX_LENGTH, {
+    error: `at most ${TEMPLATE_BODY_MAX_LENGTH} characters`,
+  }),
+});
+
 /** A route. Only a fallback route may have empty `filters` and no `ast`. */
 export const routeSchema: z.ZodType<Route, unknown> = z.strictObject({
   id: idSchema,
@@ -148,6 +166,7 @@ export const routeSchema: z.ZodType<Route, unknown> = z.strictObject({
   targets: z.array(targetSchema).min(1, { error: "at least one target" }).max(MAX_TARGETS, {
     error: `at most ${MAX_TARGETS} targets`,
   }),
+  template: routeTemplateSchema.optional(),
 }).superRefine((route, ctx) => {
   if (route.fallback !== true && route.filters.length === 0 && route.ast === undefined) {
     ctx.addIssue({

@@ -115,6 +115,9 @@ export const discordLinkKey = (discordUserId: string) => ["discord_links", disco
 export const telegramLinkKey = (telegramUserId: string) =>
   ["telegram_links", telegramUserId] as const;
 
+/** A person's own settings (lib/store/user_preferences.ts), by GitHub user id. */
+export const userPreferencesKey = (userId: string) => ["user_preferences", userId] as const;
+
 // --- Delivery: send logs, unit bodies, lanes, metrics (lib/store/send_logs.ts, units.ts,
 // lanes.ts, metrics.ts) ----------------------------------------------------------------------
 

@@ -62,6 +62,8 @@ export interface SendLog {
   attempts: number;
   httpStatus?: number;
   error?: string;
+  /** Why the route's message template failed for this event (the built-in message was sent). */
+  templateError?: string;
   messageId?: string;
   /** When the next attempt is due, while `retrying` after a failure or a 429 (Unix ms). */
   nextAttemptAt?: number;

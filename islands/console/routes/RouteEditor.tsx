@@ -8,6 +8,12 @@ import { editorHref } from "../../../components/routes/RouteRow.tsx";
 import { PASTED, SamplePanel } from "../../../components/routes/SamplePanel.tsx";
 import { type Status, StatusToast } from "../../../components/routes/StatusToast.tsx";
 import { TargetsEditor } from "../../../components/routes/TargetsEditor.tsx";
+import {
+  TemplateEditor,
+  templateOf,
+  templateTextOf,
+  withTemplate,
+} from "../../../components/routes/TemplateEditor.tsx";
 import { actionListId } from "../../../components/routes/tree/EventLeaf.tsx";
 import { nodeLabel, TreeEditor } from "../../../components/routes/tree/TreeEditor.tsx";
 import type { TreeApi } from "../../../components/routes/tree/tree_api.ts";
@@ -125,6 +131,8 @@ export default function RouteEditor(props: Props) {
 
   const [draft, setDraft] = useState<RouteDraft>(() => original ? draftOf(original) : newDraft());
   const [idTouched, setIdTouched] = useState(original !== undefined);
+  const [templateText, setTemplateText] = useState(() => templateTextOf(original?.template));
+  const template = useMemo(() => templateOf(templateText), [templateText]);
   const [tree, setTree] = useState<TreeNode>(() => treeOf(original, ids.current!));
   const treeRef = useRef(tree);
   const [jsonText, setJsonText] = useState(() => pretty(toFilterNode(tree)));
@@ -451,7 +459,10 @@ export default function RouteEditor(props: Props) {
   /** Saves the route into `base` (the group's routes as last read). */
   const saveOnto = useCallback(async (base: { routes: Route[]; etag: string }, retried = false) => {
     const stored = base.routes.find((route) => route.id === editingId);
-    const route = routeFromDraft(draft, toFilterNode(treeRef.current), props.group.id, stored);
+    const route = withTemplate(
+      routeFromDraft(draft, toFilterNode(treeRef.current), props.group.id, stored),
+      template,
+    );
     const routes = stored
       ? putRoute(base.routes, route, editingId ?? undefined)
       : [...base.routes, route];
@@ -490,7 +501,7 @@ export default function RouteEditor(props: Props) {
     } finally {
       setSaving(false);
     }
-  }, [draft, editingId, props.group.id, routesPath]);
+  }, [draft, template, editingId, props.group.id, routesPath]);
 
   const save = () => {
     if (readOnly || saving) return;
@@ -543,6 +554,7 @@ export default function RouteEditor(props: Props) {
     }
     const next = treeOf(current, ids.current!);
     setDraft(draftOf(current));
+    setTemplateText(templateTextOf(current.template));
     replaceTree(next);
     setJsonText(pretty(toFilterNode(next)));
     setDirty(false);
@@ -742,6 +754,15 @@ export default function RouteEditor(props: Props) {
               </div>
             </details>
           </Panel>
+
+          <TemplateEditor
+            text={templateText}
+            readOnly={readOnly}
+            onText={(text) => {
+              setTemplateText(text);
+              setDirty(true);
+            }}
+          />
         </div>
 
         <aside class="flex min-w-0 flex-col gap-6" aria-label="Sample event and fragments">
@@ -794,7 +815,7 @@ export default function RouteEditor(props: Props) {
             />
           </Panel>
           <Panel title="Message preview" headingId="preview-heading">
-            <MessagePreview event={sampleEvent} roleIds={draft.roleIds} />
+            <MessagePreview event={sampleEvent} roleIds={draft.roleIds} template={template} />
           </Panel>
         </aside>
       </div>
