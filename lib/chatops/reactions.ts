@@ -2,22 +2,16 @@
  * GitHub's eight reactions, as chats name them: GitHub's own name (`+1`, `rocket`), a common
  * alias (`thumbsup`, `tada`) or the emoji itself.
  */
+import { GITHUB_REACTIONS } from "../format/reactions.ts";
 import { REACTIONS } from "../github/actions.ts";
 
 /** One of GitHub's reaction names. */
 export type Reaction = typeof REACTIONS[number];
 
 /** Each reaction's emoji, in GitHub's order. */
-export const REACTION_EMOJI: ReadonlyMap<Reaction, string> = new Map<Reaction, string>([
-  ["+1", "👍"],
-  ["-1", "👎"],
-  ["laugh", "😄"],
-  ["confused", "😕"],
-  ["heart", "❤️"],
-  ["hooray", "🎉"],
-  ["rocket", "🚀"],
-  ["eyes", "👀"],
-]);
+export const REACTION_EMOJI: ReadonlyMap<Reaction, string> = new Map<Reaction, string>(
+  GITHUB_REACTIONS,
+);
 
 const ALIASES: ReadonlyMap<string, Reaction> = new Map<string, Reaction>([
   ["thumbsup", "+1"],

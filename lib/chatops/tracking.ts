@@ -5,48 +5,10 @@
  */
 import type { Logger } from "../log.ts";
 import { loadEvent } from "../store/events.ts";
-import { type MessageSubject, saveMessageRef } from "../store/message_refs.ts";
+import { saveMessageRef } from "../store/message_refs.ts";
 import type { SendLog } from "../store/send_logs.ts";
 import type { Target } from "../types.ts";
-
-/** Event kinds whose payload names one pull request or issue. */
-const SUBJECT_KINDS = new Set([
-  "pull_request",
-  "pull_request_review",
-  "pull_request_review_comment",
-  "pull_request_review_thread",
-  "issues",
-  "issue_comment",
-]);
-
-const MAX_REPOSITORY_LENGTH = 140;
-
-function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? value as Record<string, unknown>
-    : null;
-}
-
-function issueNumber(value: unknown): number | null {
-  return typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? value : null;
-}
-
-/** The pull request or issue a payload is about, without the route and group. */
-export function subjectOfPayload(
-  payload: Record<string, unknown>,
-): Omit<MessageSubject, "routeId" | "groupId"> | null {
-  const repository = record(payload.repository)?.full_name;
-  if (
-    typeof repository !== "string" || repository.length > MAX_REPOSITORY_LENGTH ||
-    !repository.includes("/")
-  ) return null;
-  const pull = issueNumber(record(payload.pull_request)?.number);
-  if (pull !== null) return { repository, kind: "pull", number: pull };
-  const issue = record(payload.issue);
-  const number = issueNumber(issue?.number);
-  if (number === null) return null;
-  return { repository, kind: issue?.pull_request ? "pull" : "issue", number };
-}
+import { SUBJECT_KINDS, subjectOfPayload } from "./subject.ts";
 
 /** The chat a message to `target` lands in: a Discord thread or channel, a Telegram chat. */
 export function chatIdOf(target: Target): string {
