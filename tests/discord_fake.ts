@@ -40,6 +40,7 @@ export async function signatureHeaders(
 export interface WebhookCall {
   method: string;
   path: string;
+  headers: Headers;
   body: Record<string, unknown>;
 }
 
@@ -65,7 +66,7 @@ export function startFakeDiscordWebhooks(upstream?: string): FakeDiscordWebhooks
     if (path.startsWith("/webhooks/") || path.startsWith("/applications/")) {
       const text = await req.text();
       const body = text ? JSON.parse(text) : {};
-      calls.push({ method: req.method, path, body });
+      calls.push({ method: req.method, path, headers: req.headers, body });
       if (req.method === "PUT") {
         return Response.json(
           (body as { name: string }[]).map((command) => ({ ...command, id: String(++counter) })),
