@@ -50,11 +50,12 @@ import * as $r46 from "./routes/auth/github/install/index.tsx";
 import * as $r47 from "./routes/auth/token/[userId].ts";
 import * as $r48 from "./routes/auth/token/_middleware.ts";
 import * as $r49 from "./routes/discord/interactions.ts";
-import * as $r50 from "./routes/health.ts";
-import * as $r51 from "./routes/index.ts";
-import * as $r52 from "./routes/openapi.json.ts";
-import * as $r53 from "./routes/webhook/[groupId].ts";
-import * as $r54 from "./routes/webhook/index.ts";
+import * as $r50 from "./routes/discord/link.tsx";
+import * as $r51 from "./routes/health.ts";
+import * as $r52 from "./routes/index.ts";
+import * as $r53 from "./routes/openapi.json.ts";
+import * as $r54 from "./routes/webhook/[groupId].ts";
+import * as $r55 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
 import * as $i1 from "./islands/console/groups/CreateGroupForm.tsx";
 import * as $i2 from "./islands/console/groups/GroupSettings.tsx";
@@ -124,11 +125,12 @@ const manifest: Manifest = {
     "auth/token/[userId].ts": $r47,
     "auth/token/_middleware.ts": $r48,
     "discord/interactions.ts": $r49,
-    "health.ts": $r50,
-    "index.ts": $r51,
-    "openapi.json.ts": $r52,
-    "webhook/[groupId].ts": $r53,
-    "webhook/index.ts": $r54,
+    "discord/link.tsx": $r50,
+    "health.ts": $r51,
+    "index.ts": $r52,
+    "openapi.json.ts": $r53,
+    "webhook/[groupId].ts": $r54,
+    "webhook/index.ts": $r55,
   },
   islands: {
     "PathTester": $i0,
