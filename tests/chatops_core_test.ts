@@ -297,6 +297,18 @@ Deno.test("tracking: a sent pull request notification records its subject", asyn
     null,
   );
   await trackSentMessage(kv, log);
+  await trackSentMessage(kv, {
+    ...log,
+    platform: "telegram",
+    target: { platform: "telegram", chatId: "-100333", topicId: 9 },
+    messageId: "42",
+  });
+  const telegram = await getMessageRef(kv, {
+    platform: "telegram",
+    chatId: "-100333",
+    messageId: "42",
+  });
+  assert.equal(telegram?.subject.number, 42);
   const ref = await getMessageRef(kv, { platform: "discord", chatId: "701", messageId: "9001" });
   assert.deepEqual(ref?.subject, {
     repository: "octo-org/switchyard",
