@@ -25,7 +25,7 @@ export interface TelegramLink {
 
 /** Who a pending link is for. */
 export type PendingLink =
-  | { discordUserId: string }
+  | { discordUserId: string; discordName?: string; interactionToken?: string }
   | { telegramUserId: string; telegramChatId: string };
 
 /**
@@ -35,7 +35,12 @@ export type PendingLink =
  */
 export async function createLinkState(kv: Deno.Kv, pending: PendingLink): Promise<string> {
   const flow = "discordUserId" in pending
-    ? { kind: "discord_link" as const, discordUserId: pending.discordUserId }
+    ? {
+      kind: "discord_link" as const,
+      discordUserId: pending.discordUserId,
+      ...(pending.discordName ? { discordName: pending.discordName } : {}),
+      ...(pending.interactionToken ? { interactionToken: pending.interactionToken } : {}),
+    }
     : {
       kind: "telegram_link" as const,
       telegramUserId: pending.telegramUserId,
@@ -68,4 +73,20 @@ export async function getTelegramLink(
   telegramUserId: string,
 ): Promise<TelegramLink | null> {
   return (await kv.get<TelegramLink>(telegramLinkKey(telegramUserId))).value;
+}
+
+/** Removes a Discord user's link; true when there was one. */
+export async function deleteDiscordLink(kv: Deno.Kv, discordUserId: string): Promise<boolean> {
+  const key = discordLinkKey(discordUserId);
+  const existed = (await kv.get(key)).versionstamp !== null;
+  await kv.delete(key);
+  return existed;
+}
+
+/** Removes a Telegram user's link; true when there was one. */
+export async function deleteTelegramLink(kv: Deno.Kv, telegramUserId: string): Promise<boolean> {
+  const key = telegramLinkKey(telegramUserId);
+  const existed = (await kv.get(key)).versionstamp !== null;
+  await kv.delete(key);
+  return existed;
 }
