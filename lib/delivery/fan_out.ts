@@ -103,7 +103,7 @@ async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<numbe
     const bodies = new Map<string, unknown>();
     for (const target of route.targets) {
       if (!bodies.has(target.platform)) {
-        bodies.set(target.platform, renderFor(message, route, target));
+        bodies.set(target.platform, renderFor(message, route, target, event));
       }
       const body = bodies.get(target.platform);
       units.push(await unitFor(event, route, internalId, target, body, now));

@@ -1,15 +1,25 @@
 /** The body a unit sends: the event's message rendered for the target's platform. */
 import { type Message, renderDiscord, renderTelegram } from "../format/mod.ts";
-import type { Route, Target } from "../types.ts";
+import { actionsOfEvent } from "../chatops/subject.ts";
+import type { ForgeEvent, Route, Target } from "../types.ts";
 
 /**
  * Renders `message` for `target`: Discord's create-message body (with the
- * route's role pings) or Telegram's HTML text. Null for an unknown platform.
+ * route's role pings, and the chat-ops buttons when `event` is about a pull request or issue)
+ * or Telegram's HTML text. Null for an unknown platform.
  */
-export function renderFor(message: Message, route: Route, target: Target): unknown {
+export function renderFor(
+  message: Message,
+  route: Route,
+  target: Target,
+  event?: ForgeEvent,
+): unknown {
   switch (target.platform) {
     case "discord":
-      return renderDiscord(message, { roleIds: route.discordRoleIds });
+      return renderDiscord(message, {
+        roleIds: route.discordRoleIds,
+        actions: (event && actionsOfEvent(event)) ?? undefined,
+      });
     case "telegram":
       return renderTelegram(message);
     default:

@@ -69,3 +69,19 @@ export async function getTelegramLink(
 ): Promise<TelegramLink | null> {
   return (await kv.get<TelegramLink>(telegramLinkKey(telegramUserId))).value;
 }
+
+/** Removes a Discord user's link; true when there was one. */
+export async function deleteDiscordLink(kv: Deno.Kv, discordUserId: string): Promise<boolean> {
+  const key = discordLinkKey(discordUserId);
+  const existed = (await kv.get(key)).versionstamp !== null;
+  await kv.delete(key);
+  return existed;
+}
+
+/** Removes a Telegram user's link; true when there was one. */
+export async function deleteTelegramLink(kv: Deno.Kv, telegramUserId: string): Promise<boolean> {
+  const key = telegramLinkKey(telegramUserId);
+  const existed = (await kv.get(key)).versionstamp !== null;
+  await kv.delete(key);
+  return existed;
+}
