@@ -3,8 +3,9 @@
  * GitHub, updates built with the Bot API's own types, and posting them to the webhook.
  */
 import type { CallbackQuery, Message, Update } from "@grammyjs/types";
+import { type MessageSubject, saveMessageRef } from "../lib/store/message_refs.ts";
 import { startTestApp, type TestApp } from "./_helpers.ts";
-import { type FakeGitHub, githubEnv, startFakeGitHub } from "./fake_github.ts";
+import { type FakeGitHub, type FakeUser, githubEnv, startFakeGitHub } from "./fake_github.ts";
 import { type FakeBot, startFakeBot } from "./telegram_fake_bot.ts";
 
 /** The webhook secret the tests configure. */
@@ -137,4 +138,51 @@ export function textsTo(bot: FakeBot, chatId: number): string[] {
   return bot.callsOf("sendMessage")
     .filter((call) => String(call.chat_id) === String(chatId))
     .map((call) => String(call.text));
+}
+
+/** Alice's GitHub account. */
+export const ALICE_GITHUB: FakeUser = { id: 9001, login: "alice-gh" };
+
+/**
+ * Links Telegram user `userId` to `user` the way a person does: `/gh login` in the private
+ * chat, then GitHub's redirect back to the callback with the link's state.
+ */
+export async function linkUser(
+  world: TelegramWorld,
+  userId = ALICE,
+  user: FakeUser = ALICE_GITHUB,
+): Promise<void> {
+  await sendUpdate(world.t, messageUpdate(textMessage("/gh login", { chatId: userId, userId })));
+  const text = textsTo(world.bot, userId).at(-1) ?? "";
+  const state = new URL(text.match(/https?:\/\/\S+/)![0]).searchParams.get("state");
+  const code = world.github.issueCode(user);
+  const res = await world.t.fetch(`/auth/github/callback?code=${code}&state=${state}`, {
+    headers: { accept: "application/json" },
+  });
+  await res.body?.cancel();
+  if (res.status !== 200) throw new Error(`link failed: ${res.status}`);
+}
+
+let nextNotificationId = 9000;
+
+/** Records a notification in `chatId` about `subject` (as delivery does); its message id. */
+export async function notification(
+  t: TestApp,
+  subject: Partial<MessageSubject> = {},
+  chatId: number | string = GROUP,
+): Promise<number> {
+  const messageId = ++nextNotificationId;
+  await saveMessageRef(t.kv, {
+    platform: "telegram",
+    chatId: String(chatId),
+    messageId: String(messageId),
+  }, {
+    repository: "octo/site",
+    kind: "pull",
+    number: 12,
+    routeId: "prs",
+    groupId: "team",
+    ...subject,
+  });
+  return messageId;
 }

@@ -13,6 +13,7 @@ import type { Target } from "../types.ts";
 import { colorDot } from "./colors.ts";
 import type { Message, MessageField, RichText, Span } from "./message.ts";
 import { providerName } from "./provider.ts";
+import { GITHUB_REACTIONS } from "./reactions.ts";
 import { escapeHtml, escapeHtmlAttribute, safeUrl, truncate } from "./text.ts";
 import { truncateHtml } from "./truncate_html.ts";
 
@@ -139,9 +140,12 @@ export function telegramSendMessage(
   return parameters;
 }
 
-/** What a notification's buttons act on: a pull request or an issue, its state and address. */
+/**
+ * What a notification's buttons act on: a pull request or an issue, its state and its page
+ * (the same shape the Discord renderer takes).
+ */
 export interface TelegramActions {
-  kind: "pull_request" | "issue";
+  kind: "pull" | "issue";
   state: SubjectState;
   /** The subject's page, for the Open button (http(s) only). */
   url?: string;
@@ -153,17 +157,7 @@ export type SubjectState = "open" | "closed" | "merged";
 /** A merge method GitHub accepts. */
 export type MergeMethod = "merge" | "squash" | "rebase";
 
-/** GitHub's reaction names and the emoji shown for them. */
-export const REACTION_EMOJI: ReadonlyMap<string, string> = new Map([
-  ["+1", "👍"],
-  ["-1", "👎"],
-  ["laugh", "😄"],
-  ["hooray", "🎉"],
-  ["confused", "😕"],
-  ["heart", "❤️"],
-  ["rocket", "🚀"],
-  ["eyes", "👀"],
-]);
+const REACTION_NAMES: ReadonlySet<string> = new Set(GITHUB_REACTIONS.map(([name]) => name));
 
 /**
  * What a button press asks for, as carried in `callback_data` (at most 64 bytes, always
@@ -229,7 +223,7 @@ export function parseButtonData(data: string): ButtonAction | null {
     return method ? { kind: "merge", method } : null;
   }
   if (name === "react") {
-    return REACTION_EMOJI.has(argument) ? { kind: "react", content: argument } : null;
+    return REACTION_NAMES.has(argument) ? { kind: "react", content: argument } : null;
   }
   if (name === "back") {
     const state = [...STATE_CODES].find(([, code]) => code === argument)?.[0];
@@ -253,7 +247,7 @@ function openRow(url: string | undefined): InlineKeyboardButton[] {
 export function telegramKeyboard(actions: TelegramActions): InlineKeyboardMarkup {
   const first: InlineKeyboardButton[] = [];
   if (actions.state === "open") {
-    if (actions.kind === "pull_request") first.push(button("Merge", { kind: "merge_confirm" }));
+    if (actions.kind === "pull") first.push(button("Merge", { kind: "merge_confirm" }));
     first.push(button("Close", { kind: "close" }));
   } else if (actions.state === "closed") {
     first.push(button("Reopen", { kind: "reopen" }));
@@ -278,7 +272,7 @@ export function mergeConfirmKeyboard(url?: string): InlineKeyboardMarkup {
 
 /** The reaction picker: GitHub's eight reactions, and Back to the buttons for `state`. */
 export function reactionKeyboard(state: SubjectState, url?: string): InlineKeyboardMarkup {
-  const reactions = [...REACTION_EMOJI].map(([content, emoji]) =>
+  const reactions = GITHUB_REACTIONS.map(([content, emoji]) =>
     button(emoji, { kind: "react", content })
   );
   return {

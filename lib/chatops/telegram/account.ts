@@ -4,7 +4,7 @@
  */
 import { startChatLink } from "../../auth/chat_link.ts";
 import { FEATURES } from "../../config.ts";
-import { getTelegramLink } from "../../store/links.ts";
+import { deleteTelegramLink, getTelegramLink } from "../../store/links.ts";
 import { botUsername } from "./bot_name.ts";
 import type { TelegramChatContext } from "./context.ts";
 import { answerPlace, isPrivate } from "./place.ts";
@@ -91,5 +91,22 @@ export async function whoami(ctx: TelegramChatContext, message: IncomingMessage)
     link
       ? `You are linked to the GitHub account ${link.login}.`
       : "You are not linked to a GitHub account. Send /gh login to link one.",
+  );
+}
+
+/**
+ * `/gh logout`: forgets which GitHub account the sender is linked to. Nothing is revoked on
+ * GitHub (the account may also sign in to the console); the answer says where to do that.
+ */
+export async function logout(ctx: TelegramChatContext, message: IncomingMessage): Promise<void> {
+  const sender = senderOf(message);
+  const removed = sender ? await deleteTelegramLink(ctx.kv, String(sender.id)) : false;
+  await reply(
+    ctx,
+    message,
+    removed
+      ? "Unlinked: I no longer act for you on GitHub. To revoke Switchyard's access too, " +
+        "remove it under GitHub's Settings → Applications."
+      : "You were not linked to a GitHub account.",
   );
 }

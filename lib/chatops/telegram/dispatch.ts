@@ -3,11 +3,14 @@
  * answered (`answerCallbackQuery`), with the result or the refusal, even when handling it
  * failed.
  */
-import { login, reply, whoami } from "./account.ts";
+import { login, logout, reply, whoami } from "./account.ts";
+import { type PressAnswer, pressButton } from "./buttons.ts";
 import { botUsername } from "./bot_name.ts";
 import { type ChatCommand, parseCommand } from "./command.ts";
 import type { TelegramChatContext } from "./context.ts";
 import { isPrivate } from "./place.ts";
+import { REPLY_COMMANDS, replyCommand } from "./replies.ts";
+import { subscribeCommand } from "./subscribe.ts";
 import type { IncomingMessage, UpdateWork } from "./update.ts";
 
 /** The answer to `/gh` and `/gh help`. */
@@ -20,7 +23,8 @@ export const HELP_TEXT = [
   "Reply to a notification with:",
   "/gh comment <text>, /gh merge [merge|squash|rebase], /gh close, /gh reopen, /gh react <emoji>",
   "",
-  "/gh subscribe <group>: send a group's notifications to this chat (chat administrators)",
+  "/gh subscribe <group>, /gh unsubscribe <group>: let a group post into this chat, or stop " +
+  "it (chat administrators who own or administer the group)",
 ].join("\n");
 
 /** The text shown when a button press cannot be handled. */
@@ -58,9 +62,17 @@ async function handleMessage(ctx: TelegramChatContext, message: IncomingMessage)
       return await reply(ctx, message, HELP_TEXT);
     case "login":
       return await login(ctx, message);
+    case "logout":
+      return await logout(ctx, message);
     case "whoami":
       return await whoami(ctx, message);
+    case "subscribe":
+    case "unsubscribe":
+      return await subscribeCommand(ctx, message, command);
     default:
+      if (REPLY_COMMANDS.has(command.subcommand)) {
+        return await replyCommand(ctx, message, command);
+      }
       return await reply(
         ctx,
         message,
@@ -74,9 +86,11 @@ async function answerButton(
   work: Extract<UpdateWork, { kind: "button" | "unreadable_button" }>,
 ): Promise<void> {
   const queryId = work.kind === "button" ? work.press.id : work.queryId;
-  let answer = { text: BUTTON_FAILED, alert: true };
+  let answer: PressAnswer = { text: BUTTON_FAILED, alert: true };
   try {
-    if (work.kind === "button") answer = { text: "Not available yet.", alert: true };
+    answer = work.kind === "button"
+      ? await pressButton(ctx, work.press)
+      : { text: "This button press could not be read.", alert: true };
   } finally {
     const outcome = await ctx.bot.answerCallback(queryId, answer.text, answer.alert);
     if (outcome.kind !== "ok") {
