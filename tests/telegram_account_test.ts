@@ -109,3 +109,15 @@ Deno.test("/gh login without GitHub sign-in configured says so", async () => {
   ]);
   assert.deepEqual(textsTo(bot, ALICE), []);
 });
+
+Deno.test("/gh logout forgets the link and says how to revoke on GitHub", async () => {
+  await using world = await startTelegramWorld();
+  await sendUpdate(world.t, messageUpdate(textMessage("/gh logout")));
+  assert.equal(textsTo(world.bot, GROUP).at(-1), "You were not linked to a GitHub account.");
+  await sendUpdate(world.t, messageUpdate(textMessage("/gh login")));
+  (await completeLink(world)).body?.cancel();
+  assert.ok(await getTelegramLink(world.t.kv, String(ALICE)));
+  await sendUpdate(world.t, messageUpdate(textMessage("/gh logout")));
+  assert.match(textsTo(world.bot, GROUP).at(-1)!, /^Unlinked: .*Settings → Applications/);
+  assert.equal(await getTelegramLink(world.t.kv, String(ALICE)), null);
+});
