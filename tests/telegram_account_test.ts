@@ -115,7 +115,7 @@ Deno.test("/gh logout forgets the link and says how to revoke on GitHub", async 
   await sendUpdate(world.t, messageUpdate(textMessage("/gh logout")));
   assert.equal(textsTo(world.bot, GROUP).at(-1), "You were not linked to a GitHub account.");
   await sendUpdate(world.t, messageUpdate(textMessage("/gh login")));
-  (await completeLink(world)).body?.cancel();
+  await (await completeLink(world)).body?.cancel();
   assert.ok(await getTelegramLink(world.t.kv, String(ALICE)));
   await sendUpdate(world.t, messageUpdate(textMessage("/gh logout")));
   assert.match(textsTo(world.bot, GROUP).at(-1)!, /^Unlinked: .*Settings → Applications/);
