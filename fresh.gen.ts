@@ -50,12 +50,13 @@ import * as $r46 from "./routes/auth/github/install/bind.ts";
 import * as $r47 from "./routes/auth/github/install/index.tsx";
 import * as $r48 from "./routes/auth/token/[userId].ts";
 import * as $r49 from "./routes/auth/token/_middleware.ts";
-import * as $r50 from "./routes/health.ts";
-import * as $r51 from "./routes/index.ts";
-import * as $r52 from "./routes/openapi.json.ts";
-import * as $r53 from "./routes/telegram/webhook.ts";
-import * as $r54 from "./routes/webhook/[groupId].ts";
-import * as $r55 from "./routes/webhook/index.ts";
+import * as $r50 from "./routes/discord/interactions.ts";
+import * as $r51 from "./routes/health.ts";
+import * as $r52 from "./routes/index.ts";
+import * as $r53 from "./routes/openapi.json.ts";
+import * as $r54 from "./routes/telegram/webhook.ts";
+import * as $r55 from "./routes/webhook/[groupId].ts";
+import * as $r56 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
 import * as $i1 from "./islands/console/groups/CreateGroupForm.tsx";
 import * as $i2 from "./islands/console/groups/GroupSettings.tsx";
@@ -125,12 +126,13 @@ const manifest: Manifest = {
     "auth/github/install/index.tsx": $r47,
     "auth/token/[userId].ts": $r48,
     "auth/token/_middleware.ts": $r49,
-    "health.ts": $r50,
-    "index.ts": $r51,
-    "openapi.json.ts": $r52,
-    "telegram/webhook.ts": $r53,
-    "webhook/[groupId].ts": $r54,
-    "webhook/index.ts": $r55,
+    "discord/interactions.ts": $r50,
+    "health.ts": $r51,
+    "index.ts": $r52,
+    "openapi.json.ts": $r53,
+    "telegram/webhook.ts": $r54,
+    "webhook/[groupId].ts": $r55,
+    "webhook/index.ts": $r56,
   },
   islands: {
     "PathTester": $i0,

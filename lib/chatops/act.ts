@@ -82,7 +82,8 @@ function verbOf(action: ChatAction): string {
 
 /** GitHub's message, as one bounded line. */
 function gitHubMessage(message: string): string {
-  const line = message.replace(/\s+/g, " ").trim();
+  const line = message.slice(0, 2 * MAX_GITHUB_MESSAGE).replace(/\s+/g, " ").trim()
+    .replace(/[.!]+$/, "");
   return line.length > MAX_GITHUB_MESSAGE ? `${line.slice(0, MAX_GITHUB_MESSAGE - 1)}…` : line;
 }
 

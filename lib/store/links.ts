@@ -25,7 +25,7 @@ export interface TelegramLink {
 
 /** Who a pending link is for. */
 export type PendingLink =
-  | { discordUserId: string }
+  | { discordUserId: string; discordName?: string; interactionToken?: string }
   | { telegramUserId: string; telegramChatId: string };
 
 /**
@@ -35,7 +35,7 @@ export type PendingLink =
  */
 export async function createLinkState(kv: Deno.Kv, pending: PendingLink): Promise<string> {
   const flow = "discordUserId" in pending
-    ? { kind: "discord_link" as const, discordUserId: pending.discordUserId }
+    ? { kind: "discord_link" as const, ...pending }
     : {
       kind: "telegram_link" as const,
       telegramUserId: pending.telegramUserId,

@@ -17,7 +17,14 @@ export type OAuthFlow =
   | { kind: "browser"; redirectTo: string }
   | { kind: "json"; redirectTo: string }
   | { kind: "install"; installationId: number; setupAction?: string }
-  | { kind: "discord_link"; discordUserId: string }
+  | {
+    kind: "discord_link";
+    discordUserId: string;
+    /** The Discord user's name, shown on the page that asks to confirm the link. */
+    discordName?: string;
+    /** The `/gh link` interaction, to confirm the link in Discord (valid 15 minutes). */
+    interactionToken?: string;
+  }
   | { kind: "telegram_link"; telegramUserId: string; telegramChatId: string };
 
 interface StoredState {
