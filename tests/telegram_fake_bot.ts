@@ -1,6 +1,7 @@
 /**
  * A local fake of the Bot API methods chat-ops calls (`sendMessage`, `answerCallbackQuery`,
- * `editMessageReplyMarkup`, `getChatMember`, `getMe`): it records every call, answers like
+ * `editMessageReplyMarkup`, `getChatMember`, `getMe`, and the setup's `setWebhook` and
+ * `setMyCommands`): it records every call, answers like
  * Telegram (`{ ok, result }` or `{ ok: false, error_code, description }`), refuses private
  * messages to users who never started the bot, and can be scripted per method.
  */
@@ -65,6 +66,8 @@ export function startFakeBot(username = "switchyard_bot"): FakeBot {
         });
       }
       case "answerCallbackQuery":
+      case "setWebhook":
+      case "setMyCommands":
         return answer(true);
       case "editMessageReplyMarkup":
         return answer({ message_id: body.message_id, date: 1, chat: { id: body.chat_id } });
