@@ -66,7 +66,7 @@ Deno.test("refused: not a chat administrator, not linked, a viewer, a private ch
   assert.match(await say(world, "/gh subscribe team"), /owner or admin/);
   assert.equal(
     await say(world, "/gh subscribe team", ALICE),
-    "Send /gh subscribe in the group or channel it is for.",
+    "Send /gh subscribe in the group it is for.",
   );
   assert.deepEqual(await allowedChats(world), []);
 });

@@ -1,6 +1,6 @@
 /**
- * `/gh subscribe <group>` and `/gh unsubscribe <group>` in a group, supergroup or channel:
- * the sender must administer the chat (asked of Telegram with `getChatMember`) and be linked
+ * `/gh subscribe <group>` and `/gh unsubscribe <group>` in a group or supergroup (a channel
+ * has no sender to check, so a super admin allows it in the console): the sender must administer the chat (asked of Telegram with `getChatMember`) and be linked
  * to a GitHub account that is an owner or admin of the group. The chat (a topic stands for its
  * chat) then joins or leaves the group's allowed targets.
  */
@@ -38,7 +38,7 @@ export async function subscribeCommand(
 ): Promise<void> {
   const verb = command.subcommand === "unsubscribe" ? "unsubscribe" : "subscribe";
   if (isPrivate(message)) {
-    return await reply(ctx, message, `Send /gh ${verb} in the group or channel it is for.`);
+    return await reply(ctx, message, `Send /gh ${verb} in the group it is for.`);
   }
   const groupId = command.rest.split(/\s+/, 1)[0];
   if (!groupId) return await reply(ctx, message, `Name the group: /gh ${verb} <group>.`);
