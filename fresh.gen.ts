@@ -51,12 +51,13 @@ import * as $r47 from "./routes/auth/github/install/index.tsx";
 import * as $r48 from "./routes/auth/token/[userId].ts";
 import * as $r49 from "./routes/auth/token/_middleware.ts";
 import * as $r50 from "./routes/discord/interactions.ts";
-import * as $r51 from "./routes/health.ts";
-import * as $r52 from "./routes/index.ts";
-import * as $r53 from "./routes/openapi.json.ts";
-import * as $r54 from "./routes/telegram/webhook.ts";
-import * as $r55 from "./routes/webhook/[groupId].ts";
-import * as $r56 from "./routes/webhook/index.ts";
+import * as $r51 from "./routes/discord/link.tsx";
+import * as $r52 from "./routes/health.ts";
+import * as $r53 from "./routes/index.ts";
+import * as $r54 from "./routes/openapi.json.ts";
+import * as $r55 from "./routes/telegram/webhook.ts";
+import * as $r56 from "./routes/webhook/[groupId].ts";
+import * as $r57 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
 import * as $i1 from "./islands/console/groups/CreateGroupForm.tsx";
 import * as $i2 from "./islands/console/groups/GroupSettings.tsx";
@@ -127,12 +128,13 @@ const manifest: Manifest = {
     "auth/token/[userId].ts": $r48,
     "auth/token/_middleware.ts": $r49,
     "discord/interactions.ts": $r50,
-    "health.ts": $r51,
-    "index.ts": $r52,
-    "openapi.json.ts": $r53,
-    "telegram/webhook.ts": $r54,
-    "webhook/[groupId].ts": $r55,
-    "webhook/index.ts": $r56,
+    "discord/link.tsx": $r51,
+    "health.ts": $r52,
+    "index.ts": $r53,
+    "openapi.json.ts": $r54,
+    "telegram/webhook.ts": $r55,
+    "webhook/[groupId].ts": $r56,
+    "webhook/index.ts": $r57,
   },
   islands: {
     "PathTester": $i0,

@@ -93,11 +93,28 @@ Deno.test("/gh whoami, link (through the sign-in callback, confirmed in Discord)
   const link = await app.interact(linkCommand) as { type: number; data: Record<string, unknown> };
   assert.equal(link.type, 4);
   assert.equal(link.data.flags, 64, "the sign-in link is only shown to the invoker");
-  const url = String(link.data.content).match(/https?:\/\/\S+/)![0];
-  const authorize = new URL(url);
+  const url = new URL(String(link.data.content).match(/https?:\/\/\S+/)![0]);
+  assert.equal(url.pathname, "/discord/link");
+  assert.match(String(link.data.content), /never share it/);
+
+  const confirmPage = await app.t.fetch(`${url.pathname}${url.search}`, {
+    headers: { accept: "text/html" },
+  });
+  assert.equal(confirmPage.status, 200);
+  assert.equal(confirmPage.headers.get("cache-control"), "no-store");
+  const html = await confirmPage.text();
+  assert.match(html, /The Discord user <strong>Grace<\/strong>/);
+  const authorize = new URL(
+    html.match(/href="([^"]+login\/oauth\/authorize[^"]+)"/)![1].replaceAll("&amp;", "&"),
+  );
   assert.equal(authorize.origin, app.github.url);
   const state = authorize.searchParams.get("state")!;
-  assert.match(String(link.data.content), /never share it/);
+  assert.equal(state, url.searchParams.get("state"));
+  const bogus = await app.t.fetch("/discord/link?state=not-a-state-at-all", {
+    headers: { accept: "text/html" },
+  });
+  assert.equal(bogus.status, 404);
+  await bogus.body?.cancel();
 
   const code = app.github.issueCode(GRACE);
   const callback = await app.t.fetch(`/auth/github/callback?code=${code}&state=${state}`, {
@@ -110,6 +127,11 @@ Deno.test("/gh whoami, link (through the sign-in callback, confirmed in Discord)
     login: "grace",
   });
   assert.equal((await getDiscordLink(app.t.kv, DISCORD_USER))?.login, "grace");
+  const used = await app.t.fetch(`${url.pathname}${url.search}`, {
+    headers: { accept: "text/html" },
+  });
+  assert.equal(used.status, 404, "the page no longer offers a used link");
+  await used.body?.cancel();
   const [confirmation] = app.hooks.callsFor(String(linkCommand.token));
   assert.equal(confirmation.method, "POST");
   assert.equal(confirmation.path, `/webhooks/${APP_ID}/${linkCommand.token}`);

@@ -72,3 +72,17 @@ export async function consumeOAuthState(
   if (now - entry.value.createdAt >= OAUTH_STATE_LIFETIME_MS) return { refused: "expired" };
   return { flow: entry.value.flow };
 }
+
+/**
+ * The flow of a state that is still usable, without using it up (a page that asks the user to
+ * confirm before going to GitHub reads it); null when unknown, used or expired.
+ */
+export async function peekOAuthState(
+  kv: Deno.Kv,
+  state: string,
+  now: number = Date.now(),
+): Promise<OAuthFlow | null> {
+  const entry = await kv.get<StoredState>(oauthStateKey(state));
+  if (!entry.value || now - entry.value.createdAt >= OAUTH_STATE_LIFETIME_MS) return null;
+  return entry.value.flow;
+}

@@ -4,8 +4,12 @@
  * from the channel's recent notifications. Every answer is ephemeral: only the invoker sees it.
  * Actions on GitHub answer with a deferral first and complete with an edit.
  */
-import { startChatLink } from "../../auth/chat_link.ts";
-import { deleteDiscordLink, type DiscordLink, getDiscordLink } from "../../store/links.ts";
+import {
+  createLinkState,
+  deleteDiscordLink,
+  type DiscordLink,
+  getDiscordLink,
+} from "../../store/links.ts";
 import { recentMessageRefs } from "../../store/message_refs.ts";
 import { actAsLinkedUser, type ChatAction, notLinkedText, parseMergeMethod } from "../act.ts";
 import { parseReaction, reactionList } from "../reactions.ts";
@@ -21,6 +25,7 @@ import {
   stringOption,
   subcommandOf,
 } from "./interaction.ts";
+import { linkPageUrl } from "./link_page.ts";
 import { choices, deferEphemeral, editOriginal, ephemeral } from "./reply.ts";
 
 /** The one command's name. */
@@ -78,15 +83,13 @@ async function link(deps: DiscordDeps, interaction: Interaction): Promise<Intera
   if (!deps.config.github.clientId || !deps.config.github.clientSecret) {
     return now(ephemeral("GitHub sign-in is not set up on this Switchyard; ask its operator."));
   }
-  const url = await startChatLink(deps.kv, deps.config, {
+  const state = await createLinkState(deps.kv, {
     discordUserId: invoker.id,
     discordName: invoker.global_name ?? invoker.username ?? invoker.id,
     interactionToken: interaction.token,
   });
   return now(ephemeral(
-    `Sign in with GitHub to link your Discord account (${
-      invoker.username ?? invoker.id
-    }): ${url}\n` +
+    `Link your Discord account to GitHub: ${linkPageUrl(deps.config, state)}\n` +
       "This link is for you alone and works once, for 10 minutes. Whoever signs in with it " +
       "becomes the GitHub account that acts for you here, so never share it.",
   ));
