@@ -34,13 +34,11 @@ export type PendingLink =
  * lib/auth/chat_link.ts turns it into GitHub's authorize address).
  */
 export async function createLinkState(kv: Deno.Kv, pending: PendingLink): Promise<string> {
-  const flow = "discordUserId" in pending
-    ? { kind: "discord_link" as const, ...pending }
-    : {
-      kind: "telegram_link" as const,
-      telegramUserId: pending.telegramUserId,
-      telegramChatId: pending.telegramChatId,
-    };
+  const flow = "discordUserId" in pending ? { kind: "discord_link" as const, ...pending } : {
+    kind: "telegram_link" as const,
+    telegramUserId: pending.telegramUserId,
+    telegramChatId: pending.telegramChatId,
+  };
   return await createOAuthState(kv, flow);
 }
 
