@@ -104,7 +104,7 @@ Deno.test("refusals before GitHub: not a reply, unknown message, unlinked, bad a
   await sendUpdate(world.t, messageUpdate(textMessage("/gh close")));
   assert.equal(
     textsTo(world.bot, GROUP).at(-1),
-    "Reply to a notification with /gh close to act on its pull request or issue.",
+    "Reply to a notification with /gh close, or name what to act on: /gh close owner/repo#123.",
   );
   assert.match(await replyWith(world, "/gh close", 1), /^I do not know what that message is about/);
   assert.equal(
@@ -117,7 +117,7 @@ Deno.test("refusals before GitHub: not a reply, unknown message, unlinked, bad a
   assert.match(await replyWith(world, "/gh react 💩", id), /^React with one of: \+1 👍, /);
   assert.equal(
     await replyWith(world, "/gh merge", issue),
-    "That notification is about an issue; only pull requests merge.",
+    "octo/site#7 is an issue; only pull requests merge.",
   );
   assert.deepEqual(actionRequests(world), []);
 });
@@ -139,4 +139,39 @@ Deno.test("another chat's reply to the same message id finds nothing", async () 
   assert.match(await replyWith(world, "/gh close", id), /^I do not know what that message/);
   assert.deepEqual(actionRequests(world), []);
   assert.equal(textsTo(world.bot, ALICE).length, 2, "only the sign-in link and confirmation");
+});
+
+Deno.test("outside a reply, a ref or GitHub address named first says what to act on", async () => {
+  await using world = await startTelegramWorld();
+  await linkUser(world);
+  await sendUpdate(world.t, messageUpdate(textMessage("/gh close octo/site#3")));
+  assert.equal(textsTo(world.bot, GROUP).at(-1), "Closed octo/site#3.");
+  await sendUpdate(
+    world.t,
+    messageUpdate(
+      textMessage("/gh comment https://github.com/octo/site/pull/3 Thanks!\nMore soon"),
+    ),
+  );
+  assert.match(textsTo(world.bot, GROUP).at(-1)!, /^Commented on octo\/site#3: /);
+  await sendUpdate(
+    world.t,
+    messageUpdate(textMessage("/gh merge https://github.com/octo/site/issues/4 squash")),
+  );
+  assert.equal(
+    textsTo(world.bot, GROUP).at(-1),
+    "octo/site#4 is an issue; only pull requests merge.",
+  );
+  const id = await notification(world.t);
+  assert.equal(
+    await replyWith(world, "/gh comment octo/other#1 is related", id).then((t) => t.split(":")[0]),
+    "Commented on octo/site#12",
+  );
+  assert.deepEqual(
+    actionRequests(world).map((r) => [r.method, r.path, r.body]),
+    [
+      ["PATCH", "/repos/octo/site/issues/3", { state: "closed" }],
+      ["POST", "/repos/octo/site/issues/3/comments", { body: "Thanks!\nMore soon" }],
+      ["POST", "/repos/octo/site/issues/12/comments", { body: "octo/other#1 is related" }],
+    ],
+  );
 });

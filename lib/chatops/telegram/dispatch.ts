@@ -22,6 +22,7 @@ export const HELP_TEXT = [
   "",
   "Reply to a notification with:",
   "/gh comment <text>, /gh merge [merge|squash|rebase], /gh close, /gh reopen, /gh react <emoji>",
+  "(or name it first anywhere: /gh close owner/repo#123, or its GitHub address)",
   "",
   "/gh subscribe <group>, /gh unsubscribe <group>: let a group post into this chat, or stop " +
   "it (chat administrators who own or administer the group)",

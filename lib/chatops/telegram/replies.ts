@@ -1,11 +1,14 @@
 /**
  * Commands given as a reply to a notification: `/gh comment <text>`, `/gh merge [method]`,
  * `/gh close`, `/gh reopen`, `/gh react <emoji>`. Each acts on the notification's pull request
- * or issue as the sender's linked GitHub account, and answers the outcome in the chat.
+ * or issue as the sender's linked GitHub account, and answers the outcome in the chat. Outside
+ * a reply (or for a notification older than 30 days) the pull request or issue is named first:
+ * `/gh close owner/repo#123`, `/gh comment <GitHub address> <text>`.
  */
 import { getTelegramLink } from "../../store/links.ts";
 import { actAsLinkedUser, type ChatAction, MERGE_METHODS, parseMergeMethod } from "../act.ts";
 import { parseReaction, reactionList } from "../reactions.ts";
+import { type IssueRef, parseRef, refText } from "../ref.ts";
 import { reply } from "./account.ts";
 import type { ChatCommand } from "./command.ts";
 import type { TelegramChatContext } from "./context.ts";
@@ -48,30 +51,45 @@ function actionOf(command: ChatCommand): ChatAction | string {
   }
 }
 
+/**
+ * What the command acts on: the notification replied to, else a ref named first (the command
+ * then loses it); or the sentence saying why there is nothing to act on.
+ */
+async function subjectOf(
+  ctx: TelegramChatContext,
+  message: IncomingMessage,
+  command: ChatCommand,
+): Promise<{ ref: IssueRef; command: ChatCommand } | string> {
+  const repliedTo = message.reply_to_message?.message_id;
+  if (repliedTo !== undefined) {
+    const notification = await findNotification(ctx.kv, message.chat, repliedTo);
+    const ref = notification && issueRefOf(notification);
+    if (ref) return { ref, command };
+  }
+  const [first = "", rest = ""] = command.rest.split(/\s+([\s\S]*)/, 2);
+  const named = parseRef(first);
+  if (named.ok) return { ref: named.ref, command: { ...command, rest: rest.trim() } };
+  if (repliedTo !== undefined) return UNKNOWN_NOTIFICATION;
+  return `Reply to a notification with /gh ${command.subcommand}, or name what to act on: ` +
+    `/gh ${command.subcommand} owner/repo#123.`;
+}
+
 /** Runs a reply command (see the module comment) and answers in the chat. */
 export async function replyCommand(
   ctx: TelegramChatContext,
   message: IncomingMessage,
   command: ChatCommand,
 ): Promise<void> {
-  const repliedTo = message.reply_to_message?.message_id;
-  if (repliedTo === undefined) {
-    return await reply(
-      ctx,
-      message,
-      `Reply to a notification with /gh ${command.subcommand} to act on its pull request or issue.`,
-    );
-  }
-  const notification = await findNotification(ctx.kv, message.chat, repliedTo);
-  const ref = notification && issueRefOf(notification);
-  if (!notification || !ref) return await reply(ctx, message, UNKNOWN_NOTIFICATION);
-  const action = actionOf(command);
+  const subject = await subjectOf(ctx, message, command);
+  if (typeof subject === "string") return await reply(ctx, message, subject);
+  const { ref } = subject;
+  const action = actionOf(subject.command);
   if (typeof action === "string") return await reply(ctx, message, action);
   if (action.kind === "merge" && ref.kind === "issue") {
     return await reply(
       ctx,
       message,
-      "That notification is about an issue; only pull requests merge.",
+      `${refText(ref)} is an issue; only pull requests merge.`,
     );
   }
   const from = message.from;
