@@ -55,9 +55,10 @@ import * as $r51 from "./routes/discord/link.tsx";
 import * as $r52 from "./routes/health.ts";
 import * as $r53 from "./routes/index.ts";
 import * as $r54 from "./routes/openapi.json.ts";
-import * as $r55 from "./routes/telegram/webhook.ts";
-import * as $r56 from "./routes/webhook/[groupId].ts";
-import * as $r57 from "./routes/webhook/index.ts";
+import * as $r55 from "./routes/telegram/link.tsx";
+import * as $r56 from "./routes/telegram/webhook.ts";
+import * as $r57 from "./routes/webhook/[groupId].ts";
+import * as $r58 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
 import * as $i1 from "./islands/console/groups/CreateGroupForm.tsx";
 import * as $i2 from "./islands/console/groups/GroupSettings.tsx";
@@ -132,9 +133,10 @@ const manifest: Manifest = {
     "health.ts": $r52,
     "index.ts": $r53,
     "openapi.json.ts": $r54,
-    "telegram/webhook.ts": $r55,
-    "webhook/[groupId].ts": $r56,
-    "webhook/index.ts": $r57,
+    "telegram/link.tsx": $r55,
+    "telegram/webhook.ts": $r56,
+    "webhook/[groupId].ts": $r57,
+    "webhook/index.ts": $r58,
   },
   islands: {
     "PathTester": $i0,

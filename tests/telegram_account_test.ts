@@ -42,8 +42,8 @@ Deno.test("/gh login in a group: the link goes privately, the group only hears w
   await sendUpdate(world.t, messageUpdate(textMessage("/gh login")));
   const [privateText] = textsTo(world.bot, ALICE);
   const link = signInLinkIn(privateText);
-  assert.equal(link.origin, world.github.url);
-  assert.equal(link.pathname, "/login/oauth/authorize");
+  assert.equal(link.origin, "https://relay.example");
+  assert.equal(link.pathname, "/telegram/link");
   assert.ok(link.searchParams.get("state"));
   const groupTexts = textsTo(world.bot, GROUP);
   assert.deepEqual(groupTexts, ["I sent you a private message with your sign-in link."]);
@@ -65,7 +65,7 @@ Deno.test("/start login in the private chat sends the link there", async () => {
   await sendUpdate(world.t, messageUpdate(textMessage("/start login", { chatId: ALICE })));
   const texts = textsTo(world.bot, ALICE);
   assert.equal(texts.length, 1);
-  assert.equal(signInLinkIn(texts[0]).pathname, "/login/oauth/authorize");
+  assert.equal(signInLinkIn(texts[0]).pathname, "/telegram/link");
 });
 
 Deno.test("completing the sign-in links the account and confirms in the private chat", async () => {
@@ -120,4 +120,50 @@ Deno.test("/gh logout forgets the link and says how to revoke on GitHub", async 
   await sendUpdate(world.t, messageUpdate(textMessage("/gh logout")));
   assert.match(textsTo(world.bot, GROUP).at(-1)!, /^Unlinked: .*Settings → Applications/);
   assert.equal(await getTelegramLink(world.t.kv, String(ALICE)), null);
+});
+
+Deno.test("the link's page names the Telegram user and continues to GitHub with the state", async () => {
+  await using world = await startTelegramWorld();
+  await sendUpdate(world.t, messageUpdate(textMessage("/gh login")));
+  const link = signInLinkIn(textsTo(world.bot, ALICE)[0]);
+  const res = await world.t.fetch(`${link.pathname}${link.search}`, {
+    headers: { accept: "text/html" },
+  });
+  assert.equal(res.status, 200);
+  assert.equal(res.headers.get("cache-control"), "no-store");
+  const html = await res.text();
+  assert.match(html, /The Telegram user <strong>Alice \(@alice\)<\/strong>/);
+  const continueUrl = new URL(
+    html.match(/href="([^"]*login\/oauth\/authorize[^"]*)"/)![1].replaceAll("&amp;", "&"),
+  );
+  assert.equal(continueUrl.origin, world.github.url);
+  assert.equal(continueUrl.searchParams.get("state"), link.searchParams.get("state"));
+
+  const again = await world.t.fetch(`${link.pathname}${link.search}`, {
+    headers: { accept: "text/html" },
+  });
+  assert.equal(again.status, 200, "looking does not use the link up");
+  await again.body?.cancel();
+  for (const query of ["", "?state=nope", "?state=" + "a".repeat(40)]) {
+    const unusable = await world.t.fetch(`/telegram/link${query}`, {
+      headers: { accept: "text/html" },
+    });
+    assert.equal(unusable.status, 404, query);
+    assert.match(await unusable.text(), /Link not valid/);
+  }
+});
+
+Deno.test("a hostile Telegram name is escaped on the page", async () => {
+  await using world = await startTelegramWorld();
+  const message = textMessage("/gh login", { chatId: ALICE });
+  (message.from as { first_name: string }).first_name = '<script>alert(1)</script>"';
+  await sendUpdate(world.t, messageUpdate(message));
+  const link = signInLinkIn(textsTo(world.bot, ALICE)[0]);
+  const res = await world.t.fetch(`${link.pathname}${link.search}`, {
+    headers: { accept: "text/html" },
+  });
+  assert.equal(res.status, 200);
+  const html = await res.text();
+  assert.ok(!html.includes("<script>alert"));
+  assert.match(html, /<strong>&lt;script>alert\(1\)&lt;\/script>&quot; \(@alice\)<\/strong>/);
 });

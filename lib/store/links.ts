@@ -26,7 +26,7 @@ export interface TelegramLink {
 /** Who a pending link is for. */
 export type PendingLink =
   | { discordUserId: string; discordName?: string; interactionToken?: string }
-  | { telegramUserId: string; telegramChatId: string };
+  | { telegramUserId: string; telegramChatId: string; telegramName?: string };
 
 /**
  * Starts linking a chat user: stores a single-use OAuth state (10 minutes)
@@ -34,11 +34,9 @@ export type PendingLink =
  * lib/auth/chat_link.ts turns it into GitHub's authorize address).
  */
 export async function createLinkState(kv: Deno.Kv, pending: PendingLink): Promise<string> {
-  const flow = "discordUserId" in pending ? { kind: "discord_link" as const, ...pending } : {
-    kind: "telegram_link" as const,
-    telegramUserId: pending.telegramUserId,
-    telegramChatId: pending.telegramChatId,
-  };
+  const flow = "discordUserId" in pending
+    ? { kind: "discord_link" as const, ...pending }
+    : { kind: "telegram_link" as const, ...pending };
   return await createOAuthState(kv, flow);
 }
 

@@ -2,16 +2,18 @@
  * Linking commands: `/gh login` sends the GitHub sign-in link in a private message (never in
  * a group), `/gh logout` forgets the link, `/gh whoami` says which GitHub account is linked.
  */
-import { startChatLink } from "../../auth/chat_link.ts";
 import { FEATURES } from "../../config.ts";
 import { deleteTelegramLink, getTelegramLink } from "../../store/links.ts";
 import { botUsername } from "./bot_name.ts";
+import { startTelegramLink } from "./link_page.ts";
 import type { TelegramChatContext } from "./context.ts";
 import { answerPlace, isPrivate } from "./place.ts";
 import type { IncomingMessage } from "./update.ts";
 
 /** Whom a command came from: a person (not a bot, not an anonymous admin). */
-function senderOf(message: IncomingMessage): { id: number } | null {
+function senderOf(
+  message: IncomingMessage,
+): { id: number; first_name?: string; username?: string } | null {
   const from = message.from;
   return from && !from.is_bot ? from : null;
 }
@@ -34,7 +36,8 @@ export async function reply(
 
 function signInText(url: string): string {
   return [
-    "Open this link to link your Telegram account to your GitHub account:",
+    "Open this link to link your Telegram account to your GitHub account (the page names you " +
+    "and continues to GitHub's sign-in):",
     url,
     "",
     "It works once, for 10 minutes. Do not share it: whoever completes the sign-in becomes " +
@@ -52,8 +55,9 @@ async function startPrivateChatHint(ctx: TelegramChatContext): Promise<string> {
 }
 
 /**
- * `/gh login`: the sign-in link goes to the user's private chat with the bot (its chat id is
- * the user's id), and the confirmation after sign-in lands there too. In a group the group
+ * `/gh login`: the sign-in link (to the page that names the user, then GitHub) goes to the
+ * user's private chat with the bot (its chat id is the user's id), and the confirmation after
+ * sign-in lands there too. In a group the group
  * only hears where the link went, or how to open the private chat first.
  */
 export async function login(ctx: TelegramChatContext, message: IncomingMessage): Promise<void> {
@@ -62,10 +66,7 @@ export async function login(ctx: TelegramChatContext, message: IncomingMessage):
   if (!FEATURES["GitHub sign-in"](ctx.config)) {
     return await reply(ctx, message, "Linking is not available: GitHub sign-in is not set up.");
   }
-  const url = await startChatLink(ctx.kv, ctx.config, {
-    telegramUserId: String(sender.id),
-    telegramChatId: String(sender.id),
-  });
+  const url = await startTelegramLink(ctx.kv, ctx.config, sender);
   const sent = await ctx.bot.send({ chatId: sender.id }, signInText(url));
   if (isPrivate(message)) {
     if (sent.kind !== "ok") ctx.log.warn("telegram: sign-in link not sent", { kind: sent.kind });
