@@ -3,6 +3,7 @@
  * GitHub, updates built with the Bot API's own types, and posting them to the webhook.
  */
 import type { CallbackQuery, Message, Update } from "@grammyjs/types";
+import { updatesHandled } from "../lib/chatops/telegram/webhook.ts";
 import { type MessageSubject, saveMessageRef } from "../lib/store/message_refs.ts";
 import { startTestApp, type TestApp } from "./_helpers.ts";
 import { type FakeGitHub, type FakeUser, githubEnv, startFakeGitHub } from "./fake_github.ts";
@@ -110,13 +111,16 @@ export function buttonUpdate(
   return { update_id: nextUpdateId, callback_query: query } as Update;
 }
 
-/** Posts an update (or any body) to the webhook with the right secret, unless told otherwise. */
+/**
+ * Posts an update (or any body) to the webhook with the right secret, unless told otherwise,
+ * and waits until the work it started is done (it may outlast the answer on a busy machine).
+ */
 export async function postUpdate(
   t: TestApp,
   body: unknown,
   secret: string | null = SECRET,
 ): Promise<Response> {
-  return await t.fetch("/telegram/webhook", {
+  const res = await t.fetch("/telegram/webhook", {
     method: "POST",
     headers: {
       "content-type": "application/json",
@@ -124,6 +128,8 @@ export async function postUpdate(
     },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
+  await updatesHandled(t.config);
+  return res;
 }
 
 /** Posts an update and checks it was accepted. */

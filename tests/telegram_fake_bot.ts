@@ -28,6 +28,8 @@ export interface FakeBot extends AsyncDisposable {
   script(method: string, ...answers: { status: number; description: string }[]): void;
   /** The calls of one method, in order. */
   callsOf(method: string): Record<string, unknown>[];
+  /** The next call of `method` is recorded, then waits for `release` before it is answered. */
+  hold(method: string): { arrived: Promise<void>; release: () => void };
 }
 
 function answer(result: unknown): Response {
@@ -41,6 +43,7 @@ function refusal(status: number, description: string): Response {
 /** Starts the fake on a free loopback port. */
 export function startFakeBot(username = "switchyard_bot"): FakeBot {
   const scripts = new Map<string, { status: number; description: string }[]>();
+  const holds = new Map<string, { arrived: PromiseWithResolvers<void>; gate: Promise<void> }>();
   let nextMessageId = 5000;
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (req) => {
     const match = new URL(req.url).pathname.match(/^\/bot[^/]+\/(\w+)$/);
@@ -48,6 +51,12 @@ export function startFakeBot(username = "switchyard_bot"): FakeBot {
     const method = match[1];
     const body = await req.json() as Record<string, unknown>;
     fake.calls.push({ method, body });
+    const hold = holds.get(method);
+    if (hold) {
+      holds.delete(method);
+      hold.arrived.resolve();
+      await hold.gate;
+    }
     const scripted = scripts.get(method)?.shift();
     if (scripted) return refusal(scripted.status, scripted.description);
     switch (method) {
@@ -88,6 +97,12 @@ export function startFakeBot(username = "switchyard_bot"): FakeBot {
     script: (method, ...answers) =>
       scripts.set(method, [...(scripts.get(method) ?? []), ...answers]),
     callsOf: (method) => fake.calls.filter((call) => call.method === method).map((c) => c.body),
+    hold(method) {
+      const arrived = Promise.withResolvers<void>();
+      const gate = Promise.withResolvers<void>();
+      holds.set(method, { arrived, gate: gate.promise });
+      return { arrived: arrived.promise, release: () => gate.resolve() };
+    },
     [Symbol.asyncDispose]: () => server.shutdown(),
   };
   return fake;

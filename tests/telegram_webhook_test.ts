@@ -1,5 +1,6 @@
 /** `POST /telegram/webhook`: configuration, the secret header, bodies, and the answer. */
 import assert from "node:assert/strict";
+import { updatesHandled } from "../lib/chatops/telegram/webhook.ts";
 import { startTestApp } from "./_helpers.ts";
 import {
   GROUP,
@@ -106,4 +107,21 @@ Deno.test("a failing Telegram never fails the webhook", async () => {
   const res = await postUpdate(world.t, messageUpdate(textMessage("/gh help")));
   assert.equal(res.status, 200);
   assert.ok(world.t.lines.some((line) => line.message === "telegram: answer not sent"));
+});
+
+Deno.test("slow work does not hold the answer: it goes on after the 200", async () => {
+  await using world = await startTelegramWorld();
+  const held = world.bot.hold("sendMessage");
+  const res = await world.t.fetch("/telegram/webhook", {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-telegram-bot-api-secret-token": SECRET },
+    body: JSON.stringify(messageUpdate(textMessage("/gh help"))),
+  });
+  assert.equal(res.status, 200);
+  assert.deepEqual(await res.json(), { ok: true });
+  await held.arrived;
+  held.release();
+  await updatesHandled(world.t.config);
+  assert.equal(textsTo(world.bot, GROUP).length, 1);
+  assert.ok(!world.t.lines.some((line) => line.level === "error"));
 });

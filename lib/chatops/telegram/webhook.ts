@@ -34,6 +34,8 @@ export interface TelegramWebhookDeps {
 interface BotState {
   bot: TelegramBot;
   recent: RecentUpdates;
+  /** Updates still being handled. */
+  running: Set<Promise<void>>;
 }
 
 const bots = new WeakMap<Config, BotState>();
@@ -41,7 +43,11 @@ const bots = new WeakMap<Config, BotState>();
 function botStateFor(config: Config): BotState {
   let state = bots.get(config);
   if (!state) {
-    state = { bot: new TelegramBot(config.telegram), recent: new RecentUpdates() };
+    state = {
+      bot: new TelegramBot(config.telegram),
+      recent: new RecentUpdates(),
+      running: new Set(),
+    };
     bots.set(config, state);
   }
   return state;
@@ -79,13 +85,25 @@ export async function handleTelegramWebhook(
   if (work === null) {
     throw new HttpError(400, "Not a Telegram update: expected an object with a numeric update_id");
   }
-  const { bot, recent } = botStateFor(deps.config);
+  const { bot, recent, running } = botStateFor(deps.config);
   if (work.kind !== "ignored" && recent.take(work.updateId)) {
     const ctx: TelegramChatContext = { kv: deps.kv, config: deps.config, log: deps.log, bot };
-    const running = handleUpdate(ctx, work).catch((error) =>
-      deps.log.error("telegram: update failed", { updateId: work.updateId, error })
-    );
-    await headStart(running, ANSWER_WITHIN_MS);
+    const handling = handleUpdate(ctx, work)
+      .catch((error) =>
+        deps.log.error("telegram: update failed", { updateId: work.updateId, error })
+      )
+      .finally(() => running.delete(handling));
+    running.add(handling);
+    await headStart(handling, ANSWER_WITHIN_MS);
   }
   return Response.json({ ok: true });
+}
+
+/**
+ * Resolves once every update the app with `config` is handling has been handled (also those
+ * still running after their answer): for a shutdown, and for tests.
+ */
+export async function updatesHandled(config: Config): Promise<void> {
+  const running = bots.get(config)?.running;
+  while (running && running.size > 0) await Promise.all(running);
 }
