@@ -1,6 +1,7 @@
 /**
- * Linking commands: `/gh login` sends the GitHub sign-in link in a private message (never in
- * a group), `/gh logout` forgets the link, `/gh whoami` says which GitHub account is linked.
+ * Linking commands: `/gh login` sends the sign-in link in a private message (never in a
+ * group), `/gh logout` forgets the link, `/gh whoami` says which GitHub account is linked; and
+ * `reply`, which answers a message in its chat and topic.
  */
 import { FEATURES } from "../../config.ts";
 import { deleteTelegramLink, getTelegramLink } from "../../store/links.ts";
@@ -57,8 +58,8 @@ async function startPrivateChatHint(ctx: TelegramChatContext): Promise<string> {
 /**
  * `/gh login`: the sign-in link (to the page that names the user, then GitHub) goes to the
  * user's private chat with the bot (its chat id is the user's id), and the confirmation after
- * sign-in lands there too. In a group the group
- * only hears where the link went, or how to open the private chat first.
+ * sign-in lands there too. In a group the group only hears where the link went, or how to
+ * open the private chat first.
  */
 export async function login(ctx: TelegramChatContext, message: IncomingMessage): Promise<void> {
   const sender = senderOf(message);
