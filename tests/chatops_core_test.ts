@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { actAsLinkedUser, parseMergeMethod } from "../lib/chatops/act.ts";
 import { parseReaction } from "../lib/chatops/reactions.ts";
-import { parseRef, refText, refUrl } from "../lib/chatops/ref.ts";
+import { parseRef, refText } from "../lib/chatops/ref.ts";
 import { subscribeChat, unsubscribeChat } from "../lib/chatops/subscribe.ts";
 import { subjectOfPayload } from "../lib/chatops/subject.ts";
 import { trackSentMessage } from "../lib/chatops/tracking.ts";
@@ -40,7 +40,6 @@ Deno.test("parseRef: short form and GitHub addresses", () => {
     ref: { owner: "o", repo: "r.js", number: 3, kind: "pull" },
   });
   assert.equal(refText(REF), "octo-org/switchyard#12");
-  assert.equal(refUrl({ ...REF, kind: "pull" }), "https://github.com/octo-org/switchyard/pull/12");
 });
 
 Deno.test("parseRef: refuses bad names, numbers, hosts and oversized input with clear words", () => {
@@ -298,6 +297,18 @@ Deno.test("tracking: a sent pull request notification records its subject", asyn
     null,
   );
   await trackSentMessage(kv, log);
+  await trackSentMessage(kv, {
+    ...log,
+    platform: "telegram",
+    target: { platform: "telegram", chatId: "-100333", topicId: 9 },
+    messageId: "42",
+  });
+  const telegram = await getMessageRef(kv, {
+    platform: "telegram",
+    chatId: "-100333",
+    messageId: "42",
+  });
+  assert.equal(telegram?.subject.number, 42);
   const ref = await getMessageRef(kv, { platform: "discord", chatId: "701", messageId: "9001" });
   assert.deepEqual(ref?.subject, {
     repository: "octo-org/switchyard",

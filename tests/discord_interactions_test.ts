@@ -27,7 +27,7 @@ Deno.test("interactions: 503 { error } until the public key and application id a
   await using t = await startTestApp();
   const res = await t.fetch("/discord/interactions", { method: "POST", body: '{"type":1}' });
   assert.equal(res.status, 503);
-  assert.deepEqual(await res.json(), { error: "Discord interactions are not configured" });
+  assert.deepEqual(await res.json(), { error: "Discord interactions is not configured" });
 });
 
 Deno.test("interactions: PING answers PONG; every bad signature is 401, never 5xx", async () => {

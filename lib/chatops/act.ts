@@ -11,6 +11,7 @@ import {
   commentOnIssue,
   mergePullRequest,
   reactToIssue,
+  reopenIssue,
   setIssueState,
 } from "../github/actions.ts";
 import type { GitHubCaller } from "../github/client.ts";
@@ -155,7 +156,7 @@ function call(
     case "close":
       return setIssueState(github, { ...repo, issueNumber: ref.number }, "closed");
     case "reopen":
-      return setIssueState(github, { ...repo, issueNumber: ref.number }, "open");
+      return reopenIssue(github, { ...repo, issueNumber: ref.number });
     case "react":
       return reactToIssue(github, { ...repo, issueNumber: ref.number, content: action.reaction });
   }

@@ -84,14 +84,6 @@ export function refText(ref: IssueRef): string {
   return `${ref.owner}/${ref.repo}#${ref.number}`;
 }
 
-/** The pull request's or issue's address on GitHub (`webUrl` is GitHub's site). */
-export function refUrl(ref: IssueRef, webUrl = "https://github.com"): string {
-  const path = ref.kind === "pull" ? "pull" : "issues";
-  return `${webUrl}/${encodeURIComponent(ref.owner)}/${
-    encodeURIComponent(ref.repo)
-  }/${path}/${ref.number}`;
-}
-
 /** A ref for `owner/name` and a number, when the repository name is well-formed. */
 export function refOf(
   repository: string,

@@ -35,8 +35,18 @@ export type PendingLink =
  */
 export async function createLinkState(kv: Deno.Kv, pending: PendingLink): Promise<string> {
   const flow = "discordUserId" in pending
-    ? { kind: "discord_link" as const, ...pending }
-    : { kind: "telegram_link" as const, ...pending };
+    ? {
+      kind: "discord_link" as const,
+      discordUserId: pending.discordUserId,
+      ...(pending.discordName ? { discordName: pending.discordName } : {}),
+      ...(pending.interactionToken ? { interactionToken: pending.interactionToken } : {}),
+    }
+    : {
+      kind: "telegram_link" as const,
+      telegramUserId: pending.telegramUserId,
+      telegramChatId: pending.telegramChatId,
+      ...(pending.telegramName ? { telegramName: pending.telegramName } : {}),
+    };
   return await createOAuthState(kv, flow);
 }
 

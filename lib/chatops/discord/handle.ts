@@ -48,7 +48,7 @@ export async function handleInteraction(
   const { publicKey, applicationId } = deps.config.discord;
   if (!publicKey || !applicationId) {
     await req.body?.cancel().catch(() => {});
-    return error(503, "Discord interactions are not configured");
+    return error(503, "Discord interactions is not configured");
   }
   const read = await readBody(req, { maxBytes: INTERACTION_BODY_BYTES });
   if (!read.ok) {
