@@ -13,6 +13,7 @@
  * Every value is checked (400 names the parameter) and escaped in the page; the page links
  * only to the configured GitHub and never redirects.
  */
+import { z } from "zod";
 import type { Config } from "../../config.ts";
 import { HttpError } from "../../fresh/mod.ts";
 
@@ -26,6 +27,16 @@ const CONTROL = /\p{Cc}/u;
 const REF =
   /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/((?!\.{1,2}(?:#|$))[A-Za-z0-9._-]{1,100})(?:#([1-9]\d{0,9}))?$/;
 const KINDS = new Set(["pull", "issues"]);
+
+/** The query in JSON Schema terms, for the API document (`readRichHeader` checks it). */
+export const richHeaderQuerySchema = z.object({
+  title: z.string().min(1).max(TITLE_MAX),
+  description: z.string().min(1).max(DESCRIPTION_MAX).optional(),
+  ref: z.string().regex(REF).optional()
+    .describe("owner/repo or owner/repo#number: the card's address and image"),
+  kind: z.enum(["pull", "issues"]).optional()
+    .describe("the page a numbered ref points at (default issues)"),
+});
 
 /** What a card shows. */
 export interface RichHeader {
