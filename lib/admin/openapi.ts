@@ -15,6 +15,7 @@ import {
   targetRefSchema,
   targetSchema,
 } from "../filter/schema.ts";
+import { richHeaderQuerySchema } from "../chatops/telegram/rich_header.ts";
 import { closeSchema, commentSchema, mergeSchema, reactSchema } from "../github/actions.ts";
 import { ID_FORMATS } from "../ids.ts";
 import { type Endpoint, pathIdKinds } from "./endpoint.ts";
@@ -73,6 +74,16 @@ export const OTHER_ENDPOINTS: readonly OtherEndpoint[] = [
     auth: "bearer",
     body: reactSchema,
     response: ok.extend({ id: z.number().int() }),
+  },
+  {
+    method: "GET",
+    path: "/api/richheader",
+    summary: "Open Graph page for a Telegram notification's link-preview card (cacheable)",
+    access: "anyone",
+    auth: "none",
+    page: true,
+    query: richHeaderQuerySchema,
+    response: z.string(),
   },
   {
     method: "GET",

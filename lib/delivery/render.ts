@@ -31,7 +31,7 @@ export function messageForRoute(
 /**
  * Renders `message` for `target`: Discord's create-message body (with the
  * route's role pings, and the chat-ops buttons when `event` is about a pull request or issue)
- * or Telegram's HTML text. Null for an unknown platform.
+ * or Telegram's HTML text (with the same buttons). Null for an unknown platform.
  */
 export function renderFor(
   message: Message,
@@ -46,7 +46,7 @@ export function renderFor(
         actions: (event && actionsOfEvent(event)) ?? undefined,
       });
     case "telegram":
-      return renderTelegram(message);
+      return renderTelegram(message, (event && actionsOfEvent(event)) ?? undefined);
     default:
       return null;
   }

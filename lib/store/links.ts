@@ -26,7 +26,7 @@ export interface TelegramLink {
 /** Who a pending link is for. */
 export type PendingLink =
   | { discordUserId: string; discordName?: string; interactionToken?: string }
-  | { telegramUserId: string; telegramChatId: string };
+  | { telegramUserId: string; telegramChatId: string; telegramName?: string };
 
 /**
  * Starts linking a chat user: stores a single-use OAuth state (10 minutes)
@@ -45,6 +45,7 @@ export async function createLinkState(kv: Deno.Kv, pending: PendingLink): Promis
       kind: "telegram_link" as const,
       telegramUserId: pending.telegramUserId,
       telegramChatId: pending.telegramChatId,
+      ...(pending.telegramName ? { telegramName: pending.telegramName } : {}),
     };
   return await createOAuthState(kv, flow);
 }

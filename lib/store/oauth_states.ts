@@ -25,7 +25,13 @@ export type OAuthFlow =
     /** The `/gh link` interaction, to confirm the link in Discord (valid 15 minutes). */
     interactionToken?: string;
   }
-  | { kind: "telegram_link"; telegramUserId: string; telegramChatId: string };
+  | {
+    kind: "telegram_link";
+    telegramUserId: string;
+    telegramChatId: string;
+    /** The Telegram user's name, shown on the page that asks to confirm the link. */
+    telegramName?: string;
+  };
 
 interface StoredState {
   flow: OAuthFlow;
