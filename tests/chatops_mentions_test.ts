@@ -5,7 +5,6 @@
  */
 import assert from "node:assert/strict";
 import { resolveMentions } from "../lib/delivery/mentions.ts";
-import { utf8 } from "../lib/encoding.ts";
 import { telegramMentionLine } from "../lib/format/mentions.ts";
 import { renderTelegram } from "../lib/format/telegram.ts";
 import { saveEvent } from "../lib/store/events.ts";
