@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { utf8 } from "../lib/encoding.ts";
 import { saveEvent } from "../lib/store/events.ts";
-import type { Route } from "../lib/types.ts";
+import { inPlacePlanOf } from "../lib/delivery/edit_in_place.ts";
+import type { ForgeEvent, Route } from "../lib/types.ts";
 import { type FakeChat, startFakeDiscord, startFakeTelegram } from "../testing/fake_chat.ts";
 import { fixture } from "./_ingest_helpers.ts";
 import { deliveryConfig, runWorker, settled, storeRoutes } from "./_delivery_helpers.ts";
@@ -259,4 +260,77 @@ Deno.test("a rate-limited edit waits the platform's retry_after and is not sent 
   assert.equal(env.discord.edits.length, 1);
   assert.equal(env.telegram.received.length, 1);
   assert.equal(env.telegram.edits.length, 1);
+});
+
+function eventOf(kind: string, payload: Record<string, unknown>): ForgeEvent {
+  return {
+    id: "e1",
+    provider: "github",
+    kind,
+    ...(typeof payload.action === "string" ? { action: payload.action } : {}),
+    scope: { type: "global" },
+    receivedAt: 0,
+    headers: {},
+    payload,
+  };
+}
+
+Deno.test("plans: one key per run, suite and deployment; cards by pull request or issue; none for others", async () => {
+  const deployment = await payloadOf("deployment/payload.json");
+  const status = await payloadOf("deployment_status/payload.json");
+  const deploymentPlan = await inPlacePlanOf(eventOf("deployment", deployment));
+  const statusPlan = await inPlacePlanOf(eventOf("deployment_status", status));
+  assert.equal(deploymentPlan?.mode, "progress");
+  assert.equal(statusPlan?.key, deploymentPlan?.key);
+
+  const requested = await payloadOf("check_suite/requested.payload.json");
+  const suite = await inPlacePlanOf(eventOf("check_suite", requested));
+  const sameSuite = await inPlacePlanOf(
+    eventOf("check_suite", { ...requested, action: "completed" }),
+  );
+  assert.equal(suite?.mode, "progress");
+  assert.equal(sameSuite?.key, suite?.key);
+  const otherSuite = await inPlacePlanOf(
+    eventOf("check_suite", await payloadOf("check_suite/completed.payload.json")),
+  );
+  assert.notEqual(otherSuite?.key, suite?.key);
+
+  const opened = await payloadOf("pull_request/opened.payload.json");
+  const card = await inPlacePlanOf(eventOf("pull_request", opened));
+  const update = await inPlacePlanOf(eventOf("pull_request", { ...opened, action: "closed" }));
+  assert.deepEqual([card?.mode, update?.mode, update?.key], ["card", "card_update", card?.key]);
+  const gitea = await inPlacePlanOf({ ...eventOf("pull_request", opened), provider: "gitea" });
+  assert.notEqual(gitea?.key, card?.key);
+
+  assert.equal(await inPlacePlanOf(eventOf("push", await payloadOf("push/payload.json"))), null);
+  assert.equal(await inPlacePlanOf(eventOf("issue_comment", { ...opened })), null);
+  for (const id of [-1, 1.5, "12a", "1".repeat(30), null, { n: 1 }]) {
+    const run = { ...(requested.check_suite as Record<string, unknown>), id };
+    assert.equal(
+      await inPlacePlanOf(eventOf("check_suite", { ...requested, check_suite: run })),
+      null,
+      JSON.stringify(id),
+    );
+  }
+});
+
+Deno.test("a close with no card in the chat posts the full message, which becomes the card", async () => {
+  await using env = await startAll();
+  await storeRoutes(env.kv, [routeFor("pull_request")]);
+  const closed = await payloadOf("pull_request/closed.payload.json");
+  const reopened = await payloadOf("pull_request/reopened.payload.json");
+  await acceptGithub(env.kv, "pull_request", closed, "closed-1");
+  const first = await settled(env.kv, "closed-1", 2);
+  for (const log of first) assert.deepEqual([log.status, log.edited], ["ok", undefined]);
+  const card = only(env.discord.received, "Discord card");
+  assert.deepEqual(discordButtons(card.body), ["Reopen", "Comment", "Open on GitHub"]);
+
+  await acceptGithub(env.kv, "pull_request", reopened, "reopened-1");
+  await settled(env.kv, "reopened-1", 2);
+  const edit = only(editsOf(env.discord, card.messageId), "Discord card edit");
+  assert.deepEqual(discordButtons(edit.body), ["Merge", "Close", "Comment", "Open on GitHub"]);
+  assert.equal(env.discord.received.length, 2);
+  const telegramCard = env.telegram.received[0];
+  const telegramEdit = only(editsOf(env.telegram, telegramCard.messageId), "Telegram card edit");
+  assert.deepEqual(telegramButtons(telegramEdit.body), ["Merge", "Close", "React", "Open"]);
 });
