@@ -50,6 +50,10 @@ export interface FakeChat extends AsyncDisposable {
   url: string;
   /** Accepted messages, in arrival order. */
   received: ReceivedMessage[];
+  /** Accepted edits, in arrival order (`messageId` is the message edited). */
+  edits: ReceivedMessage[];
+  /** Forgets a message, as if someone deleted it: editing it then answers "not found". */
+  deleteMessage(messageId: string): void;
   /** Requests received (accepted, refused and rate-limited). */
   requests(): number;
   /** 429 answers given (scripted ones included). */
@@ -73,6 +77,8 @@ interface Hold {
 
 interface Base {
   received: ReceivedMessage[];
+  edits: ReceivedMessage[];
+  deleted: Set<string>;
   scripts: Map<string, ScriptedAnswer[]>;
   holds: Map<string, Hold>;
   counters: { requests: number; rateLimited: number };
@@ -110,6 +116,8 @@ function serve(base: Base, handler: (req: Request) => Promise<Response>): FakeCh
   return {
     url: `http://127.0.0.1:${server.addr.port}`,
     received: base.received,
+    edits: base.edits,
+    deleteMessage: (messageId) => base.deleted.add(messageId),
     requests: () => base.counters.requests,
     rateLimited: () => base.counters.rateLimited,
     script: (chat, answers) =>
@@ -131,6 +139,8 @@ function serve(base: Base, handler: (req: Request) => Promise<Response>): FakeCh
 function newBase(): Base {
   return {
     received: [],
+    edits: [],
+    deleted: new Set(),
     scripts: new Map(),
     holds: new Map(),
     counters: { requests: 0, rateLimited: 0 },
@@ -152,6 +162,12 @@ async function holdIfAsked(base: Base, chat: string) {
   base.holds.delete(chat);
   hold.arrived.resolve();
   await hold.gate.promise;
+}
+
+/** True when `messageId` was accepted in `chat` and not deleted since. */
+function editable(base: Base, chat: string, messageId: string): boolean {
+  return !base.deleted.has(messageId) &&
+    base.received.some((message) => message.chat === chat && message.messageId === messageId);
 }
 
 /** Counts events in a sliding window. */
@@ -194,8 +210,9 @@ function channelAnswer(threads: ReadonlyMap<string, string>, channel: string): R
 }
 
 /**
- * Starts a fake Discord API: `POST /channels/{id}/messages` (nonces enforced) and
- * `GET /channels/{id}` for the threads added with `addThread`.
+ * Starts a fake Discord API: `POST /channels/{id}/messages` (nonces enforced),
+ * `PATCH /channels/{id}/messages/{message}` (404 Unknown Message for a message it does not
+ * have) and `GET /channels/{id}` for the threads added with `addThread`.
  */
 export function startFakeDiscord(limits?: FakeDiscordLimits): FakeDiscord {
   const base = newBase();
@@ -222,8 +239,12 @@ export function startFakeDiscord(limits?: FakeDiscordLimits): FakeDiscord {
     if (req.method === "GET" && lookup) {
       return channelAnswer(threads, decodeURIComponent(lookup[1]));
     }
-    const match = path.match(/^\/channels\/([^/]+)\/messages$/);
-    if (req.method !== "POST" || !match) return json(404, { message: "404: Not Found", code: 0 });
+    const match = path.match(/^\/channels\/([^/]+)\/messages(?:\/([^/]+))?$/);
+    const editing = req.method === "PATCH" && match?.[2] !== undefined;
+    const posting = req.method === "POST" && match !== null && match[2] === undefined;
+    if (!match || !(editing || posting)) {
+      return json(404, { message: "404: Not Found", code: 0 });
+    }
     const channel = decodeURIComponent(match[1]);
     const body = await req.json() as Record<string, unknown>;
     const answer = scripted(base, channel);
@@ -257,6 +278,14 @@ export function startFakeDiscord(limits?: FakeDiscordLimits): FakeDiscord {
       }
       bucket.count++;
       headers = bucketHeaders(bucket, now);
+    }
+    if (editing) {
+      const messageId = decodeURIComponent(match[2]);
+      if (!editable(base, channel, messageId)) {
+        return json(404, { message: "Unknown Message", code: 10008 }, headers);
+      }
+      base.edits.push({ chat: channel, body, messageId, at: now });
+      return json(200, { id: messageId, channel_id: channel }, headers);
     }
     const nonce = typeof body.nonce === "string" ? body.nonce : undefined;
     const earlier = nonce && body.enforce_nonce === true ? byNonce.get(nonce) : undefined;
@@ -303,7 +332,10 @@ export interface FakeTelegramOptions {
   sentAt?: (chat: string) => number | undefined;
 }
 
-/** Starts a fake Telegram Bot API: `POST /bot{token}/sendMessage`. */
+/**
+ * Starts a fake Telegram Bot API: `POST /bot{token}/sendMessage` and `editMessageText` (400
+ * "message to edit not found" for a message it does not have).
+ */
 export function startFakeTelegram(
   limits?: FakeTelegramLimits,
   options: FakeTelegramOptions = {},
@@ -337,7 +369,7 @@ export function startFakeTelegram(
   }
 
   return serve(base, async (req) => {
-    const match = new URL(req.url).pathname.match(/^\/bot([^/]+)\/sendMessage$/);
+    const match = new URL(req.url).pathname.match(/^\/bot([^/]+)\/(sendMessage|editMessageText)$/);
     if (req.method !== "POST" || !match) {
       return json(404, { ok: false, error_code: 404, description: "Not Found" });
     }
@@ -348,6 +380,21 @@ export function startFakeTelegram(
     const now = Date.now();
     const refusal = limited(chat, options.sentAt?.(chat) ?? now);
     if (refusal) return refusal;
+    if (match[2] === "editMessageText") {
+      const messageId = String(body.message_id);
+      if (!editable(base, chat, messageId)) {
+        return json(400, {
+          ok: false,
+          error_code: 400,
+          description: "Bad Request: message to edit not found",
+        });
+      }
+      base.edits.push({ chat, body, messageId, at: now });
+      return json(200, {
+        ok: true,
+        result: { message_id: Number(messageId), chat: { id: chat }, text: body.text },
+      });
+    }
     const message: ReceivedMessage = { chat, body, messageId: String(nextId++), at: now };
     base.received.push(message);
     await holdIfAsked(base, chat);

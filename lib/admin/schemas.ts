@@ -204,6 +204,10 @@ export const sendLogSchema = z.object({
     "why the route's message template failed; the built-in message was sent instead",
   ),
   messageId: z.string().optional(),
+  edited: z.boolean().optional().describe("true when the unit edited a message in place"),
+  editedMessageId: z.string().optional().describe(
+    "the message edited in place (a card whose short notice is messageId, or messageId itself)",
+  ),
   nextAttemptAt: timeSchema.optional(),
   createdAt: timeSchema,
   updatedAt: timeSchema,

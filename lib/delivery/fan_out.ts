@@ -16,7 +16,9 @@ import { laneKeyFor } from "../target_ref.ts";
 import type { ForgeEvent, Route, Target } from "../types.ts";
 import type { DeliveryContext } from "./context.ts";
 import { isOwnActionSkipped } from "./own_actions.ts";
-import { messageForRoute, renderFor } from "./render.ts";
+import { messageForRoute } from "./render.ts";
+import { inPlacePlanOf, renderUnitBody } from "./edit_in_place.ts";
+import { resolveMentions } from "./mentions.ts";
 import { unitIdFor } from "./targets.ts";
 
 const REPOSITORY_CHARS = 200;
@@ -82,6 +84,8 @@ async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<numbe
   }
   const message = formatEvent(event);
   if (!message) return 0;
+  const inPlace = await inPlacePlanOf(event); // edit in place
+  const mentioned = await resolveMentions(ctx.kv, event, message); // linked users it names
   const [{ routes }, entries] = await Promise.all([
     ctx.routes.current(),
     listGroupEntries(ctx.kv),
@@ -108,7 +112,10 @@ async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<numbe
     for (const target of route.targets) {
       if (await isOwnActionSkipped(ctx.kv, event, target)) continue;
       if (!bodies.has(target.platform)) {
-        bodies.set(target.platform, renderFor(routed.message, route, target, event));
+        bodies.set(
+          target.platform,
+          renderUnitBody(inPlace, routed.message, route, target, event, mentioned),
+        );
       }
       const body = bodies.get(target.platform);
       units.push(await unitFor(event, route, internalId, target, body, now, routed.templateError));

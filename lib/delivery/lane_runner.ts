@@ -23,6 +23,7 @@ import {
 import { getSendLogEntry, type SendLog } from "../store/send_logs.ts";
 import { getUnitBody, markSending, recordOutcome } from "../store/units.ts";
 import { trackSentMessage } from "../chatops/tracking.ts";
+import { noteEdit, sendOrEdit } from "./edit_in_place.ts";
 import type { DeliveryContext } from "./context.ts";
 import { mustWaitForOlderEvents, ORDER_POLL_MS } from "./order_gate.ts";
 import { decide, type RetryDecision } from "./retry_policy.ts";
@@ -51,7 +52,7 @@ function outcomeLog(
     next.error = result.error;
   }
   if (decision.delayMs !== undefined) next.nextAttemptAt = now + decision.delayMs;
-  return next;
+  return noteEdit(next, result); // edit in place: records `edited` / `editedMessageId`
 }
 
 async function stillOwned(
@@ -154,7 +155,7 @@ async function step(ctx: DeliveryContext, lane: string, run: Deno.KvEntry<LaneRu
 
   const sending = await markSending(ctx.kv, run, log, ctx.now(), ctx.retentionMs);
   if (!sending) return await stillOwned(ctx, lane, run);
-  const result = await sender.send(log.value.id, log.value.target, body);
+  const result = await sendOrEdit(ctx, sender, log.value, body); // edit in place, else send
   return await settle(ctx, lane, run, sending, head.value, result);
 }
 

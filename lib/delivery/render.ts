@@ -2,6 +2,7 @@
 import { type Message, renderDiscord, renderTelegram } from "../format/mod.ts";
 import { renderTemplateMessage, TemplateRenderError } from "../template/mod.ts";
 import { actionsOfEvent } from "../chatops/subject.ts";
+import { type MentionedUsers, NO_MENTIONS } from "../format/mentions.ts";
 import type { ForgeEvent, Route, RouteTemplate, Target } from "../types.ts";
 
 /** The message a route sends for an event, and why its template failed when it did. */
@@ -30,23 +31,30 @@ export function messageForRoute(
 
 /**
  * Renders `message` for `target`: Discord's create-message body (with the
- * route's role pings, and the chat-ops buttons when `event` is about a pull request or issue)
- * or Telegram's HTML text (with the same buttons). Null for an unknown platform.
+ * route's role pings and the linked users `mentioned`, and the chat-ops buttons when `event`
+ * is about a pull request or issue) or Telegram's HTML text (with the same buttons and the
+ * mentioned users linked). Null for an unknown platform.
  */
 export function renderFor(
   message: Message,
   route: Route,
   target: Target,
   event?: ForgeEvent,
+  mentioned: MentionedUsers = NO_MENTIONS,
 ): unknown {
   switch (target.platform) {
     case "discord":
       return renderDiscord(message, {
         roleIds: route.discordRoleIds,
+        userIds: mentioned.discordUserIds,
         actions: (event && actionsOfEvent(event)) ?? undefined,
       });
     case "telegram":
-      return renderTelegram(message, (event && actionsOfEvent(event)) ?? undefined);
+      return renderTelegram(
+        message,
+        (event && actionsOfEvent(event)) ?? undefined,
+        mentioned.telegramUsers,
+      );
     default:
       return null;
   }

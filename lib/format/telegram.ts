@@ -11,6 +11,7 @@ import type {
 } from "@grammyjs/types";
 import type { Target } from "../types.ts";
 import { colorDot } from "./colors.ts";
+import { type TelegramMention, telegramMentionLine } from "./mentions.ts";
 import type { Message, MessageField, RichText, Span } from "./message.ts";
 import { providerName } from "./provider.ts";
 import { GITHUB_REACTIONS } from "./reactions.ts";
@@ -99,15 +100,18 @@ function footerOf(message: Message): string {
 /**
  * The `sendMessage` text for a message: a linked bold title (with a status dot
  * for palette colours), the author, the description, the fields and an italic
- * footer. The title and footer are kept and the middle is cut to fit 4,096
- * (only a pathologically long title or link can cut into the end itself).
+ * footer; the linked users the message mentions are linked under the title.
+ * The title and footer are kept and the middle is cut to fit 4,096 (only a
+ * pathologically long title or link can cut into the end itself).
  * Link previews are off: the message already says what the link is.
  */
 export function renderTelegram(
   message: Message,
   actions?: TelegramActions,
+  mentioned: readonly TelegramMention[] = [],
 ): TelegramMessageBody {
-  const header = headerOf(message);
+  const mentionLine = telegramMentionLine(mentioned);
+  const header = headerOf(message) + (mentionLine ? `\n${mentionLine}` : "");
   const footer = footerOf(message);
   const body = [
     renderHtml(message.description ?? []),

@@ -284,6 +284,24 @@ export const messageRefKey = (platform: Platform, chatId: string, messageId: str
 export const messageRefsOfChatPrefix = (platform: Platform, chatId: string) =>
   ["message_refs", platform, chatId] as const;
 
+// --- Chat-ops edit in place and mentions (lib/store/progress_messages.ts, links.ts) -----------
+
+/**
+ * The one message a chat shows for something that progresses (a CI run, a deployment) or a
+ * pull request's or issue's card: by platform, place (channel, thread, or chat and topic) and
+ * the hashed subject key.
+ */
+export const progressMessageKey = (platform: Platform, place: string, subjectKey: string) =>
+  ["progress_messages", platform, place, subjectKey] as const;
+
+/** A chat user linked to a GitHub login (lower case): the reverse of the link records. */
+export const linkByGithubLoginKey = (platform: Platform, login: string, chatUserId: string) =>
+  ["links_by_github_login", platform, login, chatUserId] as const;
+
+/** Prefix of the chat users of one platform linked to a GitHub login (lower case). */
+export const linksByGithubLoginPrefix = (platform: Platform, login: string) =>
+  ["links_by_github_login", platform, login] as const;
+
 // --- Selectors ------------------------------------------------------------------------------
 
 /** The keys under `prefix`, only those below `[...prefix, below]` when `below` is given. */

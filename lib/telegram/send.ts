@@ -4,6 +4,7 @@ import type { SendResult } from "../platform/send_result.ts";
 import { refusalResult } from "../platform/send_result.ts";
 import type { TelegramMessageBody } from "../format/telegram.ts";
 import type { Target } from "../types.ts";
+import type { CallOutcome } from "../http_client.ts";
 import { callTelegram, type TelegramSettings } from "./api.ts";
 
 interface TelegramRefusal {
@@ -28,6 +29,14 @@ export async function sendTelegramMessage(
     ...(body.reply_markup === undefined ? {} : { reply_markup: body.reply_markup }),
   };
   const outcome = await callTelegram<{ message_id?: number }>(settings, "sendMessage", parameters);
+  return telegramResultOf(outcome);
+}
+
+/**
+ * What a Telegram message call came to: sent (with the message id), rate limited (the wait its
+ * `parameters.retry_after` asks for), worth a retry, or refused.
+ */
+export function telegramResultOf(outcome: CallOutcome<{ message_id?: number }>): SendResult {
   if (outcome.kind === "unreachable") return { kind: "retryable", error: outcome.message };
   if (outcome.kind === "ok") {
     const id = outcome.body?.message_id;
