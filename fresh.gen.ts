@@ -43,18 +43,23 @@ import * as $r39 from "./routes/api/close.ts";
 import * as $r40 from "./routes/api/comment.ts";
 import * as $r41 from "./routes/api/merge.ts";
 import * as $r42 from "./routes/api/react.ts";
-import * as $r43 from "./routes/auth/github/callback.tsx";
-import * as $r44 from "./routes/auth/github/index.ts";
-import * as $r45 from "./routes/auth/github/install/_middleware.ts";
-import * as $r46 from "./routes/auth/github/install/bind.ts";
-import * as $r47 from "./routes/auth/github/install/index.tsx";
-import * as $r48 from "./routes/auth/token/[userId].ts";
-import * as $r49 from "./routes/auth/token/_middleware.ts";
-import * as $r50 from "./routes/health.ts";
-import * as $r51 from "./routes/index.ts";
-import * as $r52 from "./routes/openapi.json.ts";
-import * as $r53 from "./routes/webhook/[groupId].ts";
-import * as $r54 from "./routes/webhook/index.ts";
+import * as $r43 from "./routes/api/richheader.ts";
+import * as $r44 from "./routes/auth/github/callback.tsx";
+import * as $r45 from "./routes/auth/github/index.ts";
+import * as $r46 from "./routes/auth/github/install/_middleware.ts";
+import * as $r47 from "./routes/auth/github/install/bind.ts";
+import * as $r48 from "./routes/auth/github/install/index.tsx";
+import * as $r49 from "./routes/auth/token/[userId].ts";
+import * as $r50 from "./routes/auth/token/_middleware.ts";
+import * as $r51 from "./routes/discord/interactions.ts";
+import * as $r52 from "./routes/discord/link.tsx";
+import * as $r53 from "./routes/health.ts";
+import * as $r54 from "./routes/index.ts";
+import * as $r55 from "./routes/openapi.json.ts";
+import * as $r56 from "./routes/telegram/link.tsx";
+import * as $r57 from "./routes/telegram/webhook.ts";
+import * as $r58 from "./routes/webhook/[groupId].ts";
+import * as $r59 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
 import * as $i1 from "./islands/console/groups/CreateGroupForm.tsx";
 import * as $i2 from "./islands/console/groups/GroupSettings.tsx";
@@ -117,18 +122,23 @@ const manifest: Manifest = {
     "api/comment.ts": $r40,
     "api/merge.ts": $r41,
     "api/react.ts": $r42,
-    "auth/github/callback.tsx": $r43,
-    "auth/github/index.ts": $r44,
-    "auth/github/install/_middleware.ts": $r45,
-    "auth/github/install/bind.ts": $r46,
-    "auth/github/install/index.tsx": $r47,
-    "auth/token/[userId].ts": $r48,
-    "auth/token/_middleware.ts": $r49,
-    "health.ts": $r50,
-    "index.ts": $r51,
-    "openapi.json.ts": $r52,
-    "webhook/[groupId].ts": $r53,
-    "webhook/index.ts": $r54,
+    "api/richheader.ts": $r43,
+    "auth/github/callback.tsx": $r44,
+    "auth/github/index.ts": $r45,
+    "auth/github/install/_middleware.ts": $r46,
+    "auth/github/install/bind.ts": $r47,
+    "auth/github/install/index.tsx": $r48,
+    "auth/token/[userId].ts": $r49,
+    "auth/token/_middleware.ts": $r50,
+    "discord/interactions.ts": $r51,
+    "discord/link.tsx": $r52,
+    "health.ts": $r53,
+    "index.ts": $r54,
+    "openapi.json.ts": $r55,
+    "telegram/link.tsx": $r56,
+    "telegram/webhook.ts": $r57,
+    "webhook/[groupId].ts": $r58,
+    "webhook/index.ts": $r59,
   },
   islands: {
     "PathTester": $i0,

@@ -108,7 +108,7 @@ async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<numbe
     for (const target of route.targets) {
       if (await isOwnActionSkipped(ctx.kv, event, target)) continue;
       if (!bodies.has(target.platform)) {
-        bodies.set(target.platform, renderFor(routed.message, route, target));
+        bodies.set(target.platform, renderFor(routed.message, route, target, event));
       }
       const body = bodies.get(target.platform);
       units.push(await unitFor(event, route, internalId, target, body, now, routed.templateError));

@@ -22,6 +22,7 @@ import {
 } from "../store/lanes.ts";
 import { getSendLogEntry, type SendLog } from "../store/send_logs.ts";
 import { getUnitBody, markSending, recordOutcome } from "../store/units.ts";
+import { trackSentMessage } from "../chatops/tracking.ts";
 import type { DeliveryContext } from "./context.ts";
 import { mustWaitForOlderEvents, ORDER_POLL_MS } from "./order_gate.ts";
 import { decide, type RetryDecision } from "./retry_policy.ts";
@@ -92,6 +93,7 @@ async function settle(
   const now = ctx.now();
   const next = outcomeLog(log.value, result, decision, now);
   await recordOutcome(ctx.kv, lane, log, next, decision.failures, now, ctx.retentionMs);
+  await trackSentMessage(ctx.kv, next, ctx.log);
   if (next.status !== "ok") {
     ctx.log.info("delivery attempt", {
       logId: next.id,

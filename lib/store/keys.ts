@@ -274,6 +274,16 @@ export const allowedTargetsEpochKey = () => ["allowed_targets_epoch"] as const;
 /** Set once the targets of routes stored before target ownership existed were allowed. */
 export const allowedTargetsUpgradedKey = () => ["allowed_targets_upgraded"] as const;
 
+// --- Chat-ops (lib/store/message_refs.ts) --------------------------------------------------
+
+/** What a sent notification is about, by platform, chat (channel, thread or chat) and message. */
+export const messageRefKey = (platform: Platform, chatId: string, messageId: string) =>
+  ["message_refs", platform, chatId, messageId] as const;
+
+/** Prefix of the notifications sent into one chat. */
+export const messageRefsOfChatPrefix = (platform: Platform, chatId: string) =>
+  ["message_refs", platform, chatId] as const;
+
 // --- Selectors ------------------------------------------------------------------------------
 
 /** The keys under `prefix`, only those below `[...prefix, below]` when `below` is given. */

@@ -25,8 +25,8 @@ export interface TelegramLink {
 
 /** Who a pending link is for. */
 export type PendingLink =
-  | { discordUserId: string }
-  | { telegramUserId: string; telegramChatId: string };
+  | { discordUserId: string; discordName?: string; interactionToken?: string }
+  | { telegramUserId: string; telegramChatId: string; telegramName?: string };
 
 /**
  * Starts linking a chat user: stores a single-use OAuth state (10 minutes)
@@ -35,12 +35,8 @@ export type PendingLink =
  */
 export async function createLinkState(kv: Deno.Kv, pending: PendingLink): Promise<string> {
   const flow = "discordUserId" in pending
-    ? { kind: "discord_link" as const, discordUserId: pending.discordUserId }
-    : {
-      kind: "telegram_link" as const,
-      telegramUserId: pending.telegramUserId,
-      telegramChatId: pending.telegramChatId,
-    };
+    ? { kind: "discord_link" as const, ...pending }
+    : { kind: "telegram_link" as const, ...pending };
   return await createOAuthState(kv, flow);
 }
 
@@ -68,4 +64,20 @@ export async function getTelegramLink(
   telegramUserId: string,
 ): Promise<TelegramLink | null> {
   return (await kv.get<TelegramLink>(telegramLinkKey(telegramUserId))).value;
+}
+
+/** Removes a Discord user's link; true when there was one. */
+export async function deleteDiscordLink(kv: Deno.Kv, discordUserId: string): Promise<boolean> {
+  const key = discordLinkKey(discordUserId);
+  const existed = (await kv.get(key)).versionstamp !== null;
+  await kv.delete(key);
+  return existed;
+}
+
+/** Removes a Telegram user's link; true when there was one. */
+export async function deleteTelegramLink(kv: Deno.Kv, telegramUserId: string): Promise<boolean> {
+  const key = telegramLinkKey(telegramUserId);
+  const existed = (await kv.get(key)).versionstamp !== null;
+  await kv.delete(key);
+  return existed;
 }

@@ -11,8 +11,8 @@ interface TelegramRefusal {
 }
 
 /**
- * Calls `sendMessage` with the renderer's HTML text (link previews off) for
- * `target`: `chat_id`, and `message_thread_id` for a forum topic.
+ * Calls `sendMessage` with the renderer's HTML text (link previews off) and buttons, if any,
+ * for `target`: `chat_id`, and `message_thread_id` for a forum topic.
  */
 export async function sendTelegramMessage(
   settings: TelegramSettings,
@@ -25,6 +25,7 @@ export async function sendTelegramMessage(
     text: body.text,
     parse_mode: body.parse_mode,
     link_preview_options: { is_disabled: true },
+    ...(body.reply_markup === undefined ? {} : { reply_markup: body.reply_markup }),
   };
   const outcome = await callTelegram<{ message_id?: number }>(settings, "sendMessage", parameters);
   if (outcome.kind === "unreachable") return { kind: "retryable", error: outcome.message };
