@@ -50,6 +50,8 @@ export interface FakeChat extends AsyncDisposable {
   url: string;
   /** Accepted messages, in arrival order. */
   received: ReceivedMessage[];
+  /** Accepted edits of messages (Discord PATCH, Telegram editMessageText), in arrival order. */
+  edited: ReceivedMessage[];
   /** Requests received (accepted, refused and rate-limited). */
   requests(): number;
   /** 429 answers given (scripted ones included). */
@@ -73,6 +75,7 @@ interface Hold {
 
 interface Base {
   received: ReceivedMessage[];
+  edited: ReceivedMessage[];
   scripts: Map<string, ScriptedAnswer[]>;
   holds: Map<string, Hold>;
   counters: { requests: number; rateLimited: number };
@@ -110,6 +113,7 @@ function serve(base: Base, handler: (req: Request) => Promise<Response>): FakeCh
   return {
     url: `http://127.0.0.1:${server.addr.port}`,
     received: base.received,
+    edited: base.edited,
     requests: () => base.counters.requests,
     rateLimited: () => base.counters.rateLimited,
     script: (chat, answers) =>
@@ -131,6 +135,7 @@ function serve(base: Base, handler: (req: Request) => Promise<Response>): FakeCh
 function newBase(): Base {
   return {
     received: [],
+    edited: [],
     scripts: new Map(),
     holds: new Map(),
     counters: { requests: 0, rateLimited: 0 },
@@ -183,6 +188,39 @@ export const DISCORD_REAL_LIMITS: FakeDiscordLimits = {
 export interface FakeDiscord extends FakeChat {
   /** Makes `threadId` a public thread of channel `parentId`. */
   addThread(threadId: string, parentId: string): void;
+  /** Threads started from messages (`POST /channels/{c}/messages/{m}/threads`), in order. */
+  threadsStarted: { channel: string; messageId: string; name: string }[];
+}
+
+/**
+ * Edits and thread starts of a fake Discord (`PATCH /channels/{c}/messages/{m}`,
+ * `POST /channels/{c}/messages/{m}/threads`): recorded and answered without limits. A thread
+ * gets the id of the message it starts from, as on Discord. Null for any other request.
+ */
+async function discordMessageCall(
+  base: Base,
+  threads: Map<string, string>,
+  started: FakeDiscord["threadsStarted"],
+  req: Request,
+  path: string,
+): Promise<Response | null> {
+  const match = path.match(/^\/channels\/([^/]+)\/messages\/([^/]+)(\/threads)?$/);
+  if (!match) return null;
+  const [, channel, messageId, thread] = match.map((part) => part && decodeURIComponent(part));
+  const body = await req.json() as Record<string, unknown>;
+  if (req.method === "PATCH" && !thread) {
+    base.edited.push({ chat: channel, body, messageId, at: Date.now() });
+    return json(200, { id: messageId, channel_id: channel });
+  }
+  if (req.method === "POST" && thread) {
+    if (threads.has(messageId)) {
+      return json(400, { message: "Thread already exists", code: 160004 });
+    }
+    threads.set(messageId, channel);
+    started.push({ channel, messageId, name: String(body.name) });
+    return json(201, { id: messageId, parent_id: channel, type: 11, name: body.name });
+  }
+  return null;
 }
 
 /** The answer to `GET /channels/{id}`: a known thread, or Unknown Channel. */
@@ -200,6 +238,7 @@ function channelAnswer(threads: ReadonlyMap<string, string>, channel: string): R
 export function startFakeDiscord(limits?: FakeDiscordLimits): FakeDiscord {
   const base = newBase();
   const threads = new Map<string, string>();
+  const threadsStarted: FakeDiscord["threadsStarted"] = [];
   const buckets = new Map<string, { start: number; count: number }>();
   const global = limits ? new Window(limits.globalMax, limits.globalWindowMs) : null;
   const byNonce = new Map<string, ReceivedMessage>();
@@ -222,6 +261,8 @@ export function startFakeDiscord(limits?: FakeDiscordLimits): FakeDiscord {
     if (req.method === "GET" && lookup) {
       return channelAnswer(threads, decodeURIComponent(lookup[1]));
     }
+    const messageCall = await discordMessageCall(base, threads, threadsStarted, req, path);
+    if (messageCall) return messageCall;
     const match = path.match(/^\/channels\/([^/]+)\/messages$/);
     if (req.method !== "POST" || !match) return json(404, { message: "404: Not Found", code: 0 });
     const channel = decodeURIComponent(match[1]);
@@ -269,7 +310,11 @@ export function startFakeDiscord(limits?: FakeDiscordLimits): FakeDiscord {
     await holdIfAsked(base, channel);
     return json(200, { id: message.messageId, channel_id: channel, nonce }, headers);
   });
-  return { ...fake, addThread: (threadId, parentId) => threads.set(threadId, parentId) };
+  return {
+    ...fake,
+    addThread: (threadId, parentId) => threads.set(threadId, parentId),
+    threadsStarted,
+  };
 }
 
 /** Telegram's published limits, enforced strictly. */
@@ -303,7 +348,7 @@ export interface FakeTelegramOptions {
   sentAt?: (chat: string) => number | undefined;
 }
 
-/** Starts a fake Telegram Bot API: `POST /bot{token}/sendMessage`. */
+/** Starts a fake Telegram Bot API: `POST /bot{token}/sendMessage` and `editMessageText`. */
 export function startFakeTelegram(
   limits?: FakeTelegramLimits,
   options: FakeTelegramOptions = {},
@@ -337,6 +382,17 @@ export function startFakeTelegram(
   }
 
   return serve(base, async (req) => {
+    const edit = new URL(req.url).pathname.match(/^\/bot([^/]+)\/editMessageText$/);
+    if (req.method === "POST" && edit) {
+      const body = await req.json() as Record<string, unknown>;
+      const chat = String(body.chat_id);
+      const messageId = String(body.message_id);
+      base.edited.push({ chat, body, messageId, at: Date.now() });
+      return json(200, {
+        ok: true,
+        result: { message_id: Number(messageId), chat: { id: chat }, text: body.text },
+      });
+    }
     const match = new URL(req.url).pathname.match(/^\/bot([^/]+)\/sendMessage$/);
     if (req.method !== "POST" || !match) {
       return json(404, { ok: false, error_code: 404, description: "Not Found" });

@@ -65,6 +65,8 @@ export interface SendLog {
   /** Why the route's message template failed for this event (the built-in message was sent). */
   templateError?: string;
   messageId?: string;
+  /** The digest the unit was gathered into (docs/noise.md); its message is the digest's. */
+  digestId?: string;
   /** When the next attempt is due, while `retrying` after a failure or a 429 (Unix ms). */
   nextAttemptAt?: number;
   /** Unix milliseconds. */
