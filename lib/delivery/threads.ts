@@ -118,7 +118,7 @@ export async function sendThreaded(
         deps.kv,
         place,
         subject,
-        { messageId: result.messageId, createdAt: deps.now() },
+        { messageId: result.messageId, title: threadName(body, subject), createdAt: deps.now() },
         deps.retentionMs,
         headOf(event, repository),
       );
@@ -163,7 +163,7 @@ async function replyInThread(
       deps.config.discord,
       target.channelId,
       card.messageId,
-      threadName(body, subject),
+      card.title ?? subject,
     );
     if (started.kind !== "sent" || started.messageId === undefined) {
       return started.kind === "sent"

@@ -10,6 +10,8 @@ import { threadCardKey, threadHeadKey } from "./keys.ts";
 export interface ThreadCard {
   /** The card's message id. */
   messageId: string;
+  /** The card's title when it was posted (a Discord thread is named after it). */
+  title?: string;
   /** The Discord thread started from the card, once there is one. */
   threadId?: string;
   /** Unix ms. */
