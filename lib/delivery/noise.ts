@@ -92,23 +92,31 @@ async function sendWithNoiseControl(
   return await sender.send(log.id, log.target, body);
 }
 
-/** The senders with noise control in front of each. */
+/**
+ * The senders with noise control in front of each `send`; everything else a sender offers
+ * (its limiter, whether it is configured) is the sender's own.
+ */
 export function withNoiseControl(
   deps: NoiseControlDeps,
   senders: Record<string, PlatformSender>,
 ): Record<string, PlatformSender> {
-  return Object.fromEntries(
-    Object.entries(senders).map(([platform, sender]) => [platform, {
-      ...sender,
-      async send(logId: string, target: Target, body: unknown): Promise<SendResult> {
-        const log = await getSendLog(deps.kv, logId);
-        const route = log && await routeOf(deps, log);
-        if (!log || !route || !hasNoiseOptions(route)) {
-          return await sender.send(logId, target, body);
-        }
-        return await sendWithNoiseControl(deps, sender, route, log, body);
+  const wrap = (sender: PlatformSender): PlatformSender => {
+    const send = async (logId: string, target: Target, body: unknown): Promise<SendResult> => {
+      const log = await getSendLog(deps.kv, logId);
+      const route = log && await routeOf(deps, log);
+      if (!log || !route || !hasNoiseOptions(route)) return await sender.send(logId, target, body);
+      return await sendWithNoiseControl(deps, sender, route, log, body);
+    };
+    return new Proxy(sender, {
+      get(inner, property) {
+        if (property === "send") return send;
+        const value = Reflect.get(inner, property);
+        return typeof value === "function" ? value.bind(inner) : value;
       },
-    }]),
+    });
+  };
+  return Object.fromEntries(
+    Object.entries(senders).map(([platform, sender]) => [platform, wrap(sender)]),
   );
 }
 

@@ -38,7 +38,8 @@ export const routeDigestSchema: z.ZodType<RouteDigest, unknown> = z.strictObject
     "`windowSeconds`, the extra ones are gathered into one digest message.",
 });
 
-const clockTime = z.string().regex(CLOCK_TIME, { error: "a time of day as HH:MM (00:00-23:59)" });
+const clockTime = z.string().regex(CLOCK_TIME, { error: "a time of day as HH:MM (00:00-23:59)" })
+  .meta({ description: "A local time of day, HH:MM (24-hour clock)." });
 
 /**
  * `quietHours`: from `start` to `end` (local times in `timeZone`; an end before the start
@@ -51,8 +52,11 @@ export function quietHoursSchema(
   return z.strictObject({
     start: clockTime,
     end: clockTime,
-    timeZone: z.string().refine(isTimeZone, { error: "an IANA time zone such as Europe/Berlin" }),
-    urgent: urgent.optional(),
+    timeZone: z.string().refine(isTimeZone, { error: "an IANA time zone such as Europe/Berlin" })
+      .meta({ description: "An IANA time zone name, such as Europe/Berlin or UTC." }),
+    urgent: urgent.optional().meta({
+      description: "A filter tree: events it matches are sent at once, even in quiet hours.",
+    }),
   }).superRefine((value, ctx) => {
     if (value.start === value.end) {
       ctx.addIssue({ code: "custom", path: ["end"], message: "must differ from start" });
