@@ -128,3 +128,33 @@ Deno.test("digest: a new window after the first ends sends as usual again", asyn
   assert.equal(embed.title, "2 events more: Deploys");
   assert.match(embed.description, /B\n• C/);
 });
+
+Deno.test("digest: a digest post that fails is tried again with its unit, and counted once", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  await using discord = startFakeDiscord();
+  await storeRoutes(kv, [{ ...digestRoute(1), targets: [DISCORD] }]);
+  discord.script("100", [
+    { status: 200, body: { id: "555", channel_id: "100" } },
+    { status: 500, body: { message: "try later" } },
+  ]);
+  let offsetMs = 0;
+  await using running = runWorker(kv, deliveryConfig({ discord }), {
+    now: () => Date.now() + offsetMs,
+  });
+  const logs: SendLog[] = [];
+  for (const title of ["A", "B", "C"]) {
+    logs.push(...await settled(kv, await acceptCustom(kv, title), 1));
+  }
+  const [a, b, c] = logs;
+  assert.equal(a.messageId, "555");
+  assert.equal(a.digestId, undefined);
+  assert.equal(b.attempts, 2, "the failed digest post was tried again");
+  assert.deepEqual([b.status, c.status], ["ok", "ok"]);
+  assert.equal(b.digestId, c.digestId);
+  assert.deepEqual(discordTitles(discord, "100"), ["1 event more so far: Deploys"]);
+  assert.equal(b.messageId, discord.received[0].messageId);
+  offsetMs = 61_000;
+  await running.worker.handlers.digest_close({ type: "digest_close", digestId: b.digestId! });
+  const embed = (discord.edited.at(-1)!.body.embeds as { title: string }[])[0];
+  assert.equal(embed.title, "2 events more: Deploys", "B once, C once");
+});
