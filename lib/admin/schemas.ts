@@ -204,6 +204,10 @@ export const sendLogSchema = z.object({
     "why the route's message template failed; the built-in message was sent instead",
   ),
   messageId: z.string().optional(),
+  digestId: z.string().optional().describe( // noise control hook
+    "the digest the event was gathered into instead of its own message (docs/noise.md); " +
+      "messageId is then the digest's message",
+  ),
   nextAttemptAt: timeSchema.optional(),
   createdAt: timeSchema,
   updatedAt: timeSchema,
