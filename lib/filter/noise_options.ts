@@ -4,26 +4,12 @@
  */
 import { z } from "zod";
 import type { FilterNode, RouteDigest, RouteQuietHours } from "../types.ts";
-
-/** Longest digest window: one day. */
-export const MAX_DIGEST_WINDOW_SECONDS = 86_400;
-/** Largest digest threshold. */
-export const MAX_DIGEST_THRESHOLD = 1000;
-/** Longest IANA time zone name accepted. */
-const MAX_TIME_ZONE_LENGTH = 64;
-const TIME_ZONE_CHARS = /^[A-Za-z0-9_+\-/]+$/;
-const CLOCK_TIME = /^([01][0-9]|2[0-3]):[0-5][0-9]$/;
-
-/** Whether `name` is a time zone this runtime knows (IANA names, `UTC`). */
-export function isTimeZone(name: string): boolean {
-  if (name.length > MAX_TIME_ZONE_LENGTH || !TIME_ZONE_CHARS.test(name)) return false;
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
+import {
+  CLOCK_TIME,
+  isTimeZone,
+  MAX_DIGEST_THRESHOLD,
+  MAX_DIGEST_WINDOW_SECONDS,
+} from "./noise_rules.ts";
 
 /** `digest`: beyond `threshold` events of the route to one target within the window, one digest. */
 export const routeDigestSchema: z.ZodType<RouteDigest, unknown> = z.strictObject({
