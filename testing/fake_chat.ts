@@ -195,7 +195,8 @@ export interface FakeDiscord extends FakeChat {
 /**
  * Edits and thread starts of a fake Discord (`PATCH /channels/{c}/messages/{m}`,
  * `POST /channels/{c}/messages/{m}/threads`): recorded and answered without limits. A thread
- * gets the id of the message it starts from, as on Discord. Null for any other request.
+ * gets the id of the message it starts from, as on Discord; answers scripted for the chat
+ * `thread:{m}` come first. Null for any other request.
  */
 async function discordMessageCall(
   base: Base,
@@ -213,6 +214,8 @@ async function discordMessageCall(
     return json(200, { id: messageId, channel_id: channel });
   }
   if (req.method === "POST" && thread) {
+    const answer = scripted(base, `thread:${messageId}`);
+    if (answer) return scriptedResponse(answer);
     if (threads.has(messageId)) {
       return json(400, { message: "Thread already exists", code: 160004 });
     }

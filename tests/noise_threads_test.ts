@@ -187,3 +187,31 @@ Deno.test("threads are off by default: every event is its own message in the cha
   assert.equal(discord.threadsStarted.length, 0);
   assert.equal(discord.edited.length, 0);
 });
+
+Deno.test("threads on Discord: a thread that exists already is used; a refused one leaves replies in the channel", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  await using discord = startFakeDiscord();
+  const firstCard = "1000000000000000000";
+  discord.addThread(firstCard, "100");
+  await storeRoutes(kv, [
+    threadedRoute({ platform: "discord", channelId: "100" }),
+  ]);
+  await using _worker = runWorker(kv, deliveryConfig({ discord }));
+  await acceptAll(kv);
+  assert.equal(discord.received[0].messageId, firstCard);
+  assert.deepEqual(
+    discord.received.slice(1, 5).map((message) => message.chat),
+    Array(4).fill(firstCard),
+  );
+
+  await using other = startFakeDiscord();
+  other.script(`thread:${firstCard}`, [{
+    status: 403,
+    body: { message: "Missing Permissions", code: 50013 },
+  }]);
+  await using kv2 = await Deno.openKv(":memory:");
+  await storeRoutes(kv2, [threadedRoute({ platform: "discord", channelId: "100" })]);
+  await using _worker2 = runWorker(kv2, deliveryConfig({ discord: other }));
+  await acceptAll(kv2);
+  assert.deepEqual(other.received.map((message) => message.chat).slice(0, 2), ["100", "100"]);
+});

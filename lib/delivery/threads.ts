@@ -32,6 +32,8 @@ const CI_OBJECTS = new Map([
   ["check_run", "check_run"],
 ]);
 const MAX_BRANCH_CHARS = 255;
+/** Discord's answer when the message already has a thread (a start whose answer was lost). */
+const THREAD_EXISTS = /already (has been created|exists)/i;
 
 function record(value: unknown): Record<string, unknown> | null {
   return typeof value === "object" && value !== null && !Array.isArray(value)
@@ -165,12 +167,16 @@ async function replyInThread(
       card.messageId,
       card.title ?? subject,
     );
-    if (started.kind !== "sent" || started.messageId === undefined) {
-      return started.kind === "sent"
-        ? { kind: "retryable", httpStatus: started.httpStatus, error: "thread without an id" }
-        : started;
+    if (started.kind === "rejected" && !THREAD_EXISTS.test(started.error)) {
+      deps.log.warn("thread not started; sent to the channel", {
+        logId: log.id,
+        error: started.error,
+      });
+      return await post(log.id, target, body);
     }
-    threadId = started.messageId;
+    if (started.kind !== "sent" && started.kind !== "rejected") return started;
+    // A thread started from a message has the message's id, also when it existed already.
+    threadId = started.kind === "sent" && started.messageId ? started.messageId : card.messageId;
     await saveThreadCard(deps.kv, place, subject, { ...card, threadId }, deps.retentionMs);
   }
   const result = await post(log.id, { ...target, threadId }, body);
