@@ -199,6 +199,34 @@ export const DISCORD_REAL_LIMITS: FakeDiscordLimits = {
 export interface FakeDiscord extends FakeChat {
   /** Makes `threadId` a public thread of channel `parentId`. */
   addThread(threadId: string, parentId: string): void;
+  /** Threads started from messages (`POST /channels/{c}/messages/{m}/threads`), in order. */
+  threadsStarted: { channel: string; messageId: string; name: string }[];
+}
+
+/**
+ * Thread starts on a fake Discord (`POST /channels/{c}/messages/{m}/threads`): recorded and
+ * answered without limits. A thread gets the id of the message it starts from, as on Discord;
+ * answers scripted for the chat `thread:{m}` come first. Null for any other request.
+ */
+async function discordThreadCall(
+  base: Base,
+  threads: Map<string, string>,
+  started: FakeDiscord["threadsStarted"],
+  req: Request,
+  path: string,
+): Promise<Response | null> {
+  const match = path.match(/^\/channels\/([^/]+)\/messages\/([^/]+)\/threads$/);
+  if (!match || req.method !== "POST") return null;
+  const [channel, messageId] = [decodeURIComponent(match[1]), decodeURIComponent(match[2])];
+  const body = await req.json() as Record<string, unknown>;
+  const answer = scripted(base, `thread:${messageId}`);
+  if (answer) return scriptedResponse(answer);
+  if (threads.has(messageId)) {
+    return json(400, { message: "Thread already exists", code: 160004 });
+  }
+  threads.set(messageId, channel);
+  started.push({ channel, messageId, name: String(body.name) });
+  return json(201, { id: messageId, parent_id: channel, type: 11, name: body.name });
 }
 
 /** The answer to `GET /channels/{id}`: a known thread, or Unknown Channel. */
@@ -212,11 +240,13 @@ function channelAnswer(threads: ReadonlyMap<string, string>, channel: string): R
 /**
  * Starts a fake Discord API: `POST /channels/{id}/messages` (nonces enforced),
  * `PATCH /channels/{id}/messages/{message}` (404 Unknown Message for a message it does not
- * have) and `GET /channels/{id}` for the threads added with `addThread`.
+ * have), `POST /channels/{c}/messages/{m}/threads`, and `GET /channels/{id}` for the threads
+ * added with `addThread` or started.
  */
 export function startFakeDiscord(limits?: FakeDiscordLimits): FakeDiscord {
   const base = newBase();
   const threads = new Map<string, string>();
+  const threadsStarted: FakeDiscord["threadsStarted"] = [];
   const buckets = new Map<string, { start: number; count: number }>();
   const global = limits ? new Window(limits.globalMax, limits.globalWindowMs) : null;
   const byNonce = new Map<string, ReceivedMessage>();
@@ -239,6 +269,8 @@ export function startFakeDiscord(limits?: FakeDiscordLimits): FakeDiscord {
     if (req.method === "GET" && lookup) {
       return channelAnswer(threads, decodeURIComponent(lookup[1]));
     }
+    const threadCall = await discordThreadCall(base, threads, threadsStarted, req, path);
+    if (threadCall) return threadCall;
     const match = path.match(/^\/channels\/([^/]+)\/messages(?:\/([^/]+))?$/);
     const editing = req.method === "PATCH" && match?.[2] !== undefined;
     const posting = req.method === "POST" && match !== null && match[2] === undefined;
@@ -298,7 +330,11 @@ export function startFakeDiscord(limits?: FakeDiscordLimits): FakeDiscord {
     await holdIfAsked(base, channel);
     return json(200, { id: message.messageId, channel_id: channel, nonce }, headers);
   });
-  return { ...fake, addThread: (threadId, parentId) => threads.set(threadId, parentId) };
+  return {
+    ...fake,
+    addThread: (threadId, parentId) => threads.set(threadId, parentId),
+    threadsStarted,
+  };
 }
 
 /** Telegram's published limits, enforced strictly. */

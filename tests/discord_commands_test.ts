@@ -57,6 +57,9 @@ Deno.test("the /gh command fits Discord's rules for names, descriptions and opti
     "react",
     "subscribe",
     "unsubscribe",
+    "mute",
+    "unmute",
+    "filters",
   ]);
   for (
     const option of [

@@ -51,6 +51,14 @@ export function LogDetail(props: { log: SendLog }) {
           </span>
         </Row>
       )}
+      {log.digestId !== undefined && ( // noise control hook
+        <Row label="Digest">
+          <span data-testid="log-digest">
+            gathered into digest <span class="font-mono">{log.digestId}</span>{" "}
+            (its message is the digest's)
+          </span>
+        </Row>
+      )}
       {log.nextAttemptAt !== undefined && log.status === "retrying" && (
         <Row label="Next attempt">
           <Time at={log.nextAttemptAt} />

@@ -208,6 +208,10 @@ export const sendLogSchema = z.object({
   editedMessageId: z.string().optional().describe(
     "the message edited in place (a card whose short notice is messageId, or messageId itself)",
   ),
+  digestId: z.string().optional().describe( // noise control hook
+    "the digest the event was gathered into instead of its own message (docs/noise.md); " +
+      "messageId is then the digest's message",
+  ),
   nextAttemptAt: timeSchema.optional(),
   createdAt: timeSchema,
   updatedAt: timeSchema,

@@ -21,6 +21,7 @@ export function chatIdOf(target: Target): string {
  */
 export async function trackSentMessage(kv: Deno.Kv, log: SendLog, logger?: Logger): Promise<void> {
   if (log.status !== "ok" || !log.messageId || !SUBJECT_KINDS.has(log.event)) return;
+  if (log.digestId !== undefined) return; // noise control hook: a digest is about many subjects
   try {
     const event = await loadEvent(kv, log.eventId);
     const subject = event && subjectOfPayload(event.payload);

@@ -48,6 +48,7 @@ function outcomeLog(
   if (result.httpStatus !== undefined) next.httpStatus = result.httpStatus;
   if (result.kind === "sent") {
     if (result.messageId !== undefined) next.messageId = result.messageId;
+    if (result.digestId !== undefined) next.digestId = result.digestId; // noise control hook
   } else {
     next.error = result.error;
   }

@@ -33,6 +33,8 @@ export interface TelegramMessageBody {
   parse_mode: "HTML";
   link_preview_options: LinkPreviewOptions;
   reply_markup?: InlineKeyboardMarkup;
+  /** The message this one answers (threaded routes, docs/noise.md). */
+  reply_parameters?: { message_id: number; allow_sending_without_reply?: boolean };
 }
 
 /** Telegram's `sendMessage` parameters for one target. */

@@ -301,6 +301,25 @@ export const linkByGithubLoginKey = (platform: Platform, login: string, chatUser
 /** Prefix of the chat users of one platform linked to a GitHub login (lower case). */
 export const linksByGithubLoginPrefix = (platform: Platform, login: string) =>
   ["links_by_github_login", platform, login] as const;
+// --- Noise control (lib/store/digests.ts, lib/store/threads.ts) ----------------------------
+
+/** A digest: the events of one route gathered for one target in one window. */
+export const digestKey = (digestId: string) => ["digests", digestId] as const;
+
+/** The open window of a route for one lane (`kind`: burst digests or quiet hours). */
+export const digestWindowKey = (kind: string, groupId: string, routeId: string, lane: string) =>
+  ["digest_windows", kind, groupId, routeId, lane] as const;
+
+/** How a unit of a route with noise options went: sent as usual or gathered into a digest. */
+export const digestMemberKey = (logId: string) => ["digest_members", logId] as const;
+
+/** The card of a pull request or issue that a threaded route posted into one lane. */
+export const threadCardKey = (groupId: string, routeId: string, lane: string, subject: string) =>
+  ["thread_cards", groupId, routeId, lane, subject] as const;
+
+/** The subject (`owner/repo#12`) whose card a branch (`owner/repo@refs/heads/x`) belongs to. */
+export const threadHeadKey = (groupId: string, routeId: string, lane: string, head: string) =>
+  ["thread_heads", groupId, routeId, lane, head] as const;
 
 // --- Selectors ------------------------------------------------------------------------------
 

@@ -8,6 +8,8 @@ import { editorHref } from "../../../components/routes/RouteRow.tsx";
 import { PASTED, SamplePanel } from "../../../components/routes/SamplePanel.tsx";
 import { type Status, StatusToast } from "../../../components/routes/StatusToast.tsx";
 import { TargetsEditor } from "../../../components/routes/TargetsEditor.tsx";
+import { NoiseEditor } from "../../../components/routes/NoiseEditor.tsx"; // noise control hook
+import { noiseFormOf, noiseOptionsOf, withNoiseOptions } from "../../../lib/console/noise_form.ts"; // noise control hook
 import {
   TemplateEditor,
   templateOf,
@@ -133,6 +135,7 @@ export default function RouteEditor(props: Props) {
   const [idTouched, setIdTouched] = useState(original !== undefined);
   const [templateText, setTemplateText] = useState(() => templateTextOf(original?.template));
   const template = useMemo(() => templateOf(templateText), [templateText]);
+  const [noiseForm, setNoiseForm] = useState(() => noiseFormOf(original)); // noise control hook
   const [tree, setTree] = useState<TreeNode>(() => treeOf(original, ids.current!));
   const treeRef = useRef(tree);
   const [jsonText, setJsonText] = useState(() => pretty(toFilterNode(tree)));
@@ -459,9 +462,12 @@ export default function RouteEditor(props: Props) {
   /** Saves the route into `base` (the group's routes as last read). */
   const saveOnto = useCallback(async (base: { routes: Route[]; etag: string }, retried = false) => {
     const stored = base.routes.find((route) => route.id === editingId);
-    const route = withTemplate(
-      routeFromDraft(draft, toFilterNode(treeRef.current), props.group.id, stored),
-      template,
+    const route = withNoiseOptions( // noise control hook
+      withTemplate(
+        routeFromDraft(draft, toFilterNode(treeRef.current), props.group.id, stored),
+        template,
+      ),
+      noiseOptionsOf(noiseForm).options,
     );
     const routes = stored
       ? putRoute(base.routes, route, editingId ?? undefined)
@@ -501,12 +507,12 @@ export default function RouteEditor(props: Props) {
     } finally {
       setSaving(false);
     }
-  }, [draft, template, editingId, props.group.id, routesPath]);
+  }, [draft, template, noiseForm, editingId, props.group.id, routesPath]);
 
   const save = () => {
     if (readOnly || saving) return;
     setAttempted(true);
-    const count = allProblems.size + issues.count;
+    const count = allProblems.size + issues.count + noiseOptionsOf(noiseForm).problems.size; // noise control hook
     if (count > 0) {
       setStatus({
         text: `Not saved: fix the ${count} problem${
@@ -555,6 +561,7 @@ export default function RouteEditor(props: Props) {
     const next = treeOf(current, ids.current!);
     setDraft(draftOf(current));
     setTemplateText(templateTextOf(current.template));
+    setNoiseForm(noiseFormOf(current)); // noise control hook
     replaceTree(next);
     setJsonText(pretty(toFilterNode(next)));
     setDirty(false);
@@ -760,6 +767,14 @@ export default function RouteEditor(props: Props) {
             readOnly={readOnly}
             onText={(text) => {
               setTemplateText(text);
+              setDirty(true);
+            }}
+          />
+          <NoiseEditor
+            form={noiseForm}
+            readOnly={readOnly}
+            onForm={(form) => {
+              setNoiseForm(form);
               setDirty(true);
             }}
           />

@@ -12,6 +12,7 @@ import { GITHUB_REACTIONS } from "../../format/reactions.ts";
 import { MERGE_METHODS } from "../act.ts";
 import { MAX_REF_LENGTH } from "../ref.ts";
 import { COMMAND_NAME } from "./commands.ts";
+import { MUTE_COMMAND_OPTIONS } from "./mute.ts"; // noise control hook
 
 type Option = APIApplicationCommandBasicOption;
 
@@ -87,5 +88,6 @@ export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [{
     sub("unsubscribe", "Stop a group posting into this channel (needs Manage Channels)", [
       group("The group's id"),
     ]),
+    ...MUTE_COMMAND_OPTIONS, // noise control hook
   ],
 }];

@@ -26,6 +26,7 @@ import {
   subcommandOf,
 } from "./interaction.ts";
 import { linkPageUrl } from "./link_page.ts";
+import { answerMute, MUTE_SUBCOMMANDS } from "./mute.ts"; // noise control hook
 import { choices, deferEphemeral, editOriginal, ephemeral } from "./reply.ts";
 
 /** The one command's name. */
@@ -137,6 +138,9 @@ export async function answerCommand(
   const invoker = invokerOf(interaction);
   const sub = subcommandOf(interaction);
   if (!invoker || interaction.data?.name !== COMMAND_NAME || !sub) return now(ephemeral(UNKNOWN));
+  if (MUTE_SUBCOMMANDS.has(sub.name)) {
+    return await answerMute(deps, interaction, sub.name, sub.options); // noise control hook
+  }
   switch (sub.name) {
     case "link":
       return await link(deps, interaction);
