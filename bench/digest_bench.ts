@@ -102,7 +102,7 @@ async function run(events: number, digest: Route["digest"]) {
   return {
     discord: discord.received.length,
     telegram: telegram.received.length,
-    edits: discord.edited.length + telegram.edited.length,
+    edits: discord.edits.length + telegram.edits.length,
     seconds: seconds.toFixed(1),
   };
 }

@@ -114,7 +114,15 @@ async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<numbe
       if (!bodies.has(target.platform)) {
         bodies.set(
           target.platform,
-          renderUnitBody(inPlace, routed.message, route, target, event, mentioned),
+          // a threaded route keeps its own card (lib/delivery/threads.ts)
+          renderUnitBody(
+            route.threads ? null : inPlace,
+            routed.message,
+            route,
+            target,
+            event,
+            mentioned,
+          ),
         );
       }
       const body = bodies.get(target.platform);
