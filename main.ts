@@ -35,7 +35,8 @@ if (!assets.client) {
   log.warn("built assets are missing: run `deno task build` for styles and islands");
 }
 const app = createApp({ kv, config, log, assets });
-const worker = startQueueWorker(kv, queueHandlers({ kv, config, log }), log);
+const delivery = queueHandlers({ kv, config, log });
+const worker = startQueueWorker(kv, delivery.handlers, log);
 
 const abort = new AbortController();
 const server = Deno.serve({
@@ -56,6 +57,7 @@ async function shutdown(signal: string) {
   abort.abort();
   await Promise.race([server.finished, new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS))]);
   await worker.drain(SHUTDOWN_GRACE_MS);
+  await delivery.stop();
   closeStore(kv);
   log.info("stopped");
   Deno.exit(0);

@@ -17,6 +17,7 @@ import type { ForgeEvent, Route, Target } from "../types.ts";
 import type { DeliveryContext } from "./context.ts";
 import { renderFor } from "./render.ts";
 import { unitIdFor } from "./targets.ts";
+import { retryTransient } from "./transient.ts";
 
 const REPOSITORY_CHARS = 200;
 
@@ -59,13 +60,15 @@ async function unitFor(
 }
 
 /**
- * Routes the job's event and creates its units; returns how many were new.
- * Either way (the queue retries a job that throws) the event's pending fan-out
- * mark is cleared, so a failing event never holds other events' units back.
+ * Routes the job's event and creates its units; returns how many were new. A
+ * store error is retried in process first (so a busy store does not cost the
+ * event its place in the order); if it keeps failing, the queue retries the
+ * job, and either way the event's pending fan-out mark is cleared, so a
+ * failing event never holds other events' units back.
  */
 export async function fanOut(ctx: DeliveryContext, job: DeliverJob): Promise<number> {
   try {
-    return await createUnits(ctx, job);
+    return await retryTransient(ctx.log, "fan out an event", () => createUnits(ctx, job));
   } finally {
     await clearFanOutPending(ctx.kv, job.eventId);
   }

@@ -7,8 +7,14 @@
  * again, and its indexes and counters always agree with it.
  */
 import { addAuditEntry, type AuditEntry } from "./audit.ts";
-import { appendToLane, getLaneRun, type LaneEntry, type LaneRun } from "./lanes.ts";
-import { laneEntryKey, laneRunKey, sendLogKey, unitBodyKey } from "./keys.ts";
+import { appendToLane, getLaneRun, type LaneEntry, type LaneRun, reattachUnit } from "./lanes.ts";
+import {
+  laneEntryKey,
+  laneRunKey,
+  sendLogByStatusPrefix,
+  sendLogKey,
+  unitBodyKey,
+} from "./keys.ts";
 import { countOutcome } from "./metrics.ts";
 import {
   DEFAULT_RETENTION_DAYS,
@@ -80,8 +86,8 @@ export async function markSending(
 
 /**
  * Records the outcome of an attempt: the new send log, its counters, and the
- * lane entry (kept with the failure count while `retrying`, removed when
- * final); the body is removed once the unit is `ok`. Throws if the unit
+ * lane entry (kept with its failure and 429 counts while `retrying`, removed
+ * when final); the body is removed once the unit is `ok`. Throws if the unit
  * changed since it was marked as sending.
  */
 export async function recordOutcome(
@@ -89,7 +95,7 @@ export async function recordOutcome(
   lane: string,
   log: Deno.KvEntry<SendLog>,
   next: SendLog,
-  failures: number,
+  entry: LaneEntry,
   now: number,
   retentionMs: number,
 ): Promise<void> {
@@ -97,7 +103,7 @@ export async function recordOutcome(
   putSendLog(op, next, log.value, retentionMs);
   countOutcome(op, next, now);
   if (next.status === "retrying") {
-    op.set(laneEntryKey(lane, next.id), { logId: next.id, failures } satisfies LaneEntry);
+    op.set(laneEntryKey(lane, next.id), { ...entry, logId: next.id } satisfies LaneEntry);
   } else {
     op.delete(laneEntryKey(lane, next.id));
   }
@@ -172,4 +178,33 @@ export async function redeliver(
     if (outcome === "expired") result.expired.push(log.id);
   }
   return result;
+}
+
+/** Most `retrying` units one sweep looks at, oldest first. */
+const STRANDED_SCAN_LIMIT = 500;
+
+/**
+ * Finds `retrying` units past their next attempt by more than `stallMs` whose
+ * lane lost them (no lane entry) or went idle over them, and puts them back:
+ * the entry is restored and the lane woken. Returns how many were put back.
+ */
+export async function reattachStrandedUnits(
+  kv: Deno.Kv,
+  now: number,
+  stallMs: number,
+): Promise<number> {
+  let reattached = 0;
+  const index = kv.list<string>({ prefix: sendLogByStatusPrefix("retrying") }, {
+    limit: STRANDED_SCAN_LIMIT,
+  });
+  for await (const item of index) {
+    const logId = String(item.key.at(-1));
+    const log = await getSendLogEntry(kv, logId);
+    if (!log || log.value.status !== "retrying") continue;
+    const dueAt = log.value.nextAttemptAt ?? log.value.updatedAt;
+    if (dueAt > now - stallMs) continue;
+    const lane = laneKeyFor(log.value.target);
+    if (await reattachUnit(kv, lane, logId, log.versionstamp, log.key, now)) reattached++;
+  }
+  return reattached;
 }
