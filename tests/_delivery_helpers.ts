@@ -109,7 +109,7 @@ export function runWorker(
     backoffMs: TEST_BACKOFF_MS,
     leaseMs: 2_000,
     maxSleepMs: 50,
-    sweepEveryMs: 250,
+    sweepEveryMs: 0,
     stallMs: 1_000,
     limiters: {
       discord: new DiscordRateLimiter(),

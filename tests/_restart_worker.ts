@@ -32,7 +32,7 @@ export const RESTART_ROUTE: Route = customRoute("all", [
 ]);
 
 /** Short leases and stalls, and no sleeping: every wait is scheduled. */
-export const RESTART_TIMINGS = { leaseMs: 500, maxSleepMs: 0, stallMs: 200 };
+export const RESTART_TIMINGS = { leaseMs: 500, maxSleepMs: 0, sweepEveryMs: 200, stallMs: 200 };
 
 /** Telegram paced at one message per 50 ms to the chat. */
 export const PACED_TELEGRAM = {

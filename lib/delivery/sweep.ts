@@ -2,7 +2,8 @@
  * The delivery sweep: recovery without a restart. Every instance runs it
  * periodically; a KV lease lets one instance at a time do the work. It wakes
  * lanes whose lease ran out (a runner's process died mid-send) or whose queue
- * message never came, re-queues deliver jobs the KV queue gave up on, and puts
+ * message never came, re-queues deliver jobs the KV queue gave up on or that a
+ * stopped process held (a fan-out pending for longer than the stall time), and puts
  * back `retrying` units that are past their next attempt while no lane holds
  * them. Each tick also leaves this instance's heartbeat and tells the senders
  * how many instances share the bots' global limits.
@@ -10,6 +11,7 @@
 import { requeueUndeliveredJobs } from "../store/events.ts";
 import { forgetInstance, heartbeat, takeNamedLease } from "../store/instances.ts";
 import { recoverStalledLanes } from "../store/lanes.ts";
+import { requeueStalledFanOuts } from "../store/pending_fan_outs.ts";
 import { reattachStrandedUnits } from "../store/units.ts";
 import type { DeliveryContext } from "./context.ts";
 
@@ -57,7 +59,8 @@ export function startSweeper(
       return { instances, lanes: null, jobs: null, units: null };
     }
     const lanes = await recoverStalledLanes(ctx.kv, ctx.now(), options.stallMs);
-    const jobs = await requeueUndeliveredJobs(ctx.kv, ctx.now());
+    const jobs = await requeueUndeliveredJobs(ctx.kv, ctx.now()) +
+      await requeueStalledFanOuts(ctx.kv, ctx.now(), options.stallMs);
     const units = await reattachStrandedUnits(ctx.kv, ctx.now(), options.stallMs);
     if (lanes > 0 || jobs > 0 || units > 0) {
       ctx.log.info("delivery sweep", { lanes, jobs, units });
