@@ -218,7 +218,7 @@ async function bench() {
   const elapsedMs = performance.now() - started;
   clearInterval(sampler);
   await queue.drain(5_000);
-  worker.close();
+  await worker.close();
   kv.close();
   await ask(fakesWorker, { cmd: "stop" });
   fakesWorker.terminate();

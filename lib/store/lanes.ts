@@ -101,10 +101,18 @@ export function appendToLane(
   now: number,
 ): Deno.AtomicOperation {
   op.check({ key: laneRunKey(lane), versionstamp: run.versionstamp });
-  op.set(laneEntryKey(lane, entry.logId), entry);
-  op.sum(laneTailKey(lane), 1n);
+  joinLane(op, lane, entry);
   if (run.value === null) wake(op, lane, now, GATHER_MS);
   return op;
+}
+
+/**
+ * Adds to `op` the writes of one more unit in a lane that an earlier
+ * {@link appendToLane} of the same operation already checked (and woke).
+ */
+export function joinLane(op: Deno.AtomicOperation, lane: string, entry: LaneEntry) {
+  op.set(laneEntryKey(lane, entry.logId), entry);
+  op.sum(laneTailKey(lane), 1n);
 }
 
 /** What a runner found when it tried to take a lane. */
