@@ -39,7 +39,7 @@ export interface HeldLane {
 /** What one step of a lane came to. */
 export type Step =
   | { kind: "next" }
-  | { kind: "wait"; delayMs: number }
+  | { kind: "wait"; delayMs: number; forOlderEvents?: true }
   | { kind: "idle" }
   | { kind: "lost" };
 
@@ -167,7 +167,7 @@ export async function step(ctx: DeliveryContext, held: HeldLane): Promise<Step> 
     return { kind: "next" };
   }
   if (await mustWaitForOlderEvents(ctx, log.value.eventId)) {
-    return { kind: "wait", delayMs: ORDER_POLL_MS };
+    return { kind: "wait", delayMs: ORDER_POLL_MS, forOlderEvents: true };
   }
   const verdict = await ctx.targets.check(log.value);
   if (verdict.kind === "refused") {

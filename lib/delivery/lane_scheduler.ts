@@ -32,6 +32,8 @@ export class LaneScheduler {
   readonly #owner = crypto.randomUUID();
   readonly #held = new Map<string, Promise<void>>();
   readonly #wakers = new Set<() => void>();
+  /** Wakers of lanes waiting for an older event's fan-out. */
+  readonly #orderWakers = new Set<() => void>();
   #stopping = false;
 
   /** A scheduler working with `ctx`. */
@@ -73,6 +75,14 @@ export class LaneScheduler {
     this.#held.set(message.lane, work);
   }
 
+  /**
+   * Wakes the lanes waiting for older events' fan-outs: one finished in this
+   * process, so they look again now rather than at their next poll.
+   */
+  fanOutDone(): void {
+    for (const wake of this.#orderWakers) wake();
+  }
+
   /** Passes every held lane on (due when it would have gone on here) and waits for them. */
   async stop(): Promise<void> {
     this.#stopping = true;
@@ -100,7 +110,7 @@ export class LaneScheduler {
           return;
         }
         resumeAt = ctx.now() + outcome.delayMs;
-        await this.#wait(outcome.delayMs);
+        await this.#wait(outcome.delayMs, outcome.forOlderEvents === true);
       } catch (error) {
         errors++;
         ctx.log.warn("lane step failed", { lane: message.lane, errors, error });
@@ -133,17 +143,19 @@ export class LaneScheduler {
     );
   }
 
-  /** Waits `ms`, or less when the scheduler stops. */
-  #wait(ms: number): Promise<void> {
+  /** Waits `ms`, or less when the scheduler stops (or, for an order wait, a fan-out ends). */
+  #wait(ms: number, forOlderEvents = false): Promise<void> {
     if (ms <= 0) return Promise.resolve();
     return new Promise((resolve) => {
       const wake = () => {
         clearTimeout(timer);
         this.#wakers.delete(wake);
+        this.#orderWakers.delete(wake);
         resolve();
       };
       const timer = setTimeout(wake, ms);
       this.#wakers.add(wake);
+      if (forOlderEvents) this.#orderWakers.add(wake);
     });
   }
 }

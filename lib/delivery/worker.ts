@@ -106,7 +106,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
           ctx.log.error("malformed deliver job dropped", { message });
           return;
         }
-        await fanOut(ctx, message);
+        try {
+          await fanOut(ctx, message);
+        } finally {
+          scheduler.fanOutDone();
+        }
       },
       lane: (message) => scheduler.accept(message),
     },
