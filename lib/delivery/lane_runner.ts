@@ -13,11 +13,11 @@ import {
   getLaneRun,
   type LaneEntry,
   type LaneRun,
-  readLaneHead,
+  readLaneEntries,
   type StoredPace,
 } from "../store/lanes.ts";
-import { getSendLogEntry, type SendLog } from "../store/send_logs.ts";
-import { getUnitBody, markSending, recordOutcome } from "../store/units.ts";
+import type { SendLog } from "../store/send_logs.ts";
+import { getUnit, markSending, recordOutcome } from "../store/units.ts";
 import type { Target } from "../types.ts";
 import type { DeliveryContext } from "./context.ts";
 import { mustWaitForOlderEvents, ORDER_POLL_MS } from "./order_gate.ts";
@@ -34,6 +34,24 @@ export interface HeldLane {
   target?: Target;
   /** The pace the previous owner left, taken on at the first unit. */
   inherited: LanePace | null;
+  /** The lane's next entries as last read, in order (read again once used up). */
+  ahead: Deno.KvEntry<LaneEntry>[];
+  /** When `ahead` was read. */
+  aheadReadAt: number;
+  /** Units of events up to this one may go: no older fan-out was pending at `clearedAt`. */
+  clearedThrough?: string;
+  clearedAt?: number;
+}
+
+/** How many lane entries one read takes. */
+const READ_AHEAD = 32;
+
+/** How long a clear look at the order gate is trusted. */
+const GATE_TRUST_MS = 500;
+
+/** The event id of a unit id (`<event ulid>-<hash>`). */
+function eventOf(logId: string): string {
+  return logId.slice(0, logId.lastIndexOf("-"));
 }
 
 /** What one step of a lane came to. */
@@ -132,21 +150,64 @@ async function settle(
     : { kind: "wait", delayMs: decision.delayMs };
 }
 
+/**
+ * Whether the unit of `eventId` may go as far as per-target order is
+ * concerned: "go" when an earlier look found no older fan-out pending and the
+ * entries were read after that look (then every unit of an event up to the
+ * cleared one was in the lane when it was read, in order); "look again" after
+ * a clear look (the lane must be read again); "wait" while an older event's
+ * fan-out is pending. One look covers every unit read ahead, so a run of units
+ * costs one look and one read.
+ */
+async function orderGate(
+  ctx: DeliveryContext,
+  held: HeldLane,
+  eventId: string,
+): Promise<"go" | "look again" | "wait"> {
+  const now = ctx.now();
+  if (
+    held.clearedThrough !== undefined && eventId <= held.clearedThrough &&
+    (held.clearedAt ?? Infinity) <= held.aheadReadAt && now - held.clearedAt! < GATE_TRUST_MS
+  ) {
+    return "go";
+  }
+  const newest = eventOf(held.ahead.at(-1)!.value.logId);
+  for (const candidate of newest > eventId ? [newest, eventId] : [eventId]) {
+    if (!await mustWaitForOlderEvents(ctx, candidate)) {
+      held.clearedThrough = candidate;
+      held.clearedAt = now;
+      return "look again";
+    }
+  }
+  return "wait";
+}
+
 /** Looks at the lane's head unit and sends it, ends it, or says how long to wait. */
 export async function step(ctx: DeliveryContext, held: HeldLane): Promise<Step> {
+  const outcome = await stepHead(ctx, held);
+  // A unit that stays in the lane has a new entry (its counts): read the lane again.
+  if (outcome.kind === "next") held.ahead.shift();
+  else held.ahead = [];
+  return outcome;
+}
+
+async function stepHead(ctx: DeliveryContext, held: HeldLane): Promise<Step> {
   const { lane } = held;
-  const { head, tailStamp } = await readLaneHead(ctx.kv, lane);
-  if (!head) {
-    const now = ctx.now();
-    if (await finishLane(ctx.kv, lane, held.run, tailStamp, paceOfLane(ctx, held), now)) {
-      return { kind: "idle" };
+  if (held.ahead.length === 0) {
+    held.aheadReadAt = ctx.now();
+    const { entries, tailStamp } = await readLaneEntries(ctx.kv, lane, READ_AHEAD);
+    if (entries.length === 0) {
+      const now = ctx.now();
+      if (await finishLane(ctx.kv, lane, held.run, tailStamp, paceOfLane(ctx, held), now)) {
+        return { kind: "idle" };
+      }
+      const owned = await stillOwned(ctx, held);
+      return owned.kind === "next" ? { kind: "wait", delayMs: 0 } : owned;
     }
-    return await stillOwned(ctx, held);
+    held.ahead = entries;
   }
-  const [log, body] = await Promise.all([
-    getSendLogEntry(ctx.kv, head.value.logId),
-    getUnitBody(ctx.kv, head.value.logId),
-  ]);
+  const head = held.ahead[0];
+  const { log, body } = await getUnit(ctx.kv, head.value.logId);
   if (!log || log.value.status !== "retrying") {
     await dropLaneEntry(ctx.kv, head);
     return { kind: "next" };
@@ -166,9 +227,9 @@ export async function step(ctx: DeliveryContext, held: HeldLane): Promise<Step> 
     await endWithoutSending(ctx, lane, log, head.value, blocked);
     return { kind: "next" };
   }
-  if (await mustWaitForOlderEvents(ctx, log.value.eventId)) {
-    return { kind: "wait", delayMs: ORDER_POLL_MS, forOlderEvents: true };
-  }
+  const order = await orderGate(ctx, held, log.value.eventId);
+  if (order === "look again") return { kind: "wait", delayMs: 0 };
+  if (order === "wait") return { kind: "wait", delayMs: ORDER_POLL_MS, forOlderEvents: true };
   const verdict = await ctx.targets.check(log.value);
   if (verdict.kind === "refused") {
     await endWithoutSending(ctx, lane, log, head.value, verdict.error, "dead");
@@ -182,7 +243,10 @@ export async function step(ctx: DeliveryContext, held: HeldLane): Promise<Step> 
   if (reservation.waitMs > 0) await ctx.sleep(reservation.waitMs);
 
   const sending = await markSending(ctx.kv, held.run, log, ctx.now(), ctx.retentionMs);
-  if (!sending) return await stillOwned(ctx, held);
+  if (!sending) {
+    const owned = await stillOwned(ctx, held);
+    return owned.kind === "next" ? { kind: "wait", delayMs: 0 } : owned;
+  }
   const result = await sender.send(log.value.id, log.value.target, body);
   return await settle(ctx, lane, sending, head.value, result);
 }

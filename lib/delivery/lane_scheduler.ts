@@ -66,7 +66,13 @@ export class LaneScheduler {
     }
     const stored = await readLanePace(ctx.kv, message.lane);
     const inherited = isLanePace(stored) ? stored : null;
-    const held: HeldLane = { lane: message.lane, run: lease.run, inherited };
+    const held: HeldLane = {
+      lane: message.lane,
+      run: lease.run,
+      inherited,
+      ahead: [],
+      aheadReadAt: 0,
+    };
     const work: Promise<void> = this.#hold(held, message)
       .catch((error) => ctx.log.error("lane stopped; the sweep will resume it", { error }))
       .finally(() => {

@@ -216,6 +216,23 @@ export async function renewLease(
   return result.ok ? { ...run, value: renewed, versionstamp: result.versionstamp } : null;
 }
 
+/**
+ * The first `limit` waiting units of a lane, in order, and the tail counter's
+ * versionstamp read before them (for {@link finishLane} when there are none).
+ */
+export async function readLaneEntries(
+  kv: Deno.Kv,
+  lane: string,
+  limit: number,
+): Promise<{ entries: Deno.KvEntry<LaneEntry>[]; tailStamp: string | null }> {
+  const tail = await kv.get(laneTailKey(lane));
+  const entries: Deno.KvEntry<LaneEntry>[] = [];
+  for await (const entry of kv.list<LaneEntry>({ prefix: laneEntriesPrefix(lane) }, { limit })) {
+    entries.push(entry);
+  }
+  return { entries, tailStamp: tail.versionstamp };
+}
+
 /** The first waiting unit of a lane (null when empty) and the tail counter's versionstamp. */
 export async function readLaneHead(
   kv: Deno.Kv,

@@ -130,6 +130,18 @@ async function createTogether(
   return (await op.commit()).ok;
 }
 
+/** A unit's send log (null when gone) and rendered body (null when gone), in one read. */
+export async function getUnit(
+  kv: Deno.Kv,
+  logId: string,
+): Promise<{ log: Deno.KvEntry<SendLog> | null; body: unknown }> {
+  const [log, body] = await kv.getMany<[SendLog, unknown]>([sendLogKey(logId), unitBodyKey(logId)]);
+  return {
+    log: log.versionstamp === null ? null : log as Deno.KvEntry<SendLog>,
+    body: body.value,
+  };
+}
+
 /** The rendered body of a unit, or null when it is gone (delivered or expired). */
 export async function getUnitBody(kv: Deno.Kv, logId: string): Promise<unknown> {
   return (await kv.get(unitBodyKey(logId))).value;
