@@ -9,8 +9,9 @@
  *
  * Prints `ready` on stdout once listening; stops gracefully on SIGTERM. Each
  * line on stdin is the title of a custom event to accept (as the ingress does,
- * so its deliver job is this instance's queue message); the instance answers
- * `accepted <title> <eventId>`; the line `#sends` asks for the times this
+ * so its deliver job is this instance's queue message): a JSON object whose
+ * `title` becomes the message's title and whose other fields join the payload;
+ * the instance answers `accepted <title> <eventId>`; the line `#sends` asks for the times this
  * instance let Telegram messages go, per chat (`sends <json>`), so a test can
  * check the pacing of all instances together, independently of how late each
  * request reached the fake.
@@ -86,8 +87,9 @@ async function main() {
     stallMs: Number(values["stall-ms"]),
   });
   const queue = startQueueWorker(kv, worker.handlers, log);
-  await worker.upkeep();
-  await worker.sweep();
+  // A store busy with the other instances may refuse these; the periodic sweep does the rest.
+  await worker.upkeep().catch((error) => log.warn("upkeep failed", { error }));
+  await worker.sweep().catch((error) => log.warn("sweep failed", { error }));
   console.log("ready");
   acceptFromStdin(kv, pacer);
   Deno.addSignalListener("SIGTERM", async () => {
@@ -105,19 +107,20 @@ async function acceptFromStdin(kv: Deno.Kv, pacer: RecordingPacer) {
     pending += decoder.decode(chunk, { stream: true });
     let newline;
     while ((newline = pending.indexOf("\n")) !== -1) {
-      const title = pending.slice(0, newline);
+      const line = pending.slice(0, newline);
       pending = pending.slice(newline + 1);
-      if (title === "#sends") {
+      if (line === "#sends") {
         console.log(`sends ${JSON.stringify(Object.fromEntries(pacer.sends))}`);
         continue;
       }
+      const { title, ...fields } = JSON.parse(line) as { title: string };
       const outcome = await saveEvent(kv, {
         provider: "custom",
         kind: "custom",
         scope: { type: "global" },
         receivedAt: Date.now(),
         headers: {},
-        body: utf8(JSON.stringify({ message: { title } })),
+        body: utf8(JSON.stringify({ ...fields, message: { title } })),
       });
       const eventId = outcome.status === "accepted" ? outcome.eventId : "-";
       console.log(`accepted ${title} ${eventId}`);

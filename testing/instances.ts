@@ -9,8 +9,11 @@ export interface InstanceProcess {
   ready: Promise<void>;
   /** What the instance wrote on stderr so far (its warnings and errors). */
   stderr(): string;
-  /** Accepts a custom event titled `title` in this instance; resolves to its event id. */
-  accept(title: string): Promise<string>;
+  /**
+   * Accepts a custom event titled `title` (with `fields` added to its payload) in this
+   * instance; resolves to its event id, or "" when the instance stopped before acknowledging.
+   */
+  accept(title: string, fields?: Record<string, unknown>): Promise<string>;
   /** When this instance let each Telegram message go, by chat (Unix ms). */
   telegramSends(): Promise<Record<string, number[]>>;
   /** Stops it: SIGTERM (passes its lanes on) or SIGKILL (as a crash would). */
@@ -66,6 +69,7 @@ export function startInstance(options: InstanceOptions): InstanceProcess {
   let errors = "";
   const decoder = new TextDecoder();
   const ready = Promise.withResolvers<void>();
+  ready.promise.catch(() => {}); // An instance killed before it was ready is not an error here.
   (async () => {
     let out = "";
     for await (const chunk of child.stdout) {
@@ -86,6 +90,9 @@ export function startInstance(options: InstanceOptions): InstanceProcess {
       }
     }
     ready.reject(new Error(`instance exited before it was ready: ${errors.slice(-2000)}`));
+    // Events still being accepted when the process ended were never acknowledged.
+    for (const resolve of waiting.values()) resolve("");
+    waiting.clear();
   })();
   const reading = (async () => {
     for await (const chunk of child.stderr) errors += decoder.decode(chunk, { stream: true });
@@ -99,9 +106,10 @@ export function startInstance(options: InstanceOptions): InstanceProcess {
       writer.write(new TextEncoder().encode("#sends\n"));
       return answer;
     },
-    accept(title) {
+    accept(title, fields = {}) {
       const answer = new Promise<string>((resolve) => waiting.set(title, resolve));
-      writer.write(new TextEncoder().encode(`${title}\n`));
+      writer.write(new TextEncoder().encode(`${JSON.stringify({ ...fields, title })}\n`))
+        .catch(() => {});
       return answer;
     },
     stop(signal = "SIGTERM") {
