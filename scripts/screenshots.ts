@@ -59,7 +59,8 @@ async function startApp(env: Record<string, string>): Promise<Running> {
   // Background upkeep may still run once the store is closed; its errors then mean nothing.
   const log = createLogger({ minLevel: "error", sink: (line) => stopped || console.error(line) });
   const app = createApp({ kv, config, log, assets: await loadAssets(PROJECT_ROOT) });
-  const worker = startQueueWorker(kv, queueHandlers({ kv, config, log }), log);
+  const delivery = queueHandlers({ kv, config, log });
+  const worker = startQueueWorker(kv, delivery.handlers, log);
   const server = Deno.serve({ port, hostname: "127.0.0.1", onListen: () => {} }, app.fetch);
   const base = `http://localhost:${port}`;
   return {
@@ -70,6 +71,7 @@ async function startApp(env: Record<string, string>): Promise<Running> {
       stopped = true;
       await server.shutdown();
       await worker.drain(1000);
+      await delivery.stop();
       closeStore(kv);
     },
   };

@@ -185,6 +185,18 @@ export const laneRunsPrefix = () => ["lane_runs"] as const;
 /** A lane's append counter: every append changes it, so a lane never goes idle over a unit. */
 export const laneTailKey = (lane: string) => ["lane_tails", lane] as const;
 
+/** The pace a lane's last owner left (rate-limit state), read by the next owner. */
+export const lanePaceKey = (lane: string) => ["lane_paces", lane] as const;
+
+/** A named lease held by one instance at a time (e.g. the delivery sweep). */
+export const leaseKey = (name: string) => ["leases", name] as const;
+
+/** A running delivery instance's heartbeat. */
+export const instanceKey = (instanceId: string) => ["delivery_instances", instanceId] as const;
+
+/** Prefix of every delivery instance's heartbeat. */
+export const instancesPrefix = () => ["delivery_instances"] as const;
+
 /** A counter scope as stored: `all`, or `group:<internal id>`. */
 function counterScopePart(scope: CounterScope): string {
   return scope.type === "global" ? "all" : `group:${scope.internalId}`;
