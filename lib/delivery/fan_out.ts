@@ -9,6 +9,7 @@ import { formatEvent } from "../format/mod.ts";
 import { selectRoutes } from "../filter/select.ts";
 import { type DeliverJob, loadEvent } from "../store/events.ts";
 import { listGroupEntries } from "../store/groups.ts";
+import { recordEventRoutes, repositoryOf, routedEventRecords } from "../store/event_routes.ts";
 import { clearFanOutPending } from "../store/pending_fan_outs.ts";
 import type { SendLog } from "../store/send_logs.ts";
 import { createUnit, type NewUnit } from "../store/units.ts";
@@ -17,16 +18,6 @@ import type { ForgeEvent, Route, Target } from "../types.ts";
 import type { DeliveryContext } from "./context.ts";
 import { renderFor } from "./render.ts";
 import { unitIdFor } from "./targets.ts";
-
-const REPOSITORY_CHARS = 200;
-
-/** The repository an event is about (`owner/name`), when its payload names one. */
-function repositoryOf(event: ForgeEvent): string | undefined {
-  const repository = event.payload.repository;
-  if (typeof repository !== "object" || repository === null) return undefined;
-  const name = (repository as Record<string, unknown>).full_name;
-  return typeof name === "string" && name !== "" ? name.slice(0, REPOSITORY_CHARS) : undefined;
-}
 
 async function unitFor(
   event: ForgeEvent,
@@ -109,6 +100,8 @@ async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<numbe
       units.push(await unitFor(event, route, internalId, target, body, now));
     }
   }
+  const routed = routedEventRecords(event, selection.entered, selection.routes, internalIds);
+  await recordEventRoutes(ctx.kv, routed, ctx.retentionMs);
   const created = await Promise.all(
     units.map((unit) => createUnit(ctx.kv, unit, now, ctx.retentionMs)),
   );

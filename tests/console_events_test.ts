@@ -1,0 +1,166 @@
+/**
+ * The events of a group: the fan-out records which routes each event fired (none included),
+ * `GET /admin/api/groups/:id/events` lists them in cursor pages, and
+ * `GET /admin/api/groups/:id/events/:eventId` explains one against each route. Readers of the
+ * group may read; another group's event is unknown (404).
+ */
+import assert from "node:assert/strict";
+import { utf8 } from "../lib/encoding.ts";
+import { saveEvent } from "../lib/store/events.ts";
+import { replaceRoutes } from "../lib/store/routes.ts";
+import { startFakeDiscord } from "../testing/fake_chat.ts";
+import { type AdminApp, allowTarget, route, startAdminApp } from "./_admin_helpers.ts";
+import { deliveryConfig, runWorker, settled } from "./_delivery_helpers.ts";
+import type { Route } from "../lib/types.ts";
+
+const BUG_ROUTE: Route = route("alpha", "bugs", {
+  name: "Bugs to Discord",
+  filters: [],
+  ast: {
+    all: [
+      { type: "event", value: "pull_request.opened" },
+      { type: "field", path: "$.pull_request.labels[*].name", op: "eq", value: "bug" },
+    ],
+  },
+});
+const PUSH_ROUTE: Route = route("alpha", "pushes", { name: "Pushes" });
+const FALLBACK: Route = route("alpha", "rest", {
+  name: "Everything else",
+  fallback: true,
+  enabled: false,
+  filters: [],
+});
+
+function pullRequest(label: string) {
+  return {
+    action: "opened",
+    pull_request: { number: 7, title: "Fix the bug", labels: [{ name: label }] },
+    repository: { full_name: "octo/app" },
+    sender: { login: "octocat" },
+  };
+}
+
+/** Accepts a GitHub event into group `groupId`'s ingress; returns its id. */
+async function accept(
+  app: AdminApp,
+  groupId: string,
+  kind: string,
+  payload: Record<string, unknown>,
+): Promise<string> {
+  const outcome = await saveEvent(app.kv, {
+    provider: "github",
+    kind,
+    action: typeof payload.action === "string" ? payload.action : undefined,
+    deliveryId: crypto.randomUUID(),
+    scope: { type: "group", groupId },
+    receivedAt: Date.now(),
+    headers: {},
+    body: utf8(JSON.stringify(payload)),
+  });
+  assert.equal(outcome.status, "accepted");
+  return outcome.status === "accepted" ? outcome.eventId : "";
+}
+
+async function setup() {
+  const app = await startAdminApp();
+  await allowTarget(app.kv, "alpha");
+  assert.ok((await replaceRoutes(app.kv, [BUG_ROUTE, PUSH_ROUTE, FALLBACK])).ok);
+  return app;
+}
+
+Deno.test("events: the fan-out records fired routes, and the API lists and explains them", async () => {
+  await using app = await setup();
+  await using discord = startFakeDiscord();
+  await using running = runWorker(app.kv, deliveryConfig({ discord }));
+  const bug = await accept(app, "alpha", "pull_request", pullRequest("bug"));
+  const docs = await accept(app, "alpha", "pull_request", pullRequest("docs"));
+  for (const eventId of [bug, docs]) {
+    await running.worker.handlers.deliver({ type: "deliver", eventId });
+  }
+  const bugLogs = await settled(
+    app.kv,
+    (await app.call("superAdmin", "GET", `/admin/api/groups/alpha/events/${bug}`)).body.event
+      .deliveryId,
+  );
+  assert.equal(bugLogs[0].status, "ok");
+
+  const list = await app.call("viewer", "GET", "/admin/api/groups/alpha/events");
+  assert.equal(list.status, 200);
+  assert.deepEqual(
+    list.body.items.map((item: { id: string; routesFired: number }) => [item.id, item.routesFired]),
+    [[docs, 0], [bug, 1]],
+  );
+  const first = list.body.items[1];
+  assert.equal(first.kind, "pull_request");
+  assert.equal(first.action, "opened");
+  assert.equal(first.repository, "octo/app");
+  assert.equal(first.sender, "octocat");
+  assert.deepEqual(first.routeIds, ["bugs"]);
+
+  const none = await app.call("viewer", "GET", "/admin/api/groups/alpha/events?outcome=none");
+  assert.deepEqual(none.body.items.map((item: { id: string }) => item.id), [docs]);
+  const paged = await app.call("viewer", "GET", "/admin/api/groups/alpha/events?limit=1");
+  assert.equal(paged.body.items.length, 1);
+  const next = await app.call(
+    "viewer",
+    "GET",
+    `/admin/api/groups/alpha/events?limit=1&cursor=${paged.body.cursor}`,
+  );
+  assert.deepEqual(next.body.items.map((item: { id: string }) => item.id), [bug]);
+
+  const detail = await app.call("viewer", "GET", `/admin/api/groups/alpha/events/${docs}`);
+  assert.equal(detail.status, 200);
+  assert.equal(detail.body.payload.pull_request.labels[0].name, "docs");
+  assert.deepEqual(detail.body.logs, []);
+  const verdicts = new Map(
+    detail.body.routes.map((item: { id: string }) => [item.id, item]),
+  ) as Map<string, Record<string, unknown>>;
+  assert.deepEqual([...verdicts.keys()], ["bugs", "pushes", "rest"]);
+  const bugs = verdicts.get("bugs")!;
+  assert.equal(bugs.fired, false);
+  assert.equal(bugs.matched, false);
+  assert.equal(bugs.verdict, "Did not fire: its filters do not match the event.");
+  const leaves = (bugs.explanation as { children: { matched: boolean; reason: string }[] })
+    .children;
+  assert.deepEqual(leaves.map((leaf) => leaf.matched), [true, false]);
+  assert.match(leaves[1].reason, /docs/);
+  assert.equal(
+    verdicts.get("rest")!.verdict,
+    "Did not fire: the route is disabled (its filters match).",
+  );
+
+  const fired = await app.call("viewer", "GET", `/admin/api/groups/alpha/events/${bug}`);
+  assert.equal(fired.body.routes[0].fired, true);
+  assert.equal(fired.body.routes[0].verdict, "Fired: its filters match the event.");
+  assert.deepEqual(fired.body.logs.map((log: { routeId: string }) => log.routeId), ["bugs"]);
+});
+
+Deno.test("events: another group's event is unknown, and only readers of the group may read", async () => {
+  await using app = await setup();
+  await using running = runWorker(app.kv, deliveryConfig({}));
+  const alphaEvent = await accept(app, "alpha", "push", { ref: "refs/heads/main" });
+  const betaEvent = await accept(app, "beta", "push", { ref: "refs/heads/main" });
+  for (const eventId of [alphaEvent, betaEvent]) {
+    await running.worker.handlers.deliver({ type: "deliver", eventId });
+  }
+  const alpha = await app.call("superAdmin", "GET", "/admin/api/groups/alpha/events");
+  assert.deepEqual(alpha.body.items.map((item: { id: string }) => item.id), [alphaEvent]);
+  const crossed = await app.call(
+    "superAdmin",
+    "GET",
+    `/admin/api/groups/alpha/events/${betaEvent}`,
+  );
+  assert.equal(crossed.status, 404);
+  assert.equal(crossed.body.error, `Group alpha has no event ${betaEvent}`);
+  const owner = await app.call("owner", "GET", `/admin/api/groups/beta/events/${betaEvent}`);
+  assert.equal(owner.status, 403);
+  assert.equal((await app.call("stranger", "GET", "/admin/api/groups/alpha/events")).status, 403);
+  assert.equal((await app.call("none", "GET", "/admin/api/groups/alpha/events")).status, 401);
+  const unknownGroup = await app.call("superAdmin", "GET", "/admin/api/groups/nope/events");
+  assert.equal(unknownGroup.status, 404);
+  const malformed = await app.call("viewer", "GET", "/admin/api/groups/alpha/events/not-an-id");
+  assert.equal(malformed.status, 400);
+  const badCursor = await app.call("viewer", "GET", "/admin/api/groups/alpha/events?cursor=x");
+  assert.equal(badCursor.status, 400);
+  assert.match(badCursor.body.error, /^cursor: /);
+});
