@@ -27,35 +27,38 @@ import * as $r23 from "./routes/admin/api/preview.ts";
 import * as $r24 from "./routes/admin/api/routes.ts";
 import * as $r25 from "./routes/admin/api/test-match.ts";
 import * as $r26 from "./routes/admin/audit.tsx";
-import * as $r27 from "./routes/admin/groups.tsx";
-import * as $r28 from "./routes/admin/groups/[id].tsx";
-import * as $r29 from "./routes/admin/index.tsx";
-import * as $r30 from "./routes/admin/invite.tsx";
-import * as $r31 from "./routes/admin/login.tsx";
-import * as $r32 from "./routes/admin/logout.tsx";
-import * as $r33 from "./routes/admin/logs.tsx";
-import * as $r34 from "./routes/admin/logs/[id].tsx";
-import * as $r35 from "./routes/admin/routes/[groupId]/edit/[routeId].tsx";
-import * as $r36 from "./routes/admin/routes/[groupId]/index.tsx";
-import * as $r37 from "./routes/admin/routes/[groupId]/new.tsx";
-import * as $r38 from "./routes/admin/routes/index.tsx";
-import * as $r39 from "./routes/api/_middleware.ts";
-import * as $r40 from "./routes/api/close.ts";
-import * as $r41 from "./routes/api/comment.ts";
-import * as $r42 from "./routes/api/merge.ts";
-import * as $r43 from "./routes/api/react.ts";
-import * as $r44 from "./routes/auth/github/callback.tsx";
-import * as $r45 from "./routes/auth/github/index.ts";
-import * as $r46 from "./routes/auth/github/install/_middleware.ts";
-import * as $r47 from "./routes/auth/github/install/bind.ts";
-import * as $r48 from "./routes/auth/github/install/index.tsx";
-import * as $r49 from "./routes/auth/token/[userId].ts";
-import * as $r50 from "./routes/auth/token/_middleware.ts";
-import * as $r51 from "./routes/health.ts";
-import * as $r52 from "./routes/index.ts";
-import * as $r53 from "./routes/openapi.json.ts";
-import * as $r54 from "./routes/webhook/[groupId].ts";
-import * as $r55 from "./routes/webhook/index.ts";
+import * as $r27 from "./routes/admin/events.tsx";
+import * as $r28 from "./routes/admin/events/[groupId]/[eventId].tsx";
+import * as $r29 from "./routes/admin/events/[groupId]/index.tsx";
+import * as $r30 from "./routes/admin/groups.tsx";
+import * as $r31 from "./routes/admin/groups/[id].tsx";
+import * as $r32 from "./routes/admin/index.tsx";
+import * as $r33 from "./routes/admin/invite.tsx";
+import * as $r34 from "./routes/admin/login.tsx";
+import * as $r35 from "./routes/admin/logout.tsx";
+import * as $r36 from "./routes/admin/logs.tsx";
+import * as $r37 from "./routes/admin/logs/[id].tsx";
+import * as $r38 from "./routes/admin/routes/[groupId]/edit/[routeId].tsx";
+import * as $r39 from "./routes/admin/routes/[groupId]/index.tsx";
+import * as $r40 from "./routes/admin/routes/[groupId]/new.tsx";
+import * as $r41 from "./routes/admin/routes/index.tsx";
+import * as $r42 from "./routes/api/_middleware.ts";
+import * as $r43 from "./routes/api/close.ts";
+import * as $r44 from "./routes/api/comment.ts";
+import * as $r45 from "./routes/api/merge.ts";
+import * as $r46 from "./routes/api/react.ts";
+import * as $r47 from "./routes/auth/github/callback.tsx";
+import * as $r48 from "./routes/auth/github/index.ts";
+import * as $r49 from "./routes/auth/github/install/_middleware.ts";
+import * as $r50 from "./routes/auth/github/install/bind.ts";
+import * as $r51 from "./routes/auth/github/install/index.tsx";
+import * as $r52 from "./routes/auth/token/[userId].ts";
+import * as $r53 from "./routes/auth/token/_middleware.ts";
+import * as $r54 from "./routes/health.ts";
+import * as $r55 from "./routes/index.ts";
+import * as $r56 from "./routes/openapi.json.ts";
+import * as $r57 from "./routes/webhook/[groupId].ts";
+import * as $r58 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
 import * as $i1 from "./islands/console/groups/CreateGroupForm.tsx";
 import * as $i2 from "./islands/console/groups/GroupSettings.tsx";
@@ -102,35 +105,38 @@ const manifest: Manifest = {
     "admin/api/routes.ts": $r24,
     "admin/api/test-match.ts": $r25,
     "admin/audit.tsx": $r26,
-    "admin/groups.tsx": $r27,
-    "admin/groups/[id].tsx": $r28,
-    "admin/index.tsx": $r29,
-    "admin/invite.tsx": $r30,
-    "admin/login.tsx": $r31,
-    "admin/logout.tsx": $r32,
-    "admin/logs.tsx": $r33,
-    "admin/logs/[id].tsx": $r34,
-    "admin/routes/[groupId]/edit/[routeId].tsx": $r35,
-    "admin/routes/[groupId]/index.tsx": $r36,
-    "admin/routes/[groupId]/new.tsx": $r37,
-    "admin/routes/index.tsx": $r38,
-    "api/_middleware.ts": $r39,
-    "api/close.ts": $r40,
-    "api/comment.ts": $r41,
-    "api/merge.ts": $r42,
-    "api/react.ts": $r43,
-    "auth/github/callback.tsx": $r44,
-    "auth/github/index.ts": $r45,
-    "auth/github/install/_middleware.ts": $r46,
-    "auth/github/install/bind.ts": $r47,
-    "auth/github/install/index.tsx": $r48,
-    "auth/token/[userId].ts": $r49,
-    "auth/token/_middleware.ts": $r50,
-    "health.ts": $r51,
-    "index.ts": $r52,
-    "openapi.json.ts": $r53,
-    "webhook/[groupId].ts": $r54,
-    "webhook/index.ts": $r55,
+    "admin/events.tsx": $r27,
+    "admin/events/[groupId]/[eventId].tsx": $r28,
+    "admin/events/[groupId]/index.tsx": $r29,
+    "admin/groups.tsx": $r30,
+    "admin/groups/[id].tsx": $r31,
+    "admin/index.tsx": $r32,
+    "admin/invite.tsx": $r33,
+    "admin/login.tsx": $r34,
+    "admin/logout.tsx": $r35,
+    "admin/logs.tsx": $r36,
+    "admin/logs/[id].tsx": $r37,
+    "admin/routes/[groupId]/edit/[routeId].tsx": $r38,
+    "admin/routes/[groupId]/index.tsx": $r39,
+    "admin/routes/[groupId]/new.tsx": $r40,
+    "admin/routes/index.tsx": $r41,
+    "api/_middleware.ts": $r42,
+    "api/close.ts": $r43,
+    "api/comment.ts": $r44,
+    "api/merge.ts": $r45,
+    "api/react.ts": $r46,
+    "auth/github/callback.tsx": $r47,
+    "auth/github/index.ts": $r48,
+    "auth/github/install/_middleware.ts": $r49,
+    "auth/github/install/bind.ts": $r50,
+    "auth/github/install/index.tsx": $r51,
+    "auth/token/[userId].ts": $r52,
+    "auth/token/_middleware.ts": $r53,
+    "health.ts": $r54,
+    "index.ts": $r55,
+    "openapi.json.ts": $r56,
+    "webhook/[groupId].ts": $r57,
+    "webhook/index.ts": $r58,
   },
   islands: {
     "PathTester": $i0,

@@ -164,3 +164,46 @@ Deno.test("events: another group's event is unknown, and only readers of the gro
   assert.equal(badCursor.status, 400);
   assert.match(badCursor.body.error, /^cursor: /);
 });
+
+Deno.test("events pages: the list, the explanation, the switcher and refusals, without JavaScript", async () => {
+  await using app = await setup();
+  await using discord = startFakeDiscord();
+  await using running = runWorker(app.kv, deliveryConfig({ discord }));
+  const docs = await accept(app, "alpha", "pull_request", pullRequest("docs"));
+  await running.worker.handlers.deliver({ type: "deliver", eventId: docs });
+  const beta = await accept(app, "beta", "push", { ref: "refs/heads/main" });
+  await running.worker.handlers.deliver({ type: "deliver", eventId: beta });
+
+  const chosen = await app.call("viewer", "GET", "/admin/events");
+  assert.equal(chosen.status, 302, "a member of one group goes straight to it");
+  assert.equal(chosen.headers.get("location"), "/admin/events/alpha");
+  const switched = await app.call("superAdmin", "GET", "/admin/events?group=beta");
+  assert.equal(switched.headers.get("location"), "/admin/events/beta");
+  const index = await app.call("superAdmin", "GET", "/admin/events");
+  assert.equal(index.status, 200);
+  assert.match(index.body, /Choose a group/);
+
+  const list = await app.call("viewer", "GET", "/admin/events/alpha");
+  assert.equal(list.status, 200);
+  assert.match(list.body, /<title>Events of Alpha · Switchyard<\/title>/);
+  assert.match(list.body, new RegExp(`href="/admin/events/alpha/${docs}">pull_request\\.opened<`));
+  assert.match(list.body, /no route/);
+  assert.match(list.body, /aria-current="page"[^>]*>Events</);
+  const filtered = await app.call("viewer", "GET", "/admin/events/alpha?outcome=fired");
+  assert.match(filtered.body, /No events match these filters/);
+  const refused = await app.call("viewer", "GET", "/admin/events/alpha?outcome=maybe");
+  assert.equal(refused.status, 400);
+  assert.match(refused.body, /role="alert"[^>]*>outcome: /);
+
+  const detail = await app.call("viewer", "GET", `/admin/events/alpha/${docs}`);
+  assert.equal(detail.status, 200);
+  assert.match(detail.body, /Why did this event not arrive\?/);
+  assert.match(detail.body, /Did not fire: its filters do not match the event\./);
+  assert.match(detail.body, /&quot;docs&quot;|"docs"/);
+  assert.match(detail.body, /No messages: no route sent this event\./);
+  assert.match(detail.body, /aria-label="Payload"/);
+
+  assert.equal((await app.call("viewer", "GET", `/admin/events/alpha/${beta}`)).status, 404);
+  assert.equal((await app.call("owner", "GET", "/admin/events/beta")).status, 403);
+  assert.equal((await app.call("viewer", "GET", "/admin/events/alpha/nope")).status, 400);
+});
