@@ -207,3 +207,25 @@ Deno.test("events pages: the list, the explanation, the switcher and refusals, w
   assert.equal((await app.call("owner", "GET", "/admin/events/beta")).status, 403);
   assert.equal((await app.call("viewer", "GET", "/admin/events/alpha/nope")).status, 400);
 });
+
+Deno.test("route editor: the group's recent events are offered as samples, ?event= first", async () => {
+  await using app = await setup();
+  await using running = runWorker(app.kv, deliveryConfig({}));
+  const docs = await accept(app, "alpha", "pull_request", pullRequest("docs"));
+  await running.worker.handlers.deliver({ type: "deliver", eventId: docs });
+  const beta = await accept(app, "beta", "push", { ref: "refs/heads/main" });
+  await running.worker.handlers.deliver({ type: "deliver", eventId: beta });
+
+  const editor = await app.call("admin", "GET", `/admin/routes/alpha/edit/bugs?event=${docs}`);
+  assert.equal(editor.status, 200);
+  assert.match(editor.body, /<optgroup label="Recent events of this group">/);
+  assert.match(
+    editor.body,
+    new RegExp(`value="event:${docs}"[^>]*>pull_request\\.opened · octo/app · `),
+  );
+  assert.match(editor.body, new RegExp(`<option selected value="event:${docs}">`));
+  const other = await app.call("admin", "GET", `/admin/routes/alpha/new?event=${beta}`);
+  assert.equal(other.status, 200);
+  assert.doesNotMatch(other.body, new RegExp(beta), "another group's event is not offered");
+  assert.match(other.body, /<option selected value="pull_request\.opened">/);
+});

@@ -23,12 +23,17 @@ function Badge(props: { fired: boolean }) {
  * verdict in words, and the explanation tree (open for the routes that did not fire, which are
  * the ones people come to ask about).
  */
-export function RouteVerdicts(props: { groupId: string; routes: readonly RouteVerdict[] }) {
+export function RouteVerdicts(
+  props: { groupId: string; eventId: string; routes: readonly RouteVerdict[] },
+) {
   if (props.routes.length === 0) {
     return (
       <p class={`text-sm ${MUTED}`}>
         The group has no routes, so the event went nowhere.{" "}
-        <a class={LINK} href={`/admin/routes/${encodeURIComponent(props.groupId)}/new`}>
+        <a
+          class={LINK}
+          href={`/admin/routes/${encodeURIComponent(props.groupId)}/new?event=${props.eventId}`}
+        >
           Add a route
         </a>
         .
@@ -45,7 +50,8 @@ export function RouteVerdicts(props: { groupId: string; routes: readonly RouteVe
               class={`${LINK} break-all`}
               href={`/admin/routes/${encodeURIComponent(props.groupId)}/edit/${
                 encodeURIComponent(route.id)
-              }`}
+              }?event=${props.eventId}`}
+              title="Edit the route, explained against this event"
             >
               {route.name}
             </a>

@@ -102,6 +102,17 @@ export async function listGroupEvents(
   return { ...page, items: page.items.map(groupEventOf) };
 }
 
+/** One event of a group the caller was already allowed to read, or null when unknown. */
+export async function findGroupEvent(
+  kv: Deno.Kv,
+  groupId: string,
+  eventId: string,
+): Promise<GroupEvent | null> {
+  const { entry } = await readGroupEntry(kv, groupId);
+  const record = entry === null ? null : await getEventRoutes(kv, entry.internalId, eventId);
+  return record === null ? null : groupEventOf(record);
+}
+
 /** Whether the tree compiles; the validation message when it does not. */
 function compileError(route: Route): string | undefined {
   try {

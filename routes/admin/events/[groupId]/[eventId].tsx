@@ -78,7 +78,7 @@ export default define.page<typeof handler>(function EventPage({ data }) {
           Each route of the group, in order: whether it fired when the event arrived, and how its
           filters judge the event now.
         </p>
-        <RouteVerdicts groupId={group.id} routes={data.routes} />
+        <RouteVerdicts groupId={group.id} eventId={event.id} routes={data.routes} />
       </section>
       <section class={`${CARD} mb-6 p-4 sm:p-5`} aria-labelledby="logs-title">
         <div class="mb-3 flex flex-wrap items-center justify-between gap-2">

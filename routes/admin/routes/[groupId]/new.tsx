@@ -10,7 +10,13 @@ import { define } from "../../../../lib/state.ts";
 export const handler = define.handlers({
   async GET(ctx) {
     const principal = principalOf(ctx);
-    const data = await loadRouteEditorPage(ctx.state.kv, principal, ctx.params.groupId, null);
+    const data = await loadRouteEditorPage(
+      ctx.state.kv,
+      principal,
+      ctx.params.groupId,
+      null,
+      ctx.url.searchParams.get("event"),
+    );
     return page(data, { headers: { "cache-control": "no-store" } });
   },
 });
@@ -29,6 +35,8 @@ export default define.page<typeof handler>(function NewRoute({ data }) {
           fragmentsEtag={data.fragmentsEtag}
           canEdit={data.canEdit}
           allowedTargets={data.allowedTargets}
+          recentEvents={data.recentEvents}
+          sampleEventId={data.sampleEventId}
           justSaved={false}
         />
       </PageBody>

@@ -11,7 +11,13 @@ export const handler = define.handlers({
   async GET(ctx) {
     const principal = principalOf(ctx);
     const { groupId, routeId } = ctx.params;
-    const data = await loadRouteEditorPage(ctx.state.kv, principal, groupId, routeId);
+    const data = await loadRouteEditorPage(
+      ctx.state.kv,
+      principal,
+      groupId,
+      routeId,
+      ctx.url.searchParams.get("event"),
+    );
     const justSaved = ctx.url.searchParams.get("saved") === "1";
     return page({ ...data, justSaved }, { headers: { "cache-control": "no-store" } });
   },
@@ -32,6 +38,8 @@ export default define.page<typeof handler>(function EditRoute({ data }) {
           fragmentsEtag={data.fragmentsEtag}
           canEdit={data.canEdit}
           allowedTargets={data.allowedTargets}
+          recentEvents={data.recentEvents}
+          sampleEventId={data.sampleEventId}
           justSaved={data.justSaved}
         />
       </PageBody>
