@@ -3,6 +3,7 @@ import { eventLabel, targetLabel } from "../../../components/logs/format.ts";
 import { deliveryLogsHref, LogDetail } from "../../../components/logs/LogDetail.tsx";
 import { CARD, LINK, MUTED, SECONDARY_BUTTON } from "../../../components/logs/ui.ts";
 import RedeliverButton from "../../../islands/console/logs/RedeliverButton.tsx";
+import { readConsoleFrame } from "../../../lib/admin/console_frame.ts";
 import { getLog } from "../../../lib/admin/logs.ts";
 import { principalOf } from "../../../lib/auth/principal.ts";
 import { canEditRoutes } from "../../../lib/auth/principal.ts";
@@ -17,7 +18,8 @@ export const handler = define.handlers({
     if (!isId("sendLog", ctx.params.id)) throw new HttpError(400, "Malformed send log id");
     const log = await getLog(ctx.state.kv, principal, ctx.params.id);
     const failed = log.status === "failed" || log.status === "dead";
-    return page({ log, canRedeliver: failed && canEditRoutes(principal, log.groupId) }, {
+    const frame = await readConsoleFrame(ctx);
+    return page({ log, canRedeliver: failed && canEditRoutes(principal, log.groupId), frame }, {
       headers: { "cache-control": "no-store" },
     });
   },
@@ -27,7 +29,7 @@ export const handler = define.handlers({
 export default define.page<typeof handler>(function LogPage({ data }) {
   const { log } = data;
   return (
-    <ConsoleLayout active="/admin/logs" title="Send log">
+    <ConsoleLayout active="/admin/logs" title="Send log" {...data.frame}>
       <p class="mb-4 text-sm">
         <a class={LINK} href="/admin/logs">← All send logs</a>
       </p>

@@ -46,7 +46,6 @@ export default define.page<typeof handler>(function EventPage({ data }) {
       title={`Event ${eventName(event)}`}
       {...data.frame}
       currentGroup={group.id}
-      groupPath="/admin/events"
     >
       <p class="mb-4 text-sm">
         <a class={LINK} href={listHref}>← Events of {group.name}</a>
