@@ -17,13 +17,7 @@ function label(node: Explanation): string {
 
 function Mark(props: { matched: boolean }) {
   return (
-    <span
-      class={`shrink-0 rounded px-1.5 text-xs font-semibold ${
-        props.matched
-          ? "bg-emerald-100 text-emerald-900 dark:bg-emerald-900/70 dark:text-emerald-100"
-          : "bg-red-100 text-red-900 dark:bg-red-900/70 dark:text-red-100"
-      }`}
-    >
+    <span class={props.matched ? "sy-mark-yes" : "sy-mark-no"}>
       {props.matched ? "✓ matches" : "✗ no match"}
     </span>
   );
@@ -46,7 +40,7 @@ export function ExplanationTree(props: { node: Explanation }) {
         <Mark matched={node.matched} />
         <code class="break-all text-xs font-semibold">{label(node)}</code>
       </div>
-      <p class="mt-0.5 break-words font-mono text-xs text-slate-700 dark:text-slate-300">
+      <p class="sy-reason">
         {node.kind === "field" && node.error ? node.error : node.reason}
       </p>
       {children.length > 0 && (

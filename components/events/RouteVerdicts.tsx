@@ -1,4 +1,5 @@
 import type { RouteVerdict } from "../../lib/admin/events.ts";
+import type { Explanation } from "../../lib/filter/explain.ts";
 import { LINK, MUTED } from "../logs/ui.ts";
 import { ExplanationTree } from "./ExplanationTree.tsx";
 
@@ -18,10 +19,33 @@ function Badge(props: { fired: boolean }) {
   );
 }
 
+/** The event leaves of an explanation. */
+function eventLeaves(node: Explanation): Extract<Explanation, { kind: "event" }>[] {
+  if (node.kind === "event") return [node];
+  if (node.kind === "all" || node.kind === "any") return node.children.flatMap(eventLeaves);
+  if (node.kind === "not") return eventLeaves(node.child);
+  return [];
+}
+
+/** Whether a route that did not fire listens only to other kinds of events. */
+function listensElsewhere(route: RouteVerdict): boolean {
+  if (route.fired || !route.explanation) return false;
+  const leaves = eventLeaves(route.explanation);
+  return leaves.length > 0 && leaves.every((leaf) => !leaf.matched);
+}
+
+function routeHref(groupId: string, routeId: string, eventId: string): string {
+  return `/admin/routes/${encodeURIComponent(groupId)}/edit/${
+    encodeURIComponent(routeId)
+  }?event=${eventId}`;
+}
+
 /**
  * Each route of the group judged against the event, in stored order: fired or not, the
  * verdict in words, and the explanation tree (open for the routes that did not fire, which are
- * the ones people come to ask about).
+ * the ones people come to ask about). Routes that listen only to other kinds of events are
+ * listed last, by name, in a collapsed list: they are rarely the question, and a group may have
+ * hundreds.
  */
 export function RouteVerdicts(
   props: { groupId: string; eventId: string; routes: readonly RouteVerdict[] },
@@ -40,42 +64,67 @@ export function RouteVerdicts(
       </p>
     );
   }
+  const elsewhere = props.routes.filter(listensElsewhere);
+  const judged = props.routes.filter((route) => !listensElsewhere(route));
   return (
-    <ol class="flex flex-col divide-y divide-slate-200 dark:divide-slate-800">
-      {props.routes.map((route) => (
-        <li key={route.id} data-route-id={route.id} class="py-3 first:pt-0 last:pb-0">
-          <div class="flex flex-wrap items-center gap-2">
-            <Badge fired={route.fired} />
-            <a
-              class={`${LINK} break-all`}
-              href={`/admin/routes/${encodeURIComponent(props.groupId)}/edit/${
-                encodeURIComponent(route.id)
-              }?event=${props.eventId}`}
-              title="Edit the route, explained against this event"
-            >
-              {route.name}
-            </a>
-            {route.fallback && <span class={`text-xs ${MUTED}`}>fallback</span>}
-            {!route.enabled && <span class={`text-xs ${MUTED}`}>disabled</span>}
-          </div>
-          <p class="mt-1 text-sm" data-testid="route-verdict">{route.verdict}</p>
-          {route.error && (
-            <p class="mt-1 break-words font-mono text-xs text-red-800 dark:text-red-200">
-              {route.error}
-            </p>
-          )}
-          {route.explanation && (
-            <details class="mt-2" open={!route.fired}>
-              <summary class={`cursor-pointer text-xs font-medium ${MUTED}`}>
-                Why, node by node
-              </summary>
-              <ul class="mt-2">
-                <ExplanationTree node={route.explanation} />
-              </ul>
-            </details>
-          )}
-        </li>
-      ))}
-    </ol>
+    <>
+      <ol class="flex flex-col divide-y divide-slate-200 dark:divide-slate-800">
+        {judged.map((route) => (
+          <li key={route.id} data-route-id={route.id} class="py-3 first:pt-0 last:pb-0">
+            <div class="flex flex-wrap items-center gap-2">
+              <Badge fired={route.fired} />
+              <a
+                class={`${LINK} break-all`}
+                href={routeHref(props.groupId, route.id, props.eventId)}
+                title="Edit the route, explained against this event"
+              >
+                {route.name}
+              </a>
+              {route.fallback && <span class={`text-xs ${MUTED}`}>fallback</span>}
+              {!route.enabled && <span class={`text-xs ${MUTED}`}>disabled</span>}
+            </div>
+            <p class="mt-1 text-sm" data-testid="route-verdict">{route.verdict}</p>
+            {route.error && (
+              <p class="mt-1 break-words font-mono text-xs text-red-800 dark:text-red-200">
+                {route.error}
+              </p>
+            )}
+            {route.explanation && (
+              <details class="mt-2" open={!route.fired}>
+                <summary class={`cursor-pointer text-xs font-medium ${MUTED}`}>
+                  Why, node by node
+                </summary>
+                <ul class="mt-2">
+                  <ExplanationTree node={route.explanation} />
+                </ul>
+              </details>
+            )}
+          </li>
+        ))}
+      </ol>
+      {elsewhere.length > 0 && (
+        <details class="mt-4" data-testid="other-events">
+          <summary class={`cursor-pointer text-sm font-medium ${MUTED}`}>
+            {elsewhere.length} route{elsewhere.length === 1 ? " listens" : "s listen"}{" "}
+            only to other events
+          </summary>
+          <ul class="mt-2 flex flex-col gap-1 text-sm">
+            {elsewhere.map((route) => (
+              <li key={route.id} data-route-id={route.id}>
+                <a
+                  class={`${LINK} break-all`}
+                  href={routeHref(props.groupId, route.id, props.eventId)}
+                >
+                  {route.name}
+                </a>{" "}
+                <span class={MUTED}>
+                  ({eventLeaves(route.explanation!).map((leaf) => leaf.event).join(", ")})
+                </span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </>
   );
 }

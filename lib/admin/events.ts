@@ -8,7 +8,7 @@
 import type { z } from "zod";
 import type { Principal } from "../auth/principal.ts";
 import { EvaluationBudget, FilterEvaluationError } from "../filter/budget.ts";
-import { compile, FilterValidationError, routeFilterNode } from "../filter/compile.ts";
+import { routeFilterNode } from "../filter/compile.ts";
 import { explain, type Explanation } from "../filter/explain.ts";
 import { HttpError } from "../fresh/mod.ts";
 import { type EventRoutes, getEventRoutes, listEventRoutes } from "../store/event_routes.ts";
@@ -113,17 +113,6 @@ export async function findGroupEvent(
   return record === null ? null : groupEventOf(record);
 }
 
-/** Whether the tree compiles; the validation message when it does not. */
-function compileError(route: Route): string | undefined {
-  try {
-    compile(routeFilterNode(route));
-    return undefined;
-  } catch (error) {
-    if (error instanceof FilterValidationError) return error.message;
-    throw error;
-  }
-}
-
 function verdictOf(route: Route, fired: boolean, matched: boolean, otherFired: boolean): string {
   if (fired && matched) return "Fired: its filters match the event.";
   if (fired) {
@@ -162,15 +151,6 @@ function judgeRoutes(
       fallback: route.fallback === true,
       fired: fired.has(route.id),
     };
-    const invalid = compileError(route);
-    if (invalid !== undefined) {
-      return {
-        ...base,
-        matched: false,
-        verdict: "Did not fire: its filters are invalid.",
-        error: invalid,
-      };
-    }
     if (payload === null) {
       return {
         ...base,
@@ -194,11 +174,20 @@ function judgeRoutes(
         explanation,
       };
     } catch (error) {
-      if (!(error instanceof FilterEvaluationError)) throw error;
+      if (error instanceof FilterEvaluationError) {
+        return {
+          ...base,
+          matched: false,
+          verdict: "Did not fire: its filters could not be evaluated within the per-event budget.",
+          error: error.message,
+        };
+      }
+      // A tree stored before a validation rule existed: compiling its leaves refuses it.
+      if (!(error instanceof TypeError)) throw error;
       return {
         ...base,
         matched: false,
-        verdict: "Did not fire: its filters could not be evaluated within the per-event budget.",
+        verdict: "Did not fire: its filters are invalid.",
         error: error.message,
       };
     }
