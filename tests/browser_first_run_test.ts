@@ -13,7 +13,12 @@ import { utf8 } from "../lib/encoding.ts";
 import { loadAssets } from "../lib/fresh/assets.ts";
 import { signGithubBody } from "../lib/providers/github.ts";
 import { startFakeDiscord } from "../testing/fake_chat.ts";
-import { assertNoAxeViolations, hasChromium, withChromium } from "./_browser.ts";
+import {
+  assertGoodEverywhere,
+  assertNoAxeViolations,
+  hasChromium,
+  withChromium,
+} from "./_browser.ts";
 import { runWorker } from "./_delivery_helpers.ts";
 import { startTestApp, waitFor } from "./_helpers.ts";
 
@@ -58,25 +63,6 @@ async function reloadUntil(page: Page, what: string, check: () => Promise<boolea
     await page.reload();
     return await check();
   });
-}
-
-/** axe finds nothing in light and dark mode, and at 390 px nothing reaches past the edge. */
-async function assertGoodEverywhere(page: Page) {
-  await assertNoAxeViolations(page);
-  await page.evaluate(() => document.documentElement.classList.add("dark"));
-  await assertNoAxeViolations(page);
-  await page.evaluate(() => document.documentElement.classList.remove("dark"));
-  const size = page.viewportSize()!;
-  await page.setViewportSize({ width: 390, height: 844 });
-  const widest = await page.evaluate(() =>
-    Math.max(
-      ...[...document.querySelectorAll("main, main *")].map((element) =>
-        Math.ceil(element.getBoundingClientRect().right)
-      ),
-    )
-  );
-  assert.ok(widest <= 390, `content reaches ${widest}px at 390px wide on ${page.url()}`);
-  await page.setViewportSize(size);
 }
 
 const rowsWith = (page: Page, status: string) =>

@@ -229,3 +229,28 @@ Deno.test("route editor: the group's recent events are offered as samples, ?even
   assert.doesNotMatch(other.body, new RegExp(beta), "another group's event is not offered");
   assert.match(other.body, /<option selected value="pull_request\.opened">/);
 });
+
+Deno.test("event page: in a large group, routes for other kinds of events are listed by name only", async () => {
+  await using app = await startAdminApp();
+  await allowTarget(app.kv, "alpha");
+  const issues = Array.from(
+    { length: 21 },
+    (_, index) =>
+      route("alpha", `issues-${index}`, { filters: [{ type: "event", value: "issues" }] }),
+  );
+  assert.ok((await replaceRoutes(app.kv, [BUG_ROUTE, ...issues])).ok);
+  await using running = runWorker(app.kv, deliveryConfig({}));
+  const docs = await accept(app, "alpha", "pull_request", pullRequest("docs"));
+  await running.worker.handlers.deliver({ type: "deliver", eventId: docs });
+  const page = await app.call("viewer", "GET", `/admin/events/alpha/${docs}`);
+  assert.equal(page.status, 200);
+  assert.match(
+    page.body,
+    /21 routes listen only to other events/,
+  );
+  assert.match(
+    page.body,
+    /data-route-id="bugs"[\s\S]*Did not fire: its filters do not match the event\./,
+  );
+  assert.equal(page.body.match(/data-testid="route-verdict"/g)?.length, 1);
+});

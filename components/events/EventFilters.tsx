@@ -1,5 +1,6 @@
 import type { EventFilters } from "../../lib/admin/events_page.ts";
-import { INPUT, LABEL, PRIMARY_BUTTON, SECONDARY_BUTTON } from "../logs/ui.ts";
+import { FilterActions } from "../logs/FilterFields.tsx";
+import { INPUT, LABEL } from "../logs/ui.ts";
 
 /** The events filters: a GET form, so it works without JavaScript and has an address. */
 export function EventFilterForm(props: { groupId: string; filters: EventFilters }) {
@@ -31,10 +32,7 @@ export function EventFilterForm(props: { groupId: string; filters: EventFilters 
           <option value="fired" selected={props.filters.outcome === "fired"}>At least one</option>
         </select>
       </label>
-      <div class="flex gap-2">
-        <button type="submit" class={PRIMARY_BUTTON}>Apply</button>
-        <a class={SECONDARY_BUTTON} href={action}>Reset</a>
-      </div>
+      <FilterActions resetHref={action} />
     </form>
   );
 }

@@ -34,6 +34,9 @@ function listensElsewhere(route: RouteVerdict): boolean {
   return leaves.length > 0 && leaves.every((leaf) => !leaf.matched);
 }
 
+/** Up to this many routes, every route is shown with its explanation. */
+const FULL_LIST_ROUTES = 20;
+
 function routeHref(groupId: string, routeId: string, eventId: string): string {
   return `/admin/routes/${encodeURIComponent(groupId)}/edit/${
     encodeURIComponent(routeId)
@@ -43,9 +46,9 @@ function routeHref(groupId: string, routeId: string, eventId: string): string {
 /**
  * Each route of the group judged against the event, in stored order: fired or not, the
  * verdict in words, and the explanation tree (open for the routes that did not fire, which are
- * the ones people come to ask about). Routes that listen only to other kinds of events are
- * listed last, by name, in a collapsed list: they are rarely the question, and a group may have
- * hundreds.
+ * the ones people come to ask about). In a group of more than 20 routes, those that listen only
+ * to other kinds of events are listed last, by name, in a collapsed list: they are rarely the
+ * question, and a group may have hundreds.
  */
 export function RouteVerdicts(
   props: { groupId: string; eventId: string; routes: readonly RouteVerdict[] },
@@ -64,8 +67,9 @@ export function RouteVerdicts(
       </p>
     );
   }
-  const elsewhere = props.routes.filter(listensElsewhere);
-  const judged = props.routes.filter((route) => !listensElsewhere(route));
+  const compact = props.routes.length > FULL_LIST_ROUTES;
+  const elsewhere = compact ? props.routes.filter(listensElsewhere) : [];
+  const judged = compact ? props.routes.filter((route) => !listensElsewhere(route)) : props.routes;
   return (
     <>
       <ol class="flex flex-col divide-y divide-slate-200 dark:divide-slate-800">

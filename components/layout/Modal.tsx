@@ -1,5 +1,6 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useId, useRef } from "preact/hooks";
+import { useId } from "preact/hooks";
+import { useModal } from "./use_modal.ts";
 
 /** What a modal shows and how it closes. */
 export interface ModalProps {
@@ -8,7 +9,7 @@ export interface ModalProps {
   /** Called when the person closes it (Esc, the close button, a click on the backdrop). */
   onClose(): void;
   children: ComponentChildren;
-  /** A CSS selector for the element to focus on opening (default: the first control). */
+  /** A CSS selector for the element to focus on opening (default: `[data-autofocus]`). */
   initialFocus?: string;
 }
 
@@ -18,31 +19,11 @@ export interface ModalProps {
  * to the element that had it before.
  */
 export function Modal(props: ModalProps) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const opener = useRef<HTMLElement | null>(null);
+  const modal = useModal(props.open, props.initialFocus);
+  const dialog = modal.ref;
   const titleId = useId();
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (props.open && !element.open) {
-      opener.current = document.activeElement instanceof HTMLElement
-        ? document.activeElement
-        : null;
-      element.showModal();
-      const first = props.initialFocus
-        ? element.querySelector<HTMLElement>(props.initialFocus)
-        : null;
-      first?.focus();
-    } else if (!props.open && element.open) {
-      element.close();
-    }
-  }, [props.open]);
-
   const onClose = () => {
-    const back = opener.current;
-    opener.current = null;
-    if (back?.isConnected) back.focus();
+    modal.restoreFocus();
     if (props.open) props.onClose();
   };
 

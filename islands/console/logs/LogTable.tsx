@@ -11,10 +11,9 @@ import {
   TD,
   TH,
 } from "../../../components/logs/ui.ts";
-import { redeliverAll, redeliverMessage } from "../../../components/logs/redeliver.ts";
+import { redeliverAndReport } from "../../../components/logs/redeliver.ts";
 import type { SendLog } from "../../../lib/store/send_logs.ts";
-import { Toasts, useToasts } from "../../../components/logs/Toasts.tsx";
-import { useModal } from "../../../components/logs/modal.ts";
+import { useModal } from "../../../components/layout/use_modal.ts";
 import { RedeliverDialog } from "../../../components/logs/RedeliverDialog.tsx";
 
 /** Whether a unit can be sent again by this person: it failed, in a group they edit. */
@@ -51,7 +50,6 @@ export default function LogTable(props: { items: SendLog[]; editable: string[] }
   const [openId, setOpenId] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string[] | null>(null);
   const [busy, setBusy] = useState(false);
-  const toasts = useToasts();
   const drawer = useModal(openId !== null);
   useEffect(() => setHydrated(true), []);
 
@@ -74,7 +72,7 @@ export default function LogTable(props: { items: SendLog[]; editable: string[] }
   const redeliver = async (deliveryIds: string[]) => {
     setBusy(true);
     try {
-      const summary = await redeliverAll(deliveryIds);
+      const summary = await redeliverAndReport(deliveryIds);
       const requeued = new Set(summary.requeued);
       const now = Date.now();
       setRows((current) =>
@@ -85,10 +83,6 @@ export default function LogTable(props: { items: SendLog[]; editable: string[] }
         })
       );
       setSelected(new Set());
-      toasts.show(
-        redeliverMessage(summary),
-        summary.errors.length > 0 ? "error" : summary.requeued.length > 0 ? "success" : "info",
-      );
     } finally {
       setBusy(false);
       setConfirming(null);
@@ -289,7 +283,6 @@ export default function LogTable(props: { items: SendLog[]; editable: string[] }
         onConfirm={redeliver}
         onClose={() => setConfirming(null)}
       />
-      <Toasts toasts={toasts} />
     </div>
   );
 }

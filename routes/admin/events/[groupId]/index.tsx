@@ -1,6 +1,7 @@
 import { ConsoleLayout } from "../../../../components/ConsoleLayout.tsx";
 import { EventFilterForm } from "../../../../components/events/EventFilters.tsx";
 import { EventTable } from "../../../../components/events/EventTable.tsx";
+import { EmptyList, FilterError } from "../../../../components/logs/ListNotes.tsx";
 import { Pager } from "../../../../components/logs/Pager.tsx";
 import { CARD, LINK, MUTED } from "../../../../components/logs/ui.ts";
 import { readConsoleFrame } from "../../../../lib/admin/console_frame.ts";
@@ -42,19 +43,9 @@ export default define.page<typeof handler>(function GroupEvents({ data }) {
       <section class={`${CARD} mb-6 p-4`}>
         <EventFilterForm groupId={group.id} filters={data.filters} />
       </section>
-      {data.error !== undefined && (
-        <p
-          role="alert"
-          class="mb-4 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
-        >
-          {data.error}
-        </p>
-      )}
+      <FilterError message={data.error} />
       {data.error === undefined && data.items.length === 0 && (
-        <p
-          data-testid="no-events"
-          class={`rounded-lg border border-dashed border-slate-300 p-6 text-sm dark:border-slate-700 ${MUTED}`}
-        >
+        <EmptyList testId="no-events">
           {filtered || data.paged ? "No events match these filters." : (
             <>
               No events yet. Point a webhook at this group (its address and secret are on the{" "}
@@ -64,7 +55,7 @@ export default define.page<typeof handler>(function GroupEvents({ data }) {
               ) and send a test event.
             </>
           )}
-        </p>
+        </EmptyList>
       )}
       {data.items.length > 0 && (
         <section class={`${CARD} p-2 sm:p-4`} aria-label="Events">
