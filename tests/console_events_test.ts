@@ -95,6 +95,7 @@ Deno.test("events: the fan-out records fired routes, and the API lists and expla
   assert.equal(first.action, "opened");
   assert.equal(first.repository, "octo/app");
   assert.equal(first.sender, "octocat");
+  assert.match(first.title, /#7 Fix the bug/);
   assert.deepEqual(first.routeIds, ["bugs"]);
 
   const none = await app.call("viewer", "GET", "/admin/api/groups/alpha/events?outcome=none");

@@ -1,5 +1,6 @@
 import RedeliverButton from "../../islands/console/logs/RedeliverButton.tsx";
 import type { SendLog } from "../../lib/store/send_logs.ts";
+import { breakable } from "../logs/Breakable.tsx";
 import { targetLabel } from "../logs/format.ts";
 import { StatusBadge } from "../logs/StatusBadge.tsx";
 import { LINK, MUTED, TD, TH } from "../logs/ui.ts";
@@ -23,7 +24,7 @@ export function EventLogs(props: { logs: readonly SendLog[]; canRedeliver: boole
               <th scope="col" class={TH}>Route</th>
               <th scope="col" class={TH}>Target</th>
               <th scope="col" class={TH}>Status</th>
-              <th scope="col" class={TH}>Attempts</th>
+              <th scope="col" class={`${TH} hidden sm:table-cell`}>Attempts</th>
             </tr>
           </thead>
           <tbody>
@@ -33,14 +34,16 @@ export function EventLogs(props: { logs: readonly SendLog[]; canRedeliver: boole
                 class="border-b border-slate-100 last:border-0 dark:border-slate-800"
               >
                 <td class={TD}>
-                  <a class={`${LINK} break-all`} href={`/admin/logs/${log.id}`}>{log.routeId}</a>
+                  <a class={`${LINK} break-words`} href={`/admin/logs/${log.id}`}>
+                    {breakable(log.routeId)}
+                  </a>
                 </td>
                 <td class={`${TD} break-all`}>{targetLabel(log.target)}</td>
                 <td class={TD}>
                   <StatusBadge status={log.status} />
                   {log.error && <p class={`mt-1 break-words text-xs ${MUTED}`}>{log.error}</p>}
                 </td>
-                <td class={TD}>{log.attempts}</td>
+                <td class={`${TD} hidden sm:table-cell`}>{log.attempts}</td>
               </tr>
             ))}
           </tbody>

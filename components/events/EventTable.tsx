@@ -1,4 +1,5 @@
 import type { GroupEvent } from "../../lib/admin/events.ts";
+import { breakable } from "../logs/Breakable.tsx";
 import { formatTime, isoTime } from "../logs/format.ts";
 import { LINK, MUTED, TD, TH } from "../logs/ui.ts";
 
@@ -10,6 +11,12 @@ export function eventName(event: Pick<GroupEvent, "kind" | "action">): string {
 /** The address of an event's page. */
 export function eventHref(groupId: string, eventId: string): string {
   return `/admin/events/${encodeURIComponent(groupId)}/${eventId}`;
+}
+
+/** The event's title without the `[owner/name]` it starts with (the table shows the repository). */
+function shownTitle(event: GroupEvent): string | undefined {
+  const prefix = event.repository === undefined ? undefined : `[${event.repository}] `;
+  return prefix && event.title?.startsWith(prefix) ? event.title.slice(prefix.length) : event.title;
 }
 
 /** How many routes an event fired, as a badge; none is marked, since it is what people look for. */
@@ -40,10 +47,10 @@ export function EventTable(props: { groupId: string; items: readonly GroupEvent[
       <caption class="sr-only">Events, newest first (UTC)</caption>
       <thead>
         <tr class="border-b border-slate-200 dark:border-slate-800">
-          <th scope="col" class={`${TH} w-28 sm:w-44`}>Received</th>
+          <th scope="col" class={`${TH} hidden w-28 sm:table-cell`}>Received</th>
           <th scope="col" class={TH}>Event</th>
-          <th scope="col" class={`${TH} hidden md:table-cell`}>Repository</th>
-          <th scope="col" class={`${TH} hidden lg:table-cell`}>Sender</th>
+          <th scope="col" class={`${TH} hidden w-48 md:table-cell`}>Repository</th>
+          <th scope="col" class={`${TH} hidden w-36 lg:table-cell`}>Sender</th>
           <th scope="col" class={`${TH} w-24 sm:w-28`}>Fired</th>
         </tr>
       </thead>
@@ -54,13 +61,25 @@ export function EventTable(props: { groupId: string; items: readonly GroupEvent[
             data-event-id={event.id}
             class="border-b border-slate-100 last:border-0 dark:border-slate-800"
           >
-            <td class={`${TD} font-mono text-xs`}>
-              <time datetime={isoTime(event.receivedAt)}>{formatTime(event.receivedAt)}</time>
+            <td class={`${TD} hidden whitespace-nowrap tabular-nums sm:table-cell`}>
+              <time datetime={isoTime(event.receivedAt)}>
+                <span class={`block text-xs ${MUTED}`}>
+                  {formatTime(event.receivedAt).slice(0, 10)}
+                </span>
+                {formatTime(event.receivedAt).slice(11)}
+              </time>
             </td>
             <td class={`${TD} min-w-0`}>
-              <a class={`${LINK} break-words`} href={eventHref(props.groupId, event.id)}>
-                {eventName(event)}
+              <a
+                class={`${LINK} break-words font-mono text-xs`}
+                href={eventHref(props.groupId, event.id)}
+              >
+                {breakable(eventName(event))}
               </a>
+              {event.title && <p class="mt-0.5 break-words">{shownTitle(event)}</p>}
+              <p class={`mt-0.5 text-xs sm:hidden ${MUTED}`}>
+                <time datetime={isoTime(event.receivedAt)}>{formatTime(event.receivedAt)}</time>
+              </p>
               <p class={`mt-0.5 truncate text-xs md:hidden ${MUTED}`}>
                 {[event.repository, event.sender].filter(Boolean).join(" · ") || event.provider}
               </p>

@@ -4,6 +4,8 @@ import { formatDuration } from "./format.ts";
 import { LINK, MUTED, TD, TH } from "./ui.ts";
 
 const NICE_STEPS = [1, 2, 2.5, 5, 10];
+/** The axis never goes below 10 ms, so an empty chart reads 10 ms, 5 ms, 0. */
+const MIN_TOP_MS = 10;
 
 /** The smallest "round" number (1, 2, 2.5, 5 × 10ⁿ) at or above `value`. */
 export function niceCeiling(value: number): number {
@@ -72,7 +74,7 @@ export function LatencyChart(props: { daily: OverviewData["daily"] }) {
   const { daily } = props;
   const p50 = daily.map((day) => day.latency?.p50Ms);
   const p95 = daily.map((day) => day.latency?.p95Ms);
-  const top = niceCeiling(Math.max(0, ...p95.filter((v) => v !== undefined)));
+  const top = niceCeiling(Math.max(MIN_TOP_MS, ...p95.filter((v) => v !== undefined)));
   return (
     <figure>
       <ChartFrame

@@ -34,6 +34,8 @@ export interface GroupEvent {
   action?: string;
   repository?: string;
   sender?: string;
+  /** The event in words (its message's title). */
+  title?: string;
   receivedAt: number;
   routeIds: string[];
   routesFired: number;

@@ -325,6 +325,7 @@ export const groupEventSchema = z.object({
   action: z.string().optional(),
   repository: z.string().optional().describe("owner/name, when the payload names one"),
   sender: z.string().optional().describe("the login of the payload's sender"),
+  title: z.string().optional().describe("the event in words: its chat message's title"),
   receivedAt: timeSchema,
   routeIds: z.array(z.string()).describe("the routes of the group that fired, in stored order"),
   routesFired: z.number().int(),

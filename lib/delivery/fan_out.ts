@@ -100,7 +100,13 @@ async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<numbe
       units.push(await unitFor(event, route, internalId, target, body, now));
     }
   }
-  const routed = routedEventRecords(event, selection.entered, selection.routes, internalIds);
+  const routed = routedEventRecords(
+    event,
+    selection.entered,
+    selection.routes,
+    internalIds,
+    message.title,
+  );
   await recordEventRoutes(ctx.kv, routed, ctx.retentionMs);
   const created = await Promise.all(
     units.map((unit) => createUnit(ctx.kv, unit, now, ctx.retentionMs)),

@@ -23,6 +23,8 @@ export interface EventRoutes {
   repository?: string;
   /** The login of the payload's `sender`, when it names one. */
   sender?: string;
+  /** The event in words: the title of the message it makes (cut to 200 characters). */
+  title?: string;
   /** The group's id when the event was routed. */
   groupId: string;
   /** The routes of the group that fired, in stored order (empty: none did). */
@@ -33,6 +35,7 @@ export interface EventRoutes {
 
 const REPOSITORY_CHARS = 200;
 const SENDER_CHARS = 100;
+const TITLE_CHARS = 200;
 
 function nameAt(value: unknown, field: string, limit: number): string | undefined {
   if (typeof value !== "object" || value === null) return undefined;
@@ -52,13 +55,15 @@ export function senderOf(event: Pick<ForgeEvent, "payload">): string | undefined
 
 /**
  * The records of one routed event: one per group it entered (`entered`, by group id), naming
- * the routes of that group among `fired`. Groups without an internal id are left out.
+ * the routes of that group among `fired`, with the title of the event's message. Groups without
+ * an internal id are left out.
  */
 export function routedEventRecords(
   event: ForgeEvent,
   entered: readonly string[],
   fired: readonly Route[],
   internalIds: ReadonlyMap<string, string>,
+  title?: string,
 ): { internalId: string; record: EventRoutes }[] {
   const repository = repositoryOf(event);
   const sender = senderOf(event);
@@ -73,6 +78,7 @@ export function routedEventRecords(
       ...(event.action === undefined ? {} : { action: event.action }),
       ...(repository === undefined ? {} : { repository }),
       ...(sender === undefined ? {} : { sender }),
+      ...(title ? { title: title.slice(0, TITLE_CHARS) } : {}),
       groupId,
       routeIds: fired.filter((route) => route.groupId === groupId).map((route) => route.id),
       receivedAt: event.receivedAt,

@@ -1,6 +1,6 @@
-import { Fragment } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { deliveryLogsHref, LogDetail } from "../../../components/logs/LogDetail.tsx";
+import { breakable } from "../../../components/logs/Breakable.tsx";
 import { StatusBadge } from "../../../components/logs/StatusBadge.tsx";
 import { eventLabel, formatTime, isoTime, targetLabel } from "../../../components/logs/format.ts";
 import {
@@ -19,16 +19,6 @@ import { RedeliverDialog } from "../../../components/logs/RedeliverDialog.tsx";
 /** Whether a unit can be sent again by this person: it failed, in a group they edit. */
 function canRedeliver(log: SendLog, editable: ReadonlySet<string>): boolean {
   return (log.status === "failed" || log.status === "dead") && editable.has(log.groupId);
-}
-
-/** A name with line-break opportunities after its `.`, `/` and `_`. */
-function breakable(text: string) {
-  return text.split(/(?<=[./_])/).map((part, index) => (
-    <Fragment key={index}>
-      {index > 0 && <wbr />}
-      {part}
-    </Fragment>
-  ));
 }
 
 /** The distinct delivery ids of some units, in their order. */

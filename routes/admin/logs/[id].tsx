@@ -1,4 +1,5 @@
 import { ConsoleLayout } from "../../../components/ConsoleLayout.tsx";
+import { eventHref } from "../../../components/events/EventTable.tsx";
 import { eventLabel, targetLabel } from "../../../components/logs/format.ts";
 import { deliveryLogsHref, LogDetail } from "../../../components/logs/LogDetail.tsx";
 import { CARD, LINK, MUTED, SECONDARY_BUTTON } from "../../../components/logs/ui.ts";
@@ -41,6 +42,9 @@ export default define.page<typeof handler>(function LogPage({ data }) {
           {data.canRedeliver && <RedeliverButton deliveryId={log.deliveryId} />}
           <a class={SECONDARY_BUTTON} href={deliveryLogsHref(log.deliveryId)}>
             Every unit of this delivery
+          </a>
+          <a class={SECONDARY_BUTTON} href={eventHref(log.groupId, log.eventId)}>
+            Why each route fired or not
           </a>
         </div>
       </section>

@@ -51,6 +51,7 @@ export default define.page<typeof handler>(function EventPage({ data }) {
         <a class={LINK} href={listHref}>← Events of {group.name}</a>
       </p>
       <section class={`${CARD} mb-6 p-4 sm:p-5`} aria-label="Event">
+        {event.title && <p class="mb-4 font-medium break-words">{event.title}</p>}
         <dl class="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
           <Field name="Received (UTC)">
             <time datetime={isoTime(event.receivedAt)}>{formatTime(event.receivedAt)}</time>
