@@ -187,7 +187,10 @@ Deno.test("events pages: the list, the explanation, the switcher and refusals, w
   const list = await app.call("viewer", "GET", "/admin/events/alpha");
   assert.equal(list.status, 200);
   assert.match(list.body, /<title>Events of Alpha · Switchyard<\/title>/);
-  assert.match(list.body, new RegExp(`href="/admin/events/alpha/${docs}">pull_request\\.opened<`));
+  assert.match(
+    list.body,
+    new RegExp(`href="/admin/events/alpha/${docs}">pull_(<wbr/>)?request\\.(<wbr/>)?opened<`),
+  );
   assert.match(list.body, /no route/);
   assert.match(list.body, /aria-current="page"[^>]*>Events</);
   const filtered = await app.call("viewer", "GET", "/admin/events/alpha?outcome=fired");
