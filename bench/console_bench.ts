@@ -15,7 +15,6 @@ import { parseArgs } from "node:util";
 import { ulid } from "ulid";
 import { createApp, PROJECT_ROOT } from "../lib/app.ts";
 import { loadConfig } from "../lib/config.ts";
-import { utf8 } from "../lib/encoding.ts";
 import { loadAssets } from "../lib/fresh/assets.ts";
 import { createLogger } from "../lib/log.ts";
 import { recordEventRoutes } from "../lib/store/event_routes.ts";
