@@ -378,11 +378,8 @@ Deno.test({
       await page.keyboard.type(CHANNEL);
       await tabTo(page, /^Add an event filter to the all group$/);
       await page.keyboard.press("Enter");
-      assert.equal(
-        await page.evaluate(() => document.activeElement?.id.endsWith("-event-0")),
-        true,
-        "focus moves to the new filter",
-      );
+      // Focus moves to the new filter once it is shown.
+      await page.waitForFunction(() => document.activeElement?.id.endsWith("-event-0"));
       await page.keyboard.press("Control+A");
       await page.keyboard.type("issues");
       await page.keyboard.press("Tab");
