@@ -134,6 +134,20 @@ Deno.test("events: the fan-out records fired routes, and the API lists and expla
   assert.equal(fired.body.routes[0].fired, true);
   assert.equal(fired.body.routes[0].verdict, "Fired: its filters match the event.");
   assert.deepEqual(fired.body.logs.map((log: { routeId: string }) => log.routeId), ["bugs"]);
+
+  assert.ok((await replaceRoutes(app.kv, [PUSH_ROUTE])).ok);
+  const later = await app.call("viewer", "GET", `/admin/api/groups/alpha/events/${bug}`);
+  assert.deepEqual(later.body.routes.map((item: { id: string }) => item.id), ["pushes", "bugs"]);
+  assert.deepEqual(later.body.routes[1], {
+    id: "bugs",
+    name: "bugs",
+    enabled: false,
+    fallback: false,
+    fired: true,
+    matched: false,
+    verdict: "Fired when the event arrived; the route was deleted since.",
+    deleted: true,
+  });
 });
 
 Deno.test("events: another group's event is unknown, and only readers of the group may read", async () => {

@@ -77,13 +77,15 @@ export function RouteVerdicts(
           <li key={route.id} data-route-id={route.id} class="py-3 first:pt-0 last:pb-0">
             <div class="flex flex-wrap items-center gap-2">
               <Badge fired={route.fired} />
-              <a
-                class={`${LINK} break-all`}
-                href={routeHref(props.groupId, route.id, props.eventId)}
-                title="Edit the route, explained against this event"
-              >
-                {route.name}
-              </a>
+              {route.deleted ? <span class="break-all font-medium">{route.name}</span> : (
+                <a
+                  class={`${LINK} break-all`}
+                  href={routeHref(props.groupId, route.id, props.eventId)}
+                  title="Edit the route, explained against this event"
+                >
+                  {route.name}
+                </a>
+              )}
               {route.fallback && <span class={`text-xs ${MUTED}`}>fallback</span>}
               {!route.enabled && <span class={`text-xs ${MUTED}`}>disabled</span>}
             </div>

@@ -55,6 +55,8 @@ export interface RouteVerdict {
   verdict: string;
   explanation?: Explanation;
   error?: string;
+  /** The route fired but was deleted since. */
+  deleted?: true;
 }
 
 /** One event of a group, with its payload, each route's verdict and its send logs. */
@@ -205,6 +207,7 @@ function judgeRoutes(
       fired: true,
       matched: false,
       verdict: "Fired when the event arrived; the route was deleted since.",
+      deleted: true,
     });
   }
   return verdicts;

@@ -353,6 +353,7 @@ export const groupEventDetailSchema = z.object({
     verdict: z.string().describe("the outcome in words"),
     explanation: explanationSchema.optional(),
     error: z.string().optional().describe("why the filters could not be evaluated"),
+    deleted: z.literal(true).optional().describe("the route fired but was deleted since"),
   })),
   logs: z.array(sendLogSchema).describe("the send logs of this event in this group"),
 });
