@@ -1,3 +1,4 @@
+import { DayTime } from "../logs/DayTime.tsx";
 import type { GroupEvent } from "../../lib/admin/events.ts";
 import { breakable } from "../logs/Breakable.tsx";
 import { formatTime, isoTime } from "../logs/format.ts";
@@ -62,12 +63,7 @@ export function EventTable(props: { groupId: string; items: readonly GroupEvent[
             class="border-b border-slate-100 last:border-0 dark:border-slate-800"
           >
             <td class={`${TD} hidden whitespace-nowrap tabular-nums sm:table-cell`}>
-              <time datetime={isoTime(event.receivedAt)}>
-                <span class={`block text-xs ${MUTED}`}>
-                  {formatTime(event.receivedAt).slice(0, 10)}
-                </span>
-                {formatTime(event.receivedAt).slice(11)}
-              </time>
+              <DayTime at={event.receivedAt} />
             </td>
             <td class={`${TD} min-w-0`}>
               <a

@@ -1,3 +1,4 @@
+import { DayTime } from "../../../components/logs/DayTime.tsx";
 import { useEffect, useState } from "preact/hooks";
 import { deliveryLogsHref, LogDetail } from "../../../components/logs/LogDetail.tsx";
 import { breakable } from "../../../components/logs/Breakable.tsx";
@@ -149,12 +150,7 @@ export default function LogTable(props: { items: SendLog[]; editable: string[] }
                   </td>
                 )}
                 <td class={`${TD} hidden whitespace-nowrap tabular-nums sm:table-cell`}>
-                  <time datetime={isoTime(log.createdAt)}>
-                    <span class={`block text-xs ${MUTED}`}>
-                      {formatTime(log.createdAt).slice(0, 10)}
-                    </span>
-                    {formatTime(log.createdAt).slice(11)}
-                  </time>
+                  <DayTime at={log.createdAt} />
                 </td>
                 <td class={TD}>
                   <span class="font-mono text-xs">{breakable(eventLabel(log))}</span>
