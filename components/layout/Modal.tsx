@@ -11,6 +11,11 @@ export interface ModalProps {
   children: ComponentChildren;
   /** A CSS selector for the element to focus on opening (default: `[data-autofocus]`). */
   initialFocus?: string;
+  /** `alertdialog` for a question about a destructive action. */
+  role?: "dialog" | "alertdialog";
+  /** 32rem wide instead of 28rem (for lists, such as what changed). */
+  wide?: boolean;
+  testId?: string;
 }
 
 /**
@@ -30,12 +35,16 @@ export function Modal(props: ModalProps) {
   return (
     <dialog
       ref={dialog}
+      role={props.role}
       aria-labelledby={titleId}
+      data-testid={props.testId}
       onClose={onClose}
       onClick={(event) => {
         if (event.target === dialog.current) dialog.current?.close();
       }}
-      class="m-auto w-[calc(100%-2rem)] max-w-md rounded-lg border border-slate-200 bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/60 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+      class={`m-auto w-[calc(100%-2rem)] ${
+        props.wide ? "max-w-lg" : "max-w-md"
+      } rounded-lg border border-slate-200 bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/60 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100`}
     >
       <div class="p-5">
         <h2 id={titleId} class="text-lg font-semibold">{props.title}</h2>

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ConflictDialog } from "../../../components/routes/ConflictDialog.tsx";
-import { Dialog } from "../../../components/routes/Dialog.tsx";
+import { Modal } from "../../../components/layout/Modal.tsx";
 import { FragmentsPanel } from "../../../components/routes/FragmentsPanel.tsx";
 import { JsonView } from "../../../components/routes/JsonView.tsx";
 import { MessagePreview } from "../../../components/routes/MessagePreview.tsx";
@@ -828,7 +828,7 @@ export default function RouteEditor(props: Props) {
         </aside>
       </div>
 
-      <Dialog
+      <Modal
         open={deletingFragment !== null}
         title="Delete this fragment?"
         onClose={() => setDeletingFragment(null)}
@@ -851,7 +851,7 @@ export default function RouteEditor(props: Props) {
             Delete fragment
           </button>
         </div>
-      </Dialog>
+      </Modal>
       <ConflictDialog
         diff={conflict?.diff ?? null}
         reloadHint="Reload loads the current version of this route (your edits are dropped). Overwrite saves your version of this route; their other changes are kept."
