@@ -7,59 +7,64 @@ import * as $r3 from "./routes/admin/_middleware.ts";
 import * as $r4 from "./routes/admin/api/audit.ts";
 import * as $r5 from "./routes/admin/api/delivery/[deliveryId]/index.ts";
 import * as $r6 from "./routes/admin/api/delivery/[deliveryId]/redeliver.ts";
-import * as $r7 from "./routes/admin/api/groups/[id]/fragments.ts";
-import * as $r8 from "./routes/admin/api/groups/[id]/index.ts";
-import * as $r9 from "./routes/admin/api/groups/[id]/invites.ts";
-import * as $r10 from "./routes/admin/api/groups/[id]/rename.ts";
-import * as $r11 from "./routes/admin/api/groups/[id]/routes.ts";
-import * as $r12 from "./routes/admin/api/groups/[id]/targets.ts";
-import * as $r13 from "./routes/admin/api/groups/[id]/webhook/index.ts";
-import * as $r14 from "./routes/admin/api/groups/[id]/webhook/regenerate.ts";
-import * as $r15 from "./routes/admin/api/groups/index.ts";
-import * as $r16 from "./routes/admin/api/invites/[token].ts";
-import * as $r17 from "./routes/admin/api/logs/[id].ts";
-import * as $r18 from "./routes/admin/api/logs/index.ts";
-import * as $r19 from "./routes/admin/api/me.ts";
-import * as $r20 from "./routes/admin/api/me/preferences.ts";
-import * as $r21 from "./routes/admin/api/metrics.ts";
-import * as $r22 from "./routes/admin/api/preview.ts";
-import * as $r23 from "./routes/admin/api/routes.ts";
-import * as $r24 from "./routes/admin/api/test-match.ts";
-import * as $r25 from "./routes/admin/audit.tsx";
-import * as $r26 from "./routes/admin/groups.tsx";
-import * as $r27 from "./routes/admin/groups/[id].tsx";
-import * as $r28 from "./routes/admin/index.tsx";
-import * as $r29 from "./routes/admin/invite.tsx";
-import * as $r30 from "./routes/admin/login.tsx";
-import * as $r31 from "./routes/admin/logout.tsx";
-import * as $r32 from "./routes/admin/logs.tsx";
-import * as $r33 from "./routes/admin/logs/[id].tsx";
-import * as $r34 from "./routes/admin/routes/[groupId]/edit/[routeId].tsx";
-import * as $r35 from "./routes/admin/routes/[groupId]/index.tsx";
-import * as $r36 from "./routes/admin/routes/[groupId]/new.tsx";
-import * as $r37 from "./routes/admin/routes/index.tsx";
-import * as $r38 from "./routes/api/_middleware.ts";
-import * as $r39 from "./routes/api/close.ts";
-import * as $r40 from "./routes/api/comment.ts";
-import * as $r41 from "./routes/api/merge.ts";
-import * as $r42 from "./routes/api/react.ts";
-import * as $r43 from "./routes/api/richheader.ts";
-import * as $r44 from "./routes/auth/github/callback.tsx";
-import * as $r45 from "./routes/auth/github/index.ts";
-import * as $r46 from "./routes/auth/github/install/_middleware.ts";
-import * as $r47 from "./routes/auth/github/install/bind.ts";
-import * as $r48 from "./routes/auth/github/install/index.tsx";
-import * as $r49 from "./routes/auth/token/[userId].ts";
-import * as $r50 from "./routes/auth/token/_middleware.ts";
-import * as $r51 from "./routes/discord/interactions.ts";
-import * as $r52 from "./routes/discord/link.tsx";
-import * as $r53 from "./routes/health.ts";
-import * as $r54 from "./routes/index.ts";
-import * as $r55 from "./routes/openapi.json.ts";
-import * as $r56 from "./routes/telegram/link.tsx";
-import * as $r57 from "./routes/telegram/webhook.ts";
-import * as $r58 from "./routes/webhook/[groupId].ts";
-import * as $r59 from "./routes/webhook/index.ts";
+import * as $r7 from "./routes/admin/api/groups/[id]/events/[eventId].ts";
+import * as $r8 from "./routes/admin/api/groups/[id]/events/index.ts";
+import * as $r9 from "./routes/admin/api/groups/[id]/fragments.ts";
+import * as $r10 from "./routes/admin/api/groups/[id]/index.ts";
+import * as $r11 from "./routes/admin/api/groups/[id]/invites.ts";
+import * as $r12 from "./routes/admin/api/groups/[id]/rename.ts";
+import * as $r13 from "./routes/admin/api/groups/[id]/routes.ts";
+import * as $r14 from "./routes/admin/api/groups/[id]/targets.ts";
+import * as $r15 from "./routes/admin/api/groups/[id]/webhook/index.ts";
+import * as $r16 from "./routes/admin/api/groups/[id]/webhook/regenerate.ts";
+import * as $r17 from "./routes/admin/api/groups/index.ts";
+import * as $r18 from "./routes/admin/api/invites/[token].ts";
+import * as $r19 from "./routes/admin/api/logs/[id].ts";
+import * as $r20 from "./routes/admin/api/logs/index.ts";
+import * as $r21 from "./routes/admin/api/me.ts";
+import * as $r22 from "./routes/admin/api/me/preferences.ts";
+import * as $r23 from "./routes/admin/api/metrics.ts";
+import * as $r24 from "./routes/admin/api/preview.ts";
+import * as $r25 from "./routes/admin/api/routes.ts";
+import * as $r26 from "./routes/admin/api/test-match.ts";
+import * as $r27 from "./routes/admin/audit.tsx";
+import * as $r28 from "./routes/admin/events.tsx";
+import * as $r29 from "./routes/admin/events/[groupId]/[eventId].tsx";
+import * as $r30 from "./routes/admin/events/[groupId]/index.tsx";
+import * as $r31 from "./routes/admin/groups.tsx";
+import * as $r32 from "./routes/admin/groups/[id].tsx";
+import * as $r33 from "./routes/admin/index.tsx";
+import * as $r34 from "./routes/admin/invite.tsx";
+import * as $r35 from "./routes/admin/login.tsx";
+import * as $r36 from "./routes/admin/logout.tsx";
+import * as $r37 from "./routes/admin/logs.tsx";
+import * as $r38 from "./routes/admin/logs/[id].tsx";
+import * as $r39 from "./routes/admin/routes/[groupId]/edit/[routeId].tsx";
+import * as $r40 from "./routes/admin/routes/[groupId]/index.tsx";
+import * as $r41 from "./routes/admin/routes/[groupId]/new.tsx";
+import * as $r42 from "./routes/admin/routes/index.tsx";
+import * as $r43 from "./routes/api/_middleware.ts";
+import * as $r44 from "./routes/api/close.ts";
+import * as $r45 from "./routes/api/comment.ts";
+import * as $r46 from "./routes/api/merge.ts";
+import * as $r47 from "./routes/api/react.ts";
+import * as $r48 from "./routes/api/richheader.ts";
+import * as $r49 from "./routes/auth/github/callback.tsx";
+import * as $r50 from "./routes/auth/github/index.ts";
+import * as $r51 from "./routes/auth/github/install/_middleware.ts";
+import * as $r52 from "./routes/auth/github/install/bind.ts";
+import * as $r53 from "./routes/auth/github/install/index.tsx";
+import * as $r54 from "./routes/auth/token/[userId].ts";
+import * as $r55 from "./routes/auth/token/_middleware.ts";
+import * as $r56 from "./routes/discord/interactions.ts";
+import * as $r57 from "./routes/discord/link.tsx";
+import * as $r58 from "./routes/health.ts";
+import * as $r59 from "./routes/index.ts";
+import * as $r60 from "./routes/openapi.json.ts";
+import * as $r61 from "./routes/telegram/link.tsx";
+import * as $r62 from "./routes/telegram/webhook.ts";
+import * as $r63 from "./routes/webhook/[groupId].ts";
+import * as $r64 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
 import * as $i1 from "./islands/console/groups/CreateGroupForm.tsx";
 import * as $i2 from "./islands/console/groups/GroupSettings.tsx";
@@ -86,59 +91,64 @@ const manifest: Manifest = {
     "admin/api/audit.ts": $r4,
     "admin/api/delivery/[deliveryId]/index.ts": $r5,
     "admin/api/delivery/[deliveryId]/redeliver.ts": $r6,
-    "admin/api/groups/[id]/fragments.ts": $r7,
-    "admin/api/groups/[id]/index.ts": $r8,
-    "admin/api/groups/[id]/invites.ts": $r9,
-    "admin/api/groups/[id]/rename.ts": $r10,
-    "admin/api/groups/[id]/routes.ts": $r11,
-    "admin/api/groups/[id]/targets.ts": $r12,
-    "admin/api/groups/[id]/webhook/index.ts": $r13,
-    "admin/api/groups/[id]/webhook/regenerate.ts": $r14,
-    "admin/api/groups/index.ts": $r15,
-    "admin/api/invites/[token].ts": $r16,
-    "admin/api/logs/[id].ts": $r17,
-    "admin/api/logs/index.ts": $r18,
-    "admin/api/me.ts": $r19,
-    "admin/api/me/preferences.ts": $r20,
-    "admin/api/metrics.ts": $r21,
-    "admin/api/preview.ts": $r22,
-    "admin/api/routes.ts": $r23,
-    "admin/api/test-match.ts": $r24,
-    "admin/audit.tsx": $r25,
-    "admin/groups.tsx": $r26,
-    "admin/groups/[id].tsx": $r27,
-    "admin/index.tsx": $r28,
-    "admin/invite.tsx": $r29,
-    "admin/login.tsx": $r30,
-    "admin/logout.tsx": $r31,
-    "admin/logs.tsx": $r32,
-    "admin/logs/[id].tsx": $r33,
-    "admin/routes/[groupId]/edit/[routeId].tsx": $r34,
-    "admin/routes/[groupId]/index.tsx": $r35,
-    "admin/routes/[groupId]/new.tsx": $r36,
-    "admin/routes/index.tsx": $r37,
-    "api/_middleware.ts": $r38,
-    "api/close.ts": $r39,
-    "api/comment.ts": $r40,
-    "api/merge.ts": $r41,
-    "api/react.ts": $r42,
-    "api/richheader.ts": $r43,
-    "auth/github/callback.tsx": $r44,
-    "auth/github/index.ts": $r45,
-    "auth/github/install/_middleware.ts": $r46,
-    "auth/github/install/bind.ts": $r47,
-    "auth/github/install/index.tsx": $r48,
-    "auth/token/[userId].ts": $r49,
-    "auth/token/_middleware.ts": $r50,
-    "discord/interactions.ts": $r51,
-    "discord/link.tsx": $r52,
-    "health.ts": $r53,
-    "index.ts": $r54,
-    "openapi.json.ts": $r55,
-    "telegram/link.tsx": $r56,
-    "telegram/webhook.ts": $r57,
-    "webhook/[groupId].ts": $r58,
-    "webhook/index.ts": $r59,
+    "admin/api/groups/[id]/events/[eventId].ts": $r7,
+    "admin/api/groups/[id]/events/index.ts": $r8,
+    "admin/api/groups/[id]/fragments.ts": $r9,
+    "admin/api/groups/[id]/index.ts": $r10,
+    "admin/api/groups/[id]/invites.ts": $r11,
+    "admin/api/groups/[id]/rename.ts": $r12,
+    "admin/api/groups/[id]/routes.ts": $r13,
+    "admin/api/groups/[id]/targets.ts": $r14,
+    "admin/api/groups/[id]/webhook/index.ts": $r15,
+    "admin/api/groups/[id]/webhook/regenerate.ts": $r16,
+    "admin/api/groups/index.ts": $r17,
+    "admin/api/invites/[token].ts": $r18,
+    "admin/api/logs/[id].ts": $r19,
+    "admin/api/logs/index.ts": $r20,
+    "admin/api/me.ts": $r21,
+    "admin/api/me/preferences.ts": $r22,
+    "admin/api/metrics.ts": $r23,
+    "admin/api/preview.ts": $r24,
+    "admin/api/routes.ts": $r25,
+    "admin/api/test-match.ts": $r26,
+    "admin/audit.tsx": $r27,
+    "admin/events.tsx": $r28,
+    "admin/events/[groupId]/[eventId].tsx": $r29,
+    "admin/events/[groupId]/index.tsx": $r30,
+    "admin/groups.tsx": $r31,
+    "admin/groups/[id].tsx": $r32,
+    "admin/index.tsx": $r33,
+    "admin/invite.tsx": $r34,
+    "admin/login.tsx": $r35,
+    "admin/logout.tsx": $r36,
+    "admin/logs.tsx": $r37,
+    "admin/logs/[id].tsx": $r38,
+    "admin/routes/[groupId]/edit/[routeId].tsx": $r39,
+    "admin/routes/[groupId]/index.tsx": $r40,
+    "admin/routes/[groupId]/new.tsx": $r41,
+    "admin/routes/index.tsx": $r42,
+    "api/_middleware.ts": $r43,
+    "api/close.ts": $r44,
+    "api/comment.ts": $r45,
+    "api/merge.ts": $r46,
+    "api/react.ts": $r47,
+    "api/richheader.ts": $r48,
+    "auth/github/callback.tsx": $r49,
+    "auth/github/index.ts": $r50,
+    "auth/github/install/_middleware.ts": $r51,
+    "auth/github/install/bind.ts": $r52,
+    "auth/github/install/index.tsx": $r53,
+    "auth/token/[userId].ts": $r54,
+    "auth/token/_middleware.ts": $r55,
+    "discord/interactions.ts": $r56,
+    "discord/link.tsx": $r57,
+    "health.ts": $r58,
+    "index.ts": $r59,
+    "openapi.json.ts": $r60,
+    "telegram/link.tsx": $r61,
+    "telegram/webhook.ts": $r62,
+    "webhook/[groupId].ts": $r63,
+    "webhook/index.ts": $r64,
   },
   islands: {
     "PathTester": $i0,

@@ -9,6 +9,7 @@ import { formatEvent } from "../format/mod.ts";
 import { selectRoutes } from "../filter/select.ts";
 import { type DeliverJob, loadEvent } from "../store/events.ts";
 import { listGroupEntries } from "../store/groups.ts";
+import { recordEventRoutes, repositoryOf, routedEventRecords } from "../store/event_routes.ts";
 import { clearFanOutPending } from "../store/pending_fan_outs.ts";
 import type { SendLog } from "../store/send_logs.ts";
 import { createUnitsTogether, type NewUnit } from "../store/units.ts";
@@ -21,16 +22,6 @@ import { inPlacePlanOf, renderUnitBody } from "./edit_in_place.ts";
 import { resolveMentions } from "./mentions.ts";
 import { unitIdFor } from "./targets.ts";
 import { isPassingStoreError, retryTransient } from "./transient.ts";
-
-const REPOSITORY_CHARS = 200;
-
-/** The repository an event is about (`owner/name`), when its payload names one. */
-function repositoryOf(event: ForgeEvent): string | undefined {
-  const repository = event.payload.repository;
-  if (typeof repository !== "object" || repository === null) return undefined;
-  const name = (repository as Record<string, unknown>).full_name;
-  return typeof name === "string" && name !== "" ? name.slice(0, REPOSITORY_CHARS) : undefined;
-}
 
 async function unitFor(
   event: ForgeEvent,
@@ -140,6 +131,14 @@ async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<numbe
       units.push(await unitFor(event, route, internalId, target, body, now, routed.templateError));
     }
   }
+  const routed = routedEventRecords(
+    event,
+    selection.entered,
+    selection.routes,
+    internalIds,
+    message.title,
+  );
+  await recordEventRoutes(ctx.kv, routed, ctx.retentionMs);
   const fresh = await createUnitsTogether(ctx.kv, units, now, ctx.retentionMs);
   ctx.log.info("event routed", { eventId: event.id, units: units.length, created: fresh });
   return fresh;

@@ -256,6 +256,15 @@ export const invitesByGroupKey = (groupId: string, token: string) =>
 /** Prefix of one group's invite index. */
 export const invitesByGroupPrefix = (groupId: string) => ["invites_by_group", groupId] as const;
 
+// --- Routed events (lib/store/event_routes.ts) ---------------------------------------------
+
+/** Which routes of a group one event fired (none included), by the group's internal id. */
+export const eventRoutesKey = (internalId: string, eventId: string) =>
+  ["event_routes", internalId, eventId] as const;
+
+/** Prefix of one group's routed events (event id order, oldest first). */
+export const eventRoutesPrefix = (internalId: string) => ["event_routes", internalId] as const;
+
 // --- Pending fan-outs (lib/store/pending_fan_outs.ts) -------------------------------------
 
 /** An accepted event whose units are not all created yet (set on accept, cleared by fan-out). */
