@@ -1,6 +1,7 @@
 /**
- * The result lines every benchmark prints last, one JSON object per line, which
- * `bench/run.ts` collects into `bench/results.json` (see bench/README.md).
+ * The result lines every benchmark prints last: one JSON object per line with `bench`,
+ * `metric`, `value` and `unit`, which `bench/run.ts` collects into `bench/results.json`
+ * (see bench/README.md).
  */
 
 /** One measured figure. */
@@ -16,10 +17,21 @@ export interface BenchResult {
   [detail: string]: unknown;
 }
 
-/** Marks a result line for the runner. */
-export const RESULT_PREFIX = "BENCH_RESULT ";
-
-/** Prints each result as one line: the prefix, then its JSON. */
+/** Prints each result as one JSON line. */
 export function printResults(results: readonly BenchResult[]): void {
-  for (const result of results) console.log(RESULT_PREFIX + JSON.stringify(result));
+  for (const result of results) console.log(JSON.stringify(result));
+}
+
+/** The result a line of output holds, or null when it holds none. */
+export function parseResultLine(line: string): BenchResult | null {
+  const text = line.trim();
+  if (!text.startsWith("{") || !text.endsWith("}")) return null;
+  try {
+    const value = JSON.parse(text);
+    const valid = typeof value?.bench === "string" && typeof value.metric === "string" &&
+      typeof value.value === "number" && typeof value.unit === "string";
+    return valid ? value as BenchResult : null;
+  } catch {
+    return null;
+  }
 }

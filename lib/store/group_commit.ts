@@ -45,6 +45,18 @@ export interface GroupCommitOptions {
   maxEvents?: number;
 }
 
+/** What a group commit has done so far. */
+export interface GroupCommitStats {
+  /** Commits of batches of more than one event. */
+  batches: number;
+  /** Events those batches held. */
+  batchedEvents: number;
+  /** Commits of one event on its own (alone in its window, or a fallback). */
+  single: number;
+  /** Milliseconds spent waiting for commits, batches and single ones together. */
+  commitMs: number;
+}
+
 interface Waiting {
   prepared: PreparedEvent;
   valueBytes: number;
@@ -66,6 +78,7 @@ export class GroupCommit {
   #waiting: Waiting[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #committing = false;
+  readonly #stats: GroupCommitStats = { batches: 0, batchedEvents: 0, single: 0, commitMs: 0 };
 
   /** A group commit over `kv`. */
   constructor(kv: Deno.Kv, options: GroupCommitOptions = {}) {
@@ -75,6 +88,11 @@ export class GroupCommit {
       1,
       Math.min(options.maxEvents ?? MAX_BATCH_EVENTS, MAX_BATCH_EVENTS),
     );
+  }
+
+  /** What this group commit has done so far. */
+  stats(): GroupCommitStats {
+    return { ...this.#stats };
   }
 
   /** Accepts an event as `saveEvent` does, committed with the others waiting at the time. */
@@ -159,11 +177,15 @@ export class GroupCommit {
     const op = this.#kv.atomic();
     for (const { prepared } of batch) addAcceptance(op, prepared);
     let committed = false;
+    const started = performance.now();
     try {
       committed = (await op.commit()).ok;
     } catch {
       committed = false;
     }
+    this.#stats.commitMs += performance.now() - started;
+    this.#stats.batches++;
+    this.#stats.batchedEvents += batch.length;
     if (committed) {
       for (const { prepared, resolve } of batch) {
         resolve({ status: "accepted", eventId: prepared.eventId });
@@ -174,22 +196,34 @@ export class GroupCommit {
   }
 
   async #commitAlone({ prepared, resolve, reject }: Waiting): Promise<void> {
+    const started = performance.now();
     try {
       resolve(await savePreparedEvent(this.#kv, prepared));
     } catch (error) {
       reject(error);
     }
+    this.#stats.commitMs += performance.now() - started;
+    this.#stats.single++;
   }
 }
 
 const groupCommits = new WeakMap<Deno.Kv, GroupCommit>();
 
-/** Accepts an event through the group commit of `kv` (one per store, made on first use). */
-export async function saveEventGrouped(kv: Deno.Kv, event: NewEvent): Promise<SaveOutcome> {
+function groupCommitOf(kv: Deno.Kv): GroupCommit {
   let group = groupCommits.get(kv);
   if (!group) {
     group = new GroupCommit(kv);
     groupCommits.set(kv, group);
   }
-  return await group.save(event);
+  return group;
+}
+
+/** Accepts an event through the group commit of `kv` (one per store, made on first use). */
+export async function saveEventGrouped(kv: Deno.Kv, event: NewEvent): Promise<SaveOutcome> {
+  return await groupCommitOf(kv).save(event);
+}
+
+/** What the group commit of `kv` has done so far. */
+export function groupCommitStats(kv: Deno.Kv): GroupCommitStats {
+  return groupCommitOf(kv).stats();
 }
