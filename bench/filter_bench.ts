@@ -163,6 +163,7 @@ function checkAgreement(routes: CompiledRoutes, nodes: FilterNode[], events: Ben
 
 interface Timing {
   meanUs: number;
+  p50Us: number;
   p75Us: number;
   p99Us: number;
 }
@@ -183,7 +184,12 @@ async function time(events: BenchEvent[], ms: number, fn: (event: BenchEvent) =>
   samples.sort((a, b) => a - b);
   const at = (p: number) => samples[Math.min(samples.length - 1, Math.floor(samples.length * p))];
   const mean = samples.reduce((sum, value) => sum + value, 0) / samples.length;
-  return { meanUs: mean * 1000, p75Us: at(0.75) * 1000, p99Us: at(0.99) * 1000 } as Timing;
+  return {
+    meanUs: mean * 1000,
+    p50Us: at(0.5) * 1000,
+    p75Us: at(0.75) * 1000,
+    p99Us: at(0.99) * 1000,
+  } as Timing;
 }
 
 function compileMs(routes: Route[]): number {
@@ -216,6 +222,7 @@ const results: BenchResult[] = [];
 function record(metric: string, timing: Timing, routes: number) {
   results.push(
     { bench: "filter", metric: `${metric}.mean`, value: timing.meanUs, unit: "us", routes },
+    { bench: "filter", metric: `${metric}.p50`, value: timing.p50Us, unit: "us", routes },
     { bench: "filter", metric: `${metric}.p75`, value: timing.p75Us, unit: "us", routes },
     { bench: "filter", metric: `${metric}.p99`, value: timing.p99Us, unit: "us", routes },
   );
@@ -273,9 +280,12 @@ console.log(
     `fire per event; ${compiled200.routeSet.leafCount} distinct leaves in 200 routes, ` +
     `${compiled1000.routeSet.leafCount} in 1,000\n`,
 );
-console.log("| evaluation | mean per event | p75 | p99 |\n|---|---|---|---|");
+console.log("| evaluation | mean per event | p50 | p75 | p99 |\n|---|---|---|---|---|");
 for (const [name, timing] of rows) {
-  console.log(`| ${name} | ${us(timing.meanUs)} | ${us(timing.p75Us)} | ${us(timing.p99Us)} |`);
+  console.log(
+    `| ${name} | ${us(timing.meanUs)} | ${us(timing.p50Us)} | ${us(timing.p75Us)} | ` +
+      `${us(timing.p99Us)} |`,
+  );
 }
 console.log(`\ncompileRoutes, 1,000 routes: ${compile1000.toFixed(1)} ms (median of 7)\n`);
 printResults(results);
