@@ -13,15 +13,11 @@
  * figures, then one result line per figure (see bench/README.md).
  */
 import { join } from "node:path";
-import { loadConfig } from "../lib/config.ts";
 import { fromUtf8 } from "../lib/encoding.ts";
 import { handleWebhook } from "../lib/ingest/handle.ts";
-import { createLogger } from "../lib/log.ts";
 import { github, signGithubBody } from "../lib/providers/github.ts";
-import { queueHandlers } from "../lib/queue_handlers.ts";
 import { addAcceptance, type NewEvent, prepareEvent } from "../lib/store/events.ts";
 import { type GroupCommitStats, groupCommitStats } from "../lib/store/group_commit.ts";
-import { startQueueWorker } from "../lib/store/queue.ts";
 import { type BenchResult, printResults } from "./result.ts";
 
 const SECRET = "bench-secret";
@@ -56,6 +52,14 @@ interface ServerRun extends LoadResult {
 async function serveIngress(kvPath: string, withWorker: boolean): Promise<void> {
   const kv = await Deno.openKv(kvPath);
   if (withWorker) {
+    // Loaded only here, so the ingress-alone server holds no more code than the ingress.
+    const [{ loadConfig }, { createLogger }, { queueHandlers }, { startQueueWorker }] =
+      await Promise.all([
+        import("../lib/config.ts"),
+        import("../lib/log.ts"),
+        import("../lib/queue_handlers.ts"),
+        import("../lib/store/queue.ts"),
+      ]);
     const log = createLogger({ minLevel: "error" });
     const config = loadConfig({ KV_PATH: kvPath });
     startQueueWorker(kv, queueHandlers({ kv, config, log }), log);
