@@ -48,7 +48,11 @@ export function compileRoutes(routes: readonly Route[]): CompiledRoutes {
       ? { route, matches: lazyFilter(route) }
       : { route, matches: () => false, error };
   });
-  return Object.assign(compiled, { routeSet: set });
+  // Not enumerable: the list still compares and prints as the plain list of routes.
+  return Object.defineProperty(compiled, "routeSet", {
+    value: set,
+    enumerable: false,
+  }) as CompiledRoutes;
 }
 
 function routeSetOf(routes: readonly CompiledRoute[]): RouteSet {
