@@ -55,9 +55,15 @@ export function compileRoutes(routes: readonly Route[]): CompiledRoutes {
   }) as CompiledRoutes;
 }
 
+const routeSetsOfLists = new WeakMap<readonly CompiledRoute[], RouteSet>();
+
+/** The route set of a list from `compileRoutes`, or one built once for any other list. */
 function routeSetOf(routes: readonly CompiledRoute[]): RouteSet {
-  const known = (routes as Partial<CompiledRoutes>).routeSet;
-  return known ?? compileRoutes(routes.map(({ route }) => route)).routeSet;
+  const known = (routes as Partial<CompiledRoutes>).routeSet ?? routeSetsOfLists.get(routes);
+  if (known) return known;
+  const built = compileRoutes(routes.map(({ route }) => route)).routeSet;
+  routeSetsOfLists.set(routes, built);
+  return built;
 }
 
 function installationIdOf(payload: Record<string, unknown>): number | undefined {
