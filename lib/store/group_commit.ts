@@ -173,12 +173,13 @@ export class GroupCommit {
   }
 
   async #commit(batch: Waiting[]): Promise<void> {
+    if (batch.length === 0) return;
     if (batch.length === 1) return await this.#commitAlone(batch[0]);
-    const op = this.#kv.atomic();
-    for (const { prepared } of batch) addAcceptance(op, prepared);
     let committed = false;
     const started = performance.now();
     try {
+      const op = this.#kv.atomic();
+      for (const { prepared } of batch) addAcceptance(op, prepared);
       committed = (await op.commit()).ok;
     } catch {
       committed = false;
