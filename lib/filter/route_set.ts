@@ -24,7 +24,7 @@ export interface RouteSet {
   readonly leafCount: number;
 }
 
-/** A key that is equal for leaves that always give the same result, or null to never share. */
+/** A key that is equal only for leaves that always give the same result. */
 function leafKey(filter: Filter): string {
   if (filter.type === "event") return JSON.stringify(["event", filter.value]);
   const value = "value" in filter && filter.value !== undefined
