@@ -13,7 +13,8 @@
  */
 import type { ForgeEvent, Group, Route, Scope } from "../types.ts";
 import { EVALUATION_STEPS, EvaluationBudget } from "./budget.ts";
-import { compile, type CompiledFilter, routeFilterNode } from "./compile.ts";
+import { compile, type CompiledFilter, type EvaluationInput, routeFilterNode } from "./compile.ts";
+import type { LeafMemo } from "./leaf_memo.ts";
 import { compileRouteSet, type RouteSet } from "./route_set.ts";
 
 /** A route with its compiled filter. A route that failed to compile never fires. */
@@ -169,23 +170,25 @@ export async function selectRoutes(
       .filter((group) => eventEntersGroup(event, group))
       .map((group) => group.id),
   );
-  const budgets = new Map<string, EvaluationBudget>();
+  const routeSet = routeSetOf(routes);
+  const memo = routeSet.newMemo();
+  /** Each group's input: the event with the group's own budget. */
+  const inputs = new Map<string, EvaluationInput & { memo: LeafMemo }>();
   const pause = options.pause ?? nextMacrotask;
   const notEvaluated: UnevaluatedRoute[] = [];
   const fired: Route[] = [];
-  const routeSet = routeSetOf(routes);
-  const memo = routeSet.newMemo();
   let sincePause = 0;
   for (const position of routeSet.candidates(event.kind)) {
     const { route, error } = routes[position];
     if (error !== undefined || !route.enabled || !open.has(route.groupId)) continue;
-    let budget = budgets.get(route.groupId);
-    if (!budget) {
-      budget = new EvaluationBudget(options.stepsPerGroup ?? EVALUATION_STEPS);
-      budgets.set(route.groupId, budget);
+    let input = inputs.get(route.groupId);
+    if (!input) {
+      const budget = new EvaluationBudget(options.stepsPerGroup ?? EVALUATION_STEPS);
+      input = { kind: event.kind, action: event.action, payload: event.payload, budget, memo };
+      inputs.set(route.groupId, input);
     }
+    const budget = input.budget;
     const spentBefore = budget.spent;
-    const input = { kind: event.kind, action: event.action, payload: event.payload, budget, memo };
     try {
       if (routeSet.matches(position, input)) fired.push(route);
     } catch (error) {
