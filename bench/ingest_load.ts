@@ -16,6 +16,8 @@ import { join } from "node:path";
 import { fromUtf8 } from "../lib/encoding.ts";
 import { handleWebhook } from "../lib/ingest/handle.ts";
 import { github, signGithubBody } from "../lib/providers/github.ts";
+import { WEBHOOK_BODY_BYTES } from "../lib/limits.ts";
+import { readBody } from "../lib/request_body.ts";
 import { addAcceptance, type NewEvent, prepareEvent } from "../lib/store/events.ts";
 import { type GroupCommitStats, groupCommitStats } from "../lib/store/group_commit.ts";
 import { type BenchResult, printResults } from "./result.ts";
@@ -268,11 +270,15 @@ async function meanMs(runs: number, fn: () => unknown): Promise<number> {
 }
 
 interface Stages {
+  /** A `Request` with the body, read as the ingress reads it. */
+  bodyReadMs: number;
   signatureMs: number;
   parseMs: number;
   compressMs: number;
   /** Milliseconds per commit of a batch of this many events. */
   commitMs: Map<number, number>;
+  /** `handleWebhook` whole, 16 at a time, with commits that do nothing: all but HTTP and KV. */
+  handlerMs: number;
 }
 
 /** What one request costs in each stage, and a commit of n events on a KV file. */
@@ -303,26 +309,76 @@ async function measureStages(dir: string): Promise<Stages> {
   const commitMs = new Map<number, number>();
   try {
     for (const size of [1, 8, 16, 32]) {
+      // 40 warm-up commits and 40 measured ones, every event new.
       const prepared = await Promise.all(
-        Array.from({ length: size * 60 }, () => prepareEvent(newEvent())),
+        Array.from({ length: size * 80 }, () => prepareEvent(newEvent())),
       );
       let cursor = 0;
       commitMs.set(
         size,
         await meanMs(40, async () => {
           const op = kv.atomic();
-          for (let i = 0; i < size; i++) addAcceptance(op, prepared[cursor++ % prepared.length]);
-          const result = await op.commit();
-          if (!result.ok) {
-            // A repeated delivery id: the dedup check refused it, which costs a commit too.
-          }
+          for (let i = 0; i < size; i++) addAcceptance(op, prepared[cursor++]);
+          if (!(await op.commit()).ok) throw new Error("a new event was refused");
         }),
       );
     }
   } finally {
     kv.close();
   }
-  return { signatureMs, parseMs, compressMs, commitMs };
+  const bodyReadMs = await meanMs(2_000, async () => {
+    const read = await readBody(signedRequest(body, headers, `read-${sequence++}`), {
+      maxBytes: WEBHOOK_BODY_BYTES,
+    });
+    if (!read.ok) throw new Error("body refused");
+  });
+  const handlerMs = await measureHandler(dir, body, headers);
+  return { bodyReadMs, signatureMs, parseMs, compressMs, commitMs, handlerMs };
+}
+
+function signedRequest(body: Uint8Array<ArrayBuffer>, headers: Headers, deliveryId: string) {
+  const request = new Request("http://127.0.0.1/webhook", { method: "POST", body, headers });
+  request.headers.set("x-github-delivery", deliveryId);
+  return request;
+}
+
+/** Milliseconds of `handleWebhook` per request, 16 at a time, over a KV whose commits do nothing. */
+async function measureHandler(
+  dir: string,
+  body: Uint8Array<ArrayBuffer>,
+  headers: Headers,
+): Promise<number> {
+  const store = await Deno.openKv(join(dir, "handler.kv"));
+  const noCommit = new Proxy(store, {
+    get(target, property) {
+      if (property === "atomic") {
+        return () => {
+          const op = target.atomic();
+          return Object.assign(op, {
+            commit: () => Promise.resolve({ ok: true, versionstamp: "0" } as Deno.KvCommitResult),
+          });
+        };
+      }
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const deps = { kv: noCommit, secrets: { github: [SECRET], gitea: [], custom: [] } };
+  let sequence = 0;
+  try {
+    return await meanMs(200, async () => {
+      await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+        const response = await handleWebhook(
+          deps,
+          signedRequest(body, headers, `handler-${sequence++}`),
+        );
+        if (!response.ok) throw new Error(`handler answered ${response.status}`);
+        await response.body?.cancel();
+      }));
+    }) / CONNECTIONS;
+  } finally {
+    store.close();
+  }
 }
 
 function row(name: string, run: ServerRun): string {
@@ -396,11 +452,15 @@ async function main(seconds: number): Promise<void> {
       "",
       "| stage (one 28 KB request, one core) | time | rate |",
       "|---|---|---|",
+      `| request + body read | ${(stages.bodyReadMs * 1000).toFixed(0)} µs | |`,
       `| signature (HMAC-SHA256) | ${(stages.signatureMs * 1000).toFixed(0)} µs | |`,
       `| JSON parse (decode + parse) | ${(stages.parseMs * 1000).toFixed(0)} µs | |`,
       `| compress + prepare (deflate level 1, ids, keys) | ${
         (stages.compressMs * 1000).toFixed(0)
       } µs | |`,
+      `| \`handleWebhook\` whole, 16 at a time, commits doing nothing | ${
+        (stages.handlerMs * 1000).toFixed(0)
+      } µs | ${(1000 / stages.handlerMs).toFixed(0)} requests/s |`,
       ...commitRows,
     ].join("\n"));
     printResults([
@@ -408,7 +468,9 @@ async function main(seconds: number): Promise<void> {
       ...serverResults("ingress_worker", withWorker),
       ...serverResults("bare", bare),
       { bench: "ingest", metric: "worker_backlog", value: backlog, unit: "events" },
+      { bench: "ingest", metric: "stage.body_read", value: stages.bodyReadMs * 1000, unit: "us" },
       { bench: "ingest", metric: "stage.signature", value: stages.signatureMs * 1000, unit: "us" },
+      { bench: "ingest", metric: "stage.handler", value: stages.handlerMs * 1000, unit: "us" },
       { bench: "ingest", metric: "stage.parse", value: stages.parseMs * 1000, unit: "us" },
       { bench: "ingest", metric: "stage.compress", value: stages.compressMs * 1000, unit: "us" },
       ...[...stages.commitMs].map(([size, ms]): BenchResult => ({
