@@ -30,8 +30,7 @@ for (const warning of config.warnings) log.warn(warning);
 const atRest = atRestWarning(config);
 if (atRest) log.warn(atRest);
 
-const kv = await openStore(config.kvPath);
-const assets = await loadAssets(PROJECT_ROOT);
+const [kv, assets] = await Promise.all([openStore(config.kvPath), loadAssets(PROJECT_ROOT)]);
 if (!assets.client) {
   log.warn("built assets are missing: run `deno task build` for styles and islands");
 }

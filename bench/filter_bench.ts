@@ -1,21 +1,29 @@
 /**
- * Filter engine benchmark: 200 routes of realistic trees (3-6 leaves, mixed operators, `[*]`
+ * Filter engine benchmark: routes of realistic trees (3-6 leaves, mixed operators, `[*]`
  * paths; a third test the event first, a third last, a third only payload fields) over the
- * real GitHub fixture payloads, compiled once, against the same trees
- * evaluated naively (jsonpath-plus and operand preparation on every leaf of every event).
+ * real GitHub fixture payloads. Measures, per event: the route set selection uses (shared
+ * leaves, index by event kind) for 200 and 1,000 routes, `selectRoutes` itself, each route's
+ * own compiled filter run one after the other, and the same trees evaluated naively
+ * (jsonpath-plus and operand preparation on every leaf of every event); and the time to
+ * compile 1,000 routes. Before timing, it checks that the route set, the per-route filters
+ * and the naive evaluation agree on every route and event.
  *
- *   deno bench -A bench/filter_bench.ts
+ *   deno run -A bench/filter_bench.ts
  *
- * The payloads are the repository's GitHub webhook examples in `fixtures/github/` (one folder
- * per event, one file per example).
+ * Prints a table, then one JSON result line per figure (see bench/README.md). The payloads are
+ * the repository's GitHub webhook examples in `fixtures/github/` (one folder per event, one
+ * file per example).
  */
 import { compile, routeFilterNode } from "../lib/filter/compile.ts";
+import { EvaluationBudget } from "../lib/filter/budget.ts";
 import { compileValueTest } from "../lib/filter/field_filter.ts";
 import { compileEventFilter } from "../lib/filter/event_filter.ts";
+import { type CompiledRoutes, compileRoutes, selectRoutes } from "../lib/filter/select.ts";
 import { JSONPath } from "jsonpath-plus";
 import { normalizePath } from "../lib/filter/path.ts";
 import { flattenValues } from "../lib/filter/values.ts";
-import type { FieldFilter, FilterNode, Route } from "../lib/types.ts";
+import type { FieldFilter, FilterNode, Group, Route } from "../lib/types.ts";
+import { type BenchResult, printResults } from "./result.ts";
 
 interface BenchEvent {
   kind: string;
@@ -127,42 +135,157 @@ function naiveMatch(node: FilterNode, event: BenchEvent): boolean {
   return found !== negated;
 }
 
+/** Fires the route set's candidates for one event; returns how many fired. */
+function matchRouteSet(routes: CompiledRoutes, event: BenchEvent): number {
+  const set = routes.routeSet;
+  const memo = set.newMemo();
+  const input = { ...event, budget: new EvaluationBudget(), memo };
+  let fired = 0;
+  for (const position of set.candidates(event.kind)) if (set.matches(position, input)) fired++;
+  return fired;
+}
+
+function checkAgreement(routes: CompiledRoutes, nodes: FilterNode[], events: BenchEvent[]) {
+  const set = routes.routeSet;
+  for (const event of events) {
+    const memo = set.newMemo();
+    const input = { ...event, budget: new EvaluationBudget(), memo };
+    const candidates = new Set(set.candidates(event.kind));
+    nodes.forEach((node, index) => {
+      const naive = naiveMatch(node, event);
+      const viaSet = candidates.has(index) && set.matches(index, input);
+      if (viaSet !== naive || routes[index].matches(event) !== naive) {
+        throw new Error(`route set, compiled and naive disagree on route ${index} (${event.kind})`);
+      }
+    });
+  }
+}
+
+interface Timing {
+  meanUs: number;
+  p50Us: number;
+  p75Us: number;
+  p99Us: number;
+}
+
+/** Runs `fn` over the events for about `ms` milliseconds after a warm-up; times each call. */
+async function time(events: BenchEvent[], ms: number, fn: (event: BenchEvent) => unknown) {
+  for (let i = 0; i < Math.min(2_000, events.length * 4); i++) await fn(events[i % events.length]);
+  const samples: number[] = [];
+  const deadline = performance.now() + ms;
+  let cursor = 0;
+  while (performance.now() < deadline) {
+    for (let i = 0; i < 100; i++) {
+      const started = performance.now();
+      await fn(events[cursor++ % events.length]);
+      samples.push(performance.now() - started);
+    }
+  }
+  samples.sort((a, b) => a - b);
+  const at = (p: number) => samples[Math.min(samples.length - 1, Math.floor(samples.length * p))];
+  const mean = samples.reduce((sum, value) => sum + value, 0) / samples.length;
+  return {
+    meanUs: mean * 1000,
+    p50Us: at(0.5) * 1000,
+    p75Us: at(0.75) * 1000,
+    p99Us: at(0.99) * 1000,
+  } as Timing;
+}
+
+function compileMs(routes: Route[]): number {
+  const runs: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const started = performance.now();
+    compileRoutes(routes);
+    runs.push(performance.now() - started);
+  }
+  return runs.sort((a, b) => a - b)[3];
+}
+
 const events = await loadFixtures();
 if (events.length === 0) throw new Error(`no fixture payloads in ${FIXTURES.pathname}`);
+const seconds = Number(Deno.args[0] ?? 2) || 2;
 
-const routes = buildRoutes(200);
-const nodes = routes.map(routeFilterNode);
-const compiled = nodes.map(compile);
-for (const event of events) {
-  compiled.forEach((matches, index) => {
-    if (matches(event) !== naiveMatch(nodes[index], event)) {
-      throw new Error(`compiled and naive disagree on route ${index} for ${event.kind}`);
-    }
-  });
+const routes200 = buildRoutes(200);
+const routes1000 = buildRoutes(1000);
+const nodes200 = routes200.map(routeFilterNode);
+const compiled200 = compileRoutes(routes200);
+const compiled1000 = compileRoutes(routes1000);
+checkAgreement(compiled200, nodes200, events);
+checkAgreement(compiled1000, routes1000.map(routeFilterNode), events);
+const perRoute = nodes200.map(compile);
+const group: Group = { id: "g1", name: "g1", members: [] };
+const firedPerEvent = events.reduce((sum, event) => sum + matchRouteSet(compiled200, event), 0) /
+  events.length;
+
+const results: BenchResult[] = [];
+function record(metric: string, timing: Timing, routes: number) {
+  results.push(
+    { bench: "filter", metric: `${metric}.mean`, value: timing.meanUs, unit: "us", routes },
+    { bench: "filter", metric: `${metric}.p50`, value: timing.p50Us, unit: "us", routes },
+    { bench: "filter", metric: `${metric}.p75`, value: timing.p75Us, unit: "us", routes },
+    { bench: "filter", metric: `${metric}.p99`, value: timing.p99Us, unit: "us", routes },
+  );
+  return timing;
 }
-const fired = events.map((event) => compiled.filter((matches) => matches(event)).length);
+const ms = seconds * 1000;
+const rows: [string, Timing][] = [
+  [
+    "route set, 200 routes (shared leaves, kind index)",
+    record("route_set_200", await time(events, ms, (e) => matchRouteSet(compiled200, e)), 200),
+  ],
+  [
+    "route set, 1,000 routes",
+    record("route_set_1000", await time(events, ms, (e) => matchRouteSet(compiled1000, e)), 1000),
+  ],
+  [
+    "selectRoutes, 200 routes of one group",
+    record(
+      "select_200",
+      await time(
+        events,
+        ms,
+        (e) => selectRoutes({ ...e, provider: "github" }, { type: "global" }, compiled200, [group]),
+      ),
+      200,
+    ),
+  ],
+  [
+    "each route's own compiled filter, 200 routes",
+    record(
+      "per_route_200",
+      await time(events, ms, (e) => {
+        for (const matches of perRoute) matches(e);
+      }),
+      200,
+    ),
+  ],
+  [
+    "naive, 200 routes (jsonpath-plus per leaf)",
+    record(
+      "naive_200",
+      await time(events, ms / 2, (e) => {
+        for (const node of nodes200) naiveMatch(node, e);
+      }),
+      200,
+    ),
+  ],
+];
+const compile1000 = compileMs(routes1000);
+results.push({ bench: "filter", metric: "compile_1000", value: compile1000, unit: "ms" });
+
+const us = (value: number) => `${value.toFixed(1)} µs`;
 console.log(
-  `filter bench: ${events.length} fixture events, 200 routes, ` +
-    `${fired.reduce((sum, count) => sum + count, 0) / events.length} routes fire per event`,
+  `filter bench: ${events.length} fixture events, ${firedPerEvent.toFixed(1)} of 200 routes ` +
+    `fire per event; ${compiled200.routeSet.leafCount} distinct leaves in 200 routes, ` +
+    `${compiled1000.routeSet.leafCount} in 1,000\n`,
 );
-
-let compiledCursor = 0;
-Deno.bench({
-  name: "compiled: one event against 200 routes",
-  group: "filter",
-  baseline: true,
-  fn() {
-    const event = events[compiledCursor++ % events.length];
-    for (const matches of compiled) matches(event);
-  },
-});
-
-let naiveCursor = 0;
-Deno.bench({
-  name: "naive: one event against 200 routes (jsonpath-plus per leaf)",
-  group: "filter",
-  fn() {
-    const event = events[naiveCursor++ % events.length];
-    for (const node of nodes) naiveMatch(node, event);
-  },
-});
+console.log("| evaluation | mean per event | p50 | p75 | p99 |\n|---|---|---|---|---|");
+for (const [name, timing] of rows) {
+  console.log(
+    `| ${name} | ${us(timing.meanUs)} | ${us(timing.p50Us)} | ${us(timing.p75Us)} | ` +
+      `${us(timing.p99Us)} |`,
+  );
+}
+console.log(`\ncompileRoutes, 1,000 routes: ${compile1000.toFixed(1)} ms (median of 7)\n`);
+printResults(results);

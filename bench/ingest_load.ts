@@ -2,18 +2,25 @@
  * Ingress load benchmark: `deno run -A bench/ingest_load.ts [seconds]`.
  *
  * Starts servers on 127.0.0.1, each in its own process: the webhook ingress
- * (`handleWebhook` over a KV file in a temp folder), the same with a queue
- * listener that loads every accepted event from the same file, and a bare
- * `Deno.serve` that reads the body and answers `{ ok: true }`. Each is driven
- * for the given time (default 5 s) with
- * 16 connections of signed 28 KB `pull_request` deliveries, each with its own
- * `X-GitHub-Delivery`. The load comes from `wrk` when it is installed, else from
- * a Deno client process. Prints a Markdown section with the figures.
+ * (`handleWebhook` over a KV file in a temp folder), the same with the real delivery
+ * worker (the application's queue handlers, no routes configured) running on the same
+ * file, and a bare `Deno.serve` that reads the body and answers `{ ok: true }`. Each is
+ * driven for the given time (default 5 s) with 16 connections of signed 28 KB
+ * `pull_request` deliveries, each with its own `X-GitHub-Delivery`. The load comes from
+ * `wrk` when it is installed, else from a Deno client process. Then measures, in this
+ * process, what one request costs in each stage (signature, parse, compress) and what a
+ * commit of 1, 8, 16 or 32 events costs on a KV file. Prints a Markdown section with the
+ * figures, then one result line per figure (see bench/README.md).
  */
 import { join } from "node:path";
+import { fromUtf8 } from "../lib/encoding.ts";
 import { handleWebhook } from "../lib/ingest/handle.ts";
-import { signGithubBody } from "../lib/providers/github.ts";
-import { isDeliverJob, loadEvent } from "../lib/store/events.ts";
+import { github, signGithubBody } from "../lib/providers/github.ts";
+import { WEBHOOK_BODY_BYTES } from "../lib/limits.ts";
+import { readBody } from "../lib/request_body.ts";
+import { addAcceptance, type NewEvent, prepareEvent } from "../lib/store/events.ts";
+import { type GroupCommitStats, groupCommitStats } from "../lib/store/group_commit.ts";
+import { type BenchResult, printResults } from "./result.ts";
 
 const SECRET = "bench-secret";
 const CONNECTIONS = 16;
@@ -22,6 +29,11 @@ const FIXTURE = new URL(
   import.meta.url,
 );
 const WRK = "/usr/bin/wrk";
+/**
+ * The V8 settings `deno task start` runs the server with: a young generation of 2 MB
+ * semi-spaces instead of the default 16 MB bounds the heap's headroom (see docs/benchmarks.md).
+ */
+const SERVER_V8_FLAGS = "--v8-flags=--max-semi-space-size=2";
 
 interface LoadResult {
   requests: number;
@@ -33,19 +45,34 @@ interface LoadResult {
 
 interface ServerRun extends LoadResult {
   peakRssMb: number;
+  /** CPU seconds the server process used (all its threads) while the load ran. */
+  cpuSeconds: number;
+  /** The group commit's counters, for servers that accept events. */
+  commits?: GroupCommitStats;
 }
 
-async function serveIngress(kvPath: string, withQueue: boolean): Promise<void> {
+async function serveIngress(kvPath: string, withWorker: boolean): Promise<void> {
   const kv = await Deno.openKv(kvPath);
-  if (withQueue) {
-    kv.listenQueue(async (message) => {
-      if (isDeliverJob(message)) await loadEvent(kv, message.eventId);
-    });
+  if (withWorker) {
+    // Loaded only here, so the ingress-alone server holds no more code than the ingress.
+    const [{ loadConfig }, { createLogger }, { queueHandlers }, { startQueueWorker }] =
+      await Promise.all([
+        import("../lib/config.ts"),
+        import("../lib/log.ts"),
+        import("../lib/queue_handlers.ts"),
+        import("../lib/store/queue.ts"),
+      ]);
+    const log = createLogger({ minLevel: "error" });
+    const config = loadConfig({ KV_PATH: kvPath });
+    startQueueWorker(kv, queueHandlers({ kv, config, log }).handlers, log);
   }
   const deps = { kv, secrets: { github: [SECRET], gitea: [], custom: [] } };
   Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: ({ port }) => console.log(port) },
-    (request) => handleWebhook(deps, request),
+    (request) =>
+      new URL(request.url).pathname === "/stats"
+        ? Response.json(groupCommitStats(kv))
+        : handleWebhook(deps, request),
   );
 }
 
@@ -192,9 +219,15 @@ function peakRssMb(pid: number): number {
   return kb / 1024;
 }
 
+/** CPU seconds (user and system, all threads) a process has used so far. */
+function cpuSeconds(pid: number): number {
+  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 async function measure(mode: string[], seconds: number, dir: string): Promise<ServerRun> {
   const server = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL(import.meta.url).pathname, ...mode],
+    args: ["run", "-A", SERVER_V8_FLAGS, new URL(import.meta.url).pathname, ...mode],
     stdout: "piped",
   }).spawn();
   try {
@@ -202,31 +235,181 @@ async function measure(mode: string[], seconds: number, dir: string): Promise<Se
     const url = `http://127.0.0.1:${port}/webhook`;
     const signature = await signGithubBody(SECRET, await Deno.readFile(FIXTURE));
     const useWrk = await Deno.stat(WRK).then(() => true, () => false);
+    const cpuBefore = cpuSeconds(server.pid);
     const result = useWrk
       ? await runWrk(url, seconds, dir, signature)
       : await runClientProcess(url, seconds, signature);
-    return { ...result, peakRssMb: peakRssMb(server.pid) };
+    const cpu = cpuSeconds(server.pid) - cpuBefore;
+    const stats = await fetch(`http://127.0.0.1:${port}/stats`);
+    const commits = stats.ok ? await stats.json() as GroupCommitStats : undefined;
+    if (!stats.ok) await stats.body?.cancel();
+    return { ...result, peakRssMb: peakRssMb(server.pid), cpuSeconds: cpu, commits };
   } finally {
     server.kill("SIGTERM");
     await server.status;
   }
 }
 
-async function countEvents(kvPath: string): Promise<number> {
+async function countKeys(kvPath: string, prefix: string): Promise<number> {
   const kv = await Deno.openKv(kvPath);
   try {
     let count = 0;
-    for await (const _ of kv.list({ prefix: ["events"] })) count++;
+    for await (const _ of kv.list({ prefix: [prefix] })) count++;
     return count;
   } finally {
     kv.close();
   }
 }
 
+/** Mean milliseconds of `fn` over `runs` calls, after a warm-up. */
+async function meanMs(runs: number, fn: () => unknown): Promise<number> {
+  for (let i = 0; i < Math.min(200, runs); i++) await fn();
+  const started = performance.now();
+  for (let i = 0; i < runs; i++) await fn();
+  return (performance.now() - started) / runs;
+}
+
+interface Stages {
+  /** A `Request` with the body, read as the ingress reads it. */
+  bodyReadMs: number;
+  signatureMs: number;
+  parseMs: number;
+  compressMs: number;
+  /** Milliseconds per commit of a batch of this many events. */
+  commitMs: Map<number, number>;
+  /** `handleWebhook` whole, 16 at a time, with commits that do nothing: all but HTTP and KV. */
+  handlerMs: number;
+}
+
+/** What one request costs in each stage, and a commit of n events on a KV file. */
+async function measureStages(dir: string): Promise<Stages> {
+  const body = await Deno.readFile(FIXTURE);
+  const headers = new Headers({
+    "x-github-event": "pull_request",
+    "x-hub-signature-256": await signGithubBody(SECRET, body),
+  });
+  const signatureMs = await meanMs(2_000, async () => {
+    const result = await github.verify({ headers, body, secrets: [SECRET], nowMs: Date.now() });
+    if (!result.ok) throw new Error("signature refused");
+  });
+  const parseMs = await meanMs(2_000, () => JSON.parse(fromUtf8(body)));
+  let sequence = 0;
+  const newEvent = (): NewEvent => ({
+    provider: "github",
+    kind: "pull_request",
+    action: "opened",
+    deliveryId: `stage-${sequence++}`,
+    scope: { type: "global" },
+    receivedAt: Date.now(),
+    headers: { "x-github-event": "pull_request" },
+    body,
+  });
+  const compressMs = await meanMs(2_000, () => prepareEvent(newEvent()));
+  const kv = await Deno.openKv(join(dir, "stages.kv"));
+  const commitMs = new Map<number, number>();
+  try {
+    for (const size of [1, 8, 16, 32]) {
+      // 40 warm-up commits and 40 measured ones, every event new.
+      const prepared = await Promise.all(
+        Array.from({ length: size * 80 }, () => prepareEvent(newEvent())),
+      );
+      let cursor = 0;
+      commitMs.set(
+        size,
+        await meanMs(40, async () => {
+          const op = kv.atomic();
+          for (let i = 0; i < size; i++) addAcceptance(op, prepared[cursor++]);
+          if (!(await op.commit()).ok) throw new Error("a new event was refused");
+        }),
+      );
+    }
+  } finally {
+    kv.close();
+  }
+  const bodyReadMs = await meanMs(2_000, async () => {
+    const read = await readBody(signedRequest(body, headers, `read-${sequence++}`), {
+      maxBytes: WEBHOOK_BODY_BYTES,
+    });
+    if (!read.ok) throw new Error("body refused");
+  });
+  const handlerMs = await measureHandler(dir, body, headers);
+  return { bodyReadMs, signatureMs, parseMs, compressMs, commitMs, handlerMs };
+}
+
+function signedRequest(body: Uint8Array<ArrayBuffer>, headers: Headers, deliveryId: string) {
+  const request = new Request("http://127.0.0.1/webhook", { method: "POST", body, headers });
+  request.headers.set("x-github-delivery", deliveryId);
+  return request;
+}
+
+/** Milliseconds of `handleWebhook` per request, 16 at a time, over a KV whose commits do nothing. */
+async function measureHandler(
+  dir: string,
+  body: Uint8Array<ArrayBuffer>,
+  headers: Headers,
+): Promise<number> {
+  const store = await Deno.openKv(join(dir, "handler.kv"));
+  const noCommit = new Proxy(store, {
+    get(target, property) {
+      if (property === "atomic") {
+        return () => {
+          const op = target.atomic();
+          return Object.assign(op, {
+            commit: () => Promise.resolve({ ok: true, versionstamp: "0" } as Deno.KvCommitResult),
+          });
+        };
+      }
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  const deps = { kv: noCommit, secrets: { github: [SECRET], gitea: [], custom: [] } };
+  let sequence = 0;
+  try {
+    return await meanMs(200, async () => {
+      await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
+        const response = await handleWebhook(
+          deps,
+          signedRequest(body, headers, `handler-${sequence++}`),
+        );
+        if (!response.ok) throw new Error(`handler answered ${response.status}`);
+        await response.body?.cancel();
+      }));
+    }) / CONNECTIONS;
+  } finally {
+    store.close();
+  }
+}
+
 function row(name: string, run: ServerRun): string {
   const perSecond = run.ok / run.seconds;
+  const cpuUs = run.cpuSeconds * 1e6 / Math.max(1, run.requests);
+  const commits = run.commits;
+  const batching = commits && commits.batches + commits.single > 0
+    ? `${
+      ((commits.batchedEvents + commits.single) / (commits.batches + commits.single)).toFixed(1)
+    }` +
+      ` / ${(commits.commitMs / (commits.batches + commits.single)).toFixed(1)} ms / ` +
+      `${(100 * commits.commitMs / 1000 / run.seconds).toFixed(0)} %`
+    : "–";
   return `| ${name} | ${run.requests} | ${perSecond.toFixed(0)} | ${run.p50Ms.toFixed(2)} | ` +
-    `${run.p99Ms.toFixed(2)} | ${run.peakRssMb.toFixed(0)} |`;
+    `${run.p99Ms.toFixed(2)} | ${run.peakRssMb.toFixed(0)} | ${cpuUs.toFixed(0)} | ${batching} |`;
+}
+
+function serverResults(server: string, run: ServerRun): BenchResult[] {
+  const base = { bench: "ingest", connections: CONNECTIONS, seconds: run.seconds };
+  return [
+    { ...base, metric: `${server}.accepted_per_s`, value: run.ok / run.seconds, unit: "per_s" },
+    { ...base, metric: `${server}.p50`, value: run.p50Ms, unit: "ms" },
+    { ...base, metric: `${server}.p99`, value: run.p99Ms, unit: "ms" },
+    { ...base, metric: `${server}.peak_rss`, value: run.peakRssMb, unit: "mb" },
+    {
+      ...base,
+      metric: `${server}.cpu_per_request`,
+      value: run.cpuSeconds * 1e6 / Math.max(1, run.requests),
+      unit: "us",
+    },
+  ];
 }
 
 async function main(seconds: number): Promise<void> {
@@ -234,41 +417,76 @@ async function main(seconds: number): Promise<void> {
   try {
     const kvPath = join(dir, "ingress.kv");
     const ingress = await measure(["serve-ingest", kvPath], seconds, dir);
-    const stored = await countEvents(kvPath);
-    const withQueue = await measure(
-      ["serve-ingest", join(dir, "queue.kv"), "with-queue"],
-      seconds,
-      dir,
-    );
+    const stored = await countKeys(kvPath, "events");
+    const workerPath = join(dir, "worker.kv");
+    const withWorker = await measure(["serve-ingest", workerPath, "with-worker"], seconds, dir);
+    const backlog = await countKeys(workerPath, "fan_out_pending");
     const bare = await measure(["serve-bare"], seconds, dir);
+    const stages = await measureStages(dir);
     const tool = await Deno.stat(WRK).then(() => "wrk 4.1 (2 threads)", () => "Deno fetch client");
     const body = await Deno.readFile(FIXTURE);
+    const load = Deno.loadavg().map((value) => value.toFixed(1)).join(" / ");
+    const commitRows = [...stages.commitMs].map(([size, ms]) =>
+      `| commit of ${size} event${size === 1 ? "" : "s"} (KV file) | ${ms.toFixed(2)} ms | ` +
+      `${(size * 1000 / ms).toFixed(0)} events/s |`
+    );
     console.log([
       "## Ingress",
       "",
       `\`deno run -A bench/ingest_load.ts\`: ${seconds} s per server, ${CONNECTIONS} connections, ` +
       `${tool}, signed ${(body.length / 1000).toFixed(0)} KB \`pull_request\` deliveries with ` +
-      `unique \`X-GitHub-Delivery\`, KV file in a temp folder, ${navigator.hardwareConcurrency} cores.`,
+      `unique \`X-GitHub-Delivery\`, KV file in a temp folder, ${navigator.hardwareConcurrency} ` +
+      `cores, load average after the run ${load}.`,
       "",
-      "| server | requests | accepted/s | p50 ms | p99 ms | peak RSS MB |",
-      "|---|---|---|---|---|---|",
-      row("ingress (`handleWebhook`, KV file)", ingress),
-      row("ingress + queue listener loading each event", withQueue),
+      "| server | requests | accepted/s | p50 ms | p99 ms | peak RSS MB | server CPU µs/request | " +
+      "events per commit / commit time / share of the run spent committing |",
+      "|---|---|---|---|---|---|---|---|",
+      row("ingress (`handleWebhook`, group commit, KV file)", ingress),
+      row("ingress + delivery worker on the same KV file", withWorker),
       row("bare `Deno.serve` (reads body, answers JSON)", bare),
       "",
       `Ingress throughput is ${
         (100 * (ingress.ok / ingress.seconds) / (bare.ok / bare.seconds)).toFixed(0)
-      } % ` +
-      `of the bare server's. Events found in KV afterwards: ${stored} ` +
-      `(${ingress.ok} answered 200).`,
+      } % of the bare server's. Events found in KV afterwards: ${stored} (${ingress.ok} ` +
+      `answered 200). With the worker: ${backlog} fan-outs still pending when the load stopped.`,
+      "",
+      "| stage (one 28 KB request, one core) | time | rate |",
+      "|---|---|---|",
+      `| request + body read | ${(stages.bodyReadMs * 1000).toFixed(0)} µs | |`,
+      `| signature (HMAC-SHA256) | ${(stages.signatureMs * 1000).toFixed(0)} µs | |`,
+      `| JSON parse (decode + parse) | ${(stages.parseMs * 1000).toFixed(0)} µs | |`,
+      `| compress + prepare (deflate level 1, ids, keys) | ${
+        (stages.compressMs * 1000).toFixed(0)
+      } µs | |`,
+      `| \`handleWebhook\` whole, 16 at a time, commits doing nothing | ${
+        (stages.handlerMs * 1000).toFixed(0)
+      } µs | ${(1000 / stages.handlerMs).toFixed(0)} requests/s |`,
+      ...commitRows,
     ].join("\n"));
+    printResults([
+      ...serverResults("ingress", ingress),
+      ...serverResults("ingress_worker", withWorker),
+      ...serverResults("bare", bare),
+      { bench: "ingest", metric: "worker_backlog", value: backlog, unit: "events" },
+      { bench: "ingest", metric: "stage.body_read", value: stages.bodyReadMs * 1000, unit: "us" },
+      { bench: "ingest", metric: "stage.signature", value: stages.signatureMs * 1000, unit: "us" },
+      { bench: "ingest", metric: "stage.handler", value: stages.handlerMs * 1000, unit: "us" },
+      { bench: "ingest", metric: "stage.parse", value: stages.parseMs * 1000, unit: "us" },
+      { bench: "ingest", metric: "stage.compress", value: stages.compressMs * 1000, unit: "us" },
+      ...[...stages.commitMs].map(([size, ms]): BenchResult => ({
+        bench: "ingest",
+        metric: `stage.commit_${size}`,
+        value: ms,
+        unit: "ms",
+      })),
+    ]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
 }
 
 const [mode, ...rest] = Deno.args;
-if (mode === "serve-ingest") await serveIngress(rest[0], rest[1] === "with-queue");
+if (mode === "serve-ingest") await serveIngress(rest[0], rest[1] === "with-worker");
 else if (mode === "serve-bare") serveBare();
 else if (mode === "client") await runClient(rest[0], Number(rest[1]), rest[2]);
 else await main(Number(mode ?? 5) || 5);

@@ -3,10 +3,11 @@
  * every event and an empty `any` matches none; `all` and `any` stop at the first child that
  * decides them. Browser-safe: the console's preview runs the same code as the delivery worker.
  */
-import type { FilterNode, ForgeEvent, Route } from "../types.ts";
+import type { Filter, FilterNode, ForgeEvent, Route } from "../types.ts";
 import { EvaluationBudget } from "./budget.ts";
 import { compileEventFilter } from "./event_filter.ts";
 import { compileFieldFilter, fieldMatches } from "./field_filter.ts";
+import type { LeafMemo } from "./leaf_memo.ts";
 import { describeIssues, validateFilterNode } from "./validate.ts";
 
 /**
@@ -24,32 +25,61 @@ export type MatchInput = Pick<ForgeEvent, "kind" | "action"> & {
  */
 export type CompiledFilter = (input: MatchInput) => boolean;
 
-type Predicate = (input: MatchInput & { budget: EvaluationBudget }) => boolean;
+/** One event being evaluated: its budget, and (for a route set) its leaves' remembered results. */
+export type EvaluationInput = MatchInput & { budget: EvaluationBudget; memo?: LeafMemo };
+
+/** A compiled node: whether the event being evaluated passes it. */
+export type Predicate = (input: EvaluationInput) => boolean;
 
 /** Refusal of an invalid filter tree; the message names the bad node (`any[2].not.value: …`). */
 export class FilterValidationError extends TypeError {
   override name = "FilterValidationError";
 }
 
-function compileValidNode(node: FilterNode): Predicate {
-  if ("all" in node) {
-    const children = node.all.map(compileValidNode);
-    return (input) => children.every((child) => child(input));
-  }
-  if ("any" in node) {
-    const children = node.any.map(compileValidNode);
-    return (input) => children.some((child) => child(input));
-  }
-  if ("not" in node) {
-    const child = compileValidNode(node.not);
-    return (input) => !child(input);
-  }
-  if (node.type === "event") {
-    const matches = compileEventFilter(node.value);
+/** A leaf compiled on its own, evaluated afresh every time. */
+export function directLeaf(filter: Filter): Predicate {
+  if (filter.type === "event") {
+    const matches = compileEventFilter(filter.value);
     return (input) => matches(input.kind, input.action);
   }
-  const field = compileFieldFilter(node);
+  const field = compileFieldFilter(filter);
   return (input) => fieldMatches(field, input.payload, input.budget);
+}
+
+/**
+ * Compiles a valid tree with plain loops; `leaf` compiles each leaf (directly, or shared
+ * with other routes through a leaf table).
+ */
+export function compileTree(node: FilterNode, leaf: (filter: Filter) => Predicate): Predicate {
+  if ("all" in node) {
+    const children = node.all.map((child) => compileTree(child, leaf));
+    const count = children.length;
+    if (count === 1) return children[0];
+    return (input) => {
+      for (let i = 0; i < count; i++) if (!children[i](input)) return false;
+      return true;
+    };
+  }
+  if ("any" in node) {
+    const children = node.any.map((child) => compileTree(child, leaf));
+    const count = children.length;
+    if (count === 1) return children[0];
+    return (input) => {
+      for (let i = 0; i < count; i++) if (children[i](input)) return true;
+      return false;
+    };
+  }
+  if ("not" in node) {
+    const child = compileTree(node.not, leaf);
+    return (input) => !child(input);
+  }
+  return leaf(node);
+}
+
+/** Throws a FilterValidationError naming the first bad nodes when a tree is invalid. */
+export function assertValidNode(node: FilterNode): void {
+  const issues = validateFilterNode(node);
+  if (issues.length > 0) throw new FilterValidationError(describeIssues(issues));
 }
 
 /**
@@ -57,12 +87,11 @@ function compileValidNode(node: FilterNode): Predicate {
  * comparison values normalized. Throws FilterValidationError when the tree is invalid.
  */
 export function compile(node: FilterNode): CompiledFilter {
-  const issues = validateFilterNode(node);
-  if (issues.length > 0) throw new FilterValidationError(describeIssues(issues));
-  const predicate = compileValidNode(node);
+  assertValidNode(node);
+  const predicate = compileTree(node, directLeaf);
   return (input) =>
     input.budget
-      ? predicate(input as MatchInput & { budget: EvaluationBudget })
+      ? predicate(input as EvaluationInput)
       : predicate({ ...input, budget: new EvaluationBudget() });
 }
 

@@ -149,6 +149,19 @@ export function evaluateField(
   }
 }
 
+/**
+ * Spends again the steps a field filter already spent on this event (its result is
+ * remembered), so a shared leaf costs each route what it would have cost on its own; throws
+ * like `fieldMatches` when the budget runs out.
+ */
+export function spendAgain(field: CompiledField, budget: EvaluationBudget, steps: number): void {
+  try {
+    budget.spend(steps);
+  } catch (error) {
+    throw evaluationFailure(field, error);
+  }
+}
+
 /** Whether a compiled field filter matches a payload; spends and throws like `evaluateField`. */
 export function fieldMatches(
   field: CompiledField,

@@ -1,9 +1,12 @@
 /**
- * User regexes, run by re2js: RE2 syntax, linear time in the input, so no pattern can stall
- * the process. Browser-safe.
+ * User regexes: RE2 syntax, linear time in the input, so no pattern can stall the process.
+ * Every pattern is checked by re2js; one that a conservative check proves linear-time and
+ * equal in meaning on the JavaScript engine runs on the native RegExp (faster), every other
+ * on re2js (`linear_regex.ts`). Browser-safe.
  */
 import { RE2JS } from "re2js";
 import { REGEX_MAX_LENGTH } from "../limits.ts";
+import { nativeRegexSource } from "./linear_regex.ts";
 
 /** An unanchored search: true when the pattern occurs anywhere in the text. */
 export type RegexSearch = (text: string) => boolean;
@@ -20,10 +23,30 @@ function compileOrReason(pattern: string, caseSensitive: boolean): RE2JS | strin
   }
 }
 
+/** Which engine runs a pattern. */
+export type RegexEngine = "native" | "re2js";
+
+function nativeRegex(pattern: string, caseSensitive: boolean): RegExp | null {
+  const source = nativeRegexSource(pattern, caseSensitive);
+  if (source === null) return null;
+  try {
+    return new RegExp(source, caseSensitive ? "u" : "iu");
+  } catch {
+    return null;
+  }
+}
+
+/** The engine a valid pattern runs on. */
+export function regexEngine(pattern: string, caseSensitive: boolean): RegexEngine {
+  return nativeRegex(pattern, caseSensitive) ? "native" : "re2js";
+}
+
 /** Compiles a pattern into a search; throws a TypeError (`invalid regex: …`) when it is invalid. */
 export function compileRegex(pattern: string, caseSensitive: boolean): RegexSearch {
   const compiled = compileOrReason(pattern, caseSensitive);
   if (typeof compiled === "string") throw new TypeError(compiled);
+  const native = nativeRegex(pattern, caseSensitive);
+  if (native) return (text) => native.test(text);
   return (text) => compiled.test(text);
 }
 

@@ -7,11 +7,15 @@
  * evaluated within the budget does not fire and is reported as not evaluated; it does not
  * suppress its group's fallback, so the event still reaches the group. Selection pauses
  * (lets other work run) whenever it has spent a slice of steps, so a large event never holds
- * the process for long.
+ * the process for long. Routes are evaluated through their route set: a route that cannot
+ * match the event's kind is skipped without spending steps, and a leaf shared by several
+ * routes is evaluated once per event but charged to each route's budget as if evaluated alone.
  */
 import type { ForgeEvent, Group, Route, Scope } from "../types.ts";
 import { EVALUATION_STEPS, EvaluationBudget } from "./budget.ts";
-import { compile, type CompiledFilter, routeFilterNode } from "./compile.ts";
+import { compile, type CompiledFilter, type EvaluationInput, routeFilterNode } from "./compile.ts";
+import type { LeafMemo } from "./leaf_memo.ts";
+import { compileRouteSet, type RouteSet } from "./route_set.ts";
 
 /** A route with its compiled filter. A route that failed to compile never fires. */
 export interface CompiledRoute {
@@ -24,15 +28,43 @@ export interface CompiledRoute {
 /** What selection reads from an event. */
 export type SelectableEvent = Pick<ForgeEvent, "kind" | "action" | "provider" | "payload">;
 
-/** Compiles every route once; the result is reused for every event until the routes change. */
-export function compileRoutes(routes: readonly Route[]): CompiledRoute[] {
-  return routes.map((route) => {
-    try {
-      return { route, matches: compile(routeFilterNode(route)) };
-    } catch (error) {
-      return { route, matches: () => false, error: (error as Error).message };
-    }
+/** Compiled routes, in stored order, with the route set selection evaluates them through. */
+export type CompiledRoutes = CompiledRoute[] & { readonly routeSet: RouteSet };
+
+/** A route's own compiled filter, built on first use (selection goes through the route set). */
+function lazyFilter(route: Route): CompiledFilter {
+  let compiled: CompiledFilter | undefined;
+  return (input) => (compiled ??= compile(routeFilterNode(route)))(input);
+}
+
+/**
+ * Compiles every route once, together (shared leaves, an index by event kind); the result is
+ * reused for every event until the routes change.
+ */
+export function compileRoutes(routes: readonly Route[]): CompiledRoutes {
+  const { set, errors } = compileRouteSet(routes.map(routeFilterNode));
+  const compiled = routes.map((route, position): CompiledRoute => {
+    const error = errors[position];
+    return error === undefined
+      ? { route, matches: lazyFilter(route) }
+      : { route, matches: () => false, error };
   });
+  // Not enumerable: the list still compares and prints as the plain list of routes.
+  return Object.defineProperty(compiled, "routeSet", {
+    value: set,
+    enumerable: false,
+  }) as CompiledRoutes;
+}
+
+const routeSetsOfLists = new WeakMap<readonly CompiledRoute[], RouteSet>();
+
+/** The route set of a list from `compileRoutes`, or one built once for any other list. */
+function routeSetOf(routes: readonly CompiledRoute[]): RouteSet {
+  const known = (routes as Partial<CompiledRoutes>).routeSet ?? routeSetsOfLists.get(routes);
+  if (known) return known;
+  const built = compileRoutes(routes.map(({ route }) => route)).routeSet;
+  routeSetsOfLists.set(routes, built);
+  return built;
 }
 
 function installationIdOf(payload: Record<string, unknown>): number | undefined {
@@ -140,28 +172,28 @@ export async function selectRoutes(
       .filter((group) => eventEntersGroup(event, group))
       .map((group) => group.id),
   );
-  const budgets = new Map<string, EvaluationBudget>();
+  const routeSet = routeSetOf(routes);
+  const memo = routeSet.newMemo();
+  /** Each group's input: the event with the group's own budget. */
+  const inputs = new Map<string, EvaluationInput & { memo: LeafMemo }>();
   const pause = options.pause ?? nextMacrotask;
   const notEvaluated: UnevaluatedRoute[] = [];
-  const fired: boolean[] = [];
+  const fired: Route[] = [];
   let sincePause = 0;
-  for (const { route, matches } of routes) {
-    if (!route.enabled || !open.has(route.groupId)) {
-      fired.push(false);
-      continue;
+  for (const position of routeSet.candidates(event.kind)) {
+    const { route, error } = routes[position];
+    if (error !== undefined || !route.enabled || !open.has(route.groupId)) continue;
+    let input = inputs.get(route.groupId);
+    if (!input) {
+      const budget = new EvaluationBudget(options.stepsPerGroup ?? EVALUATION_STEPS);
+      input = { kind: event.kind, action: event.action, payload: event.payload, budget, memo };
+      inputs.set(route.groupId, input);
     }
-    let budget = budgets.get(route.groupId);
-    if (!budget) {
-      budget = new EvaluationBudget(options.stepsPerGroup ?? EVALUATION_STEPS);
-      budgets.set(route.groupId, budget);
-    }
+    const budget = input.budget;
     const spentBefore = budget.spent;
     try {
-      fired.push(
-        matches({ kind: event.kind, action: event.action, payload: event.payload, budget }),
-      );
+      if (routeSet.matches(position, input)) fired.push(route);
     } catch (error) {
-      fired.push(false);
       notEvaluated.push({ route, reason: (error as Error).message });
     }
     sincePause += budget.spent - spentBefore;
@@ -170,14 +202,10 @@ export async function selectRoutes(
       await pause();
     }
   }
-  const groupsWithRegularHit = new Set(
-    routes.filter(({ route }, index) => fired[index] && route.fallback !== true)
-      .map(({ route }) => route.groupId),
+  const groupsWithRegularHit = new Set<string>();
+  for (const route of fired) if (route.fallback !== true) groupsWithRegularHit.add(route.groupId);
+  const selected = fired.filter((route) =>
+    route.fallback !== true || !groupsWithRegularHit.has(route.groupId)
   );
-  const selected = routes
-    .filter(({ route }, index) =>
-      fired[index] && (route.fallback !== true || !groupsWithRegularHit.has(route.groupId))
-    )
-    .map(({ route }) => route);
   return { routes: selected, notEvaluated, entered: [...open] };
 }

@@ -4,7 +4,6 @@
  * then an asset map the server reads at start-up. Only `dev.ts` and tests import
  * this.
  */
-import * as esbuild from "esbuild";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { toHex } from "../encoding.ts";
@@ -40,6 +39,8 @@ async function bundleScripts(
   for (const island of islands) {
     entryPoints[islandEntry(island.name)] = join(config.root, ISLANDS_DIR, island.path);
   }
+  // Loaded here, not at the top: checking whether the build is stale must stay quick.
+  const esbuild = await import("esbuild");
   const result = await esbuild.build({
     entryPoints,
     outdir,

@@ -3,7 +3,8 @@
  * the headers) and `POST /webhook/:groupId` (the group's own secret, whatever
  * the provider). Checks run in a fixed order: size (413), signature
  * (401), event header and JSON object body (400); only then de-duplication and
- * the durable accept. Matching and sending happen later, in the queue worker.
+ * the durable accept (group-committed with the events accepted at the same time,
+ * answered only once the commit holding the event succeeded). Matching and sending happen later, in the queue worker.
  * Whatever becomes part of a KV key or the stored event is bounded first: the
  * group id, the delivery id (at most 200 printable ASCII characters) and the
  * action (at most 64 characters) are refused with 404 / 400 otherwise, so an
@@ -11,7 +12,8 @@
  */
 import { detectProvider } from "../providers/detect.ts";
 import type { EventName, ProviderAdapter } from "../providers/adapter.ts";
-import { isNonceReplayed, saveEvent } from "../store/events.ts";
+import { isNonceReplayed } from "../store/events.ts";
+import { saveEventGrouped } from "../store/group_commit.ts";
 import { getGroup } from "../store/groups.ts";
 import { getGroupSecret } from "../store/tenants.ts";
 import { fromUtf8 } from "../encoding.ts";
@@ -84,7 +86,7 @@ async function acceptEvent(
   now: number,
 ): Promise<Response> {
   const log = deps.log ?? (() => {});
-  const outcome = await saveEvent(deps.kv, {
+  const outcome = await saveEventGrouped(deps.kv, {
     provider: adapter.provider,
     kind: name.kind,
     action: name.action,

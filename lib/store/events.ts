@@ -75,7 +75,7 @@ const MAX_KEY_PART_LENGTH = 200;
 type PayloadEncoding = "deflate-raw" | "identity";
 
 /** An event as stored: everything but the payload, which lives in chunks. */
-interface StoredEventMeta extends Omit<ForgeEvent, "payload"> {
+export interface StoredEventMeta extends Omit<ForgeEvent, "payload"> {
   /** Size of the payload as received. */
   payloadBytes: number;
   payloadEncoding: PayloadEncoding;
@@ -182,16 +182,20 @@ async function deleteEarlyChunks(kv: Deno.Kv, eventId: string, chunkCount: numbe
   await op.commit();
 }
 
-/**
- * Accepts an event durably: its record, payload, dedup mark (when it has a
- * delivery id), nonce (when it has one) and its {@link DeliverJob} are
- * committed atomically. A delivery id already seen in the same scope and
- * provider within {@link DEDUP_WINDOW_MS} gives `duplicate`; otherwise a nonce
- * seen within {@link NONCE_WINDOW_MS} gives `nonce_reused`; of two concurrent
- * identical deliveries exactly one is accepted. Marks older than their window
- * count as absent even when KV has not yet expired them.
- */
-export async function saveEvent(kv: Deno.Kv, event: NewEvent): Promise<SaveOutcome> {
+/** An event ready to commit: its id, stored form and the keys of its marks. */
+export interface PreparedEvent {
+  eventId: string;
+  receivedAt: number;
+  meta: StoredEventMeta;
+  chunks: Uint8Array[];
+  /** The dedup mark's key, when the event has a delivery id. */
+  dedup: Deno.KvKey | null;
+  /** The nonce mark's key, when the event has a nonce. */
+  nonceMark: Deno.KvKey | null;
+}
+
+/** Gives an event its id, compresses and splits its payload, and builds its marks' keys. */
+export async function prepareEvent(event: NewEvent): Promise<PreparedEvent> {
   const { body, nonce, ...fields } = event;
   const now = event.receivedAt;
   const eventId = nextEventId(now);
@@ -205,32 +209,72 @@ export async function saveEvent(kv: Deno.Kv, event: NewEvent): Promise<SaveOutco
     storedBytes: stored.bytes.length,
     chunkCount: chunks.length,
   };
-  const dedup = event.deliveryId === undefined
-    ? null
-    : await dedupMarkKey(event.scope, event.provider, event.deliveryId);
-  const nonceMark = nonce === undefined ? null : await nonceMarkKey(event.scope, nonce);
+  return {
+    eventId,
+    receivedAt: now,
+    meta,
+    chunks,
+    dedup: event.deliveryId === undefined
+      ? null
+      : await dedupMarkKey(event.scope, event.provider, event.deliveryId),
+    nonceMark: nonce === undefined ? null : await nonceMarkKey(event.scope, nonce),
+  };
+}
 
+/**
+ * Adds to `op` the accepting writes of a prepared event: the checks that its dedup mark and
+ * nonce hold the given versionstamps (null: absent), the marks, the record, the inline
+ * chunks, the queue job and the pending fan-out mark.
+ */
+export function addAcceptance(
+  op: Deno.AtomicOperation,
+  prepared: PreparedEvent,
+  dedupStamp: string | null = null,
+  nonceStamp: string | null = null,
+): Deno.AtomicOperation {
+  const { eventId, receivedAt: now, dedup, nonceMark, chunks } = prepared;
+  if (dedup) {
+    op.check({ key: dedup, versionstamp: dedupStamp })
+      .set(dedup, { seenAt: now, eventId } satisfies SeenMark, { expireIn: DEDUP_WINDOW_MS });
+  }
+  if (nonceMark) {
+    op.check({ key: nonceMark, versionstamp: nonceStamp })
+      .set(nonceMark, { seenAt: now } satisfies SeenMark, { expireIn: NONCE_WINDOW_MS });
+  }
+  op.set(eventKey(eventId), prepared.meta, { expireIn: EVENT_RETENTION_MS });
+  for (let i = 0; i < Math.min(INLINE_CHUNKS, chunks.length); i++) {
+    op.set(eventChunkKey(eventId, i), chunks[i], { expireIn: EVENT_RETENTION_MS });
+  }
+  op.enqueue({ type: "deliver", eventId } satisfies DeliverJob, {
+    keysIfUndelivered: [undeliveredJobKey(eventId)],
+  });
+  return markFanOutPending(op, eventId, now);
+}
+
+/**
+ * Accepts an event durably: its record, payload, dedup mark (when it has a
+ * delivery id), nonce (when it has one) and its {@link DeliverJob} are
+ * committed atomically. A delivery id already seen in the same scope and
+ * provider within {@link DEDUP_WINDOW_MS} gives `duplicate`; otherwise a nonce
+ * seen within {@link NONCE_WINDOW_MS} gives `nonce_reused`; of two concurrent
+ * identical deliveries exactly one is accepted. Marks older than their window
+ * count as absent even when KV has not yet expired them.
+ */
+export async function saveEvent(kv: Deno.Kv, event: NewEvent): Promise<SaveOutcome> {
+  return await savePreparedEvent(kv, await prepareEvent(event));
+}
+
+/** Accepts a prepared event in a commit of its own, as {@link saveEvent} says. */
+export async function savePreparedEvent(
+  kv: Deno.Kv,
+  prepared: PreparedEvent,
+): Promise<SaveOutcome> {
+  const { eventId, receivedAt: now, dedup, nonceMark, chunks } = prepared;
   await writeEarlyChunks(kv, eventId, chunks);
   let dedupStamp: string | null = null;
   let nonceStamp: string | null = null;
   for (let attempt = 0; attempt < COMMIT_ATTEMPTS; attempt++) {
-    const op = kv.atomic();
-    if (dedup) {
-      op.check({ key: dedup, versionstamp: dedupStamp })
-        .set(dedup, { seenAt: now, eventId } satisfies SeenMark, { expireIn: DEDUP_WINDOW_MS });
-    }
-    if (nonceMark) {
-      op.check({ key: nonceMark, versionstamp: nonceStamp })
-        .set(nonceMark, { seenAt: now } satisfies SeenMark, { expireIn: NONCE_WINDOW_MS });
-    }
-    op.set(eventKey(eventId), meta, { expireIn: EVENT_RETENTION_MS });
-    for (let i = 0; i < Math.min(INLINE_CHUNKS, chunks.length); i++) {
-      op.set(eventChunkKey(eventId, i), chunks[i], { expireIn: EVENT_RETENTION_MS });
-    }
-    op.enqueue({ type: "deliver", eventId } satisfies DeliverJob, {
-      keysIfUndelivered: [undeliveredJobKey(eventId)],
-    });
-    markFanOutPending(op, eventId, now);
+    const op = addAcceptance(kv.atomic(), prepared, dedupStamp, nonceStamp);
     if ((await op.commit()).ok) return { status: "accepted", eventId };
 
     const [dedupEntry, nonceEntry] = await Promise.all([
