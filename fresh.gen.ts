@@ -51,9 +51,10 @@ import * as $r47 from "./routes/auth/token/[userId].ts";
 import * as $r48 from "./routes/auth/token/_middleware.ts";
 import * as $r49 from "./routes/health.ts";
 import * as $r50 from "./routes/index.ts";
-import * as $r51 from "./routes/openapi.json.ts";
-import * as $r52 from "./routes/webhook/[groupId].ts";
-import * as $r53 from "./routes/webhook/index.ts";
+import * as $r51 from "./routes/metrics.ts";
+import * as $r52 from "./routes/openapi.json.ts";
+import * as $r53 from "./routes/webhook/[groupId].ts";
+import * as $r54 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
 import * as $i1 from "./islands/console/groups/CreateGroupForm.tsx";
 import * as $i2 from "./islands/console/groups/GroupSettings.tsx";
@@ -124,9 +125,10 @@ const manifest: Manifest = {
     "auth/token/_middleware.ts": $r48,
     "health.ts": $r49,
     "index.ts": $r50,
-    "openapi.json.ts": $r51,
-    "webhook/[groupId].ts": $r52,
-    "webhook/index.ts": $r53,
+    "metrics.ts": $r51,
+    "openapi.json.ts": $r52,
+    "webhook/[groupId].ts": $r53,
+    "webhook/index.ts": $r54,
   },
   islands: {
     "PathTester": $i0,

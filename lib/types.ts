@@ -72,6 +72,17 @@ export interface Route {
   ast?: FilterNode;
   discordRoleIds?: string[];
   targets: Target[];
+  /** Gather messages: stored and returned as given (see {@link RouteDigest}). */
+  digest?: RouteDigest;
+}
+
+/**
+ * A route's digest option: when at least `threshold` events fire the route within
+ * `windowSeconds`, they are sent as one gathered message.
+ */
+export interface RouteDigest {
+  windowSeconds: number;
+  threshold: number;
 }
 
 /** A named, reusable filter tree (editor-side only). */

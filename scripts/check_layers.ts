@@ -63,6 +63,7 @@ const LAYER_OF: ReadonlyArray<readonly [prefix: string, layer: Layer]> = [
   ["lib/actions/", "services"],
   ["lib/installations/", "services"],
   ["lib/admin/", "services"],
+  ["lib/ops/", "services"],
   ["lib/state.ts", "runtime"],
   ["lib/http_guards.ts", "runtime"],
   ["lib/ingress_deps.ts", "app"],

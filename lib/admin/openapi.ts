@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { CSRF_FIELD } from "../auth/access.ts";
 import {
+  digestSchema,
   filterNodeSchema,
   filterSchema,
   fragmentSchema,
@@ -108,6 +109,7 @@ export const OTHER_ENDPOINTS: readonly OtherEndpoint[] = [
 
 const SHARED: Record<string, z.ZodType> = {
   Route: routeSchema,
+  RouteDigest: digestSchema,
   Group: groupSchema,
   Fragment: fragmentSchema,
   FilterNode: filterNodeSchema,

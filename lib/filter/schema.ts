@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { MAX_ROUTE_FILTERS, MAX_ROUTES } from "../limits.ts";
 import type { TargetRef } from "../target_ref.ts";
-import type { Filter, FilterNode, Fragment, Group, Route, Target } from "../types.ts";
+import type { Filter, FilterNode, Fragment, Group, Route, RouteDigest, Target } from "../types.ts";
 import {
   canonicalChatId,
   canonicalSnowflake,
@@ -15,6 +15,8 @@ import {
   DISCORD_ID_ERROR,
   ID_ERROR,
   ID_PATTERN,
+  MAX_DIGEST_THRESHOLD,
+  MAX_DIGEST_WINDOW_SECONDS,
   MAX_NAME_LENGTH,
   MAX_ROLE_IDS,
   MAX_TARGETS,
@@ -133,6 +135,15 @@ export const targetRefSchema: z.ZodType<TargetRef, unknown> = z.discriminatedUni
   z.strictObject({ platform: z.literal("telegram"), chatId: chatIdSchema }),
 ], { error: 'must be "discord" or "telegram"' });
 
+const boundedPositiveInteger = (max: number) =>
+  positiveIntegerSchema.max(max, { error: `at most ${max}` });
+
+/** A route's digest option: positive integers within a day and 1,000 events. */
+export const digestSchema: z.ZodType<RouteDigest, unknown> = z.strictObject({
+  windowSeconds: boundedPositiveInteger(MAX_DIGEST_WINDOW_SECONDS),
+  threshold: boundedPositiveInteger(MAX_DIGEST_THRESHOLD),
+});
+
 /** A route. Only a fallback route may have empty `filters` and no `ast`. */
 export const routeSchema: z.ZodType<Route, unknown> = z.strictObject({
   id: idSchema,
@@ -148,6 +159,7 @@ export const routeSchema: z.ZodType<Route, unknown> = z.strictObject({
   targets: z.array(targetSchema).min(1, { error: "at least one target" }).max(MAX_TARGETS, {
     error: `at most ${MAX_TARGETS} targets`,
   }),
+  digest: digestSchema.optional(),
 }).superRefine((route, ctx) => {
   if (route.fallback !== true && route.filters.length === 0 && route.ast === undefined) {
     ctx.addIssue({
