@@ -5,56 +5,58 @@ import * as $r1 from "./routes/_app.tsx";
 import * as $r2 from "./routes/_error.tsx";
 import * as $r3 from "./routes/admin/_middleware.ts";
 import * as $r4 from "./routes/admin/api/audit.ts";
-import * as $r5 from "./routes/admin/api/delivery/[deliveryId]/index.ts";
-import * as $r6 from "./routes/admin/api/delivery/[deliveryId]/redeliver.ts";
-import * as $r7 from "./routes/admin/api/groups/[id]/fragments.ts";
-import * as $r8 from "./routes/admin/api/groups/[id]/index.ts";
-import * as $r9 from "./routes/admin/api/groups/[id]/invites.ts";
-import * as $r10 from "./routes/admin/api/groups/[id]/rename.ts";
-import * as $r11 from "./routes/admin/api/groups/[id]/routes.ts";
-import * as $r12 from "./routes/admin/api/groups/[id]/targets.ts";
-import * as $r13 from "./routes/admin/api/groups/[id]/webhook/index.ts";
-import * as $r14 from "./routes/admin/api/groups/[id]/webhook/regenerate.ts";
-import * as $r15 from "./routes/admin/api/groups/index.ts";
-import * as $r16 from "./routes/admin/api/invites/[token].ts";
-import * as $r17 from "./routes/admin/api/logs/[id].ts";
-import * as $r18 from "./routes/admin/api/logs/index.ts";
-import * as $r19 from "./routes/admin/api/me.ts";
-import * as $r20 from "./routes/admin/api/metrics.ts";
-import * as $r21 from "./routes/admin/api/preview.ts";
-import * as $r22 from "./routes/admin/api/routes.ts";
-import * as $r23 from "./routes/admin/api/test-match.ts";
-import * as $r24 from "./routes/admin/audit.tsx";
-import * as $r25 from "./routes/admin/groups.tsx";
-import * as $r26 from "./routes/admin/groups/[id].tsx";
-import * as $r27 from "./routes/admin/index.tsx";
-import * as $r28 from "./routes/admin/invite.tsx";
-import * as $r29 from "./routes/admin/login.tsx";
-import * as $r30 from "./routes/admin/logout.tsx";
-import * as $r31 from "./routes/admin/logs.tsx";
-import * as $r32 from "./routes/admin/logs/[id].tsx";
-import * as $r33 from "./routes/admin/routes/[groupId]/edit/[routeId].tsx";
-import * as $r34 from "./routes/admin/routes/[groupId]/index.tsx";
-import * as $r35 from "./routes/admin/routes/[groupId]/new.tsx";
-import * as $r36 from "./routes/admin/routes/index.tsx";
-import * as $r37 from "./routes/api/_middleware.ts";
-import * as $r38 from "./routes/api/close.ts";
-import * as $r39 from "./routes/api/comment.ts";
-import * as $r40 from "./routes/api/merge.ts";
-import * as $r41 from "./routes/api/react.ts";
-import * as $r42 from "./routes/auth/github/callback.tsx";
-import * as $r43 from "./routes/auth/github/index.ts";
-import * as $r44 from "./routes/auth/github/install/_middleware.ts";
-import * as $r45 from "./routes/auth/github/install/bind.ts";
-import * as $r46 from "./routes/auth/github/install/index.tsx";
-import * as $r47 from "./routes/auth/token/[userId].ts";
-import * as $r48 from "./routes/auth/token/_middleware.ts";
-import * as $r49 from "./routes/health.ts";
-import * as $r50 from "./routes/index.ts";
-import * as $r51 from "./routes/metrics.ts";
-import * as $r52 from "./routes/openapi.json.ts";
-import * as $r53 from "./routes/webhook/[groupId].ts";
-import * as $r54 from "./routes/webhook/index.ts";
+import * as $r5 from "./routes/admin/api/config/export.ts";
+import * as $r6 from "./routes/admin/api/config/import.ts";
+import * as $r7 from "./routes/admin/api/delivery/[deliveryId]/index.ts";
+import * as $r8 from "./routes/admin/api/delivery/[deliveryId]/redeliver.ts";
+import * as $r9 from "./routes/admin/api/groups/[id]/fragments.ts";
+import * as $r10 from "./routes/admin/api/groups/[id]/index.ts";
+import * as $r11 from "./routes/admin/api/groups/[id]/invites.ts";
+import * as $r12 from "./routes/admin/api/groups/[id]/rename.ts";
+import * as $r13 from "./routes/admin/api/groups/[id]/routes.ts";
+import * as $r14 from "./routes/admin/api/groups/[id]/targets.ts";
+import * as $r15 from "./routes/admin/api/groups/[id]/webhook/index.ts";
+import * as $r16 from "./routes/admin/api/groups/[id]/webhook/regenerate.ts";
+import * as $r17 from "./routes/admin/api/groups/index.ts";
+import * as $r18 from "./routes/admin/api/invites/[token].ts";
+import * as $r19 from "./routes/admin/api/logs/[id].ts";
+import * as $r20 from "./routes/admin/api/logs/index.ts";
+import * as $r21 from "./routes/admin/api/me.ts";
+import * as $r22 from "./routes/admin/api/metrics.ts";
+import * as $r23 from "./routes/admin/api/preview.ts";
+import * as $r24 from "./routes/admin/api/routes.ts";
+import * as $r25 from "./routes/admin/api/test-match.ts";
+import * as $r26 from "./routes/admin/audit.tsx";
+import * as $r27 from "./routes/admin/groups.tsx";
+import * as $r28 from "./routes/admin/groups/[id].tsx";
+import * as $r29 from "./routes/admin/index.tsx";
+import * as $r30 from "./routes/admin/invite.tsx";
+import * as $r31 from "./routes/admin/login.tsx";
+import * as $r32 from "./routes/admin/logout.tsx";
+import * as $r33 from "./routes/admin/logs.tsx";
+import * as $r34 from "./routes/admin/logs/[id].tsx";
+import * as $r35 from "./routes/admin/routes/[groupId]/edit/[routeId].tsx";
+import * as $r36 from "./routes/admin/routes/[groupId]/index.tsx";
+import * as $r37 from "./routes/admin/routes/[groupId]/new.tsx";
+import * as $r38 from "./routes/admin/routes/index.tsx";
+import * as $r39 from "./routes/api/_middleware.ts";
+import * as $r40 from "./routes/api/close.ts";
+import * as $r41 from "./routes/api/comment.ts";
+import * as $r42 from "./routes/api/merge.ts";
+import * as $r43 from "./routes/api/react.ts";
+import * as $r44 from "./routes/auth/github/callback.tsx";
+import * as $r45 from "./routes/auth/github/index.ts";
+import * as $r46 from "./routes/auth/github/install/_middleware.ts";
+import * as $r47 from "./routes/auth/github/install/bind.ts";
+import * as $r48 from "./routes/auth/github/install/index.tsx";
+import * as $r49 from "./routes/auth/token/[userId].ts";
+import * as $r50 from "./routes/auth/token/_middleware.ts";
+import * as $r51 from "./routes/health.ts";
+import * as $r52 from "./routes/index.ts";
+import * as $r53 from "./routes/metrics.ts";
+import * as $r54 from "./routes/openapi.json.ts";
+import * as $r55 from "./routes/webhook/[groupId].ts";
+import * as $r56 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
 import * as $i1 from "./islands/console/groups/CreateGroupForm.tsx";
 import * as $i2 from "./islands/console/groups/GroupSettings.tsx";
@@ -79,56 +81,58 @@ const manifest: Manifest = {
     "_error.tsx": $r2,
     "admin/_middleware.ts": $r3,
     "admin/api/audit.ts": $r4,
-    "admin/api/delivery/[deliveryId]/index.ts": $r5,
-    "admin/api/delivery/[deliveryId]/redeliver.ts": $r6,
-    "admin/api/groups/[id]/fragments.ts": $r7,
-    "admin/api/groups/[id]/index.ts": $r8,
-    "admin/api/groups/[id]/invites.ts": $r9,
-    "admin/api/groups/[id]/rename.ts": $r10,
-    "admin/api/groups/[id]/routes.ts": $r11,
-    "admin/api/groups/[id]/targets.ts": $r12,
-    "admin/api/groups/[id]/webhook/index.ts": $r13,
-    "admin/api/groups/[id]/webhook/regenerate.ts": $r14,
-    "admin/api/groups/index.ts": $r15,
-    "admin/api/invites/[token].ts": $r16,
-    "admin/api/logs/[id].ts": $r17,
-    "admin/api/logs/index.ts": $r18,
-    "admin/api/me.ts": $r19,
-    "admin/api/metrics.ts": $r20,
-    "admin/api/preview.ts": $r21,
-    "admin/api/routes.ts": $r22,
-    "admin/api/test-match.ts": $r23,
-    "admin/audit.tsx": $r24,
-    "admin/groups.tsx": $r25,
-    "admin/groups/[id].tsx": $r26,
-    "admin/index.tsx": $r27,
-    "admin/invite.tsx": $r28,
-    "admin/login.tsx": $r29,
-    "admin/logout.tsx": $r30,
-    "admin/logs.tsx": $r31,
-    "admin/logs/[id].tsx": $r32,
-    "admin/routes/[groupId]/edit/[routeId].tsx": $r33,
-    "admin/routes/[groupId]/index.tsx": $r34,
-    "admin/routes/[groupId]/new.tsx": $r35,
-    "admin/routes/index.tsx": $r36,
-    "api/_middleware.ts": $r37,
-    "api/close.ts": $r38,
-    "api/comment.ts": $r39,
-    "api/merge.ts": $r40,
-    "api/react.ts": $r41,
-    "auth/github/callback.tsx": $r42,
-    "auth/github/index.ts": $r43,
-    "auth/github/install/_middleware.ts": $r44,
-    "auth/github/install/bind.ts": $r45,
-    "auth/github/install/index.tsx": $r46,
-    "auth/token/[userId].ts": $r47,
-    "auth/token/_middleware.ts": $r48,
-    "health.ts": $r49,
-    "index.ts": $r50,
-    "metrics.ts": $r51,
-    "openapi.json.ts": $r52,
-    "webhook/[groupId].ts": $r53,
-    "webhook/index.ts": $r54,
+    "admin/api/config/export.ts": $r5,
+    "admin/api/config/import.ts": $r6,
+    "admin/api/delivery/[deliveryId]/index.ts": $r7,
+    "admin/api/delivery/[deliveryId]/redeliver.ts": $r8,
+    "admin/api/groups/[id]/fragments.ts": $r9,
+    "admin/api/groups/[id]/index.ts": $r10,
+    "admin/api/groups/[id]/invites.ts": $r11,
+    "admin/api/groups/[id]/rename.ts": $r12,
+    "admin/api/groups/[id]/routes.ts": $r13,
+    "admin/api/groups/[id]/targets.ts": $r14,
+    "admin/api/groups/[id]/webhook/index.ts": $r15,
+    "admin/api/groups/[id]/webhook/regenerate.ts": $r16,
+    "admin/api/groups/index.ts": $r17,
+    "admin/api/invites/[token].ts": $r18,
+    "admin/api/logs/[id].ts": $r19,
+    "admin/api/logs/index.ts": $r20,
+    "admin/api/me.ts": $r21,
+    "admin/api/metrics.ts": $r22,
+    "admin/api/preview.ts": $r23,
+    "admin/api/routes.ts": $r24,
+    "admin/api/test-match.ts": $r25,
+    "admin/audit.tsx": $r26,
+    "admin/groups.tsx": $r27,
+    "admin/groups/[id].tsx": $r28,
+    "admin/index.tsx": $r29,
+    "admin/invite.tsx": $r30,
+    "admin/login.tsx": $r31,
+    "admin/logout.tsx": $r32,
+    "admin/logs.tsx": $r33,
+    "admin/logs/[id].tsx": $r34,
+    "admin/routes/[groupId]/edit/[routeId].tsx": $r35,
+    "admin/routes/[groupId]/index.tsx": $r36,
+    "admin/routes/[groupId]/new.tsx": $r37,
+    "admin/routes/index.tsx": $r38,
+    "api/_middleware.ts": $r39,
+    "api/close.ts": $r40,
+    "api/comment.ts": $r41,
+    "api/merge.ts": $r42,
+    "api/react.ts": $r43,
+    "auth/github/callback.tsx": $r44,
+    "auth/github/index.ts": $r45,
+    "auth/github/install/_middleware.ts": $r46,
+    "auth/github/install/bind.ts": $r47,
+    "auth/github/install/index.tsx": $r48,
+    "auth/token/[userId].ts": $r49,
+    "auth/token/_middleware.ts": $r50,
+    "health.ts": $r51,
+    "index.ts": $r52,
+    "metrics.ts": $r53,
+    "openapi.json.ts": $r54,
+    "webhook/[groupId].ts": $r55,
+    "webhook/index.ts": $r56,
   },
   islands: {
     "PathTester": $i0,
