@@ -36,8 +36,15 @@ export class FuzzBench implements AsyncDisposable {
 
   constructor(private readonly start: () => Promise<FuzzApp>, readonly name = "") {}
 
-  /** Sends `request` and checks the invariant; answers the status and body text. */
-  async send(request: Request | ((app: FuzzApp) => Request | Promise<Request>), label = "") {
+  /**
+   * Sends `request` and checks the invariant; answers the status and body text. `allow` names
+   * the keys a refusal may still change (a single-use OAuth state consumed by a failed sign-in).
+   */
+  async send(
+    request: Request | ((app: FuzzApp) => Request | Promise<Request>),
+    label = "",
+    allow: (key: string) => boolean = () => false,
+  ) {
     this.#app ??= await this.start();
     const app = this.#app;
     const before = await snapshotStore(app.kv);
@@ -60,7 +67,7 @@ export class FuzzBench implements AsyncDisposable {
     if (res.status >= 500) throw new Error(`${what}: answered ${res.status} ${text.slice(0, 300)}`);
     const after = await snapshotStore(app.kv);
     if (res.status >= 400) {
-      const changed = snapshotChanges(before, after);
+      const changed = snapshotChanges(before, after).filter((key) => !allow(key));
       if (changed.length > 0) {
         throw new Error(`${what}: refused with ${res.status} but changed ${changed.join(", ")}`);
       }
