@@ -61,6 +61,7 @@ async function startAdmin(): Promise<AdminFuzzApp> {
   });
   return {
     kv: admin.kv,
+    lines: admin.t.lines,
     cookies,
     inviteToken: invite!.token,
     fetch: (request) => admin.t.app.fetch(request),

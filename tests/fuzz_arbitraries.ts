@@ -194,7 +194,20 @@ function clone(value: unknown): unknown {
   return value === undefined ? undefined : JSON.parse(JSON.stringify(value));
 }
 
-/** `value` with one place replaced, removed, or given an extra key. */
+/** Adds `key` (an own property, even `__proto__`) or an element to a container in place. */
+function addTo(container: unknown, key: string, value: unknown): void {
+  if (Array.isArray(container)) container.push(value);
+  else if (container !== null && typeof container === "object") {
+    Object.defineProperty(container, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+}
+
+/** `value` with one place replaced, removed, or given an extra key or element. */
 function mutateAt(
   value: unknown,
   path: (string | number)[],
@@ -202,21 +215,20 @@ function mutateAt(
   replacement: unknown,
   key: string,
 ): unknown {
-  if (path.length === 0) return kind === "replace" ? replacement : value;
+  if (path.length === 0 && kind !== "add") return kind === "replace" ? replacement : value;
   const copy = clone(value) as Record<string | number, unknown>;
-  let parent = copy as Record<string | number, unknown>;
+  if (path.length === 0) {
+    addTo(copy, key, replacement);
+    return copy;
+  }
+  let parent = copy;
   for (const part of path.slice(0, -1)) parent = parent[part] as Record<string | number, unknown>;
   const last = path[path.length - 1];
   if (kind === "delete") {
     if (Array.isArray(parent)) parent.splice(Number(last), 1);
     else delete parent[last];
-  } else if (kind === "add" && parent[last] !== null && typeof parent[last] === "object") {
-    Object.defineProperty(parent[last], key, {
-      value: replacement,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+  } else if (kind === "add") {
+    addTo(parent[last], key, replacement);
   } else {
     parent[last] = replacement;
   }

@@ -19,6 +19,8 @@ export function fuzzParameters<T>(): fc.Parameters<T> {
 /** An app under test: its fetch handler and its store. */
 export interface FuzzApp extends AsyncDisposable {
   kv: Deno.Kv;
+  /** The app's log lines, when captured: a failure shows the last error. */
+  lines?: Record<string, unknown>[];
   fetch(request: Request): Response | Promise<Response>;
 }
 
@@ -49,7 +51,9 @@ export class FuzzBench implements AsyncDisposable {
     const app = this.#app;
     const before = await snapshotStore(app.kv);
     const req = typeof request === "function" ? await request(app) : request;
-    const what = `${req.method} ${new URL(req.url).pathname}${label ? ` (${label})` : ""}`;
+    const sent = (await req.clone().text()).slice(0, 600);
+    const what = `${req.method} ${new URL(req.url).pathname}${label ? ` (${label})` : ""}` +
+      ` with body ${JSON.stringify(sent)}`;
     let res: Response;
     const started = performance.now();
     try {
@@ -64,7 +68,12 @@ export class FuzzBench implements AsyncDisposable {
       console.log(`slow: ${what} answered ${res.status} after ${Math.round(elapsed)} ms`);
     }
     this.statuses.set(res.status, (this.statuses.get(res.status) ?? 0) + 1);
-    if (res.status >= 500) throw new Error(`${what}: answered ${res.status} ${text.slice(0, 300)}`);
+    if (res.status >= 500) {
+      const logged = app.lines?.findLast((line) => line.level === "error");
+      throw new Error(
+        `${what}: answered ${res.status} ${text.slice(0, 300)}; logged ${JSON.stringify(logged)}`,
+      );
+    }
     const after = await snapshotStore(app.kv);
     if (res.status >= 400) {
       const changed = snapshotChanges(before, after).filter((key) => !allow(key));

@@ -81,6 +81,7 @@ export const ADMIN_ENDPOINTS = {
     access: READ,
     response: groupSchema,
     versioned: true,
+    digestVersion: true,
   }),
   replaceGroup: defineEndpoint({
     method: "PUT",
@@ -91,6 +92,7 @@ export const ADMIN_ENDPOINTS = {
     body: groupSchema,
     response: s.groupWrittenSchema,
     versioned: true,
+    digestVersion: true,
   }),
   deleteGroup: defineEndpoint({
     method: "DELETE",
@@ -100,6 +102,7 @@ export const ADMIN_ENDPOINTS = {
     access: OWN,
     response: s.okSchema,
     versioned: true,
+    digestVersion: true,
   }),
   listGroupRoutes: defineEndpoint({
     method: "GET",
