@@ -199,3 +199,27 @@ Deno.test("config: only a super admin exports or imports", async () => {
   assert.equal((await admin.call("none", "POST", IMPORT, { body: document })).status, 401);
   assert.deepEqual(snapshotChanges(before, await snapshotStore(admin.kv)), []);
 });
+
+Deno.test("config: groups not in the document stay as they are", async () => {
+  const { admin } = await populatedInstance();
+  await using _a = admin;
+  const document = (await admin.call("superAdmin", "GET", EXPORT)).body;
+  const betaBefore = await admin.call("superAdmin", "GET", "/admin/api/groups/beta/targets");
+  const onlyAlpha = {
+    ...document,
+    groups: [{ ...document.groups[0], name: "Alpha imported" }],
+    routes: [route("alpha", "only")],
+    fragments: [],
+    allowedTargets: [],
+  };
+  const res = await admin.call("superAdmin", "POST", IMPORT, { body: onlyAlpha });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const after = (await admin.call("superAdmin", "GET", EXPORT)).body;
+  assert.deepEqual(after.groups.map((g: { name: string }) => g.name), ["Alpha imported", "Beta"]);
+  assert.deepEqual(after.routes.map((r: { id: string }) => r.id), ["only"]);
+  assert.deepEqual(after.fragments, []);
+  const betaAfter = await admin.call("superAdmin", "GET", "/admin/api/groups/beta/targets");
+  assert.deepEqual(betaAfter.body, betaBefore.body);
+  const webhook = await admin.call("owner", "GET", "/admin/api/groups/alpha/webhook");
+  assert.equal(webhook.body.enabled, true, "an imported group without a secret keeps its own");
+});
