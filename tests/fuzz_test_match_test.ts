@@ -158,7 +158,7 @@ const payload = fc.oneof(
   },
   {
     weight: 1,
-    arbitrary: fc.integer({ min: 1, max: 50_000 }).map((n) => ({
+    arbitrary: fc.integer({ min: 1, max: 10_000 }).map((n) => ({
       commits: Array.from({ length: n }, (_, i) => ({ message: "a".repeat(i % 50) })),
     })),
   },
