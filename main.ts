@@ -4,7 +4,8 @@
  */
 import { createApp, PROJECT_ROOT } from "./lib/app.ts";
 import { atRestWarning } from "./lib/at_rest.ts";
-import { ConfigError, loadConfig } from "./lib/config.ts";
+import { updatesHandled } from "./lib/chatops/telegram/webhook.ts";
+import { type Config, ConfigError, loadConfig } from "./lib/config.ts";
 import { loadAssets } from "./lib/fresh/assets.ts";
 import { createLogger } from "./lib/log.ts";
 import { queueHandlers } from "./lib/queue_handlers.ts";
@@ -13,7 +14,7 @@ import { startQueueWorker } from "./lib/store/queue.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-let config;
+let config: Config;
 try {
   config = loadConfig(Deno.env.toObject(), {
     onDeploy: Boolean(Deno.env.get("DENO_DEPLOYMENT_ID")),
@@ -56,6 +57,10 @@ async function shutdown(signal: string) {
   abort.abort();
   await Promise.race([server.finished, new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS))]);
   await worker.drain(SHUTDOWN_GRACE_MS);
+  await Promise.race([
+    updatesHandled(config),
+    new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS)),
+  ]);
   closeStore(kv);
   log.info("stopped");
   Deno.exit(0);

@@ -34,6 +34,11 @@ export const PATH_MAX_LENGTH = 512;
 /** Longest accepted regex pattern, in characters. */
 export const REGEX_MAX_LENGTH = 512;
 
+/** Longest message template body, in characters. */
+export const TEMPLATE_BODY_MAX_LENGTH = 8000;
+/** Longest message template title, in characters. */
+export const TEMPLATE_TITLE_MAX_LENGTH = 500;
+
 /** Longest sender delivery id accepted (`X-GitHub-Delivery`, `X-Gitea-Delivery`, `webhook-id`). */
 export const MAX_DELIVERY_ID_LENGTH = 200;
 /** Longest event action accepted (a payload's `action`). */

@@ -72,17 +72,34 @@ export interface Route {
   ast?: FilterNode;
   discordRoleIds?: string[];
   targets: Target[];
-  /** Gather messages: stored and returned as given (see {@link RouteDigest}). */
+  /** A message template that replaces the built-in message text (docs/templates.md). */
+  template?: RouteTemplate;
+  /** Noise control (docs/noise.md): bursts gathered into digests. */
   digest?: RouteDigest;
+  /** Noise control: a subject's later events as replies to its first card. */
+  threads?: boolean;
+  /** Noise control: hours during which non-urgent events are held for one digest. */
+  quietHours?: RouteQuietHours;
 }
 
-/**
- * A route's digest option: when at least `threshold` events fire the route within
- * `windowSeconds`, they are sent as one gathered message.
- */
+/** A route's digest option: beyond `threshold` events within `windowSeconds`, one digest. */
 export interface RouteDigest {
   windowSeconds: number;
   threshold: number;
+}
+
+/** A route's quiet hours: `HH:MM` local times in an IANA time zone; `urgent` events still go. */
+export interface RouteQuietHours {
+  start: string;
+  end: string;
+  timeZone: string;
+  urgent?: FilterNode;
+}
+
+/** A route's message template: its title (optional) and body, in the template language. */
+export interface RouteTemplate {
+  title?: string;
+  body: string;
 }
 
 /** A named, reusable filter tree (editor-side only). */

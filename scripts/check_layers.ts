@@ -17,6 +17,7 @@ type Layer =
   | "config"
   | "filter"
   | "format"
+  | "template"
   | "signature"
   | "platform"
   | "store"
@@ -50,6 +51,7 @@ const LAYER_OF: ReadonlyArray<readonly [prefix: string, layer: Layer]> = [
   ["lib/config.ts", "config"],
   ["lib/filter/", "filter"],
   ["lib/format/", "format"],
+  ["lib/template/", "template"],
   ["lib/signature/", "signature"],
   ["lib/platform/", "platform"],
   ["lib/store/", "store"],
@@ -63,6 +65,7 @@ const LAYER_OF: ReadonlyArray<readonly [prefix: string, layer: Layer]> = [
   ["lib/actions/", "services"],
   ["lib/installations/", "services"],
   ["lib/admin/", "services"],
+  ["lib/chatops/", "services"],
   ["lib/ops/", "services"],
   ["lib/state.ts", "runtime"],
   ["lib/http_guards.ts", "runtime"],
@@ -92,7 +95,7 @@ const LEAVES: Layer[] = [
   "signature",
   "platform",
 ];
-const MIDDLE: Layer[] = [...LEAVES, "runtime", "store", "clients", "providers"];
+const MIDDLE: Layer[] = [...LEAVES, "template", "runtime", "store", "clients", "providers"];
 
 /** The layers each layer may import, besides its own. */
 const MAY_IMPORT: Readonly<Record<Layer, readonly Layer[]>> = {
@@ -101,13 +104,14 @@ const MAY_IMPORT: Readonly<Record<Layer, readonly Layer[]>> = {
   config: LOW,
   filter: LOW,
   format: LOW,
+  template: [...LOW, "filter", "format"],
   signature: LOW,
   platform: LOW,
   store: [...LOW, "config"],
   clients: [...LOW, "config", "platform", "format"],
   providers: [...LOW, "signature", "format"],
   runtime: LEAVES,
-  services: [...LEAVES, "runtime", "store", "clients", "providers"],
+  services: [...LEAVES, "template", "runtime", "store", "clients", "providers"],
   app: [...MIDDLE, "services", "ui"],
   ui: [...MIDDLE, "services", "app"],
   testing: [...MIDDLE, "services", "app", "ui"],

@@ -50,6 +50,10 @@ export interface FakeChat extends AsyncDisposable {
   url: string;
   /** Accepted messages, in arrival order. */
   received: ReceivedMessage[];
+  /** Accepted edits, in arrival order (`messageId` is the message edited). */
+  edits: ReceivedMessage[];
+  /** Forgets a message, as if someone deleted it: editing it then answers "not found". */
+  deleteMessage(messageId: string): void;
   /** Requests received (accepted, refused and rate-limited). */
   requests(): number;
   /** 429 answers given (scripted ones included). */
@@ -73,6 +77,8 @@ interface Hold {
 
 interface Base {
   received: ReceivedMessage[];
+  edits: ReceivedMessage[];
+  deleted: Set<string>;
   scripts: Map<string, ScriptedAnswer[]>;
   holds: Map<string, Hold>;
   counters: { requests: number; rateLimited: number };
@@ -110,6 +116,8 @@ function serve(base: Base, handler: (req: Request) => Promise<Response>): FakeCh
   return {
     url: `http://127.0.0.1:${server.addr.port}`,
     received: base.received,
+    edits: base.edits,
+    deleteMessage: (messageId) => base.deleted.add(messageId),
     requests: () => base.counters.requests,
     rateLimited: () => base.counters.rateLimited,
     script: (chat, answers) =>
@@ -131,6 +139,8 @@ function serve(base: Base, handler: (req: Request) => Promise<Response>): FakeCh
 function newBase(): Base {
   return {
     received: [],
+    edits: [],
+    deleted: new Set(),
     scripts: new Map(),
     holds: new Map(),
     counters: { requests: 0, rateLimited: 0 },
@@ -152,6 +162,12 @@ async function holdIfAsked(base: Base, chat: string) {
   base.holds.delete(chat);
   hold.arrived.resolve();
   await hold.gate.promise;
+}
+
+/** True when `messageId` was accepted in `chat` and not deleted since. */
+function editable(base: Base, chat: string, messageId: string): boolean {
+  return !base.deleted.has(messageId) &&
+    base.received.some((message) => message.chat === chat && message.messageId === messageId);
 }
 
 /** Counts events in a sliding window. */
@@ -183,6 +199,34 @@ export const DISCORD_REAL_LIMITS: FakeDiscordLimits = {
 export interface FakeDiscord extends FakeChat {
   /** Makes `threadId` a public thread of channel `parentId`. */
   addThread(threadId: string, parentId: string): void;
+  /** Threads started from messages (`POST /channels/{c}/messages/{m}/threads`), in order. */
+  threadsStarted: { channel: string; messageId: string; name: string }[];
+}
+
+/**
+ * Thread starts on a fake Discord (`POST /channels/{c}/messages/{m}/threads`): recorded and
+ * answered without limits. A thread gets the id of the message it starts from, as on Discord;
+ * answers scripted for the chat `thread:{m}` come first. Null for any other request.
+ */
+async function discordThreadCall(
+  base: Base,
+  threads: Map<string, string>,
+  started: FakeDiscord["threadsStarted"],
+  req: Request,
+  path: string,
+): Promise<Response | null> {
+  const match = path.match(/^\/channels\/([^/]+)\/messages\/([^/]+)\/threads$/);
+  if (!match || req.method !== "POST") return null;
+  const [channel, messageId] = [decodeURIComponent(match[1]), decodeURIComponent(match[2])];
+  const body = await req.json() as Record<string, unknown>;
+  const answer = scripted(base, `thread:${messageId}`);
+  if (answer) return scriptedResponse(answer);
+  if (threads.has(messageId)) {
+    return json(400, { message: "Thread already exists", code: 160004 });
+  }
+  threads.set(messageId, channel);
+  started.push({ channel, messageId, name: String(body.name) });
+  return json(201, { id: messageId, parent_id: channel, type: 11, name: body.name });
 }
 
 /** The answer to `GET /channels/{id}`: a known thread, or Unknown Channel. */
@@ -194,12 +238,15 @@ function channelAnswer(threads: ReadonlyMap<string, string>, channel: string): R
 }
 
 /**
- * Starts a fake Discord API: `POST /channels/{id}/messages` (nonces enforced) and
- * `GET /channels/{id}` for the threads added with `addThread`.
+ * Starts a fake Discord API: `POST /channels/{id}/messages` (nonces enforced),
+ * `PATCH /channels/{id}/messages/{message}` (404 Unknown Message for a message it does not
+ * have), `POST /channels/{c}/messages/{m}/threads`, and `GET /channels/{id}` for the threads
+ * added with `addThread` or started.
  */
 export function startFakeDiscord(limits?: FakeDiscordLimits): FakeDiscord {
   const base = newBase();
   const threads = new Map<string, string>();
+  const threadsStarted: FakeDiscord["threadsStarted"] = [];
   const buckets = new Map<string, { start: number; count: number }>();
   const global = limits ? new Window(limits.globalMax, limits.globalWindowMs) : null;
   const byNonce = new Map<string, ReceivedMessage>();
@@ -222,8 +269,14 @@ export function startFakeDiscord(limits?: FakeDiscordLimits): FakeDiscord {
     if (req.method === "GET" && lookup) {
       return channelAnswer(threads, decodeURIComponent(lookup[1]));
     }
-    const match = path.match(/^\/channels\/([^/]+)\/messages$/);
-    if (req.method !== "POST" || !match) return json(404, { message: "404: Not Found", code: 0 });
+    const threadCall = await discordThreadCall(base, threads, threadsStarted, req, path);
+    if (threadCall) return threadCall;
+    const match = path.match(/^\/channels\/([^/]+)\/messages(?:\/([^/]+))?$/);
+    const editing = req.method === "PATCH" && match?.[2] !== undefined;
+    const posting = req.method === "POST" && match !== null && match[2] === undefined;
+    if (!match || !(editing || posting)) {
+      return json(404, { message: "404: Not Found", code: 0 });
+    }
     const channel = decodeURIComponent(match[1]);
     const body = await req.json() as Record<string, unknown>;
     const answer = scripted(base, channel);
@@ -258,6 +311,14 @@ export function startFakeDiscord(limits?: FakeDiscordLimits): FakeDiscord {
       bucket.count++;
       headers = bucketHeaders(bucket, now);
     }
+    if (editing) {
+      const messageId = decodeURIComponent(match[2]);
+      if (!editable(base, channel, messageId)) {
+        return json(404, { message: "Unknown Message", code: 10008 }, headers);
+      }
+      base.edits.push({ chat: channel, body, messageId, at: now });
+      return json(200, { id: messageId, channel_id: channel }, headers);
+    }
     const nonce = typeof body.nonce === "string" ? body.nonce : undefined;
     const earlier = nonce && body.enforce_nonce === true ? byNonce.get(nonce) : undefined;
     if (earlier) {
@@ -269,7 +330,11 @@ export function startFakeDiscord(limits?: FakeDiscordLimits): FakeDiscord {
     await holdIfAsked(base, channel);
     return json(200, { id: message.messageId, channel_id: channel, nonce }, headers);
   });
-  return { ...fake, addThread: (threadId, parentId) => threads.set(threadId, parentId) };
+  return {
+    ...fake,
+    addThread: (threadId, parentId) => threads.set(threadId, parentId),
+    threadsStarted,
+  };
 }
 
 /** Telegram's published limits, enforced strictly. */
@@ -303,7 +368,10 @@ export interface FakeTelegramOptions {
   sentAt?: (chat: string) => number | undefined;
 }
 
-/** Starts a fake Telegram Bot API: `POST /bot{token}/sendMessage`. */
+/**
+ * Starts a fake Telegram Bot API: `POST /bot{token}/sendMessage` and `editMessageText` (400
+ * "message to edit not found" for a message it does not have).
+ */
 export function startFakeTelegram(
   limits?: FakeTelegramLimits,
   options: FakeTelegramOptions = {},
@@ -337,7 +405,7 @@ export function startFakeTelegram(
   }
 
   return serve(base, async (req) => {
-    const match = new URL(req.url).pathname.match(/^\/bot([^/]+)\/sendMessage$/);
+    const match = new URL(req.url).pathname.match(/^\/bot([^/]+)\/(sendMessage|editMessageText)$/);
     if (req.method !== "POST" || !match) {
       return json(404, { ok: false, error_code: 404, description: "Not Found" });
     }
@@ -348,6 +416,21 @@ export function startFakeTelegram(
     const now = Date.now();
     const refusal = limited(chat, options.sentAt?.(chat) ?? now);
     if (refusal) return refusal;
+    if (match[2] === "editMessageText") {
+      const messageId = String(body.message_id);
+      if (!editable(base, chat, messageId)) {
+        return json(400, {
+          ok: false,
+          error_code: 400,
+          description: "Bad Request: message to edit not found",
+        });
+      }
+      base.edits.push({ chat, body, messageId, at: now });
+      return json(200, {
+        ok: true,
+        result: { message_id: Number(messageId), chat: { id: chat }, text: body.text },
+      });
+    }
     const message: ReceivedMessage = { chat, body, messageId: String(nextId++), at: now };
     base.received.push(message);
     await holdIfAsked(base, chat);

@@ -98,6 +98,7 @@ Deno.test("every versioned admin GET answers an ETag; other reads answer none", 
     "/admin/api/groups/alpha/webhook",
     "/admin/api/logs",
     "/admin/api/me",
+    "/admin/api/me/preferences",
     "/admin/api/metrics",
     "/admin/api/routes",
   ]);

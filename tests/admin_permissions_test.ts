@@ -46,6 +46,19 @@ const inviteOfAlpha = async (app: AdminApp) => {
 const MATRIX: Cell[] = [
   { name: "me", method: "GET", path: "/admin/api/me", expected: [401, 200, 200, 200, 200, 200] },
   {
+    name: "own preferences",
+    method: "GET",
+    path: "/admin/api/me/preferences",
+    expected: [401, 200, 200, 200, 200, 200],
+  },
+  {
+    name: "set own preferences",
+    method: "PUT",
+    path: "/admin/api/me/preferences",
+    body: { skipOwnActions: true },
+    expected: [401, 200, 200, 200, 200, 200],
+  },
+  {
     name: "list routes",
     method: "GET",
     path: "/admin/api/routes",

@@ -45,6 +45,10 @@ function configured(fake: FakeGitHub): Record<string, string> {
     GITHUB_WEBHOOK_SECRET: "global-secret",
     GITEA_WEBHOOK_SECRET: "global-secret",
     CUSTOM_WEBHOOK_SECRET: "global-secret",
+    DISCORD_APPLICATION_ID: "100000000000000001",
+    DISCORD_PUBLIC_KEY: "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c",
+    TELEGRAM_BOT_TOKEN: "123456:attacker-pass",
+    TELEGRAM_WEBHOOK_SECRET: "attacker_pass_secret",
     TOKEN_ENCRYPTION_KEY: btoa(String.fromCharCode(...new Uint8Array(32).fill(7))),
   });
 }

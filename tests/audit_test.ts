@@ -186,6 +186,14 @@ Deno.test("audit: every action is recorded by the change that makes it", async (
       },
     },
     {
+      name: "someone changes their own settings",
+      makes: ["preferences.update"],
+      run: () =>
+        ok(app.call("viewer", "PUT", "/admin/api/me/preferences", {
+          body: { skipOwnActions: true },
+        })),
+    },
+    {
       name: "a failed unit redelivered",
       makes: ["delivery.redeliver"],
       run: async () => {

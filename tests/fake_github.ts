@@ -1,7 +1,7 @@
 /**
  * A local fake of the parts of GitHub Switchyard talks to: the OAuth token
  * endpoint (codes, GitHub App refresh), `GET /user`, `GET /user/installations`,
- * `GET /user/memberships/orgs/{org}` and the four REST actions. It records every request, and tests can script
+ * `GET /user/memberships/orgs/{org}` and the REST actions (comment, merge, close, reopen, react). It records every request, and tests can script
  * refusals. Also: the settings that point the app at it, and a sign-in helper.
  */
 import type { TestApp } from "./_helpers.ts";
@@ -189,6 +189,9 @@ export function startFakeGitHub(): FakeGitHub {
     }
     if (/^\/repos\/[^/]+\/[^/]+\/pulls\/\d+$/.test(path) && method === "PATCH") {
       return Response.json({ number: 1, state: "closed" });
+    }
+    if (/^\/repos\/[^/]+\/[^/]+\/issues\/\d+$/.test(path) && method === "PATCH") {
+      return Response.json({ number: 1, state: (body as { state?: string })?.state ?? "open" });
     }
     return Response.json({ message: "Not Found" }, { status: 404 });
   };

@@ -44,6 +44,21 @@ export function LogDetail(props: { log: SendLog }) {
           </span>
         </Row>
       )}
+      {log.templateError !== undefined && (
+        <Row label="Template error">
+          <span class="font-mono text-xs whitespace-pre-wrap" data-testid="log-template-error">
+            {log.templateError} (the built-in message was sent)
+          </span>
+        </Row>
+      )}
+      {log.digestId !== undefined && ( // noise control hook
+        <Row label="Digest">
+          <span data-testid="log-digest">
+            gathered into digest <span class="font-mono">{log.digestId}</span>{" "}
+            (its message is the digest's)
+          </span>
+        </Row>
+      )}
       {log.nextAttemptAt !== undefined && log.status === "retrying" && (
         <Row label="Next attempt">
           <Time at={log.nextAttemptAt} />

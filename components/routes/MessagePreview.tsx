@@ -11,6 +11,7 @@ import {
   parseTelegramHtml,
 } from "../../lib/console/markup.ts";
 import type { SampleEvent } from "../../lib/console/tree_check.ts";
+import type { RouteTemplate } from "../../lib/types.ts";
 import { ERROR, MUTED } from "./ui.tsx";
 
 interface Embed {
@@ -27,6 +28,7 @@ interface Embed {
 interface Preview {
   discord: { content?: string; embeds: Embed[] } | null;
   telegram: { text: string } | null;
+  templateError?: string;
 }
 
 /** How long the sample must stay unchanged before the preview is asked for. */
@@ -136,12 +138,16 @@ function DiscordEmbed(props: { embed: Embed }) {
   );
 }
 
-/** The preview panel's content for the sample event. */
-export function MessagePreview(props: { event: SampleEvent | null; roleIds: string[] }) {
+/** The preview panel's content for the sample event (with the route's template, when given). */
+export function MessagePreview(
+  props: { event: SampleEvent | null; roleIds: string[]; template?: RouteTemplate },
+) {
   const [preview, setPreview] = useState<Preview | null>(null);
   const [error, setError] = useState<string | null>(null);
   const event = props.event;
-  const key = event ? JSON.stringify([event.kind, event.action, props.roleIds]) : null;
+  const key = event
+    ? JSON.stringify([event.kind, event.action, props.roleIds, props.template])
+    : null;
   useEffect(() => {
     if (!event) return;
     let current = true;
@@ -152,6 +158,7 @@ export function MessagePreview(props: { event: SampleEvent | null; roleIds: stri
         event: name,
         payload: event.payload,
         ...(roleIds.length > 0 ? { discordRoleIds: roleIds } : {}),
+        ...(props.template ? { template: props.template } : {}),
       }).then(
         (answer) => {
           if (!current) return;
@@ -175,6 +182,11 @@ export function MessagePreview(props: { event: SampleEvent | null; roleIds: stri
   }
   return (
     <div class="flex flex-col gap-4">
+      {preview.templateError && (
+        <p class={ERROR} data-testid="preview-template-error">
+          The built-in message is shown: {preview.templateError}
+        </p>
+      )}
       <section aria-labelledby="preview-discord">
         <h3 id="preview-discord" class="mb-1.5 text-xs font-semibold uppercase tracking-wide">
           Discord

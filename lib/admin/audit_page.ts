@@ -39,6 +39,7 @@ export const AUDIT_ACTION_CHOICES = [
   "installation.",
   "session.",
   "token.revoke",
+  "preferences.update",
 ] as const;
 
 /** What the page renders. */

@@ -27,6 +27,21 @@ export const ADMIN_ENDPOINTS = {
     access: SIGNED_IN,
     response: s.meSchema,
   }),
+  getPreferences: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/me/preferences",
+    summary: "The signed-in person's own settings",
+    access: SIGNED_IN,
+    response: s.preferencesSchema,
+  }),
+  setPreferences: defineEndpoint({
+    method: "PUT",
+    path: "/admin/api/me/preferences",
+    summary: "Replace the signed-in person's own settings (audited)",
+    access: SIGNED_IN,
+    body: s.preferencesSchema,
+    response: s.preferencesSchema,
+  }),
   listRoutes: defineEndpoint({
     method: "GET",
     path: "/admin/api/routes",

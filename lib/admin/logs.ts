@@ -62,6 +62,8 @@ function searchedTexts(log: SendLog): (string | undefined)[] {
     ...target,
     log.messageId,
     log.error,
+    log.templateError,
+    log.digestId, // noise control hook
   ];
 }
 

@@ -7,7 +7,6 @@
 import { z } from "zod";
 import { CSRF_FIELD } from "../auth/access.ts";
 import {
-  digestSchema,
   filterNodeSchema,
   filterSchema,
   fragmentSchema,
@@ -16,6 +15,8 @@ import {
   targetRefSchema,
   targetSchema,
 } from "../filter/schema.ts";
+import { richHeaderQuerySchema } from "../chatops/telegram/rich_header.ts";
+import { routeDigestSchema } from "../filter/noise_options.ts";
 import { closeSchema, commentSchema, mergeSchema, reactSchema } from "../github/actions.ts";
 import { ID_FORMATS } from "../ids.ts";
 import { type Endpoint, pathIdKinds } from "./endpoint.ts";
@@ -77,6 +78,16 @@ export const OTHER_ENDPOINTS: readonly OtherEndpoint[] = [
   },
   {
     method: "GET",
+    path: "/api/richheader",
+    summary: "Open Graph page for a Telegram notification's link-preview card (cacheable)",
+    access: "anyone",
+    auth: "none",
+    page: true,
+    query: richHeaderQuerySchema,
+    response: z.string(),
+  },
+  {
+    method: "GET",
     path: "/admin/invite",
     summary: "Invite page: shows the group and role, with a button to join " +
       "(signs in first and comes back)",
@@ -109,7 +120,7 @@ export const OTHER_ENDPOINTS: readonly OtherEndpoint[] = [
 
 const SHARED: Record<string, z.ZodType> = {
   Route: routeSchema,
-  RouteDigest: digestSchema,
+  RouteDigest: routeDigestSchema,
   Group: groupSchema,
   Fragment: fragmentSchema,
   FilterNode: filterNodeSchema,

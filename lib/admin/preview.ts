@@ -2,12 +2,15 @@
  * `POST /admin/api/preview`: the chat messages an event would become, rendered by the real
  * formatter for Discord (the Create Message body, one embed) and Telegram (the `sendMessage`
  * text in HTML). The event is named as test-match names it (`trialEventName`), so the preview
- * shows exactly what delivery would send. Stores nothing and sends nothing.
+ * shows exactly what delivery would send. With a route's message template the messages are
+ * the template's, or the built-in ones with the template's error, as delivery does it. Stores
+ * nothing and sends nothing.
  */
 import { formatEvent, renderDiscord, renderTelegram } from "../format/mod.ts";
 import type { DiscordMessageBody } from "../format/discord.ts";
 import type { TelegramMessageBody } from "../format/telegram.ts";
-import type { ForgeEvent, Provider } from "../types.ts";
+import { messageForRoute } from "../delivery/render.ts";
+import type { ForgeEvent, Provider, RouteTemplate } from "../types.ts";
 import { trialEventName } from "./test_match.ts";
 
 /** A validated preview request. */
@@ -16,6 +19,7 @@ export interface PreviewInput {
   provider?: Provider;
   payload: Record<string, unknown>;
   discordRoleIds?: string[];
+  template?: RouteTemplate;
 }
 
 /** The event's name and its messages; null messages when the kind is never sent (`ping`). */
@@ -24,6 +28,7 @@ export interface PreviewAnswer {
   action?: string;
   discord: DiscordMessageBody | null;
   telegram: TelegramMessageBody | null;
+  templateError?: string;
 }
 
 /** The messages `input`'s event would be sent as. */
@@ -41,12 +46,14 @@ export function previewMessage(input: PreviewInput): PreviewAnswer {
     headers: {},
     payload: input.payload,
   };
-  const message = formatEvent(event);
+  const builtIn = formatEvent(event);
   const answer = { kind: name.kind, ...(name.action === undefined ? {} : { action: name.action }) };
-  if (!message) return { ...answer, discord: null, telegram: null };
+  if (!builtIn) return { ...answer, discord: null, telegram: null };
+  const { message, templateError } = messageForRoute(event, builtIn, input.template);
   return {
     ...answer,
     discord: renderDiscord(message, { roleIds: input.discordRoleIds }),
     telegram: renderTelegram(message),
+    ...(templateError === undefined ? {} : { templateError }),
   };
 }

@@ -12,6 +12,7 @@ import { canEditRoutes, type Principal, readableGroups } from "../auth/principal
 import { routeSchema } from "../filter/schema.ts";
 import { HttpError } from "../fresh/mod.ts";
 import { MAX_ROUTES } from "../limits.ts";
+import { templateError } from "../template/mod.ts";
 import { newAuditEntry } from "../store/audit.ts";
 import { listGroups } from "../store/groups.ts";
 import {
@@ -44,15 +45,23 @@ function storedTwin(raw: unknown, stored: ReadonlyMap<string, Route>): Route | u
   return twin && sameJson(raw, twin) ? twin : undefined;
 }
 
+/** The route when its template (if any) parses; a 400 naming the problem's place otherwise. */
+function checkTemplate(route: Route, index: number): Route {
+  const error = route.template && templateError(route.template);
+  if (error) throw new HttpError(400, `routes[${index}].template.${error}`);
+  return route;
+}
+
 /**
  * Validates a `{ routes }` body against the stored routes: unchanged routes are taken as they
- * are, the others are checked with `routeSchema`; ids must be unique within a group.
+ * are, the others are checked with `routeSchema` (and their templates with the template
+ * parser); ids must be unique within a group.
  */
 export function validateRoutesBody(body: unknown, stored: readonly Route[]): Route[] {
   const { routes } = parseOr400(envelopeSchema, body);
   const byKey = new Map(stored.map((route) => [routeKey(route), route]));
   const valid = routes.map((raw, index) =>
-    storedTwin(raw, byKey) ?? parseOr400(routeSchema, raw, ["routes", index])
+    storedTwin(raw, byKey) ?? checkTemplate(parseOr400(routeSchema, raw, ["routes", index]), index)
   );
   const seen = new Set<string>();
   valid.forEach((route, index) => {

@@ -10,6 +10,7 @@ import {
   fragmentSchema,
   groupSchema,
   routeSchema,
+  routeTemplateSchema,
   targetRefSchema,
   targetSchema,
 } from "../filter/schema.ts";
@@ -41,6 +42,14 @@ export const meSchema = z.object({
   superAdmin: z.boolean(),
   groups: z.array(z.object({ id: z.string(), name: z.string(), role: roleSchema })),
   debugMode: z.boolean(),
+});
+
+/** The signed-in person's own settings (`/admin/api/me/preferences`). */
+export const preferencesSchema = z.strictObject({
+  skipOwnActions: z.boolean().describe(
+    "events this person caused on GitHub are not sent to the Telegram private chats linked to " +
+      "their account",
+  ),
 });
 
 /** `PUT /admin/api/routes` and `PUT /admin/api/groups/:id/routes`. */
@@ -191,7 +200,18 @@ export const sendLogSchema = z.object({
   attempts: z.number().int(),
   httpStatus: z.number().int().optional(),
   error: z.string().optional(),
+  templateError: z.string().optional().describe(
+    "why the route's message template failed; the built-in message was sent instead",
+  ),
   messageId: z.string().optional(),
+  edited: z.boolean().optional().describe("true when the unit edited a message in place"),
+  editedMessageId: z.string().optional().describe(
+    "the message edited in place (a card whose short notice is messageId, or messageId itself)",
+  ),
+  digestId: z.string().optional().describe( // noise control hook
+    "the digest the event was gathered into instead of its own message (docs/noise.md); " +
+      "messageId is then the digest's message",
+  ),
   nextAttemptAt: timeSchema.optional(),
   createdAt: timeSchema,
   updatedAt: timeSchema,
@@ -317,6 +337,9 @@ export const previewBodySchema = z.strictObject({
   discordRoleIds: z.array(z.string().regex(/^\d{1,20}$/)).max(100).optional().describe(
     "role ids the Discord message mentions",
   ),
+  template: routeTemplateSchema.optional().describe(
+    "a route's message template to render the event with (docs/templates.md)",
+  ),
 });
 
 /** The messages an event becomes; null for a kind that is never sent. */
@@ -328,4 +351,8 @@ export const previewSchema = z.object({
   ),
   telegram: z.looseObject({ text: z.string(), parse_mode: z.literal("HTML") }).nullable()
     .describe("Telegram's sendMessage text parameters"),
+  templateError: z.string().optional().describe(
+    "why the template does not parse or could not be rendered; the messages are then the " +
+      "built-in ones, as delivery would send them",
+  ),
 });

@@ -9,7 +9,8 @@
  *   install page;
  * - json: the identity, no session;
  * - discord_link / telegram_link: the chat user is linked to this account
- *   (and Telegram gets a confirmation message in the pending chat).
+ *   (and the chat gets a confirmation: Telegram in the pending chat, Discord as a follow-up
+ *   of the `/gh link` interaction).
  */
 import type { Config } from "../config.ts";
 import { type ErrorStatus, HttpError } from "../fresh/mod.ts";
@@ -24,6 +25,7 @@ import {
 } from "../store/oauth_states.ts";
 import { createSession } from "../store/sessions.ts";
 import { callTelegram } from "../telegram/api.ts";
+import { confirmDiscordLink } from "../chatops/discord/link_confirmation.ts";
 import {
   authorizeUrl,
   exchangeCode,
@@ -196,6 +198,7 @@ export async function completeSignIn(
         login: user.login,
         linkedAt: now,
       });
+      await confirmDiscordLink(deps, flow.interactionToken, user.login);
       return { kind: "discord_linked", discordUserId: flow.discordUserId, login: user.login };
     case "telegram_link":
       await saveTelegramLink(deps.kv, {

@@ -15,7 +15,10 @@ import { createUnit, type NewUnit } from "../store/units.ts";
 import { laneKeyFor } from "../target_ref.ts";
 import type { ForgeEvent, Route, Target } from "../types.ts";
 import type { DeliveryContext } from "./context.ts";
-import { renderFor } from "./render.ts";
+import { isOwnActionSkipped } from "./own_actions.ts";
+import { messageForRoute } from "./render.ts";
+import { inPlacePlanOf, renderUnitBody } from "./edit_in_place.ts";
+import { resolveMentions } from "./mentions.ts";
 import { unitIdFor } from "./targets.ts";
 
 const REPOSITORY_CHARS = 200;
@@ -35,6 +38,7 @@ async function unitFor(
   target: Target,
   body: unknown,
   now: number,
+  templateError?: string,
 ): Promise<NewUnit> {
   const repository = repositoryOf(event);
   const log: SendLog = {
@@ -50,6 +54,7 @@ async function unitFor(
     routeId: route.id,
     platform: target.platform,
     target,
+    ...(templateError === undefined ? {} : { templateError }),
     status: "retrying",
     attempts: 0,
     createdAt: now,
@@ -79,6 +84,8 @@ async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<numbe
   }
   const message = formatEvent(event);
   if (!message) return 0;
+  const inPlace = await inPlacePlanOf(event); // edit in place
+  const mentioned = await resolveMentions(ctx.kv, event, message); // linked users it names
   const [{ routes }, entries] = await Promise.all([
     ctx.routes.current(),
     listGroupEntries(ctx.kv),
@@ -100,13 +107,18 @@ async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<numbe
   }
   for (const route of selection.routes) {
     const internalId = internalIds.get(route.groupId)!;
+    const routed = messageForRoute(event, message, route.template);
     const bodies = new Map<string, unknown>();
     for (const target of route.targets) {
+      if (await isOwnActionSkipped(ctx.kv, event, target)) continue;
       if (!bodies.has(target.platform)) {
-        bodies.set(target.platform, renderFor(message, route, target));
+        bodies.set(
+          target.platform,
+          renderUnitBody(inPlace, routed.message, route, target, event, mentioned),
+        );
       }
       const body = bodies.get(target.platform);
-      units.push(await unitFor(event, route, internalId, target, body, now));
+      units.push(await unitFor(event, route, internalId, target, body, now, routed.templateError));
     }
   }
   const created = await Promise.all(

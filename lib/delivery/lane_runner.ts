@@ -22,6 +22,8 @@ import {
 } from "../store/lanes.ts";
 import { getSendLogEntry, type SendLog } from "../store/send_logs.ts";
 import { getUnitBody, markSending, recordOutcome } from "../store/units.ts";
+import { trackSentMessage } from "../chatops/tracking.ts";
+import { noteEdit, sendOrEdit } from "./edit_in_place.ts";
 import type { DeliveryContext } from "./context.ts";
 import { mustWaitForOlderEvents, ORDER_POLL_MS } from "./order_gate.ts";
 import { decide, type RetryDecision } from "./retry_policy.ts";
@@ -46,11 +48,12 @@ function outcomeLog(
   if (result.httpStatus !== undefined) next.httpStatus = result.httpStatus;
   if (result.kind === "sent") {
     if (result.messageId !== undefined) next.messageId = result.messageId;
+    if (result.digestId !== undefined) next.digestId = result.digestId; // noise control hook
   } else {
     next.error = result.error;
   }
   if (decision.delayMs !== undefined) next.nextAttemptAt = now + decision.delayMs;
-  return next;
+  return noteEdit(next, result); // edit in place: records `edited` / `editedMessageId`
 }
 
 async function stillOwned(
@@ -92,6 +95,7 @@ async function settle(
   const now = ctx.now();
   const next = outcomeLog(log.value, result, decision, now);
   await recordOutcome(ctx.kv, lane, log, next, decision.failures, now, ctx.retentionMs);
+  await trackSentMessage(ctx.kv, next, ctx.log);
   ctx.log.info(next.status === "ok" ? "delivery sent" : "delivery attempt", {
     eventId: next.eventId,
     logId: next.id,
@@ -152,7 +156,7 @@ async function step(ctx: DeliveryContext, lane: string, run: Deno.KvEntry<LaneRu
 
   const sending = await markSending(ctx.kv, run, log, ctx.now(), ctx.retentionMs);
   if (!sending) return await stillOwned(ctx, lane, run);
-  const result = await sender.send(log.value.id, log.value.target, body);
+  const result = await sendOrEdit(ctx, sender, log.value, body); // edit in place, else send
   return await settle(ctx, lane, run, sending, head.value, result);
 }
 

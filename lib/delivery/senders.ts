@@ -13,6 +13,9 @@ import { sendTelegramMessage } from "../telegram/send.ts";
 import type { Target } from "../types.ts";
 import type { Reservation } from "../platform/even_pace.ts";
 import type { SendResult } from "../platform/send_result.ts";
+import type { EditResult } from "../platform/edit_result.ts";
+import { type DiscordEditResult, editDiscordMessage } from "../discord/edit.ts";
+import { editTelegramMessage } from "../telegram/edit.ts";
 import { discordNonceFor } from "./targets.ts";
 
 /** One platform's sending capability. */
@@ -23,6 +26,8 @@ export interface PlatformSender {
   reserve(target: Target, maxWaitMs: number): Reservation;
   /** Sends `body` to `target` for the unit `logId`; the limiter learns from the answer. */
   send(logId: string, target: Target, body: unknown): Promise<SendResult>;
+  /** Edits the message `messageId` in `target` to `body` (edit in place); paced like a send. */
+  edit(target: Target, messageId: string, body: unknown): Promise<EditResult>;
 }
 
 /** The rate limiters of the senders (tests and the benchmark pass scaled ones). */
@@ -34,6 +39,18 @@ export interface Limiters {
 function discordSender(config: Config, limiter: DiscordRateLimiter): PlatformSender {
   const channelOf = (target: Target) =>
     target.platform === "discord" ? target.threadId ?? target.channelId : "";
+  const observe = (channelId: string, result: DiscordEditResult) =>
+    limiter.observe(
+      channelId,
+      result.kind === "rate_limited"
+        ? {
+          kind: "rate_limited",
+          retryAfterMs: result.retryAfterMs,
+          global: result.global,
+          rateLimit: result.rateLimit,
+        }
+        : { kind: "answer", rateLimit: result.rateLimit },
+    );
   return {
     unavailable: () =>
       FEATURES.Discord(config) ? null : "Discord is not configured: DISCORD_BOT_TOKEN is not set",
@@ -46,17 +63,18 @@ function discordSender(config: Config, limiter: DiscordRateLimiter): PlatformSen
         body as DiscordMessageBody,
         await discordNonceFor(logId),
       );
-      limiter.observe(
+      observe(channelId, result);
+      return result;
+    },
+    async edit(target, messageId, body) {
+      const channelId = channelOf(target);
+      const result = await editDiscordMessage(
+        config.discord,
         channelId,
-        result.kind === "rate_limited"
-          ? {
-            kind: "rate_limited",
-            retryAfterMs: result.retryAfterMs,
-            global: result.global,
-            rateLimit: result.rateLimit,
-          }
-          : { kind: "answer", rateLimit: result.rateLimit },
+        messageId,
+        body as DiscordMessageBody,
       );
+      observe(channelId, result);
       return result;
     },
   };
@@ -78,6 +96,20 @@ function telegramSender(config: Config, pacer: TelegramPacer): PlatformSender {
       const result = await sendTelegramMessage(
         config.telegram,
         target,
+        body as TelegramMessageBody,
+      );
+      if (result.kind === "rate_limited") pacer.holdChat(target.chatId, result.retryAfterMs);
+      return result;
+    },
+    async edit(target, messageId, body) {
+      if (target.platform !== "telegram") {
+        return { kind: "rejected", httpStatus: 400, error: "not a Telegram target" };
+      }
+      pacer.sending(target.chatId);
+      const result = await editTelegramMessage(
+        config.telegram,
+        target.chatId,
+        messageId,
         body as TelegramMessageBody,
       );
       if (result.kind === "rate_limited") pacer.holdChat(target.chatId, result.retryAfterMs);

@@ -19,6 +19,7 @@ import { DEFAULT_BACKOFF_MS } from "./retry_policy.ts";
 import { createRouteCache, type RouteCache } from "./route_cache.ts";
 import { createSenders, type Limiters } from "./senders.ts";
 import { createTargetGuard } from "./target_guard.ts";
+import { digestCloseHandler, withNoiseControl } from "./noise.ts"; // noise control hook
 
 /** Settings of the delivery worker; everything but `kv`, `config` and `log` has a default. */
 export interface DeliveryWorkerOptions {
@@ -60,11 +61,17 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const ownsRoutes = options.routes === undefined;
   const routes = options.routes ?? createRouteCache(options.kv);
   const now = options.now ?? Date.now;
+  const noise = {
+    ...options,
+    now,
+    routes,
+    retentionMs: retentionMs(options.config.sendLogRetentionDays),
+  }; // noise control hook
   const ctx: DeliveryContext = {
     kv: options.kv,
     log: options.log,
     routes,
-    senders: createSenders(options.config, options.limiters),
+    senders: withNoiseControl(noise, createSenders(options.config, options.limiters)), // noise control hook
     targets: createTargetGuard(options.kv, createThreadParents(options.config.discord)),
     backoffMs: options.backoffMs ?? DEFAULT_BACKOFF_MS,
     retentionMs: retentionMs(options.config.sendLogRetentionDays),
@@ -92,6 +99,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         }
         await runLane(ctx, message);
       },
+      digest_close: digestCloseHandler(noise), // noise control hook
     },
     async upkeep() {
       const allowed = await ctx.targets.upgrade();

@@ -7,6 +7,7 @@ import type { SendResult } from "../platform/send_result.ts";
 import { refusalResult } from "../platform/send_result.ts";
 import type { DiscordMessageBody } from "../format/discord.ts";
 import { headerDelayMs, platformDelayMs } from "../platform/platform_delay.ts";
+import type { CallOutcome } from "../http_client.ts";
 import { callDiscord, type DiscordSettings } from "./api.ts";
 import { type DiscordRateLimitInfo, parseDiscordRateLimit } from "./rate_limit.ts";
 
@@ -45,6 +46,14 @@ export async function sendDiscordMessage(
     `/channels/${encodeURIComponent(channelId)}/messages`,
     { ...body, nonce, enforce_nonce: true },
   );
+  return discordResultOf(outcome);
+}
+
+/**
+ * What a Discord message call came to: sent (with the message id), rate limited (the wait it
+ * asks for), worth a retry, or refused, with what the answer said about the channel's bucket.
+ */
+export function discordResultOf(outcome: CallOutcome<{ id?: string }>): DiscordSendResult {
   if (outcome.kind === "unreachable") return { kind: "retryable", error: outcome.message };
   const rateLimit = parseDiscordRateLimit(outcome.headers);
   if (outcome.kind === "ok") {

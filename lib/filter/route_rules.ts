@@ -16,10 +16,6 @@ export const ID_ERROR =
 export const MAX_NAME_LENGTH = 100;
 /** Most Discord role ids per route. */
 export const MAX_ROLE_IDS = 100;
-/** Longest digest window: one day. */
-export const MAX_DIGEST_WINDOW_SECONDS = 86_400;
-/** Largest digest threshold. */
-export const MAX_DIGEST_THRESHOLD = 1_000;
 
 const MAX_SNOWFLAKE = 2n ** 64n - 1n;
 const CHAT_NAME = /^@[A-Za-z][A-Za-z0-9_]{3,31}$/;

@@ -4,9 +4,14 @@
  * reported with its path (`ast.any[2].not.value: invalid regex: …`). Browser-safe.
  */
 import { z } from "zod";
-import { MAX_ROUTE_FILTERS, MAX_ROUTES } from "../limits.ts";
+import {
+  MAX_ROUTE_FILTERS,
+  MAX_ROUTES,
+  TEMPLATE_BODY_MAX_LENGTH,
+  TEMPLATE_TITLE_MAX_LENGTH,
+} from "../limits.ts";
 import type { TargetRef } from "../target_ref.ts";
-import type { Filter, FilterNode, Fragment, Group, Route, RouteDigest, Target } from "../types.ts";
+import type { Filter, FilterNode, Fragment, Group, Route, Target } from "../types.ts";
 import {
   canonicalChatId,
   canonicalSnowflake,
@@ -15,14 +20,13 @@ import {
   DISCORD_ID_ERROR,
   ID_ERROR,
   ID_PATTERN,
-  MAX_DIGEST_THRESHOLD,
-  MAX_DIGEST_WINDOW_SECONDS,
   MAX_NAME_LENGTH,
   MAX_ROLE_IDS,
   MAX_TARGETS,
   snowflakeError,
   TOPIC_ID_ERROR,
 } from "./route_rules.ts";
+import { quietHoursSchema, routeDigestSchema, routeThreadsSchema } from "./noise_options.ts"; // noise control hook
 import { FIELD_OPS, formatIssuePath, validateFilter, validateFilterNode } from "./validate.ts";
 import type { FilterIssue } from "./validate.ts";
 
@@ -135,13 +139,17 @@ export const targetRefSchema: z.ZodType<TargetRef, unknown> = z.discriminatedUni
   z.strictObject({ platform: z.literal("telegram"), chatId: chatIdSchema }),
 ], { error: 'must be "discord" or "telegram"' });
 
-const boundedPositiveInteger = (max: number) =>
-  positiveIntegerSchema.max(max, { error: `at most ${max}` });
-
-/** A route's digest option: positive integers within a day and 1,000 events. */
-export const digestSchema: z.ZodType<RouteDigest, unknown> = z.strictObject({
-  windowSeconds: boundedPositiveInteger(MAX_DIGEST_WINDOW_SECONDS),
-  threshold: boundedPositiveInteger(MAX_DIGEST_THRESHOLD),
+/**
+ * A route's message template (docs/templates.md). Only its lengths are checked here; whether
+ * it parses is checked where routes are saved (`lib/admin/routes.ts`), by the template parser.
+ */
+export const routeTemplateSchema = z.strictObject({
+  title: z.string().min(1, { error: "required" }).max(TEMPLATE_TITLE_MAX_LENGTH, {
+    error: `at most ${TEMPLATE_TITLE_MAX_LENGTH} characters`,
+  }).optional(),
+  body: z.string().min(1, { error: "required" }).max(TEMPLATE_BODY_MAX_LENGTH, {
+    error: `at most ${TEMPLATE_BODY_MAX_LENGTH} characters`,
+  }),
 });
 
 /** A route. Only a fallback route may have empty `filters` and no `ast`. */
@@ -159,7 +167,10 @@ export const routeSchema: z.ZodType<Route, unknown> = z.strictObject({
   targets: z.array(targetSchema).min(1, { error: "at least one target" }).max(MAX_TARGETS, {
     error: `at most ${MAX_TARGETS} targets`,
   }),
-  digest: digestSchema.optional(),
+  template: routeTemplateSchema.optional(),
+  digest: routeDigestSchema.optional(), // noise control hook
+  threads: routeThreadsSchema.optional(), // noise control hook
+  quietHours: quietHoursSchema(filterNodeSchema).optional(), // noise control hook
 }).superRefine((route, ctx) => {
   if (route.fallback !== true && route.filters.length === 0 && route.ast === undefined) {
     ctx.addIssue({

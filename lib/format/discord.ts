@@ -4,8 +4,17 @@
  * (and users) a route names explicitly.
  */
 
-import type { APIAllowedMentions, APIEmbed, APIEmbedField } from "discord-api-types/v10";
+import {
+  type APIActionRowComponent,
+  type APIAllowedMentions,
+  type APIComponentInMessageActionRow,
+  type APIEmbed,
+  type APIEmbedField,
+  ButtonStyle,
+  ComponentType,
+} from "discord-api-types/v10";
 import type { Target } from "../types.ts";
+import { GITHUB_REACTIONS } from "./reactions.ts";
 import { type Block, line, type Message, type RichText, type Span } from "./message.ts";
 import { cutRendered, ELLIPSIS, escapeMarkdown, truncate } from "./text.ts";
 import { providerName } from "./provider.ts";
@@ -38,13 +47,37 @@ export interface DiscordRenderOptions {
   roleIds?: string[];
   /** User ids rendered as `<@id>` and allowed to ping. */
   userIds?: string[];
+  /** The buttons of a pull request or issue notification, when it has them. */
+  actions?: DiscordActions;
 }
+
+/** What the buttons of a pull request or issue notification offer. */
+export interface DiscordActions {
+  kind: "pull" | "issue";
+  /** `open`, `closed`, or `merged` (a pull request). */
+  state: "open" | "closed" | "merged";
+  /** The pull request's or issue's page on GitHub, for the link button. */
+  url?: string;
+}
+
+/** The `custom_id`s of a notification's buttons and menu (each well under Discord's 100). */
+export const DISCORD_ACTION_IDS = {
+  merge: "gh:merge",
+  close: "gh:close",
+  reopen: "gh:reopen",
+  comment: "gh:comment",
+  react: "gh:react",
+} as const;
+
+/** Longest URL a link button takes. */
+const MAX_BUTTON_URL = 512;
 
 /** The body of Discord's Create Message request. */
 export interface DiscordMessageBody {
   content?: string;
   embeds: APIEmbed[];
   allowed_mentions: APIAllowedMentions;
+  components?: APIActionRowComponent<APIComponentInMessageActionRow>[];
 }
 
 function codeSpan(value: string): string {
@@ -209,7 +242,55 @@ export function renderDiscord(
   if (users.length > 0) allowed.users = users;
   const body: DiscordMessageBody = { embeds: [renderEmbed(message)], allowed_mentions: allowed };
   if (content) body.content = content;
+  if (options.actions) body.components = discordActionRows(options.actions);
   return body;
+}
+
+/**
+ * The rows of a pull request or issue notification: Merge (open pull requests), Close or
+ * Reopen, Comment and a link to GitHub, then a menu of GitHub's reactions.
+ */
+export function discordActionRows(
+  actions: DiscordActions,
+): APIActionRowComponent<APIComponentInMessageActionRow>[] {
+  const buttons: APIComponentInMessageActionRow[] = [];
+  const button = (
+    custom_id: string,
+    label: string,
+    style: ButtonStyle.Primary | ButtonStyle.Secondary | ButtonStyle.Success | ButtonStyle.Danger,
+  ) => buttons.push({ type: ComponentType.Button, custom_id, label, style });
+  if (actions.kind === "pull" && actions.state === "open") {
+    button(DISCORD_ACTION_IDS.merge, "Merge", ButtonStyle.Success);
+  }
+  if (actions.state === "open") button(DISCORD_ACTION_IDS.close, "Close", ButtonStyle.Danger);
+  if (actions.state === "closed") {
+    button(DISCORD_ACTION_IDS.reopen, "Reopen", ButtonStyle.Secondary);
+  }
+  button(DISCORD_ACTION_IDS.comment, "Comment", ButtonStyle.Primary);
+  if (actions.url && actions.url.length <= MAX_BUTTON_URL && /^https?:\/\//.test(actions.url)) {
+    buttons.push({
+      type: ComponentType.Button,
+      style: ButtonStyle.Link,
+      label: "Open on GitHub",
+      url: actions.url,
+    });
+  }
+  return [
+    { type: ComponentType.ActionRow, components: buttons },
+    {
+      type: ComponentType.ActionRow,
+      components: [{
+        type: ComponentType.StringSelect,
+        custom_id: DISCORD_ACTION_IDS.react,
+        placeholder: "React on GitHub…",
+        options: GITHUB_REACTIONS.map(([name, emoji]) => ({
+          label: name,
+          value: name,
+          emoji: { name: emoji },
+        })),
+      }],
+    },
+  ];
 }
 
 /** The channel to post in for a Discord target: its thread when it names one. */

@@ -4,12 +4,18 @@
  * characters without ever cutting inside a tag or an entity.
  */
 
-import type { LinkPreviewOptions } from "@grammyjs/types";
+import type {
+  InlineKeyboardButton,
+  InlineKeyboardMarkup,
+  LinkPreviewOptions,
+} from "@grammyjs/types";
 import type { Target } from "../types.ts";
 import { colorDot } from "./colors.ts";
+import { type TelegramMention, telegramMentionLine } from "./mentions.ts";
 import type { Message, MessageField, RichText, Span } from "./message.ts";
 import { providerName } from "./provider.ts";
-import { escapeHtml, escapeHtmlAttribute, truncate } from "./text.ts";
+import { GITHUB_REACTIONS } from "./reactions.ts";
+import { escapeHtml, escapeHtmlAttribute, safeUrl, truncate } from "./text.ts";
 import { truncateHtml } from "./truncate_html.ts";
 
 /** Telegram's limit on a message text. */
@@ -21,11 +27,14 @@ const TITLE_LIMIT = 256;
 /** How long an author name or a footer may be before it is cut. */
 const LINE_LIMIT = 256;
 
-/** The text part of Telegram's `sendMessage` parameters. */
+/** The text part of Telegram's `sendMessage` parameters, with the action buttons when any. */
 export interface TelegramMessageBody {
   text: string;
   parse_mode: "HTML";
   link_preview_options: LinkPreviewOptions;
+  reply_markup?: InlineKeyboardMarkup;
+  /** The message this one answers (threaded routes, docs/noise.md). */
+  reply_parameters?: { message_id: number; allow_sending_without_reply?: boolean };
 }
 
 /** Telegram's `sendMessage` parameters for one target. */
@@ -93,12 +102,18 @@ function footerOf(message: Message): string {
 /**
  * The `sendMessage` text for a message: a linked bold title (with a status dot
  * for palette colours), the author, the description, the fields and an italic
- * footer. The title and footer are kept and the middle is cut to fit 4,096
- * (only a pathologically long title or link can cut into the end itself).
+ * footer; the linked users the message mentions are linked under the title.
+ * The title and footer are kept and the middle is cut to fit 4,096 (only a
+ * pathologically long title or link can cut into the end itself).
  * Link previews are off: the message already says what the link is.
  */
-export function renderTelegram(message: Message): TelegramMessageBody {
-  const header = headerOf(message);
+export function renderTelegram(
+  message: Message,
+  actions?: TelegramActions,
+  mentioned: readonly TelegramMention[] = [],
+): TelegramMessageBody {
+  const mentionLine = telegramMentionLine(mentioned);
+  const header = headerOf(message) + (mentionLine ? `\n${mentionLine}` : "");
   const footer = footerOf(message);
   const body = [
     renderHtml(message.description ?? []),
@@ -113,6 +128,7 @@ export function renderTelegram(message: Message): TelegramMessageBody {
     text: truncateHtml(text, TELEGRAM_TEXT_LIMIT),
     parse_mode: "HTML",
     link_preview_options: { is_disabled: true },
+    ...(actions ? { reply_markup: telegramKeyboard(actions) } : {}),
   };
 }
 
@@ -120,8 +136,156 @@ export function renderTelegram(message: Message): TelegramMessageBody {
 export function telegramSendMessage(
   target: Extract<Target, { platform: "telegram" }>,
   message: Message,
+  actions?: TelegramActions,
 ): TelegramSendMessage {
-  const parameters: TelegramSendMessage = { chat_id: target.chatId, ...renderTelegram(message) };
+  const parameters: TelegramSendMessage = {
+    chat_id: target.chatId,
+    ...renderTelegram(message, actions),
+  };
   if (target.topicId !== undefined) parameters.message_thread_id = target.topicId;
   return parameters;
+}
+
+/**
+ * What a notification's buttons act on: a pull request or an issue, its state and its page
+ * (the same shape the Discord renderer takes).
+ */
+export interface TelegramActions {
+  kind: "pull" | "issue";
+  state: SubjectState;
+  /** The subject's page, for the Open button (http(s) only). */
+  url?: string;
+}
+
+/** Whether the subject is open, closed, or (a pull request) merged. */
+export type SubjectState = "open" | "closed" | "merged";
+
+/** A merge method GitHub accepts. */
+export type MergeMethod = "merge" | "squash" | "rebase";
+
+const REACTION_NAMES: ReadonlySet<string> = new Set(GITHUB_REACTIONS.map(([name]) => name));
+
+/**
+ * What a button press asks for, as carried in `callback_data` (at most 64 bytes, always
+ * `gh:` and a few short words): show the merge confirmation, merge with a method, close,
+ * reopen, show the reactions, react, or go back to the main buttons for a state.
+ */
+export type ButtonAction =
+  | { kind: "merge_confirm" }
+  | { kind: "merge"; method: MergeMethod }
+  | { kind: "close" }
+  | { kind: "reopen" }
+  | { kind: "react_menu" }
+  | { kind: "react"; content: string }
+  | { kind: "back"; state: SubjectState };
+
+const MERGE_METHODS: readonly MergeMethod[] = ["merge", "squash", "rebase"];
+const STATE_CODES: ReadonlyMap<SubjectState, string> = new Map([
+  ["open", "o"],
+  ["closed", "c"],
+  ["merged", "m"],
+]);
+const BUTTON_PREFIX = "gh:";
+
+/** The `callback_data` for a button action (the inverse of {@link parseButtonData}). */
+export function buttonData(action: ButtonAction): string {
+  switch (action.kind) {
+    case "merge_confirm":
+      return `${BUTTON_PREFIX}merge`;
+    case "merge":
+      return `${BUTTON_PREFIX}merge:${action.method}`;
+    case "close":
+    case "reopen":
+      return `${BUTTON_PREFIX}${action.kind}`;
+    case "react_menu":
+      return `${BUTTON_PREFIX}react`;
+    case "react":
+      return `${BUTTON_PREFIX}react:${action.content}`;
+    case "back":
+      return `${BUTTON_PREFIX}back:${STATE_CODES.get(action.state)}`;
+  }
+}
+
+/** The action a `callback_data` names, or null for anything else. */
+export function parseButtonData(data: string): ButtonAction | null {
+  if (data.length > 64 || !data.startsWith(BUTTON_PREFIX)) return null;
+  const [name, argument, ...rest] = data.slice(BUTTON_PREFIX.length).split(":");
+  if (rest.length > 0) return null;
+  if (argument === undefined) {
+    switch (name) {
+      case "merge":
+        return { kind: "merge_confirm" };
+      case "close":
+      case "reopen":
+        return { kind: name };
+      case "react":
+        return { kind: "react_menu" };
+      default:
+        return null;
+    }
+  }
+  if (name === "merge") {
+    const method = MERGE_METHODS.find((m) => m === argument);
+    return method ? { kind: "merge", method } : null;
+  }
+  if (name === "react") {
+    return REACTION_NAMES.has(argument) ? { kind: "react", content: argument } : null;
+  }
+  if (name === "back") {
+    const state = [...STATE_CODES].find(([, code]) => code === argument)?.[0];
+    return state ? { kind: "back", state } : null;
+  }
+  return null;
+}
+
+function button(text: string, action: ButtonAction): InlineKeyboardButton.CallbackButton {
+  return { text, callback_data: buttonData(action) };
+}
+
+function openRow(url: string | undefined): InlineKeyboardButton[] {
+  return url && safeUrl(url) ? [{ text: "Open", url }] : [];
+}
+
+/**
+ * The main buttons of a notification: Merge (a pull request, open) and Close while open,
+ * Reopen once closed (not merged), React, and Open (a link to the subject).
+ */
+export function telegramKeyboard(actions: TelegramActions): InlineKeyboardMarkup {
+  const first: InlineKeyboardButton[] = [];
+  if (actions.state === "open") {
+    if (actions.kind === "pull") first.push(button("Merge", { kind: "merge_confirm" }));
+    first.push(button("Close", { kind: "close" }));
+  } else if (actions.state === "closed") {
+    first.push(button("Reopen", { kind: "reopen" }));
+  }
+  const second = [button("React", { kind: "react_menu" }), ...openRow(actions.url)];
+  return { inline_keyboard: first.length ? [first, second] : [second] };
+}
+
+/** The merge confirmation: one button per method, and Cancel (back to the open buttons). */
+export function mergeConfirmKeyboard(url?: string): InlineKeyboardMarkup {
+  return {
+    inline_keyboard: [
+      [
+        button("Confirm merge", { kind: "merge", method: "merge" }),
+        button("Squash", { kind: "merge", method: "squash" }),
+        button("Rebase", { kind: "merge", method: "rebase" }),
+      ],
+      [button("Cancel", { kind: "back", state: "open" }), ...openRow(url)],
+    ],
+  };
+}
+
+/** The reaction picker: GitHub's eight reactions, and Back to the buttons for `state`. */
+export function reactionKeyboard(state: SubjectState, url?: string): InlineKeyboardMarkup {
+  const reactions = GITHUB_REACTIONS.map(([content, emoji]) =>
+    button(emoji, { kind: "react", content })
+  );
+  return {
+    inline_keyboard: [
+      reactions.slice(0, 4),
+      reactions.slice(4),
+      [button("Back", { kind: "back", state }), ...openRow(url)],
+    ],
+  };
 }

@@ -1,6 +1,6 @@
 /**
- * The four actions a user takes on GitHub through Switchyard:
- * comment on an issue or pull request, merge, close, react. The request
+ * The actions a user takes on GitHub through Switchyard: comment on an issue or pull request,
+ * merge, close, reopen, react. The request
  * schemas validate the bearer API's bodies; chat commands call the same
  * functions with a caller for a linked user.
  */
@@ -8,13 +8,16 @@ import { z } from "zod";
 import { type GitHubCaller, type GitHubOutcome, repoPath } from "./client.ts";
 
 /** A GitHub account login: 1-39 letters, digits or -, not starting with -. */
+export const OWNER_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
+/** A repository name: letters, digits, `.`, `_`, `-`, at most 100; never `.` or `..`. */
+export const REPO_PATTERN = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/;
+
 const owner = z.string().trim().regex(
-  /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/,
+  OWNER_PATTERN,
   "must be a GitHub account name (1-39 letters, digits or -, not starting with -)",
 );
-/** A repository name: letters, digits, `.`, `_`, `-`, at most 100; never `.` or `..`. */
 const repo = z.string().trim().regex(
-  /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/,
+  REPO_PATTERN,
   "must be a repository name (1-100 letters, digits, ., _ or -, not . or ..)",
 );
 const number = z.number().int().positive();
@@ -121,4 +124,32 @@ export async function reactToIssue(
     body: { content: input.content },
   });
   return mapOk(outcome, (body) => ({ id: body.id }));
+}
+
+/** An issue or pull request to close or reopen. */
+export const issueStateSchema = z.object({ owner, repo, issueNumber: number });
+
+/**
+ * Closes or reopens an issue or pull request through the issues endpoint, which GitHub serves
+ * for both (a pull request is closed without merging).
+ */
+export async function setIssueState(
+  github: GitHubCaller,
+  input: z.infer<typeof issueStateSchema>,
+  state: "open" | "closed",
+): Promise<ActionOutcome<Record<never, never>>> {
+  const outcome = await github({
+    method: "PATCH",
+    path: repoPath(input.owner, input.repo, "issues", input.issueNumber),
+    body: { state },
+  });
+  return mapOk(outcome, () => ({}));
+}
+
+/** Reopens a closed issue or pull request. */
+export function reopenIssue(
+  github: GitHubCaller,
+  input: z.infer<typeof issueStateSchema>,
+): Promise<ActionOutcome<Record<never, never>>> {
+  return setIssueState(github, input, "open");
 }

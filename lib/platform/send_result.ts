@@ -1,7 +1,7 @@
 /** What one platform call came to, in the terms the retry policy needs. */
 export type SendResult =
   /** The platform accepted the message. */
-  | { kind: "sent"; httpStatus: number; messageId?: string }
+  | { kind: "sent"; httpStatus: number; messageId?: string; digestId?: string }
   /** The platform asked to wait (429). */
   | { kind: "rate_limited"; httpStatus: 429; retryAfterMs: number; global: boolean; error: string }
   /** Worth another try: network error, timeout or 5xx. */

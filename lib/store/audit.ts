@@ -33,6 +33,7 @@ export const AUDIT_ACTIONS = [
   "session.login",
   "session.logout",
   "token.revoke",
+  "preferences.update",
   "installation.provision",
   "installation.bind",
   "installation.unbind",

@@ -115,6 +115,9 @@ export const discordLinkKey = (discordUserId: string) => ["discord_links", disco
 export const telegramLinkKey = (telegramUserId: string) =>
   ["telegram_links", telegramUserId] as const;
 
+/** A person's own settings (lib/store/user_preferences.ts), by GitHub user id. */
+export const userPreferencesKey = (userId: string) => ["user_preferences", userId] as const;
+
 // --- Delivery: send logs, unit bodies, lanes, metrics (lib/store/send_logs.ts, units.ts,
 // lanes.ts, metrics.ts) ----------------------------------------------------------------------
 
@@ -270,6 +273,53 @@ export const allowedTargetsEpochKey = () => ["allowed_targets_epoch"] as const;
 
 /** Set once the targets of routes stored before target ownership existed were allowed. */
 export const allowedTargetsUpgradedKey = () => ["allowed_targets_upgraded"] as const;
+
+// --- Chat-ops (lib/store/message_refs.ts) --------------------------------------------------
+
+/** What a sent notification is about, by platform, chat (channel, thread or chat) and message. */
+export const messageRefKey = (platform: Platform, chatId: string, messageId: string) =>
+  ["message_refs", platform, chatId, messageId] as const;
+
+/** Prefix of the notifications sent into one chat. */
+export const messageRefsOfChatPrefix = (platform: Platform, chatId: string) =>
+  ["message_refs", platform, chatId] as const;
+
+// --- Chat-ops edit in place and mentions (lib/store/progress_messages.ts, links.ts) -----------
+
+/**
+ * The one message a chat shows for something that progresses (a CI run, a deployment) or a
+ * pull request's or issue's card: by platform, place (channel, thread, or chat and topic) and
+ * the hashed subject key.
+ */
+export const progressMessageKey = (platform: Platform, place: string, subjectKey: string) =>
+  ["progress_messages", platform, place, subjectKey] as const;
+
+/** A chat user linked to a GitHub login (lower case): the reverse of the link records. */
+export const linkByGithubLoginKey = (platform: Platform, login: string, chatUserId: string) =>
+  ["links_by_github_login", platform, login, chatUserId] as const;
+
+/** Prefix of the chat users of one platform linked to a GitHub login (lower case). */
+export const linksByGithubLoginPrefix = (platform: Platform, login: string) =>
+  ["links_by_github_login", platform, login] as const;
+// --- Noise control (lib/store/digests.ts, lib/store/threads.ts) ----------------------------
+
+/** A digest: the events of one route gathered for one target in one window. */
+export const digestKey = (digestId: string) => ["digests", digestId] as const;
+
+/** The open window of a route for one lane (`kind`: burst digests or quiet hours). */
+export const digestWindowKey = (kind: string, groupId: string, routeId: string, lane: string) =>
+  ["digest_windows", kind, groupId, routeId, lane] as const;
+
+/** How a unit of a route with noise options went: sent as usual or gathered into a digest. */
+export const digestMemberKey = (logId: string) => ["digest_members", logId] as const;
+
+/** The card of a pull request or issue that a threaded route posted into one lane. */
+export const threadCardKey = (groupId: string, routeId: string, lane: string, subject: string) =>
+  ["thread_cards", groupId, routeId, lane, subject] as const;
+
+/** The subject (`owner/repo#12`) whose card a branch (`owner/repo@refs/heads/x`) belongs to. */
+export const threadHeadKey = (groupId: string, routeId: string, lane: string, head: string) =>
+  ["thread_heads", groupId, routeId, lane, head] as const;
 
 // --- Selectors ------------------------------------------------------------------------------
 

@@ -3,8 +3,19 @@
  * `telegram_links` collections), and the pending link a chat command starts:
  * an OAuth state that remembers the chat user, so the callback knows whom to
  * link. The GitHub user's token itself is stored under `["token", userId]`.
+ *
+ * Each link also has a reverse entry by GitHub login (lower case), written and removed in the
+ * same atomic commit as the link, so a notification that names a GitHub user can mention the
+ * chat users linked to it. Links saved before the reverse entries existed get theirs when they
+ * are saved again (the next sign-in).
  */
-import { discordLinkKey, telegramLinkKey } from "./keys.ts";
+import type { Platform } from "../types.ts";
+import {
+  discordLinkKey,
+  linkByGithubLoginKey,
+  linksByGithubLoginPrefix,
+  telegramLinkKey,
+} from "./keys.ts";
 import { createOAuthState } from "./oauth_states.ts";
 
 /** A Discord user's linked GitHub account. */
@@ -25,8 +36,8 @@ export interface TelegramLink {
 
 /** Who a pending link is for. */
 export type PendingLink =
-  | { discordUserId: string }
-  | { telegramUserId: string; telegramChatId: string };
+  | { discordUserId: string; discordName?: string; interactionToken?: string }
+  | { telegramUserId: string; telegramChatId: string; telegramName?: string };
 
 /**
  * Starts linking a chat user: stores a single-use OAuth state (10 minutes)
@@ -35,18 +46,90 @@ export type PendingLink =
  */
 export async function createLinkState(kv: Deno.Kv, pending: PendingLink): Promise<string> {
   const flow = "discordUserId" in pending
-    ? { kind: "discord_link" as const, discordUserId: pending.discordUserId }
+    ? {
+      kind: "discord_link" as const,
+      discordUserId: pending.discordUserId,
+      ...(pending.discordName ? { discordName: pending.discordName } : {}),
+      ...(pending.interactionToken ? { interactionToken: pending.interactionToken } : {}),
+    }
     : {
       kind: "telegram_link" as const,
       telegramUserId: pending.telegramUserId,
       telegramChatId: pending.telegramChatId,
+      ...(pending.telegramName ? { telegramName: pending.telegramName } : {}),
     };
   return await createOAuthState(kv, flow);
 }
 
+/** Longest GitHub login (GitHub allows 39 characters). */
+const MAX_LOGIN_LENGTH = 39;
+
+/** GitHub's login rules: letters, digits and single hyphens, not at the start. */
+const GITHUB_LOGIN = /^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){0,38}$/i;
+
+/** At most this many chat users are mentioned for one GitHub login. */
+const MAX_USERS_PER_LOGIN = 5;
+
+/** The login as the reverse entries spell it (lower case), or null when it is not a login. */
+export function normalizeGithubLogin(login: unknown): string | null {
+  return typeof login === "string" && login.length <= MAX_LOGIN_LENGTH &&
+      GITHUB_LOGIN.test(login)
+    ? login.toLowerCase()
+    : null;
+}
+
+interface ChatLink {
+  userId: string;
+  login: string;
+  linkedAt: number;
+}
+
+/**
+ * Saves a link and its reverse entry in one commit, dropping the reverse entry of the link it
+ * replaces; retried when the link changed meanwhile.
+ */
+async function saveWithIndex(
+  kv: Deno.Kv,
+  platform: Platform,
+  key: Deno.KvKey,
+  chatUserId: string,
+  link: ChatLink,
+): Promise<void> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const previous = await kv.get<ChatLink>(key);
+    const op = kv.atomic().check(previous).set(key, link);
+    const oldLogin = normalizeGithubLogin(previous.value?.login);
+    if (oldLogin) op.delete(linkByGithubLoginKey(platform, oldLogin, chatUserId));
+    const login = normalizeGithubLogin(link.login);
+    if (login) {
+      op.set(linkByGithubLoginKey(platform, login, chatUserId), { linkedAt: link.linkedAt });
+    }
+    if ((await op.commit()).ok) return;
+  }
+  throw new Error("the link changed too often to be saved");
+}
+
+/** Deletes a link and its reverse entry in one commit; true when there was one. */
+async function deleteWithIndex(
+  kv: Deno.Kv,
+  platform: Platform,
+  key: Deno.KvKey,
+  chatUserId: string,
+): Promise<boolean> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const previous = await kv.get<ChatLink>(key);
+    if (previous.versionstamp === null) return false;
+    const op = kv.atomic().check(previous).delete(key);
+    const login = normalizeGithubLogin(previous.value?.login);
+    if (login) op.delete(linkByGithubLoginKey(platform, login, chatUserId));
+    if ((await op.commit()).ok) return true;
+  }
+  throw new Error("the link changed too often to be deleted");
+}
+
 /** Links (or re-links) a Discord user to a GitHub account. */
 export async function saveDiscordLink(kv: Deno.Kv, link: DiscordLink): Promise<void> {
-  await kv.set(discordLinkKey(link.discordUserId), link);
+  await saveWithIndex(kv, "discord", discordLinkKey(link.discordUserId), link.discordUserId, link);
 }
 
 /** The Discord user's link, or null. */
@@ -59,7 +142,13 @@ export async function getDiscordLink(
 
 /** Links (or re-links) a Telegram user to a GitHub account. */
 export async function saveTelegramLink(kv: Deno.Kv, link: TelegramLink): Promise<void> {
-  await kv.set(telegramLinkKey(link.telegramUserId), link);
+  await saveWithIndex(
+    kv,
+    "telegram",
+    telegramLinkKey(link.telegramUserId),
+    link.telegramUserId,
+    link,
+  );
 }
 
 /** The Telegram user's link, or null. */
@@ -68,4 +157,38 @@ export async function getTelegramLink(
   telegramUserId: string,
 ): Promise<TelegramLink | null> {
   return (await kv.get<TelegramLink>(telegramLinkKey(telegramUserId))).value;
+}
+
+/** Removes a Discord user's link; true when there was one. */
+export async function deleteDiscordLink(kv: Deno.Kv, discordUserId: string): Promise<boolean> {
+  return await deleteWithIndex(kv, "discord", discordLinkKey(discordUserId), discordUserId);
+}
+
+/** Removes a Telegram user's link; true when there was one. */
+export async function deleteTelegramLink(kv: Deno.Kv, telegramUserId: string): Promise<boolean> {
+  return await deleteWithIndex(kv, "telegram", telegramLinkKey(telegramUserId), telegramUserId);
+}
+
+/**
+ * The chat users of `platform` linked to the GitHub login `login` (any case), newest link
+ * first, at most five; none for a value that is not a GitHub login.
+ */
+export async function chatUsersLinkedTo(
+  kv: Deno.Kv,
+  platform: Platform,
+  login: string,
+): Promise<string[]> {
+  const normalized = normalizeGithubLogin(login);
+  if (!normalized) return [];
+  const found: { chatUserId: string; linkedAt: number }[] = [];
+  const entries = kv.list<{ linkedAt: number }>(
+    { prefix: linksByGithubLoginPrefix(platform, normalized) },
+    { limit: 50 },
+  );
+  for await (const entry of entries) {
+    found.push({ chatUserId: String(entry.key.at(-1)), linkedAt: entry.value.linkedAt });
+  }
+  return found.sort((a, b) => b.linkedAt - a.linkedAt)
+    .slice(0, MAX_USERS_PER_LOGIN)
+    .map((item) => item.chatUserId);
 }

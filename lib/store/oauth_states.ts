@@ -17,8 +17,21 @@ export type OAuthFlow =
   | { kind: "browser"; redirectTo: string }
   | { kind: "json"; redirectTo: string }
   | { kind: "install"; installationId: number; setupAction?: string }
-  | { kind: "discord_link"; discordUserId: string }
-  | { kind: "telegram_link"; telegramUserId: string; telegramChatId: string };
+  | {
+    kind: "discord_link";
+    discordUserId: string;
+    /** The Discord user's name, shown on the page that asks to confirm the link. */
+    discordName?: string;
+    /** The `/gh link` interaction, to confirm the link in Discord (valid 15 minutes). */
+    interactionToken?: string;
+  }
+  | {
+    kind: "telegram_link";
+    telegramUserId: string;
+    telegramChatId: string;
+    /** The Telegram user's name, shown on the page that asks to confirm the link. */
+    telegramName?: string;
+  };
 
 interface StoredState {
   flow: OAuthFlow;
@@ -64,4 +77,18 @@ export async function consumeOAuthState(
   if (!committed.ok) return { refused: "unknown" };
   if (now - entry.value.createdAt >= OAUTH_STATE_LIFETIME_MS) return { refused: "expired" };
   return { flow: entry.value.flow };
+}
+
+/**
+ * The flow of a state that is still usable, without using it up (a page that asks the user to
+ * confirm before going to GitHub reads it); null when unknown, used or expired.
+ */
+export async function peekOAuthState(
+  kv: Deno.Kv,
+  state: string,
+  now: number = Date.now(),
+): Promise<OAuthFlow | null> {
+  const entry = await kv.get<StoredState>(oauthStateKey(state));
+  if (!entry.value || now - entry.value.createdAt >= OAUTH_STATE_LIFETIME_MS) return null;
+  return entry.value.flow;
 }

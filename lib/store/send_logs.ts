@@ -62,7 +62,15 @@ export interface SendLog {
   attempts: number;
   httpStatus?: number;
   error?: string;
+  /** Why the route's message template failed for this event (the built-in message was sent). */
+  templateError?: string;
   messageId?: string;
+  /** True when the unit edited a message in place (see lib/delivery/edit_in_place.ts). */
+  edited?: boolean;
+  /** The message the unit edited (a progress message, or a card whose notice is `messageId`). */
+  editedMessageId?: string;
+  /** The digest the unit was gathered into (docs/noise.md); its message is the digest's. */
+  digestId?: string;
   /** When the next attempt is due, while `retrying` after a failure or a 429 (Unix ms). */
   nextAttemptAt?: number;
   /** Unix milliseconds. */

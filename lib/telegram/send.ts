@@ -4,6 +4,7 @@ import type { SendResult } from "../platform/send_result.ts";
 import { refusalResult } from "../platform/send_result.ts";
 import type { TelegramMessageBody } from "../format/telegram.ts";
 import type { Target } from "../types.ts";
+import type { CallOutcome } from "../http_client.ts";
 import { callTelegram, type TelegramSettings } from "./api.ts";
 
 interface TelegramRefusal {
@@ -11,8 +12,8 @@ interface TelegramRefusal {
 }
 
 /**
- * Calls `sendMessage` with the renderer's HTML text (link previews off) for
- * `target`: `chat_id`, and `message_thread_id` for a forum topic.
+ * Calls `sendMessage` with the renderer's HTML text (link previews off) and buttons, if any,
+ * for `target`: `chat_id`, and `message_thread_id` for a forum topic.
  */
 export async function sendTelegramMessage(
   settings: TelegramSettings,
@@ -25,8 +26,18 @@ export async function sendTelegramMessage(
     text: body.text,
     parse_mode: body.parse_mode,
     link_preview_options: { is_disabled: true },
+    ...(body.reply_markup === undefined ? {} : { reply_markup: body.reply_markup }),
+    ...(body.reply_parameters === undefined ? {} : { reply_parameters: body.reply_parameters }), // noise control hook (threads)
   };
   const outcome = await callTelegram<{ message_id?: number }>(settings, "sendMessage", parameters);
+  return telegramResultOf(outcome);
+}
+
+/**
+ * What a Telegram message call came to: sent (with the message id), rate limited (the wait its
+ * `parameters.retry_after` asks for), worth a retry, or refused.
+ */
+export function telegramResultOf(outcome: CallOutcome<{ message_id?: number }>): SendResult {
   if (outcome.kind === "unreachable") return { kind: "retryable", error: outcome.message };
   if (outcome.kind === "ok") {
     const id = outcome.body?.message_id;

@@ -8,6 +8,14 @@ import { editorHref } from "../../../components/routes/RouteRow.tsx";
 import { PASTED, SamplePanel } from "../../../components/routes/SamplePanel.tsx";
 import { type Status, StatusToast } from "../../../components/routes/StatusToast.tsx";
 import { TargetsEditor } from "../../../components/routes/TargetsEditor.tsx";
+import { NoiseEditor } from "../../../components/routes/NoiseEditor.tsx"; // noise control hook
+import { noiseFormOf, noiseOptionsOf, withNoiseOptions } from "../../../lib/console/noise_form.ts"; // noise control hook
+import {
+  TemplateEditor,
+  templateOf,
+  templateTextOf,
+  withTemplate,
+} from "../../../components/routes/TemplateEditor.tsx";
 import { actionListId } from "../../../components/routes/tree/EventLeaf.tsx";
 import { nodeLabel, TreeEditor } from "../../../components/routes/tree/TreeEditor.tsx";
 import type { TreeApi } from "../../../components/routes/tree/tree_api.ts";
@@ -125,6 +133,9 @@ export default function RouteEditor(props: Props) {
 
   const [draft, setDraft] = useState<RouteDraft>(() => original ? draftOf(original) : newDraft());
   const [idTouched, setIdTouched] = useState(original !== undefined);
+  const [templateText, setTemplateText] = useState(() => templateTextOf(original?.template));
+  const template = useMemo(() => templateOf(templateText), [templateText]);
+  const [noiseForm, setNoiseForm] = useState(() => noiseFormOf(original)); // noise control hook
   const [tree, setTree] = useState<TreeNode>(() => treeOf(original, ids.current!));
   const treeRef = useRef(tree);
   const [jsonText, setJsonText] = useState(() => pretty(toFilterNode(tree)));
@@ -451,7 +462,13 @@ export default function RouteEditor(props: Props) {
   /** Saves the route into `base` (the group's routes as last read). */
   const saveOnto = useCallback(async (base: { routes: Route[]; etag: string }, retried = false) => {
     const stored = base.routes.find((route) => route.id === editingId);
-    const route = routeFromDraft(draft, toFilterNode(treeRef.current), props.group.id, stored);
+    const route = withNoiseOptions( // noise control hook
+      withTemplate(
+        routeFromDraft(draft, toFilterNode(treeRef.current), props.group.id, stored),
+        template,
+      ),
+      noiseOptionsOf(noiseForm).options,
+    );
     const routes = stored
       ? putRoute(base.routes, route, editingId ?? undefined)
       : [...base.routes, route];
@@ -490,12 +507,12 @@ export default function RouteEditor(props: Props) {
     } finally {
       setSaving(false);
     }
-  }, [draft, editingId, props.group.id, routesPath]);
+  }, [draft, template, noiseForm, editingId, props.group.id, routesPath]);
 
   const save = () => {
     if (readOnly || saving) return;
     setAttempted(true);
-    const count = allProblems.size + issues.count;
+    const count = allProblems.size + issues.count + noiseOptionsOf(noiseForm).problems.size; // noise control hook
     if (count > 0) {
       setStatus({
         text: `Not saved: fix the ${count} problem${
@@ -543,6 +560,8 @@ export default function RouteEditor(props: Props) {
     }
     const next = treeOf(current, ids.current!);
     setDraft(draftOf(current));
+    setTemplateText(templateTextOf(current.template));
+    setNoiseForm(noiseFormOf(current)); // noise control hook
     replaceTree(next);
     setJsonText(pretty(toFilterNode(next)));
     setDirty(false);
@@ -742,6 +761,23 @@ export default function RouteEditor(props: Props) {
               </div>
             </details>
           </Panel>
+
+          <TemplateEditor
+            text={templateText}
+            readOnly={readOnly}
+            onText={(text) => {
+              setTemplateText(text);
+              setDirty(true);
+            }}
+          />
+          <NoiseEditor
+            form={noiseForm}
+            readOnly={readOnly}
+            onForm={(form) => {
+              setNoiseForm(form);
+              setDirty(true);
+            }}
+          />
         </div>
 
         <aside class="flex min-w-0 flex-col gap-6" aria-label="Sample event and fragments">
@@ -794,7 +830,7 @@ export default function RouteEditor(props: Props) {
             />
           </Panel>
           <Panel title="Message preview" headingId="preview-heading">
-            <MessagePreview event={sampleEvent} roleIds={draft.roleIds} />
+            <MessagePreview event={sampleEvent} roleIds={draft.roleIds} template={template} />
           </Panel>
         </aside>
       </div>

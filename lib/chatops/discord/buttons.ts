@@ -1,0 +1,251 @@
+/**
+ * The buttons, menus and form of a pull request or issue notification. A press acts on what
+ * the notification is about (its message ref), may only come from a member holding one of the
+ * route's `discordRoleIds` (any member when the route names none), and runs as the presser's
+ * linked GitHub account. Merge asks for the method and a confirmation first (an ephemeral
+ * message); Comment opens a form. Whatever calls GitHub is deferred and completed by an edit.
+ */
+import {
+  type APIModalInteractionResponseCallbackComponent,
+  ButtonStyle,
+  ComponentType,
+  TextInputStyle,
+} from "discord-api-types/v10";
+import { DISCORD_ACTION_IDS } from "../../format/discord.ts";
+import { type DiscordLink, getDiscordLink } from "../../store/links.ts";
+import { getMessageRef, type MessageRef } from "../../store/message_refs.ts";
+import { getGroupRoutes } from "../../store/routes.ts";
+import {
+  actAsLinkedUser,
+  type ChatAction,
+  MAX_COMMENT_LENGTH,
+  MERGE_METHODS,
+  type MergeMethod,
+  notLinkedText,
+  parseMergeMethod,
+} from "../act.ts";
+import { parseReaction } from "../reactions.ts";
+import { type IssueRef, refOf, refText } from "../ref.ts";
+import { type DiscordDeps, type InteractionAnswer, now } from "./answer.ts";
+import { type Interaction, invokerOf, submittedValue } from "./interaction.ts";
+import {
+  deferEphemeral,
+  deferUpdate,
+  editOriginal,
+  ephemeral,
+  modal,
+  type Rows,
+  updateMessage,
+} from "./reply.ts";
+
+/** The `custom_id`s of the confirmation and the form (each with the notification's id). */
+const IDS = {
+  mergeMethod: "gh:mm:",
+  mergeDo: "gh:md:",
+  cancel: "gh:cancel",
+  commentForm: "gh:cm:",
+  commentBody: "body",
+} as const;
+
+const SNOWFLAKE = /^\d{1,20}$/;
+const METHOD_LABELS: ReadonlyMap<MergeMethod, string> = new Map([
+  ["merge", "Create a merge commit"],
+  ["squash", "Squash and merge"],
+  ["rebase", "Rebase and merge"],
+]);
+
+type Gate =
+  | { ok: true; ref: IssueRef; link: DiscordLink; notification: MessageRef }
+  | { ok: false; answer: InteractionAnswer };
+
+function refused(text: string): Gate {
+  return { ok: false, answer: now(ephemeral(text)) };
+}
+
+/**
+ * Whether the presser may act on the notification `messageId` of this channel: it is known,
+ * the presser holds one of its route's roles (when it names some), and is linked.
+ */
+async function gate(
+  deps: DiscordDeps,
+  interaction: Interaction,
+  messageId: string | undefined,
+): Promise<Gate> {
+  const channelId = interaction.channel_id;
+  const invoker = invokerOf(interaction);
+  if (!channelId || !messageId || !SNOWFLAKE.test(messageId) || !invoker) {
+    return refused("This button is not on a notification Switchyard knows.");
+  }
+  const notification = await getMessageRef(deps.kv, {
+    platform: "discord",
+    chatId: channelId,
+    messageId,
+  });
+  const ref = notification &&
+    refOf(notification.subject.repository, notification.subject.number, notification.subject.kind);
+  if (!notification || !ref) {
+    return refused(
+      "Switchyard no longer knows what this notification is about (after 30 days it forgets); " +
+        "use /gh with owner/repo#number instead.",
+    );
+  }
+  const { routes } = await getGroupRoutes(deps.kv, notification.subject.groupId);
+  const route = routes.find((candidate) => candidate.id === notification.subject.routeId);
+  if (!route) return refused("The route that sent this notification no longer exists.");
+  const roles = route.discordRoleIds ?? [];
+  if (roles.length > 0) {
+    const held = new Set(interaction.member?.roles ?? []);
+    if (!roles.some((role) => held.has(role))) {
+      return refused("Only members with one of this notification's roles may use its buttons.");
+    }
+  }
+  const link = await getDiscordLink(deps.kv, invoker.id);
+  if (!link) return refused(notLinkedText());
+  return { ok: true, ref, link, notification };
+}
+
+/** Runs the action deferred: an ephemeral "thinking", then the result (or an edit in place). */
+function deferred(
+  deps: DiscordDeps,
+  interaction: Interaction,
+  allowed: Extract<Gate, { ok: true }>,
+  action: ChatAction,
+  inPlace = false,
+): InteractionAnswer {
+  return {
+    response: inPlace ? deferUpdate() : deferEphemeral(),
+    later: async () => {
+      const reply = await actAsLinkedUser(deps, allowed.link.userId, allowed.ref, action);
+      await editOriginal(deps, interaction.token, reply.text);
+    },
+  };
+}
+
+function mergeRows(messageId: string, method: MergeMethod): Rows {
+  return [
+    {
+      type: ComponentType.ActionRow,
+      components: [{
+        type: ComponentType.StringSelect,
+        custom_id: `${IDS.mergeMethod}${messageId}`,
+        options: MERGE_METHODS.map((value) => ({
+          label: METHOD_LABELS.get(value)!,
+          value,
+          default: value === method,
+        })),
+      }],
+    },
+    {
+      type: ComponentType.ActionRow,
+      components: [
+        {
+          type: ComponentType.Button,
+          style: ButtonStyle.Success,
+          label: "Merge",
+          custom_id: `${IDS.mergeDo}${method}:${messageId}`,
+        },
+        {
+          type: ComponentType.Button,
+          style: ButtonStyle.Secondary,
+          label: "Cancel",
+          custom_id: IDS.cancel,
+        },
+      ],
+    },
+  ];
+}
+
+function mergeQuestion(ref: IssueRef): string {
+  return `Merge ${refText(ref)} as your GitHub account? Pick the method, then press Merge.`;
+}
+
+function commentForm(messageId: string, ref: IssueRef) {
+  const input: APIModalInteractionResponseCallbackComponent = {
+    type: ComponentType.Label,
+    label: "Comment",
+    component: {
+      type: ComponentType.TextInput,
+      custom_id: IDS.commentBody,
+      style: TextInputStyle.Paragraph,
+      min_length: 1,
+      max_length: 4000,
+      required: true,
+    },
+  };
+  return modal(`${IDS.commentForm}${messageId}`, `Comment on ${refText(ref)}`, [input]);
+}
+
+/** Answers a press of a button or a choice in a menu. */
+export async function answerComponent(
+  deps: DiscordDeps,
+  interaction: Interaction,
+): Promise<InteractionAnswer> {
+  const id = interaction.data?.custom_id ?? "";
+  const onMessage = interaction.message?.id;
+  const first = interaction.data?.values?.[0];
+  const allowedOn = async (messageId: string | undefined) =>
+    await gate(deps, interaction, messageId);
+
+  switch (id) {
+    case DISCORD_ACTION_IDS.merge: {
+      const allowed = await allowedOn(onMessage);
+      if (!allowed.ok) return allowed.answer;
+      return now(ephemeral(mergeQuestion(allowed.ref), mergeRows(onMessage!, "merge")));
+    }
+    case DISCORD_ACTION_IDS.close:
+    case DISCORD_ACTION_IDS.reopen: {
+      const allowed = await allowedOn(onMessage);
+      if (!allowed.ok) return allowed.answer;
+      const kind = id === DISCORD_ACTION_IDS.close ? "close" : "reopen";
+      return deferred(deps, interaction, allowed, { kind });
+    }
+    case DISCORD_ACTION_IDS.react: {
+      const reaction = parseReaction(first);
+      if (!reaction) return now(ephemeral("Pick one of GitHub's reactions."));
+      const allowed = await allowedOn(onMessage);
+      if (!allowed.ok) return allowed.answer;
+      return deferred(deps, interaction, allowed, { kind: "react", reaction });
+    }
+    case DISCORD_ACTION_IDS.comment: {
+      const allowed = await allowedOn(onMessage);
+      if (!allowed.ok) return allowed.answer;
+      return now(commentForm(onMessage!, allowed.ref));
+    }
+    case IDS.cancel:
+      return now(updateMessage("Nothing was merged."));
+  }
+  if (id.startsWith(IDS.mergeMethod)) {
+    const messageId = id.slice(IDS.mergeMethod.length);
+    const method = parseMergeMethod(first);
+    const allowed = await allowedOn(messageId);
+    if (!allowed.ok) return allowed.answer;
+    if (!method) return now(ephemeral("The merge method is merge, squash or rebase."));
+    return now(updateMessage(mergeQuestion(allowed.ref), mergeRows(messageId, method)));
+  }
+  if (id.startsWith(IDS.mergeDo)) {
+    const [method, messageId] = id.slice(IDS.mergeDo.length).split(":");
+    const chosen = parseMergeMethod(method);
+    if (!chosen) return now(ephemeral("The merge method is merge, squash or rebase."));
+    const allowed = await allowedOn(messageId);
+    if (!allowed.ok) return allowed.answer;
+    return deferred(deps, interaction, allowed, { kind: "merge", method: chosen }, true);
+  }
+  return now(ephemeral("This button is not one Switchyard knows."));
+}
+
+/** Answers the comment form. */
+export async function answerModal(
+  deps: DiscordDeps,
+  interaction: Interaction,
+): Promise<InteractionAnswer> {
+  const id = interaction.data?.custom_id ?? "";
+  if (!id.startsWith(IDS.commentForm)) {
+    return now(ephemeral("This form is not one Switchyard knows."));
+  }
+  const body = submittedValue(interaction.data?.components, IDS.commentBody) ?? "";
+  if (body.trim().length === 0) return now(ephemeral("The comment is empty."));
+  if (body.length > MAX_COMMENT_LENGTH) return now(ephemeral("The comment is too long."));
+  const allowed = await gate(deps, interaction, id.slice(IDS.commentForm.length));
+  if (!allowed.ok) return allowed.answer;
+  return deferred(deps, interaction, allowed, { kind: "comment", body });
+}

@@ -1,0 +1,93 @@
+/**
+ * The `/gh` command as Discord registers it: one chat command with a sub-command per action.
+ * `deno task discord:commands` sends it (`registerCommands`).
+ */
+import {
+  type APIApplicationCommandBasicOption,
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
+  type RESTPutAPIApplicationCommandsJSONBody,
+} from "discord-api-types/v10";
+import { GITHUB_REACTIONS } from "../../format/reactions.ts";
+import { MERGE_METHODS } from "../act.ts";
+import { MAX_REF_LENGTH } from "../ref.ts";
+import { COMMAND_NAME } from "./commands.ts";
+import { MUTE_COMMAND_OPTIONS } from "./mute.ts"; // noise control hook
+
+type Option = APIApplicationCommandBasicOption;
+
+const ref: Option = {
+  type: ApplicationCommandOptionType.String,
+  name: "ref",
+  description: "owner/repo#123 or the pull request's or issue's GitHub address",
+  required: true,
+  autocomplete: true,
+  max_length: MAX_REF_LENGTH,
+};
+
+function sub(name: string, description: string, options: Option[] = []) {
+  return { type: ApplicationCommandOptionType.Subcommand as const, name, description, options };
+}
+
+function group(description: string): Option {
+  return {
+    type: ApplicationCommandOptionType.String,
+    name: "group",
+    description,
+    required: true,
+    max_length: 64,
+  };
+}
+
+/** The body of the bulk overwrite: the one `/gh` command. */
+export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [{
+  type: ApplicationCommandType.ChatInput,
+  name: COMMAND_NAME,
+  description: "Act on GitHub as your linked account",
+  options: [
+    sub("link", "Link your Discord account to your GitHub account"),
+    sub("unlink", "Remove the link to your GitHub account"),
+    sub("whoami", "Show which GitHub account you are linked to"),
+    sub("comment", "Comment on a pull request or issue", [
+      ref,
+      {
+        type: ApplicationCommandOptionType.String,
+        name: "text",
+        description: "The comment (Markdown)",
+        required: true,
+        max_length: 4000,
+      },
+    ]),
+    sub("merge", "Merge a pull request", [
+      ref,
+      {
+        type: ApplicationCommandOptionType.String,
+        name: "method",
+        description: "How to merge (the repository's default when left out)",
+        choices: MERGE_METHODS.map((method) => ({ name: method, value: method })),
+      },
+    ]),
+    sub("close", "Close a pull request or issue", [ref]),
+    sub("reopen", "Reopen a pull request or issue", [ref]),
+    sub("react", "React to a pull request or issue", [
+      ref,
+      {
+        type: ApplicationCommandOptionType.String,
+        name: "emoji",
+        description: "One of GitHub's reactions",
+        required: true,
+        choices: GITHUB_REACTIONS.map(([name, emoji]) => ({
+          name: `${emoji} ${name}`,
+          value: name,
+        })),
+      },
+    ]),
+    sub("subscribe", "Let a group post into this channel (needs Manage Channels)", [
+      group("The group's id"),
+    ]),
+    sub("unsubscribe", "Stop a group posting into this channel (needs Manage Channels)", [
+      group("The group's id"),
+    ]),
+    ...MUTE_COMMAND_OPTIONS, // noise control hook
+  ],
+}];

@@ -1,0 +1,37 @@
+/**
+ * Message tracking: once a notification about a pull request or issue is sent, its place
+ * (platform, chat, message id) is recorded with what it is about, so buttons and replies on it
+ * know what they act on. The subject comes from the event's payload.
+ */
+import type { Logger } from "../log.ts";
+import { loadEvent } from "../store/events.ts";
+import { saveMessageRef } from "../store/message_refs.ts";
+import type { SendLog } from "../store/send_logs.ts";
+import type { Target } from "../types.ts";
+import { SUBJECT_KINDS, subjectOfPayload } from "./subject.ts";
+
+/** The chat a message to `target` lands in: a Discord thread or channel, a Telegram chat. */
+export function chatIdOf(target: Target): string {
+  return target.platform === "discord" ? target.threadId ?? target.channelId : target.chatId;
+}
+
+/**
+ * Records what the notification `log` sent is about, when it was sent, has a message id and
+ * is about a pull request or issue. Never throws: tracking must not disturb delivery.
+ */
+export async function trackSentMessage(kv: Deno.Kv, log: SendLog, logger?: Logger): Promise<void> {
+  if (log.status !== "ok" || !log.messageId || !SUBJECT_KINDS.has(log.event)) return;
+  if (log.digestId !== undefined) return; // noise control hook: a digest is about many subjects
+  try {
+    const event = await loadEvent(kv, log.eventId);
+    const subject = event && subjectOfPayload(event.payload);
+    if (!subject) return;
+    await saveMessageRef(
+      kv,
+      { platform: log.platform, chatId: chatIdOf(log.target), messageId: log.messageId },
+      { ...subject, routeId: log.routeId, groupId: log.groupId },
+    );
+  } catch (error) {
+    logger?.warn("message tracking failed", { logId: log.id, error: String(error) });
+  }
+}

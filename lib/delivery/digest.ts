@@ -1,0 +1,213 @@
+/**
+ * Digests (docs/noise.md). A unit of a route with `digest` (or within its quiet hours) joins
+ * the lane's open window for the route: the first `threshold` units of a burst window are sent
+ * as usual, the others are gathered into the window's digest. The digest message is posted by
+ * the first gathered unit, edited as more arrive (at most once per {@link EDIT_INTERVAL_MS}),
+ * and given its final count by the closing job when the window ends. Quiet-hours digests are
+ * posted only when the hours end. All of it runs in the lane, one unit at a time, and every
+ * step is a checked KV commit, so a unit tried again neither counts twice nor posts twice.
+ */
+import { sha256Hex } from "../crypto.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../log.ts";
+import type { SendResult } from "../platform/send_result.ts";
+import {
+  commitJoin,
+  DIGEST_ITEMS,
+  type DigestItem,
+  type DigestKind,
+  type DigestRecord,
+  getDigestEntry,
+  readWindow,
+  requeueDigestClose,
+  updateDigest,
+} from "../store/digests.ts";
+import type { SendLog } from "../store/send_logs.ts";
+import { laneKeyFor } from "../target_ref.ts";
+import type { Route, Target } from "../types.ts";
+import { renderDigest } from "./digest_message.ts";
+import { editMessage, postMessage } from "./noise_platform.ts";
+import type { QuietPeriod } from "./quiet_hours.ts";
+
+/** A digest message is edited at most this often while its window is open. */
+export const EDIT_INTERVAL_MS = 2_000;
+const ATTEMPTS = 10;
+
+/** What noise control needs from the delivery worker. */
+export interface NoiseDeps {
+  kv: Deno.Kv;
+  config: Config;
+  log: Logger;
+  now(): number;
+}
+
+/** Where a unit joins: a burst window of the route's digest, or a quiet period. */
+export type WindowSpec =
+  | { kind: "burst"; windowMs: number; threshold: number }
+  | { kind: "quiet"; period: QuietPeriod };
+
+async function digestIdFor(kind: DigestKind, log: SendLog, lane: string, opensAt: number) {
+  const identity = JSON.stringify([kind, log.groupId, log.routeId, lane, opensAt]);
+  return `${kind}-${(await sha256Hex(identity)).slice(0, 24)}`;
+}
+
+function isCurrent(digest: DigestRecord | null | undefined, spec: WindowSpec, now: number) {
+  if (!digest) return false;
+  return spec.kind === "burst" ? now < digest.closesAt : digest.opensAt === spec.period.opensAt;
+}
+
+async function freshDigest(
+  spec: WindowSpec,
+  log: SendLog,
+  route: Route,
+  lane: string,
+  now: number,
+): Promise<DigestRecord> {
+  const opensAt = spec.kind === "burst" ? now : spec.period.opensAt;
+  return {
+    id: await digestIdFor(spec.kind, log, lane, opensAt),
+    kind: spec.kind,
+    groupId: log.groupId,
+    routeId: log.routeId,
+    routeName: route.name,
+    target: log.target,
+    opensAt,
+    closesAt: spec.kind === "burst" ? now + spec.windowMs : spec.period.closesAt,
+    direct: 0,
+    count: 0,
+    items: [],
+    shownCount: 0,
+    closed: false,
+  };
+}
+
+/**
+ * Adds the unit `log` to its window: answers `direct` (send it as usual) or the id of the
+ * digest it was gathered into.
+ */
+export async function joinWindow(
+  deps: NoiseDeps,
+  spec: WindowSpec,
+  log: SendLog,
+  route: Route,
+  item: DigestItem,
+): Promise<{ mode: "direct" } | { mode: "digested"; digestId: string }> {
+  const lane = laneKeyFor(log.target);
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const now = deps.now();
+    const read = await readWindow(deps.kv, spec.kind, log.groupId, log.routeId, lane);
+    const opens = !isCurrent(read.digest?.value, spec, now);
+    const base = opens ? await freshDigest(spec, log, route, lane, now) : read.digest!.value!;
+    const threshold = spec.kind === "burst" ? spec.threshold : 0;
+    const direct = base.direct < threshold;
+    const next: DigestRecord = direct ? { ...base, direct: base.direct + 1 } : {
+      ...base,
+      count: base.count + 1,
+      items: base.items.length < DIGEST_ITEMS ? [...base.items, item] : base.items,
+    };
+    const mode = direct ? "direct" : "digested";
+    if (await commitJoin(deps.kv, { lane, read, next, logId: log.id, mode, opens, now })) {
+      return direct ? { mode: "direct" } : { mode: "digested", digestId: next.id };
+    }
+  }
+  throw new Error("the digest window kept changing");
+}
+
+/** Saves `patch` over the digest's current state, retrying on concurrent changes. */
+async function patchDigest(
+  deps: NoiseDeps,
+  digestId: string,
+  patch: (current: DigestRecord) => DigestRecord,
+): Promise<void> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const entry = await getDigestEntry(deps.kv, digestId);
+    if (!entry.value) return;
+    const next = patch(entry.value);
+    if (await updateDigest(deps.kv, entry as Deno.KvEntry<DigestRecord>, next, deps.now())) return;
+  }
+}
+
+function shown(messageId: string | undefined, count: number, now: number) {
+  return (current: DigestRecord): DigestRecord => ({
+    ...current,
+    ...(messageId === undefined ? {} : { messageId: current.messageId ?? messageId }),
+    shownCount: Math.max(current.shownCount, count),
+    shownAt: now,
+  });
+}
+
+/** How a gathered unit posts a digest from its lane: through the lane's own sender. */
+export type LanePost = (id: string, target: Target, body: unknown) => Promise<SendResult>;
+
+/**
+ * Brings the digest's message up to date for a unit gathered into it, from the unit's lane:
+ * posts it when it has no message yet, edits it when it shows fewer events than it has (and
+ * was not edited within {@link EDIT_INTERVAL_MS}). A quiet-hours digest is only held. The
+ * result stands for the unit's attempt and carries the digest id.
+ */
+export async function syncDigest(
+  deps: NoiseDeps,
+  digestId: string,
+  post: LanePost,
+): Promise<SendResult> {
+  const entry = await getDigestEntry(deps.kv, digestId);
+  const digest = entry.value;
+  if (!digest) return { kind: "rejected", httpStatus: 410, error: "digest expired" };
+  if (digest.kind === "quiet" && !digest.closed) {
+    return { kind: "sent", httpStatus: 202, digestId };
+  }
+  const now = deps.now();
+  if (digest.messageId === undefined) {
+    const result = await post(digest.id, digest.target, renderDigest(digest));
+    if (result.kind !== "sent") return result;
+    await patchDigest(deps, digestId, shown(result.messageId, digest.count, now));
+    return { ...result, digestId };
+  }
+  const stale = digest.shownCount < digest.count &&
+    (digest.closed || digest.shownAt === undefined || now - digest.shownAt >= EDIT_INTERVAL_MS);
+  if (!stale) return { kind: "sent", httpStatus: 200, messageId: digest.messageId, digestId };
+  const result = await editMessage(
+    deps.config,
+    digest.target,
+    digest.messageId,
+    renderDigest(digest),
+  );
+  if (result.kind !== "sent") return result;
+  await patchDigest(deps, digestId, shown(undefined, digest.count, now));
+  return { kind: "sent", httpStatus: result.httpStatus, messageId: digest.messageId, digestId };
+}
+
+/**
+ * The closing job of a digest: once its window has ended, the message is written with the
+ * final count (a quiet-hours digest is posted now), and the digest is marked closed. A job
+ * that comes early is queued again for the rest of the window; a platform failure throws, so
+ * the queue tries again.
+ */
+export async function closeDigest(deps: NoiseDeps, digestId: string): Promise<void> {
+  const entry = await getDigestEntry(deps.kv, digestId);
+  const digest = entry.value;
+  if (!digest || digest.closed) return;
+  const now = deps.now();
+  if (now < digest.closesAt) {
+    await requeueDigestClose(deps.kv, digestId, digest.closesAt - now);
+    return;
+  }
+  if (digest.count === 0) {
+    await patchDigest(deps, digestId, (current) => ({ ...current, closed: true }));
+    return;
+  }
+  const final: DigestRecord = { ...digest, closed: true };
+  const result = digest.messageId === undefined
+    ? await postMessage(deps.config, digest.target, digest.id, renderDigest(final))
+    : await editMessage(deps.config, digest.target, digest.messageId, renderDigest(final));
+  if (result.kind === "rejected") {
+    deps.log.warn("digest not closed", { digestId, error: result.error });
+  } else if (result.kind !== "sent") {
+    throw new Error(`closing digest ${digestId}: ${result.error}`);
+  }
+  const messageId = result.kind === "sent" ? result.messageId : undefined;
+  await patchDigest(deps, digestId, (current) => ({
+    ...shown(messageId, digest.count, now)(current),
+    closed: true,
+  }));
+}

@@ -1,0 +1,234 @@
+/**
+ * Edit in place. Something that progresses (a workflow run, a check suite, a deployment) shows
+ * as one message per target that is edited as it moves on, and a pull request's or issue's
+ * first notification is its card, edited when the pull request or issue is merged, closed or
+ * reopened (with its buttons), while a short notice of that event is still posted.
+ *
+ * At fan-out a unit's body names the subject key it edits; in the lane the unit edits the
+ * message recorded for (place, key) or posts one and records it. Units of one target run in
+ * order in its lane, so an edit never overtakes the post it edits, and each platform call is
+ * paced like a send. A message that is gone (or may not be edited) is posted anew.
+ */
+import { sha256Hex } from "../crypto.ts";
+import type { Message } from "../format/message.ts";
+import type { MentionedUsers } from "../format/mentions.ts";
+import type { SendResult } from "../platform/send_result.ts";
+import {
+  getProgressMessage,
+  type ProgressPlace,
+  saveFirstProgressMessage,
+  saveProgressMessage,
+} from "../store/progress_messages.ts";
+import type { SendLog } from "../store/send_logs.ts";
+import type { ForgeEvent, Route, Target } from "../types.ts";
+import { subjectOfPayload } from "../chatops/subject.ts";
+import type { DeliveryContext } from "./context.ts";
+import { renderFor } from "./render.ts";
+import type { PlatformSender } from "./senders.ts";
+
+/**
+ * How a unit uses its subject's message: `progress` edits it (or posts it), `card` posts and
+ * becomes the card when there is none yet, `card_update` edits the card and posts a notice.
+ */
+export type InPlaceMode = "progress" | "card" | "card_update";
+
+/** What a unit of an event edits in place: the mode and the hashed subject key. */
+export interface InPlacePlan {
+  mode: InPlaceMode;
+  key: string;
+}
+
+/** A unit body that edits in place: the plan, the message, and the notice of a card update. */
+export interface InPlaceBody {
+  inPlace: InPlacePlan;
+  message: unknown;
+  notice?: unknown;
+}
+
+/** A send result that may say which message was edited. */
+export type InPlaceResult = SendResult & { editedMessageId?: string };
+
+/** Event kinds that progress, and where their payload keeps the id of what progresses. */
+const PROGRESS_IDS: ReadonlyMap<string, { object: string; family: string }> = new Map([
+  ["workflow_run", { object: "workflow_run", family: "workflow_run" }],
+  ["check_suite", { object: "check_suite", family: "check_suite" }],
+  ["deployment", { object: "deployment", family: "deployment" }],
+  ["deployment_status", { object: "deployment", family: "deployment" }],
+]);
+
+/** Event kinds whose first notification about a pull request or issue is its card. */
+const CARD_KINDS: ReadonlySet<string> = new Set(["pull_request", "issues"]);
+
+/** Actions that change a card's state. */
+const CARD_UPDATES: ReadonlySet<string> = new Set(["closed", "reopened"]);
+
+const MAX_REPOSITORY_LENGTH = 200;
+
+function record(value: unknown): Record<string, unknown> | null {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : null;
+}
+
+function idOf(value: unknown): string | null {
+  if (typeof value === "number" && Number.isSafeInteger(value) && value > 0) return String(value);
+  return typeof value === "string" && /^\d{1,20}$/.test(value) ? value : null;
+}
+
+function repositoryOf(payload: Record<string, unknown>): string | null {
+  const name = record(payload.repository)?.full_name;
+  return typeof name === "string" && name.length > 0 && name.length <= MAX_REPOSITORY_LENGTH
+    ? name
+    : null;
+}
+
+async function keyOf(event: ForgeEvent, ...parts: string[]): Promise<string> {
+  return (await sha256Hex(JSON.stringify([event.provider, event.scope, ...parts]))).slice(0, 40);
+}
+
+/** What the units of `event` edit in place, or null when they simply post. */
+export async function inPlacePlanOf(event: ForgeEvent): Promise<InPlacePlan | null> {
+  if (event.provider === "custom") return null;
+  const repository = repositoryOf(event.payload);
+  if (!repository) return null;
+  const progress = PROGRESS_IDS.get(event.kind);
+  if (progress) {
+    const id = idOf(record(event.payload[progress.object])?.id);
+    return id
+      ? { mode: "progress", key: await keyOf(event, repository, progress.family, id) }
+      : null;
+  }
+  if (!CARD_KINDS.has(event.kind)) return null;
+  const subject = subjectOfPayload(event.payload);
+  if (!subject) return null;
+  const key = await keyOf(event, repository, subject.kind, String(subject.number));
+  return {
+    mode: event.action !== undefined && CARD_UPDATES.has(event.action) ? "card_update" : "card",
+    key,
+  };
+}
+
+/** The short notice a card update posts: the title, link, colour and footer of the message. */
+export function noticeOf(message: Message): Message {
+  const { title, url, color, footer, timestamp, mentions } = message;
+  return {
+    title,
+    ...(url === undefined ? {} : { url }),
+    ...(color === undefined ? {} : { color }),
+    ...(footer === undefined ? {} : { footer }),
+    ...(timestamp === undefined ? {} : { timestamp }),
+    ...(mentions === undefined ? {} : { mentions }),
+  };
+}
+
+/**
+ * The body a unit stores: the rendered message, wrapped with the plan when it edits in place
+ * (a card update also renders its notice, without buttons).
+ */
+export function renderUnitBody(
+  plan: InPlacePlan | null,
+  message: Message,
+  route: Route,
+  target: Target,
+  event: ForgeEvent,
+  mentioned: MentionedUsers,
+): unknown {
+  const rendered = renderFor(message, route, target, event, mentioned);
+  if (!plan || rendered === null) return rendered;
+  const body: InPlaceBody = { inPlace: plan, message: rendered };
+  if (plan.mode === "card_update") {
+    body.notice = renderFor(noticeOf(message), route, target, undefined, mentioned);
+  }
+  return body;
+}
+
+function isInPlaceBody(body: unknown): body is InPlaceBody {
+  const value = record(body);
+  const plan = record(value?.inPlace);
+  return typeof plan?.key === "string" &&
+    (plan.mode === "progress" || plan.mode === "card" || plan.mode === "card_update");
+}
+
+/** The place a target's messages are in: a Discord channel or thread, a Telegram chat and topic. */
+function placeOf(target: Target, key: string): ProgressPlace {
+  return target.platform === "discord"
+    ? { platform: "discord", place: target.threadId ?? target.channelId, subjectKey: key }
+    : {
+      platform: "telegram",
+      place: target.topicId === undefined ? target.chatId : `${target.chatId}:${target.topicId}`,
+      subjectKey: key,
+    };
+}
+
+/**
+ * Sends a unit's body to its target: a plain body is posted; an in-place body edits or posts
+ * as its mode says, recording the message it posts before the outcome is recorded, so the
+ * next unit of the lane finds it.
+ */
+export async function sendOrEdit(
+  ctx: DeliveryContext,
+  sender: PlatformSender,
+  log: SendLog,
+  body: unknown,
+): Promise<InPlaceResult> {
+  if (!isInPlaceBody(body)) return await sender.send(log.id, log.target, body);
+  const at = placeOf(log.target, body.inPlace.key);
+  const recorded = await getProgressMessage(ctx.kv, at);
+  const post = async (): Promise<InPlaceResult> => {
+    const posted = await sender.send(log.id, log.target, body.message);
+    if (posted.kind === "sent" && posted.messageId) {
+      if (body.inPlace.mode === "card") {
+        await saveFirstProgressMessage(ctx.kv, at, posted.messageId, ctx.now());
+      } else await saveProgressMessage(ctx.kv, at, posted.messageId, ctx.now(), log.id);
+    }
+    return posted;
+  };
+  if (!recorded || body.inPlace.mode === "card") return await post();
+  if (body.inPlace.mode === "progress") {
+    const edited = await sender.edit(log.target, recorded.messageId, body.message);
+    if (edited.kind === "gone" || edited.kind === "rejected") return await post();
+    return edited.kind === "sent"
+      ? { ...edited, messageId: recorded.messageId, editedMessageId: recorded.messageId }
+      : edited;
+  }
+  return await updateCard(ctx, sender, log, body, at, recorded, post);
+}
+
+/** Edits the card (once per unit, even across retries), then posts the notice. */
+async function updateCard(
+  ctx: DeliveryContext,
+  sender: PlatformSender,
+  log: SendLog,
+  body: InPlaceBody,
+  at: ProgressPlace,
+  recorded: { messageId: string; editedBy?: string },
+  post: () => Promise<InPlaceResult>,
+): Promise<InPlaceResult> {
+  if (recorded.editedBy !== log.id) {
+    const edited = await sender.edit(log.target, recorded.messageId, body.message);
+    if (edited.kind === "gone" || edited.kind === "rejected") return await post();
+    if (edited.kind !== "sent") return edited;
+    await saveProgressMessage(ctx.kv, at, recorded.messageId, ctx.now(), log.id);
+    const reservation = sender.reserve(log.target, ctx.maxSleepMs);
+    if (!reservation.granted) {
+      return {
+        kind: "rate_limited",
+        httpStatus: 429,
+        retryAfterMs: reservation.waitMs,
+        global: false,
+        error: "card edited; waiting for the rate limit to post the notice",
+      };
+    }
+    if (reservation.waitMs > 0) await ctx.sleep(reservation.waitMs);
+  }
+  const notice = await sender.send(log.id, log.target, body.notice ?? body.message);
+  return notice.kind === "sent" ? { ...notice, editedMessageId: recorded.messageId } : notice;
+}
+
+/** The send log after an attempt, saying which message the attempt edited, if any. */
+export function noteEdit(log: SendLog, result: InPlaceResult): SendLog {
+  const { edited: _edited, editedMessageId: _editedMessageId, ...rest } = log;
+  return result.kind === "sent" && result.editedMessageId
+    ? { ...rest, edited: true, editedMessageId: result.editedMessageId }
+    : rest;
+}

@@ -1,0 +1,210 @@
+/**
+ * Threads (docs/noise.md): for a route with `threads`, the first event of a pull request or
+ * issue posts its card as usual; later events of the same subject (comments, reviews, pushes
+ * to its branch, CI runs that name it) go into a Discord thread started from the card, or as
+ * Telegram replies to it; and events that carry the subject's state (`pull_request`, `issues`)
+ * also replace the card with the latest message. A target that is already a Discord thread
+ * cannot hold threads of its own, so it gets the events as usual.
+ */
+import { subjectOfPayload } from "../chatops/subject.ts";
+import { startDiscordThread } from "../discord/message_edits.ts";
+import type { SendResult } from "../platform/send_result.ts";
+import { saveMessageRef } from "../store/message_refs.ts";
+import type { SendLog } from "../store/send_logs.ts";
+import {
+  type CardPlace,
+  getThreadCard,
+  saveThreadCard,
+  subjectOfHead,
+  type ThreadCard,
+} from "../store/threads.ts";
+import { laneKeyFor } from "../target_ref.ts";
+import type { ForgeEvent, Target } from "../types.ts";
+import type { NoiseDeps } from "./digest.ts";
+import { editMessage } from "./noise_platform.ts";
+
+/** Event kinds whose payload holds the subject's whole state, so they refresh its card. */
+const STATE_KINDS: ReadonlySet<string> = new Set(["pull_request", "issues"]);
+/** CI events and where their payload lists the pull requests they ran for. */
+const CI_OBJECTS = new Map([
+  ["workflow_run", "workflow_run"],
+  ["check_suite", "check_suite"],
+  ["check_run", "check_run"],
+]);
+const MAX_BRANCH_CHARS = 255;
+/** Discord's answer when the message already has a thread (a start whose answer was lost). */
+const THREAD_EXISTS = /already (has been created|exists)/i;
+
+function record(value: unknown): Record<string, unknown> | null {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : null;
+}
+
+function repositoryOf(event: ForgeEvent): string | null {
+  const name = record(event.payload.repository)?.full_name;
+  return typeof name === "string" && name.includes("/") && name.length <= 140 ? name : null;
+}
+
+/** The pull request a CI event ran for, when it names exactly one. */
+function ciPullNumber(event: ForgeEvent): number | null {
+  const field = CI_OBJECTS.get(event.kind);
+  if (!field) return null;
+  const pulls = record(event.payload[field])?.pull_requests;
+  if (!Array.isArray(pulls) || pulls.length !== 1) return null;
+  const number = record(pulls[0])?.number;
+  return typeof number === "number" && Number.isSafeInteger(number) && number > 0 ? number : null;
+}
+
+/** The branch a pull request event's head is, in its own repository (`owner/repo@refs/heads/x`). */
+function headOf(event: ForgeEvent, repository: string): string | undefined {
+  const head = record(record(event.payload.pull_request)?.head);
+  const ref = head?.ref;
+  if (typeof ref !== "string" || ref.length > MAX_BRANCH_CHARS) return undefined;
+  if (record(head?.repo)?.full_name !== repository) return undefined;
+  return `${repository}@refs/heads/${ref}`;
+}
+
+/** What an event is about, for threads: `owner/repo#12`, directly or through its branch. */
+async function subjectKeyOf(
+  deps: NoiseDeps,
+  place: CardPlace,
+  event: ForgeEvent,
+): Promise<string | null> {
+  if (event.provider !== "github") return null;
+  const repository = repositoryOf(event);
+  if (!repository) return null;
+  const subject = subjectOfPayload(event.payload);
+  if (subject) return `${repository}#${subject.number}`;
+  const pull = ciPullNumber(event);
+  if (pull !== null) return `${repository}#${pull}`;
+  const ref = event.payload.ref;
+  if (event.kind === "push" && typeof ref === "string" && ref.length <= MAX_BRANCH_CHARS + 11) {
+    return await subjectOfHead(deps.kv, place, `${repository}@${ref}`);
+  }
+  return null;
+}
+
+/** A thread's name: the card's title when the body has one, else the subject. */
+function threadName(body: unknown, subject: string): string {
+  const title = (body as { embeds?: { title?: unknown }[] } | null)?.embeds?.[0]?.title;
+  return typeof title === "string" && title.trim() !== "" ? title : subject;
+}
+
+/** How the lane's sender posts (to `target`, which may name a Discord thread). */
+export type ThreadPost = (logId: string, target: Target, body: unknown) => Promise<SendResult>;
+
+/**
+ * Sends a unit of a threaded route: its subject's card, or a reply to the card (and a fresh
+ * card for state events). Null when the event has no subject or the target cannot hold
+ * threads: the caller then sends it as usual.
+ */
+export async function sendThreaded(
+  deps: NoiseDeps & { retentionMs: number },
+  log: SendLog,
+  event: ForgeEvent,
+  body: unknown,
+  post: ThreadPost,
+): Promise<SendResult | null> {
+  const target = log.target;
+  if (target.platform === "discord" && target.threadId !== undefined) return null;
+  const place = { groupId: log.groupId, routeId: log.routeId, lane: laneKeyFor(target) };
+  const subject = await subjectKeyOf(deps, place, event);
+  if (!subject) return null;
+  const card = await getThreadCard(deps.kv, place, subject);
+  if (!card) {
+    const result = await post(log.id, target, body);
+    if (result.kind === "sent" && result.messageId !== undefined) {
+      const repository = subject.slice(0, subject.lastIndexOf("#"));
+      await saveThreadCard(
+        deps.kv,
+        place,
+        subject,
+        { messageId: result.messageId, title: threadName(body, subject), createdAt: deps.now() },
+        deps.retentionMs,
+        headOf(event, repository),
+      );
+    }
+    return result;
+  }
+  const result = target.platform === "discord"
+    ? await replyInThread(deps, { place, subject, card, log, event, target }, body, post)
+    : await post(log.id, target, { ...body as object, reply_parameters: replyTo(card.messageId) });
+  if (result.kind === "sent" && STATE_KINDS.has(event.kind)) {
+    const edited = await editMessage(deps.config, target, card.messageId, body);
+    if (edited.kind !== "sent") {
+      deps.log.warn("thread card not updated", {
+        eventId: log.eventId,
+        logId: log.id,
+        error: edited.error,
+      });
+    }
+  }
+  return result;
+}
+
+function replyTo(messageId: string) {
+  return { message_id: Number(messageId), allow_sending_without_reply: true };
+}
+
+/** A reply's context: where the card is, what it is about, and the unit replying. */
+interface ReplyContext {
+  place: CardPlace;
+  subject: string;
+  card: ThreadCard;
+  log: SendLog;
+  event: ForgeEvent;
+  target: Extract<Target, { platform: "discord" }>;
+}
+
+async function replyInThread(
+  deps: NoiseDeps & { retentionMs: number },
+  { place, subject, card, log, event, target }: ReplyContext,
+  body: unknown,
+  post: ThreadPost,
+): Promise<SendResult> {
+  let threadId = card.threadId;
+  if (threadId === undefined) {
+    const started = await startDiscordThread(
+      deps.config.discord,
+      target.channelId,
+      card.messageId,
+      card.title ?? subject,
+    );
+    if (started.kind === "rejected" && !THREAD_EXISTS.test(started.error)) {
+      deps.log.warn("thread not started; sent to the channel", {
+        eventId: log.eventId,
+        logId: log.id,
+        error: started.error,
+      });
+      return await post(log.id, target, body);
+    }
+    if (started.kind !== "sent" && started.kind !== "rejected") return started;
+    // A thread started from a message has the message's id, also when it existed already.
+    threadId = started.kind === "sent" && started.messageId ? started.messageId : card.messageId;
+    await saveThreadCard(deps.kv, place, subject, { ...card, threadId }, deps.retentionMs);
+  }
+  const result = await post(log.id, { ...target, threadId }, body);
+  if (result.kind === "sent" && result.messageId !== undefined) {
+    const repository = subject.slice(0, subject.lastIndexOf("#"));
+    const number = Number(subject.slice(subject.lastIndexOf("#") + 1));
+    await saveMessageRef(
+      deps.kv,
+      { platform: "discord", chatId: threadId, messageId: result.messageId },
+      {
+        repository,
+        kind: subjectOfPayload(event.payload)?.kind ?? "pull",
+        number,
+        routeId: log.routeId,
+        groupId: log.groupId,
+      },
+    ).catch((error) =>
+      deps.log.warn("thread reply not tracked", {
+        eventId: log.eventId,
+        logId: log.id,
+        error: String(error),
+      })
+    );
+  }
+  return result;
+}

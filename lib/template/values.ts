@@ -1,0 +1,99 @@
+/**
+ * How a template reads and shows payload values: truthiness, and text for any JSON value
+ * within a character cap (objects as compact JSON, cut at a fixed depth, so no payload shape
+ * can overflow the stack or fill the message). Browser-safe.
+ */
+import type { EvaluationBudget } from "../filter/budget.ts";
+
+/** Nesting shown when an object or list is written out as JSON; deeper values become `…`. */
+const JSON_DEPTH = 4;
+
+/** The first `max` UTF-16 units of a text, never ending inside a surrogate pair. */
+export function cut(value: string, max: number): string {
+  if (value.length <= max) return value;
+  const end = /[\uD800-\uDBFF]/.test(value[max - 1] ?? "") ? max - 1 : max;
+  return value.slice(0, Math.max(end, 0));
+}
+
+/** False for a missing value, null, false, 0, NaN, "" and an empty list; true otherwise. */
+export function truthy(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  return Boolean(value);
+}
+
+function scalarText(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (value === null || value === undefined) return "";
+  return undefined;
+}
+
+/** Compact JSON of a value, at most `max` characters (longer output ends with `…`). */
+function jsonText(value: unknown, max: number, budget: EvaluationBudget): string {
+  let out = "";
+  const write = (part: string) => {
+    out += part;
+    if (out.length > max) throw new RangeError("full");
+  };
+  const walk = (item: unknown, depth: number) => {
+    budget.spend();
+    if (item === null || typeof item !== "object") {
+      write(JSON.stringify(item ?? null));
+      return;
+    }
+    if (depth >= JSON_DEPTH) {
+      write(Array.isArray(item) ? "[…]" : "{…}");
+      return;
+    }
+    if (Array.isArray(item)) {
+      write("[");
+      item.forEach((element, index) => {
+        if (index > 0) write(",");
+        walk(element, depth + 1);
+      });
+      write("]");
+      return;
+    }
+    write("{");
+    Object.keys(item).forEach((key, index) => {
+      write(`${index > 0 ? "," : ""}${JSON.stringify(key)}:`);
+      walk((item as Record<string, unknown>)[key], depth + 1);
+    });
+    write("}");
+  };
+  try {
+    walk(value, 0);
+    return out;
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return cut(out, Math.max(max - 1, 0)) + "…";
+  }
+}
+
+/**
+ * A value as text of at most `max` characters: strings as they are, numbers and booleans
+ * written out, nothing for null or a missing value, a list as its items joined with `, `, an
+ * object as compact JSON.
+ */
+export function textOf(value: unknown, max: number, budget: EvaluationBudget): string {
+  const scalar = scalarText(value);
+  if (scalar !== undefined) return cut(scalar, max);
+  if (Array.isArray(value)) return joinedText(value, ", ", max, budget);
+  return jsonText(value, max, budget);
+}
+
+/** The items of a list as text, joined with `separator`, at most `max` characters. */
+export function joinedText(
+  items: readonly unknown[],
+  separator: string,
+  max: number,
+  budget: EvaluationBudget,
+): string {
+  let out = "";
+  for (let i = 0; i < items.length && out.length < max; i++) {
+    budget.spend();
+    const scalar = scalarText(items[i]);
+    out += (i > 0 ? separator : "") + (scalar ?? jsonText(items[i], max - out.length, budget));
+  }
+  return cut(out, max);
+}

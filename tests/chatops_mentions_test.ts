@@ -1,0 +1,187 @@
+/**
+ * Mentions: a notification naming GitHub users pings their linked Discord users (allowed
+ * mentions exactly those users and the route's roles) and links their Telegram users; unlinked
+ * users stay plain text; values that are not GitHub logins are never looked up or rendered.
+ */
+import assert from "node:assert/strict";
+import { resolveMentions } from "../lib/delivery/mentions.ts";
+import { telegramMentionLine } from "../lib/format/mentions.ts";
+import { renderTelegram } from "../lib/format/telegram.ts";
+import { saveEvent } from "../lib/store/events.ts";
+import {
+  chatUsersLinkedTo,
+  deleteDiscordLink,
+  deleteTelegramLink,
+  saveDiscordLink,
+  saveTelegramLink,
+} from "../lib/store/links.ts";
+import type { ForgeEvent, Route } from "../lib/types.ts";
+import { startFakeDiscord, startFakeTelegram } from "../testing/fake_chat.ts";
+import { fixture } from "./_ingest_helpers.ts";
+import { deliveryConfig, runWorker, settled, storeRoutes } from "./_delivery_helpers.ts";
+
+const ROLE = "123456789012345678";
+const DISCORD_USER = "223456789012345678";
+const TELEGRAM_USER = "424242";
+
+const ROUTE: Route = {
+  id: "reviews",
+  name: "reviews",
+  enabled: true,
+  groupId: "acme",
+  filters: [{ type: "event", value: "pull_request" }],
+  discordRoleIds: [ROLE],
+  targets: [
+    { platform: "discord", channelId: "1111" },
+    { platform: "telegram", chatId: "-100333" },
+  ],
+};
+
+/** Delivers the fixture's review request (reviewer `octocat`); answers what each fake got. */
+async function deliverReviewRequest(kv: Deno.Kv) {
+  await using discord = startFakeDiscord();
+  await using telegram = startFakeTelegram();
+  await using _worker = runWorker(kv, deliveryConfig({ discord, telegram }));
+  await storeRoutes(kv, [ROUTE]);
+  const outcome = await saveEvent(kv, {
+    provider: "github",
+    kind: "pull_request",
+    action: "review_requested",
+    deliveryId: "review-1",
+    scope: { type: "global" },
+    receivedAt: Date.now(),
+    headers: {},
+    body: await fixture("pull_request/review_requested.payload.json"),
+  });
+  assert.equal(outcome.status, "accepted");
+  const logs = await settled(kv, "review-1", 2);
+  assert.ok(logs.every((log) => log.status === "ok"));
+  assert.equal(discord.received.length, 1);
+  assert.equal(telegram.received.length, 1);
+  return { discord: discord.received[0].body, telegram: String(telegram.received[0].body.text) };
+}
+
+function link(chatUser: string, login: string) {
+  return { userId: "583231", login, linkedAt: Date.now(), discordUserId: chatUser };
+}
+
+Deno.test("a review request pings the linked Discord user and links the linked Telegram user", async () => {
+  using kv = await Deno.openKv(":memory:");
+  await saveDiscordLink(kv, link(DISCORD_USER, "Octocat"));
+  await saveTelegramLink(kv, {
+    telegramUserId: TELEGRAM_USER,
+    userId: "583231",
+    login: "octocat",
+    linkedAt: Date.now(),
+  });
+  const received = await deliverReviewRequest(kv);
+  assert.equal(received.discord.content, `<@&${ROLE}> <@${DISCORD_USER}>`);
+  assert.deepEqual(received.discord.allowed_mentions, {
+    parse: [],
+    roles: [ROLE],
+    users: [DISCORD_USER],
+  });
+  assert.match(received.telegram, /<a href="tg:\/\/user\?id=424242">@octocat<\/a>/);
+});
+
+Deno.test("an unlinked reviewer stays plain text: no user ping, no Telegram user link", async () => {
+  using kv = await Deno.openKv(":memory:");
+  await saveDiscordLink(kv, link(DISCORD_USER, "someone-else"));
+  const received = await deliverReviewRequest(kv);
+  assert.equal(received.discord.content, `<@&${ROLE}>`);
+  assert.deepEqual(received.discord.allowed_mentions, { parse: [], roles: [ROLE] });
+  assert.match(JSON.stringify(received.discord.embeds), /octocat/);
+  assert.doesNotMatch(received.telegram, /tg:\/\/user/);
+  assert.match(received.telegram, /octocat/);
+});
+
+Deno.test("the reverse entry follows the link: written with it, moved on re-link, removed on unlink", async () => {
+  using kv = await Deno.openKv(":memory:");
+  await saveDiscordLink(kv, link(DISCORD_USER, "Octocat"));
+  assert.deepEqual(await chatUsersLinkedTo(kv, "discord", "OCTOCAT"), [DISCORD_USER]);
+  await saveDiscordLink(kv, link(DISCORD_USER, "hubot"));
+  assert.deepEqual(await chatUsersLinkedTo(kv, "discord", "octocat"), []);
+  assert.deepEqual(await chatUsersLinkedTo(kv, "discord", "hubot"), [DISCORD_USER]);
+  assert.equal(await deleteDiscordLink(kv, DISCORD_USER), true);
+  assert.deepEqual(await chatUsersLinkedTo(kv, "discord", "hubot"), []);
+  assert.equal(await deleteDiscordLink(kv, DISCORD_USER), false);
+
+  await saveTelegramLink(kv, {
+    telegramUserId: TELEGRAM_USER,
+    userId: "1",
+    login: "hubot",
+    linkedAt: 1,
+  });
+  assert.deepEqual(await chatUsersLinkedTo(kv, "telegram", "hubot"), [TELEGRAM_USER]);
+  assert.deepEqual(await chatUsersLinkedTo(kv, "discord", "hubot"), []);
+  assert.equal(await deleteTelegramLink(kv, TELEGRAM_USER), true);
+  assert.deepEqual(await chatUsersLinkedTo(kv, "telegram", "hubot"), []);
+  const left = await Array.fromAsync(kv.list({ prefix: ["links_by_github_login"] }));
+  assert.deepEqual(left, []);
+});
+
+const HOSTILE_LOGINS = [
+  "<b>octocat</b>",
+  'octo"cat',
+  "../octocat",
+  "octocat\n",
+  "octocat\u0000",
+  "-octocat",
+  "octo--cat",
+  "__proto__",
+  "o".repeat(40),
+  "",
+  "tg://user?id=1",
+];
+
+function githubEvent(provider: ForgeEvent["provider"] = "github"): ForgeEvent {
+  return {
+    id: "e1",
+    provider,
+    kind: "pull_request",
+    scope: { type: "global" },
+    receivedAt: 0,
+    headers: {},
+    payload: {},
+  };
+}
+
+Deno.test("hostile login values are neither looked up nor linked; other forges are not looked up", async () => {
+  using kv = await Deno.openKv(":memory:");
+  await saveDiscordLink(kv, link(DISCORD_USER, "octocat"));
+  for (const login of HOSTILE_LOGINS) {
+    await saveDiscordLink(kv, link("323456789012345678", login));
+    assert.deepEqual(await chatUsersLinkedTo(kv, "discord", login), [], JSON.stringify(login));
+  }
+  const mentioned = await resolveMentions(kv, githubEvent(), {
+    title: "t",
+    mentions: HOSTILE_LOGINS,
+  });
+  assert.deepEqual(mentioned, { discordUserIds: [], telegramUsers: [] });
+  const gitea = await resolveMentions(kv, githubEvent("gitea"), {
+    title: "t",
+    mentions: ["octocat"],
+  });
+  assert.deepEqual(gitea, { discordUserIds: [], telegramUsers: [] });
+  const github = await resolveMentions(kv, githubEvent(), { title: "t", mentions: ["octocat"] });
+  assert.deepEqual(github.discordUserIds, [DISCORD_USER]);
+});
+
+Deno.test("the Telegram mention line escapes the login and refuses ids that are not numbers", () => {
+  assert.equal(
+    telegramMentionLine([
+      { userId: "42", login: "<i>x</i>" },
+      { userId: '1" onclick="x', login: "a" },
+      { userId: "42", login: "again" },
+      { userId: "7", login: "b&c" },
+    ]),
+    '<a href="tg://user?id=42">@&lt;i&gt;x&lt;/i&gt;</a>, <a href="tg://user?id=7">@b&amp;c</a>',
+  );
+  const body = renderTelegram({ title: "Review requested" }, undefined, [
+    { userId: "42", login: "octocat" },
+  ]);
+  assert.equal(
+    body.text,
+    '<b>Review requested</b>\n<a href="tg://user?id=42">@octocat</a>',
+  );
+});
