@@ -150,6 +150,10 @@ Deno.test("config: a refused import changes nothing", async () => {
       ...document,
       routes: [{ ...document.routes[0], digest: { windowSeconds: 0, threshold: 1 } }],
     }],
+    ["a template that does not parse", {
+      ...document,
+      routes: [{ ...document.routes[0], template: { body: "{{#each commits}}" } }],
+    }],
     ["bad secret", { ...document, secrets: [{ groupId: "alpha", secret: "short" }] }],
     ["secret of an unknown group", {
       ...document,

@@ -18,6 +18,7 @@ import {
   MAX_ROUTE_BYTES,
   MAX_ROUTES,
 } from "../limits.ts";
+import { templateError } from "../template/mod.ts";
 import { type TargetRef, targetRefKey, targetRefOf } from "../target_ref.ts";
 import type { Fragment, Group, Route } from "../types.ts";
 
@@ -108,6 +109,8 @@ function checkRoutes(routes: readonly Route[], unknownGroup: GroupCheck): string
     if (bytesOf(route) > MAX_ROUTE_BYTES) {
       return `routes[${index}]: at most ${MAX_ROUTE_BYTES} bytes of JSON`;
     }
+    const templateProblem = route.template && templateError(route.template);
+    if (templateProblem) return `routes[${index}].template.${templateProblem}`;
   }
   return null;
 }
