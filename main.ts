@@ -36,7 +36,8 @@ if (!assets.client) {
   log.warn("built assets are missing: run `deno task build` for styles and islands");
 }
 const app = createApp({ kv, config, log, assets });
-const worker = startQueueWorker(kv, queueHandlers({ kv, config, log }), log);
+const delivery = queueHandlers({ kv, config, log });
+const worker = startQueueWorker(kv, delivery.handlers, log);
 
 const abort = new AbortController();
 const server = Deno.serve({
@@ -57,6 +58,7 @@ async function shutdown(signal: string) {
   abort.abort();
   await Promise.race([server.finished, new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS))]);
   await worker.drain(SHUTDOWN_GRACE_MS);
+  await delivery.stop();
   await Promise.race([
     updatesHandled(config),
     new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS)),

@@ -7,10 +7,14 @@
  * their clock is not slowed by the delivery worker's load.
  *
  *   deno run -A bench/delivery_bench.ts [--events 1000] [--scale 100]
+ *   deno run -A bench/delivery_bench.ts --throughput [--events 1000]
  *
  * Prints the elapsed time against the minimum the limits allow, the 429s the
  * fakes answered, whether every chat got its messages once and in order, and
- * the peak resident memory.
+ * the peak resident memory. `--throughput` sends each event to one Discord
+ * channel and one Telegram chat on fakes that never rate-limit, with limiters
+ * that never wait: messages per second and events per second end to end. The
+ * last lines are one JSON object per figure: `{"bench","metric","value","unit"}`.
  */
 import { parseArgs } from "node:util";
 import { createDeliveryWorker } from "../lib/delivery/worker.ts";
@@ -32,6 +36,14 @@ import {
   startFakeTelegram,
 } from "../testing/fake_chat.ts";
 
+/** Limiters that never wait, for the throughput run. */
+const UNLIMITED = {
+  discord: new DiscordRateLimiter({ global: { max: 1, windowMs: 0 } }),
+  telegram: new TelegramPacer({
+    limits: { chatIntervalMs: 0, groupMax: 1, groupWindowMs: 0, globalMax: 1, globalWindowMs: 0 },
+  }),
+};
+
 const DISCORD_CHANNELS = 10;
 const TELEGRAM_CHATS = 5;
 const TIME_LIMIT_MS = 300_000;
@@ -46,8 +58,8 @@ interface ChatStats {
 }
 
 interface FakeLimits {
-  discord: FakeDiscordLimits;
-  telegram: FakeTelegramLimits;
+  discord?: FakeDiscordLimits;
+  telegram?: FakeTelegramLimits;
 }
 
 function titleOf(platform: "discord" | "telegram", body: Record<string, unknown>): number {
@@ -114,11 +126,15 @@ async function bench() {
     options: {
       events: { type: "string", default: "1000" },
       scale: { type: "string", default: "100" },
+      throughput: { type: "boolean", default: false },
     },
   });
   const events = Number(values.events);
   const scale = Number(values.scale);
-  const limits: FakeLimits = {
+  const throughput = values.throughput;
+  const discordChannels = throughput ? 1 : DISCORD_CHANNELS;
+  const telegramChats = throughput ? 1 : TELEGRAM_CHATS;
+  const limits = {
     discord: {
       bucketLimit: 5,
       bucketWindowMs: 5000 / scale,
@@ -138,7 +154,7 @@ async function bench() {
   const fakesWorker = new Worker(import.meta.url, { type: "module", name: "fakes" });
   const urls = await ask<{ discordUrl: string; telegramUrl: string }>(fakesWorker, {
     cmd: "start",
-    limits,
+    limits: throughput ? {} : limits,
   });
   const dir = await Deno.makeTempDir({ prefix: "switchyard-bench-" });
   const kv = await Deno.openKv(`${dir}/bench.kv`);
@@ -150,11 +166,11 @@ async function bench() {
     TELEGRAM_API_URL: urls.telegramUrl,
   });
   const log = createLogger({ minLevel: "warn" });
-  const discordTargets: Target[] = Array.from({ length: DISCORD_CHANNELS }, (_, index) => ({
+  const discordTargets: Target[] = Array.from({ length: discordChannels }, (_, index) => ({
     platform: "discord",
     channelId: String(1000 + index),
   }));
-  const telegramTargets: Target[] = Array.from({ length: TELEGRAM_CHATS }, (_, index) => ({
+  const telegramTargets: Target[] = Array.from({ length: telegramChats }, (_, index) => ({
     platform: "telegram",
     chatId: String(-1000 - index),
   }));
@@ -183,11 +199,11 @@ async function bench() {
     kv,
     config,
     log,
-    limiters: {
+    limiters: throughput ? UNLIMITED : {
       discord: new DiscordRateLimiter({ global: { max: 50, windowMs: 1000 / scale } }),
       telegram: new TelegramPacer({ limits: { ...limits.telegram } }),
     },
-    maxSleepMs: 1000 / scale,
+    maxSleepMs: throughput ? 0 : 1000 / scale,
   });
 
   let peakRss = 0;
@@ -212,18 +228,44 @@ async function bench() {
     stats = await ask(fakesWorker, { cmd: "stats" });
   } while (
     stats.discord.received + stats.telegram.received <
-      events * (DISCORD_CHANNELS + TELEGRAM_CHATS) &&
+      events * (discordChannels + telegramChats) &&
     performance.now() - started < TIME_LIMIT_MS
   );
   const elapsedMs = performance.now() - started;
   clearInterval(sampler);
   await queue.drain(5_000);
-  worker.close();
+  await worker.close();
   kv.close();
   await ask(fakesWorker, { cmd: "stop" });
   fakesWorker.terminate();
   await Deno.remove(dir, { recursive: true });
 
+  const messages = stats.discord.received + stats.telegram.received;
+  const peakRssMiB = Math.round(peakRss / 1024 / 1024);
+  if (throughput) {
+    const lastAt = Math.max(stats.discord.lastAt, stats.telegram.lastAt);
+    const firstAt = Math.min(stats.discord.firstAt, stats.telegram.firstAt);
+    const report = {
+      events,
+      messages,
+      acceptMs: Math.round(acceptedMs),
+      elapsedMs: Math.round(elapsedMs),
+      sendSpanMs: lastAt - firstAt,
+      inOrderOnce: stats.discord.inOrderOnce && stats.telegram.inOrderOnce,
+      peakRssMiB,
+    };
+    console.log(JSON.stringify(report, null, 2));
+    printFigures([
+      [
+        "throughput messages/s (first to last send)",
+        messages / (report.sendSpanMs / 1000),
+        "msg/s",
+      ],
+      ["throughput events/s end to end", events / ((lastAt - startedAt) / 1000), "events/s"],
+      ["throughput peak RSS", peakRssMiB, "MiB"],
+    ]);
+    return;
+  }
   const discordMinMs = Math.floor((events - 1) / limits.discord.bucketLimit) *
     limits.discord.bucketWindowMs;
   const telegramMinMs = (events - 1) *
@@ -231,6 +273,7 @@ async function bench() {
       limits.telegram.chatIntervalMs,
       limits.telegram.groupWindowMs / limits.telegram.groupMax,
     );
+  const minimumMs = Math.max(discordMinMs, telegramMinMs);
   console.log(JSON.stringify(
     {
       events,
@@ -238,7 +281,7 @@ async function bench() {
       messages: { discord: stats.discord.received, telegram: stats.telegram.received },
       acceptMs: Math.round(acceptedMs),
       elapsedMs: Math.round(elapsedMs),
-      minimumMs: Math.round(Math.max(discordMinMs, telegramMinMs)),
+      minimumMs: Math.round(minimumMs),
       discord: {
         spanMs: stats.discord.lastAt - startedAt,
         minimumMs: discordMinMs,
@@ -253,11 +296,29 @@ async function bench() {
         rateLimited: stats.telegram.rateLimited,
         inOrderOnce: stats.telegram.inOrderOnce,
       },
-      peakRssMiB: Math.round(peakRss / 1024 / 1024),
+      peakRssMiB,
     },
     null,
     2,
   ));
+  printFigures([
+    [`makespan / minimum at scale ${scale}`, elapsedMs / minimumMs, "ratio"],
+    [`429s at scale ${scale}`, stats.discord.rateLimited + stats.telegram.rateLimited, "count"],
+    [
+      `in order, once at scale ${scale}`,
+      stats.discord.inOrderOnce && stats.telegram.inOrderOnce ? 1 : 0,
+      "bool",
+    ],
+    [`peak RSS at scale ${scale} (${messages} messages)`, peakRssMiB, "MiB"],
+  ]);
+}
+
+/** Prints one JSON line per figure, for the benchmark runner. */
+function printFigures(figures: [metric: string, value: number, unit: string][]) {
+  for (const [metric, value, unit] of figures) {
+    const rounded = Math.round(value * 1000) / 1000;
+    console.log(JSON.stringify({ bench: "delivery", metric, value: rounded, unit }));
+  }
 }
 
 if ((self as { name?: string }).name === "fakes") {

@@ -12,6 +12,7 @@ const TABS = [
   { href: "/admin", label: "Overview" },
   { href: "/admin/groups", label: "Groups" },
   { href: "/admin/routes", label: "Routes" },
+  { href: "/admin/events", label: "Events" },
   { href: "/admin/logs", label: "Logs" },
   { href: "/admin/audit", label: "Audit" },
 ];

@@ -11,13 +11,21 @@ export interface WorkerDeps {
   log: Logger;
 }
 
+/** The queue handlers and what stops the work they started. */
+export interface QueueService {
+  handlers: Record<string, QueueHandler>;
+  /** Stops the delivery sweep and passes the lanes this instance holds on to the next run. */
+  stop(): Promise<void>;
+}
+
 /**
  * Handlers by message type: `deliver` (route an accepted event into delivery
  * units) and `lane` (send one target's units in order). Starting them also
- * resumes lanes whose queue message was lost while the process was down.
+ * resumes lanes whose queue message was lost while the process was down, and
+ * starts the periodic delivery sweep.
  */
-export function queueHandlers(deps: WorkerDeps): Record<string, QueueHandler> {
+export function queueHandlers(deps: WorkerDeps): QueueService {
   const worker = createDeliveryWorker(deps);
   worker.upkeep().catch((error) => deps.log.error("delivery upkeep failed", { error }));
-  return worker.handlers;
+  return { handlers: worker.handlers, stop: () => worker.close() };
 }

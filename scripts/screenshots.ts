@@ -26,8 +26,11 @@ const OUT_DIR = join(PROJECT_ROOT, "screenshots");
 const ACCEPTING_CHANNEL = "111111111111111111";
 const REFUSING_CHANNEL = "222222222222222222";
 
-/** Values for the route parameters of console pages. */
-const PARAMS = new Map([["id", "web"], ["groupId", "web"], ["token", "x"]]);
+/** Values for the route parameters of console pages (`eventId` is set from the fixtures). */
+const PARAMS = new Map([["id", "web"], ["groupId", "web"], ["token", "x"], ["routeId", "bugs"]]);
+
+/** Values that differ in one folder of routes (a send log's page takes a log id as `[id]`). */
+const PARAMS_BY_FOLDER = new Map<string, Map<string, string>>();
 
 const VIEWS = [
   { name: "desktop", width: 1440, height: 900, dark: false },
@@ -59,7 +62,8 @@ async function startApp(env: Record<string, string>): Promise<Running> {
   // Background upkeep may still run once the store is closed; its errors then mean nothing.
   const log = createLogger({ minLevel: "error", sink: (line) => stopped || console.error(line) });
   const app = createApp({ kv, config, log, assets: await loadAssets(PROJECT_ROOT) });
-  const worker = startQueueWorker(kv, queueHandlers({ kv, config, log }), log);
+  const delivery = queueHandlers({ kv, config, log });
+  const worker = startQueueWorker(kv, delivery.handlers, log);
   const server = Deno.serve({ port, hostname: "127.0.0.1", onListen: () => {} }, app.fetch);
   const base = `http://localhost:${port}`;
   return {
@@ -70,6 +74,7 @@ async function startApp(env: Record<string, string>): Promise<Running> {
       stopped = true;
       await server.shutdown();
       await worker.drain(1000);
+      await delivery.stop();
       closeStore(kv);
     },
   };
@@ -177,10 +182,18 @@ async function addFixtures(app: Running): Promise<void> {
   }
   for (let tries = 0; tries < 100; tries++) {
     const { items } = await call(app, "GET", "/admin/api/logs?groupId=web");
-    if (items.length >= events.length) return;
+    const settled = items.filter((log: { status: string }) => log.status !== "retrying");
+    if (settled.length >= events.length) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
+    if (tries === 99) console.warn("screenshots: not every event reached the fake Discord in time");
   }
-  console.warn("screenshots: not every event reached the fake Discord in time");
+  const recent = await call(app, "GET", "/admin/api/groups/web/events");
+  const unlabelled = recent.items.find((event: { routeIds: string[] }) =>
+    !event.routeIds.includes("bugs")
+  );
+  if (unlabelled) PARAMS.set("eventId", unlabelled.id);
+  const { items } = await call(app, "GET", "/admin/api/logs?groupId=web&status=failed");
+  if (items.length > 0) PARAMS_BY_FOLDER.set("admin/logs", new Map([["id", items[0].id]]));
 }
 
 /** The URL paths of the console's pages in the route manifest. */
@@ -195,7 +208,8 @@ function consolePages(): string[] {
       console.warn(`screenshots: skipped ${path} (no value for [${missing[1]}])`);
       continue;
     }
-    paths.push(path.replace(/\[(\w+)\]/g, (_, name) => PARAMS.get(name)!));
+    const own = PARAMS_BY_FOLDER.get(file.slice(0, file.lastIndexOf("/")));
+    paths.push(path.replace(/\[(\w+)\]/g, (_, name) => own?.get(name) ?? PARAMS.get(name)!));
   }
   return paths.sort();
 }

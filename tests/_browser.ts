@@ -88,3 +88,28 @@ export async function assertNoAxeViolations(page: Page): Promise<void> {
   );
   assert.deepEqual(readable, [], `axe-core violations on ${page.url()}`);
 }
+
+/**
+ * axe-core finds nothing in the page as it is, in dark mode, and at 390 px wide, where no
+ * part of the page's content reaches past the right edge. The page is left as it was.
+ */
+export async function assertGoodEverywhere(page: Page): Promise<void> {
+  await assertNoAxeViolations(page);
+  const size = page.viewportSize()!;
+  await page.emulateMedia({ colorScheme: "dark" });
+  await page.evaluate(() => document.documentElement.classList.add("dark"));
+  await assertNoAxeViolations(page);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const widest = await page.evaluate(() =>
+    Math.max(
+      ...[...document.querySelectorAll("main, main *")].map((element) =>
+        Math.ceil(element.getBoundingClientRect().right)
+      ),
+    )
+  );
+  assert.ok(widest <= 390, `content reaches ${widest}px at 390px wide on ${page.url()}`);
+  await assertNoAxeViolations(page);
+  await page.setViewportSize(size);
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.evaluate(() => document.documentElement.classList.remove("dark"));
+}

@@ -108,8 +108,9 @@ export function runWorker(
     log,
     backoffMs: TEST_BACKOFF_MS,
     leaseMs: 2_000,
-    laneBudgetMs: 1_000,
     maxSleepMs: 50,
+    sweepEveryMs: 0,
+    stallMs: 1_000,
     limiters: {
       discord: new DiscordRateLimiter(),
       telegram: new TelegramPacer({ limits: FAST_TELEGRAM }),
@@ -122,7 +123,7 @@ export function runWorker(
     if (stopped) return;
     stopped = true;
     await queue.drain(5_000);
-    worker.close();
+    await worker.close();
   };
   return { worker, lines, stop, [Symbol.asyncDispose]: stop };
 }

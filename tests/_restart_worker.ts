@@ -31,8 +31,8 @@ export const RESTART_ROUTE: Route = customRoute("all", [
   { platform: "telegram", chatId: "88" },
 ]);
 
-/** Short leases and budgets, and no sleeping: every wait is a delayed queue message. */
-export const RESTART_TIMINGS = { leaseMs: 500, maxSleepMs: 0, laneBudgetMs: 200 };
+/** Short leases and stalls, and no sleeping: every wait is scheduled. */
+export const RESTART_TIMINGS = { leaseMs: 500, maxSleepMs: 0, sweepEveryMs: 200, stallMs: 200 };
 
 /** Telegram paced at one message per 50 ms to the chat. */
 export const PACED_TELEGRAM = {

@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { ADMIN_ENDPOINTS } from "../lib/admin/endpoints.ts";
 import { replaceFragments } from "../lib/store/fragments.ts";
-import { putGroup } from "../lib/store/groups.ts";
+import { recordEventRoutes } from "../lib/store/event_routes.ts";
+import { listGroupEntries, putGroup } from "../lib/store/groups.ts";
 import { createInvite } from "../lib/store/invites.ts";
 import { replaceRoutes } from "../lib/store/routes.ts";
 import { regenerateGroupSecret } from "../lib/store/tenants.ts";
@@ -23,6 +24,8 @@ import {
 } from "./_admin_helpers.ts";
 
 const LOG = sendLog(Date.UTC(2025, 0, 2), { deliveryId: "d-1", status: "dead" });
+/** An event of group `alpha` (its payload is not kept: the verdicts say so). */
+const EVENT_ID = LOG.eventId;
 
 interface Cell {
   name: string;
@@ -207,6 +210,18 @@ const MATRIX: Cell[] = [
     expected: [401, 200, 200, 200, 200, 200],
   },
   {
+    name: "events of a group",
+    method: "GET",
+    path: "/admin/api/groups/alpha/events",
+    expected: [401, 200, 200, 403, 200, 200],
+  },
+  {
+    name: "one event",
+    method: "GET",
+    path: `/admin/api/groups/alpha/events/${EVENT_ID}`,
+    expected: [401, 200, 200, 403, 200, 200],
+  },
+  {
     name: "logs of a group",
     method: "GET",
     path: "/admin/api/logs?groupId=alpha",
@@ -297,6 +312,18 @@ async function seeded(): Promise<AdminApp> {
   await replaceFragments(app.kv, "alpha", []);
   await regenerateGroupSecret(app.kv, "alpha");
   await storeSendLogs(app.kv, [LOG]);
+  const [alpha] = (await listGroupEntries(app.kv)).filter((entry) => entry.group.id === "alpha");
+  await recordEventRoutes(app.kv, [{
+    internalId: alpha.internalId,
+    record: {
+      eventId: EVENT_ID,
+      provider: "github",
+      kind: "push",
+      groupId: "alpha",
+      routeIds: ["r1"],
+      receivedAt: LOG.createdAt,
+    },
+  }], 60_000);
   return app;
 }
 
@@ -320,7 +347,8 @@ Deno.test("permissions: the matrix covers every endpoint of the registry", () =>
   for (const { method, path } of Object.values(ADMIN_ENDPOINTS)) {
     const concrete = path
       .replace("{id}", path.startsWith("/admin/api/logs/") ? LOG.id : "alpha")
-      .replace("{deliveryId}", "d-1");
+      .replace("{deliveryId}", "d-1")
+      .replace("{eventId}", EVENT_ID);
     assert.ok(covered.has(`${method} ${concrete}`), `${method} ${path}`);
   }
 });

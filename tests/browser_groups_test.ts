@@ -17,7 +17,7 @@ import { getRoutes, replaceRoutes } from "../lib/store/routes.ts";
 import { createSession } from "../lib/store/sessions.ts";
 import { getGroupSecret, regenerateGroupSecret } from "../lib/store/tenants.ts";
 import { ALPHA, BETA, PEOPLE, type Person, route } from "./_admin_helpers.ts";
-import { assertNoAxeViolations, hasChromium, withChromium } from "./_browser.ts";
+import { assertGoodEverywhere, hasChromium, withChromium } from "./_browser.ts";
 import { startTestApp } from "./_helpers.ts";
 
 interface Console {
@@ -55,31 +55,6 @@ async function withConsole(
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
     await run({ page, base, kv: app.kv });
   }, options.expectedErrors ? [options.expectedErrors] : []);
-}
-
-/**
- * axe-core finds nothing in the page as it is, in dark mode, and at 390 px wide, where no
- * part of the page's content reaches past the right edge.
- */
-async function assertGoodEverywhere(page: Page) {
-  await assertNoAxeViolations(page);
-  const size = page.viewportSize()!;
-  await page.emulateMedia({ colorScheme: "dark" });
-  await page.evaluate(() => document.documentElement.classList.add("dark"));
-  await assertNoAxeViolations(page);
-  await page.setViewportSize({ width: 390, height: 844 });
-  const widest = await page.evaluate(() =>
-    Math.max(
-      ...[...document.querySelectorAll("main, main *")].map((element) =>
-        Math.ceil(element.getBoundingClientRect().right)
-      ),
-    )
-  );
-  assert.ok(widest <= 390, `content reaches ${widest}px at 390px wide on ${page.url()}`);
-  await assertNoAxeViolations(page);
-  await page.setViewportSize(size);
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.evaluate(() => document.documentElement.classList.remove("dark"));
 }
 
 const readClipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());

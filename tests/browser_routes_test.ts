@@ -10,7 +10,7 @@ import { PROJECT_ROOT } from "../lib/app.ts";
 import { loadAssets } from "../lib/fresh/assets.ts";
 import { putGroup } from "../lib/store/groups.ts";
 import type { FilterNode, Fragment, Group, Route } from "../lib/types.ts";
-import { assertNoAxeViolations, hasChromium, withChromium } from "./_browser.ts";
+import { assertNoAxeViolations, hasChromium, untilHydrated, withChromium } from "./_browser.ts";
 import { startTestApp, type TestApp } from "./_helpers.ts";
 
 const ALPHA: Group = {
@@ -378,11 +378,8 @@ Deno.test({
       await page.keyboard.type(CHANNEL);
       await tabTo(page, /^Add an event filter to the all group$/);
       await page.keyboard.press("Enter");
-      assert.equal(
-        await page.evaluate(() => document.activeElement?.id.endsWith("-event-0")),
-        true,
-        "focus moves to the new filter",
-      );
+      // Focus moves to the new filter once it is shown.
+      await page.waitForFunction(() => document.activeElement?.id.endsWith("-event-0"));
       await page.keyboard.press("Control+A");
       await page.keyboard.type("issues");
       await page.keyboard.press("Tab");
@@ -498,5 +495,49 @@ Deno.test({
       }),
       route("rest", "Everything else", { filters: [], fallback: true, enabled: false }),
     ]);
+  },
+});
+
+Deno.test({
+  name: "routes: a filter is dragged by its handle to another place in its group",
+  ignore: !hasChromium,
+  async fn() {
+    const tree: FilterNode = {
+      all: [
+        { type: "event", value: "pull_request.opened" },
+        { type: "field", path: "pull_request.draft", op: "eq", value: false },
+        { type: "field", path: "pull_request.labels[*].name", op: "eq", value: "bug" },
+      ],
+    };
+    await withConsole(async (page, base, app) => {
+      await openEditor(page, `${base}/admin/routes/alpha/edit/bugs`);
+      const paths = () =>
+        nodes(page, "field").evaluateAll((rows) =>
+          rows.map((row) => (row.querySelector("input[id$=-path]") as HTMLInputElement).value)
+        );
+      assert.deepEqual(await paths(), ["pull_request.draft", "pull_request.labels[*].name"]);
+      // The whole tree in view: a drag starts only from a handle on screen.
+      await page.setViewportSize({ width: 1280, height: 2000 });
+      const moved = ["pull_request.labels[*].name", "pull_request.draft"];
+      // A drag that a busy browser did not start has changed nothing, so it is tried again.
+      await untilHydrated(
+        "the dragged filter to move",
+        () =>
+          nodes(page, "field").nth(1).getByTestId("drag-handle").dragTo(nodes(page, "event"), {
+            targetPosition: { x: 40, y: 4 },
+          }),
+        async () => JSON.stringify(await paths()) === JSON.stringify(moved),
+      );
+      assert.equal(
+        await page.locator("[data-testid=node][data-kind=all] > ol > li").first()
+          .getAttribute("data-kind"),
+        "field",
+      );
+      await waitForMatched(page, true);
+      await page.getByRole("button", { name: "Save route" }).click();
+      await expectStatus(page, "Route saved");
+      const [saved] = await storedRoutes(app);
+      assert.deepEqual(saved.ast, { all: [tree.all[2], tree.all[0], tree.all[1]] });
+    }, [route("bugs", "Bugs", { filters: [], ast: tree })]);
   },
 });

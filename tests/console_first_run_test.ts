@@ -154,6 +154,8 @@ Deno.test("first run: an empty instance shows the checklist with nothing done, l
   assert.match(html, /DEBUG_MODE/);
   assert.doesNotMatch(html, /href="\/admin\/logout"/, "nothing to sign out of in DEBUG_MODE");
   assert.doesNotMatch(html, /id="group-switcher"/, "no groups, no switcher");
+  assert.match(html, /data-testid="no-deliveries"/, "no wall of empty charts");
+  assert.doesNotMatch(html, /data-testid="success-chart"/);
 });
 
 Deno.test("layout: the invite result shows in the status region; unknown values show nothing", async () => {

@@ -1,36 +1,71 @@
 /** The pure pieces of delivery: the retry policy, even pacing and the rate limiters. */
 import assert from "node:assert/strict";
 import { EvenPace } from "../lib/platform/even_pace.ts";
-import { decide } from "../lib/delivery/retry_policy.ts";
+import { decide, type RetryState } from "../lib/delivery/retry_policy.ts";
 import { DiscordRateLimiter, parseDiscordRateLimit } from "../lib/discord/rate_limit.ts";
 import { TelegramPacer } from "../lib/telegram/pacer.ts";
 
 Deno.test("retry policy: 5xx backs off along the schedule, then dead; 429 uses no retry", () => {
   const schedule = [5, 30];
   const retryable = { kind: "retryable", httpStatus: 502, error: "Bad Gateway" } as const;
-  assert.deepEqual(decide(retryable, 0, schedule), { status: "retrying", failures: 1, delayMs: 5 });
-  assert.deepEqual(decide(retryable, 1, schedule), {
+  const at = (failures: number) => ({ failures });
+  assert.deepEqual(decide(retryable, at(0), schedule, 0), {
+    status: "retrying",
+    failures: 1,
+    delayMs: 5,
+  });
+  assert.deepEqual(decide(retryable, at(1), schedule, 0), {
     status: "retrying",
     failures: 2,
     delayMs: 30,
   });
-  assert.deepEqual(decide(retryable, 2, schedule), { status: "dead", failures: 3 });
+  assert.deepEqual(decide(retryable, at(2), schedule, 0), { status: "dead", failures: 3 });
   assert.deepEqual(
     decide(
       { kind: "rate_limited", httpStatus: 429, retryAfterMs: 700, global: false, error: "" },
-      1,
+      at(1),
       schedule,
+      1_000,
     ),
-    { status: "retrying", failures: 1, delayMs: 700 },
+    { status: "retrying", failures: 1, rateLimits: 1, rateLimitedSince: 1_000, delayMs: 700 },
   );
   assert.deepEqual(
-    decide({ kind: "rejected", httpStatus: 403, error: "Missing Access" }, 0, schedule),
+    decide({ kind: "rejected", httpStatus: 403, error: "Missing Access" }, at(0), schedule, 0),
     { status: "failed", failures: 0 },
   );
-  assert.deepEqual(decide({ kind: "sent", httpStatus: 200 }, 2, schedule), {
+  assert.deepEqual(decide({ kind: "sent", httpStatus: 200 }, at(2), schedule, 0), {
     status: "ok",
     failures: 2,
   });
+});
+
+Deno.test("retry policy: a unit answered only 429s ends dead after a bounded time or count", () => {
+  const limited = {
+    kind: "rate_limited",
+    httpStatus: 429,
+    retryAfterMs: 0,
+    global: false,
+    error: "Too Many Requests",
+  } as const;
+  const bound = { maxMs: 10_000, maxInARow: 5 };
+  let state: RetryState = { failures: 0 };
+  for (let attempt = 1; attempt < 5; attempt++) {
+    const decision = decide(limited, state, [5], attempt, bound);
+    assert.equal(decision.status, "retrying");
+    state = decision;
+  }
+  const fifth = decide(limited, state, [5], 5, bound);
+  assert.equal(fifth.status, "dead");
+  assert.match(fifth.reason!, /rate limited \(429\) 5 times in a row/);
+
+  const slow = decide(
+    limited,
+    { failures: 0, rateLimits: 1, rateLimitedSince: 0 },
+    [5],
+    10_000,
+    bound,
+  );
+  assert.equal(slow.status, "dead", "past the time bound");
 });
 
 Deno.test("even pace: events kept windowMs/max apart, reserved only on take", () => {
@@ -79,4 +114,30 @@ Deno.test("telegram pacer: 1/s per chat, one every 3 s in a group, 30/s overall"
   assert.deepEqual(wait("-100123", 0), { granted: false, waitMs: 2067 }, "20/min per group");
   pacer.holdChat("43", 5000);
   assert.deepEqual(wait("43", 0), { granted: false, waitMs: 5000 }, "a 429 holds the chat");
+});
+
+Deno.test("lane pace: the next owner of a lane keeps the limit the last one learned", () => {
+  let now = 1_000;
+  const clock = () => now;
+  const first = new DiscordRateLimiter({ now: clock });
+  first.observe("7", { kind: "answer", rateLimit: { limit: 5, remaining: 0, resetAfterMs: 400 } });
+  const left = first.paceOf("7")!;
+  assert.equal(left.notBefore, 1_400);
+
+  const next = new DiscordRateLimiter({ now: clock });
+  next.adopt("7", left);
+  assert.deepEqual(next.reserve("7", 1_000), { granted: true, waitMs: 400 });
+
+  const pacer = new TelegramPacer({ now: clock });
+  assert.equal(pacer.reserve("-5", 0).granted, true);
+  const chat = new TelegramPacer({ now: clock });
+  chat.adopt("-5", pacer.paceOf("-5")!);
+  now += 1_000;
+  assert.deepEqual(chat.reserve("-5", 0), { granted: false, waitMs: 2_000 }, "3 s per group");
+});
+
+Deno.test("even pace: a share of the limit when several instances keep it", () => {
+  const pace = new EvenPace(10, 100);
+  pace.share(2);
+  assert.deepEqual([pace.take(0, 0), pace.take(0, 0)], [0, 20]);
 });

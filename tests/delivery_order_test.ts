@@ -54,10 +54,11 @@ async function fanOutBeforeCrash(
   return (await getLaneRun(kv, LANE)).value!.token;
 }
 
-/** Waits until the lane's queue message from before the crash has run (the token changed). */
+/** Waits until the lane's queue message from before the crash has run (the lane was taken). */
 async function laneMessageHandled(kv: Deno.Kv, token: string) {
   await waitFor("the lane message to be handled", async () => {
-    return (await getLaneRun(kv, LANE)).value?.token !== token;
+    const run = (await getLaneRun(kv, LANE)).value;
+    return run?.token !== token || run.leaseOwner !== undefined;
   });
 }
 

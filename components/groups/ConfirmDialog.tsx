@@ -1,5 +1,6 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useId, useRef, useState } from "preact/hooks";
+import { useEffect, useId, useState } from "preact/hooks";
+import { Modal } from "../layout/Modal.tsx";
 import { DANGER, INPUT, SECONDARY } from "./ui.ts";
 
 /** What a confirmation asks. */
@@ -18,55 +19,34 @@ export interface ConfirmDialogProps {
 }
 
 /**
- * A modal confirmation for a destructive action: focus moves into it (to the text to type,
- * else to Cancel), Esc or Cancel closes it, and focus returns to the control that opened it.
+ * A modal confirmation for a destructive action (on the console's `Modal`): focus moves into
+ * it (to the text to type, else to Cancel), Esc or Cancel closes it, and focus returns to the
+ * control that opened it.
  */
 export function ConfirmDialog(props: ConfirmDialogProps) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const first = useRef<HTMLInputElement & HTMLButtonElement>(null);
-  const opener = useRef<Element | null>(null);
   const [typed, setTyped] = useState("");
-  const titleId = useId();
   const inputId = useId();
-
   useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (props.open && !element.open) {
-      opener.current = document.activeElement;
-      setTyped("");
-      element.showModal();
-      first.current?.focus();
-    } else if (!props.open && element.open) {
-      element.close();
-    }
+    if (props.open) setTyped("");
   }, [props.open]);
-
-  const onClose = () => {
-    if (opener.current instanceof HTMLElement && opener.current.isConnected) {
-      opener.current.focus();
-    }
-    if (props.open) props.onCancel();
-  };
   const allowed = !props.busy &&
     (props.typeToConfirm === undefined || typed === props.typeToConfirm);
 
   return (
-    <dialog
-      ref={dialog}
-      aria-labelledby={titleId}
-      onClose={onClose}
-      class="m-auto w-[calc(100%-2rem)] max-w-md rounded-lg border border-slate-200 bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/60 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+    <Modal
+      open={props.open}
+      title={props.title}
+      onClose={() => props.onCancel()}
+      initialFocus="[data-first]"
     >
       <form
         method="dialog"
-        class="flex flex-col gap-4 p-5"
+        class="mt-4 flex flex-col gap-4"
         onSubmit={(event) => {
           event.preventDefault();
           if (allowed) props.onConfirm();
         }}
       >
-        <h2 id={titleId} class="text-lg font-semibold">{props.title}</h2>
         <div class="text-sm text-slate-700 dark:text-slate-200">{props.children}</div>
         {props.typeToConfirm !== undefined && (
           <div class="flex flex-col gap-1">
@@ -75,7 +55,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
             </label>
             <input
               id={inputId}
-              ref={first}
+              data-first
               class={INPUT}
               autocomplete="off"
               spellcheck={false}
@@ -96,7 +76,7 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
           <button
             type="button"
             class={SECONDARY}
-            ref={props.typeToConfirm === undefined ? first : undefined}
+            data-first={props.typeToConfirm === undefined ? true : undefined}
             onClick={() => props.onCancel()}
           >
             Cancel
@@ -106,6 +86,6 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
           </button>
         </div>
       </form>
-    </dialog>
+    </Modal>
   );
 }

@@ -1,5 +1,6 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useId, useRef } from "preact/hooks";
+import { useId } from "preact/hooks";
+import { useModal } from "./use_modal.ts";
 
 /** What a modal shows and how it closes. */
 export interface ModalProps {
@@ -8,8 +9,13 @@ export interface ModalProps {
   /** Called when the person closes it (Esc, the close button, a click on the backdrop). */
   onClose(): void;
   children: ComponentChildren;
-  /** A CSS selector for the element to focus on opening (default: the first control). */
+  /** A CSS selector for the element to focus on opening (default: `[data-autofocus]`). */
   initialFocus?: string;
+  /** `alertdialog` for a question about a destructive action. */
+  role?: "dialog" | "alertdialog";
+  /** 32rem wide instead of 28rem (for lists, such as what changed). */
+  wide?: boolean;
+  testId?: string;
 }
 
 /**
@@ -18,43 +24,27 @@ export interface ModalProps {
  * to the element that had it before.
  */
 export function Modal(props: ModalProps) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const opener = useRef<HTMLElement | null>(null);
+  const modal = useModal(props.open, props.initialFocus);
+  const dialog = modal.ref;
   const titleId = useId();
-
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (props.open && !element.open) {
-      opener.current = document.activeElement instanceof HTMLElement
-        ? document.activeElement
-        : null;
-      element.showModal();
-      const first = props.initialFocus
-        ? element.querySelector<HTMLElement>(props.initialFocus)
-        : null;
-      first?.focus();
-    } else if (!props.open && element.open) {
-      element.close();
-    }
-  }, [props.open]);
-
   const onClose = () => {
-    const back = opener.current;
-    opener.current = null;
-    if (back?.isConnected) back.focus();
+    modal.restoreFocus();
     if (props.open) props.onClose();
   };
 
   return (
     <dialog
       ref={dialog}
+      role={props.role}
       aria-labelledby={titleId}
+      data-testid={props.testId}
       onClose={onClose}
       onClick={(event) => {
         if (event.target === dialog.current) dialog.current?.close();
       }}
-      class="m-auto w-[calc(100%-2rem)] max-w-md rounded-lg border border-slate-200 bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/60 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
+      class={`m-auto w-[calc(100%-2rem)] ${
+        props.wide ? "max-w-lg" : "max-w-md"
+      } rounded-lg border border-slate-200 bg-white p-0 text-slate-900 shadow-xl backdrop:bg-slate-900/60 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100`}
     >
       <div class="p-5">
         <h2 id={titleId} class="text-lg font-semibold">{props.title}</h2>

@@ -29,15 +29,16 @@ const STEPS: readonly Step[] = [
     done: "route",
     title: "Add a route",
     detail: "Pick the events to send, with a filter, and the Discord channel or Telegram chat.",
-    href: "/admin/groups",
-    link: "Open Groups",
+    href: "/admin/routes",
+    link: "Open Routes",
   },
   {
     done: "delivery",
     title: "Send a test event",
-    detail: "Send a signed event (the README's quickstart has a curl), then find it in the logs.",
-    href: "/admin/logs",
-    link: "Open Logs",
+    detail: "Send a signed event (the README's quickstart has a curl); Events shows which routes " +
+      "it fired and why, Logs what was sent.",
+    href: "/admin/events",
+    link: "Open Events",
   },
 ];
 

@@ -1,5 +1,6 @@
 import { AUDIT_ACTION_CHOICES, type AuditPageData } from "../../lib/admin/audit_page.ts";
-import { INPUT, LABEL, PRIMARY_BUTTON, SECONDARY_BUTTON } from "./ui.ts";
+import { DayFields, FilterActions, GroupSelect } from "./FilterFields.tsx";
+import { INPUT, LABEL } from "./ui.ts";
 
 /** The audit filters: a GET form. Days are UTC days, both included. */
 export function AuditFilterForm(
@@ -35,33 +36,13 @@ export function AuditFilterForm(
             {AUDIT_ACTION_CHOICES.map((action) => <option key={action} value={action} />)}
           </datalist>
         </label>
-        <label class={LABEL}>
-          Group
-          <select class={INPUT} name="group">
-            <option value="">All my groups</option>
-            {groups.map((group) => (
-              <option key={group.id} value={group.id} selected={filters.group === group.id}>
-                {group.name === group.id ? group.id : `${group.name} (${group.id})`}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label class={LABEL}>
-          From (UTC day)
-          <input class={INPUT} type="date" name="from" value={filters.from ?? ""} />
-        </label>
-        <label class={LABEL}>
-          To (UTC day)
-          <input class={INPUT} type="date" name="to" value={filters.to ?? ""} />
-        </label>
+        <GroupSelect groups={groups} selected={filters.group} />
+        <DayFields from={filters.from} to={filters.to} />
       </div>
       <p class="text-xs text-slate-600 dark:text-slate-400">
         An action ending in a dot (<code>group.</code>) matches the whole family.
       </p>
-      <div class="flex flex-wrap gap-2">
-        <button type="submit" class={PRIMARY_BUTTON}>Apply filters</button>
-        <a href="/admin/audit" class={SECONDARY_BUTTON}>Reset</a>
-      </div>
+      <FilterActions resetHref="/admin/audit" />
     </form>
   );
 }

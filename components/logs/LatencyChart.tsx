@@ -1,8 +1,11 @@
 import type { OverviewData } from "../../lib/admin/overview_page.ts";
+import { ChartFrame } from "./ChartFrame.tsx";
 import { formatDuration } from "./format.ts";
 import { LINK, MUTED, TD, TH } from "./ui.ts";
 
 const NICE_STEPS = [1, 2, 2.5, 5, 10];
+/** The axis never goes below 10 ms, so an empty chart reads 10 ms, 5 ms, 0. */
+const MIN_TOP_MS = 10;
 
 /** The smallest "round" number (1, 2, 2.5, 5 × 10ⁿ) at or above `value`. */
 export function niceCeiling(value: number): number {
@@ -71,41 +74,18 @@ export function LatencyChart(props: { daily: OverviewData["daily"] }) {
   const { daily } = props;
   const p50 = daily.map((day) => day.latency?.p50Ms);
   const p95 = daily.map((day) => day.latency?.p95Ms);
-  const top = niceCeiling(Math.max(0, ...p95.filter((v) => v !== undefined)));
+  const top = niceCeiling(Math.max(MIN_TOP_MS, ...p95.filter((v) => v !== undefined)));
   return (
     <figure>
-      <div class="flex gap-2">
-        <div
-          class={`flex h-32 w-14 shrink-0 flex-col justify-between text-right text-xs tabular-nums ${MUTED}`}
-          aria-hidden="true"
-        >
-          <span>{formatDuration(top)}</span>
-          <span>{formatDuration(top / 2)}</span>
-          <span>0</span>
-        </div>
-        <svg
-          viewBox={`0 0 ${daily.length} 100`}
-          preserveAspectRatio="none"
-          class="h-32 min-w-0 flex-1 overflow-visible"
-          aria-hidden="true"
-          data-testid="latency-chart"
-        >
-          {[0, 50, 100].map((y) => (
-            <line
-              key={y}
-              x1={0}
-              x2={daily.length}
-              y1={y}
-              y2={y}
-              class="stroke-slate-200 dark:stroke-slate-700"
-              stroke-width={1}
-              vector-effect="non-scaling-stroke"
-            />
-          ))}
-          <Series values={p95} top={top} class="stroke-amber-500 dark:stroke-amber-400" />
-          <Series values={p50} top={top} class="stroke-indigo-600 dark:stroke-indigo-400" />
-        </svg>
-      </div>
+      <ChartFrame
+        days={daily.length}
+        axis={[formatDuration(top), formatDuration(top / 2), "0"]}
+        size={{ height: "h-32", axisWidth: "w-14" }}
+        testId="latency-chart"
+      >
+        <Series values={p95} top={top} class="stroke-amber-500 dark:stroke-amber-400" />
+        <Series values={p50} top={top} class="stroke-indigo-600 dark:stroke-indigo-400" />
+      </ChartFrame>
       <figcaption class={`mt-2 ml-16 flex flex-wrap gap-4 text-xs ${MUTED}`}>
         <span class="flex items-center gap-1.5">
           <span class="inline-block h-0.5 w-4 bg-indigo-600 dark:bg-indigo-400" />

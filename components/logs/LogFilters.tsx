@@ -1,6 +1,7 @@
 import type { LogFilters, LogsPageData } from "../../lib/admin/logs_page.ts";
 import { pageHref } from "./href.ts";
-import { INPUT, LABEL, LINK, MUTED, PRIMARY_BUTTON, SECONDARY_BUTTON } from "./ui.ts";
+import { DayFields, FilterActions, GroupSelect } from "./FilterFields.tsx";
+import { INPUT, LABEL, LINK, MUTED } from "./ui.ts";
 
 const STATUSES = ["ok", "failed", "dead", "retrying"] as const;
 
@@ -57,17 +58,7 @@ export function LogFilterForm(
             ))}
           </select>
         </label>
-        <label class={LABEL}>
-          Group
-          <select class={INPUT} name="group">
-            <option value="">All my groups</option>
-            {groups.map((group) => (
-              <option key={group.id} value={group.id} selected={filters.group === group.id}>
-                {group.name === group.id ? group.id : `${group.name} (${group.id})`}
-              </option>
-            ))}
-          </select>
-        </label>
+        <GroupSelect groups={groups} selected={filters.group} />
         <label class={LABEL}>
           Route
           <select class={INPUT} name="route">
@@ -109,14 +100,7 @@ export function LogFilterForm(
             {COMMON_EVENTS.map((event) => <option key={event} value={event} />)}
           </datalist>
         </label>
-        <label class={LABEL}>
-          From (UTC day)
-          <input class={INPUT} type="date" name="from" value={filters.from ?? ""} />
-        </label>
-        <label class={LABEL}>
-          To (UTC day)
-          <input class={INPUT} type="date" name="to" value={filters.to ?? ""} />
-        </label>
+        <DayFields from={filters.from} to={filters.to} />
       </div>
       {filters.delivery !== undefined && (
         <p class={`flex flex-wrap items-center gap-2 text-sm ${MUTED}`}>
@@ -127,10 +111,7 @@ export function LogFilterForm(
           <a class={LINK} href={withoutDelivery(filters)}>show every delivery</a>
         </p>
       )}
-      <div class="flex flex-wrap gap-2">
-        <button type="submit" class={PRIMARY_BUTTON}>Apply filters</button>
-        <a href="/admin/logs" class={SECONDARY_BUTTON}>Reset</a>
-      </div>
+      <FilterActions resetHref="/admin/logs" />
     </form>
   );
 }

@@ -1,3 +1,4 @@
+import { GroupSelect } from "./FilterFields.tsx";
 import type { ComponentChildren } from "preact";
 import { OVERVIEW_PERIODS, type OverviewData } from "../../lib/admin/overview_page.ts";
 import { FailureBreakdown } from "./FailureBreakdown.tsx";
@@ -36,19 +37,7 @@ function OverviewFilters(props: { data: OverviewData }) {
   const { data } = props;
   return (
     <form method="get" action="/admin" class="flex flex-wrap items-end gap-3" aria-label="Period">
-      {data.groups.length > 1 && (
-        <label class={LABEL}>
-          Group
-          <select class={INPUT} name="group">
-            <option value="">All my groups</option>
-            {data.groups.map((group) => (
-              <option key={group.id} value={group.id} selected={data.group === group.id}>
-                {group.name === group.id ? group.id : `${group.name} (${group.id})`}
-              </option>
-            ))}
-          </select>
-        </label>
-      )}
+      {data.groups.length > 1 && <GroupSelect groups={data.groups} selected={data.group} />}
       <label class={LABEL}>
         Period
         <select class={INPUT} name="days">

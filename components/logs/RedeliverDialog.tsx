@@ -1,4 +1,4 @@
-import { useModal } from "./modal.ts";
+import { useModal } from "../layout/use_modal.ts";
 import { MUTED, PRIMARY_BUTTON, SECONDARY_BUTTON } from "./ui.ts";
 
 /**

@@ -1,4 +1,5 @@
 import type { OverviewData } from "../../lib/admin/overview_page.ts";
+import { ChartFrame } from "./ChartFrame.tsx";
 import { formatPercent } from "./format.ts";
 import { LINK, MUTED, TD, TH } from "./ui.ts";
 
@@ -27,76 +28,53 @@ export function SuccessChart(props: { daily: OverviewData["daily"] }) {
   const every = labelEvery(daily.length);
   return (
     <figure>
-      <div class="flex gap-2">
-        <div
-          class={`flex h-40 w-10 shrink-0 flex-col justify-between text-right text-xs tabular-nums ${MUTED}`}
-          aria-hidden="true"
-        >
-          <span>100%</span>
-          <span>50%</span>
-          <span>0%</span>
-        </div>
-        <svg
-          viewBox={`0 0 ${daily.length} 100`}
-          preserveAspectRatio="none"
-          class="h-40 min-w-0 flex-1 overflow-visible"
-          aria-hidden="true"
-          data-testid="success-chart"
-        >
-          {[0, 50, 100].map((y) => (
-            <line
-              key={y}
-              x1={0}
-              x2={daily.length}
-              y1={y}
-              y2={y}
-              class="stroke-slate-200 dark:stroke-slate-700"
-              stroke-width={1}
-              vector-effect="non-scaling-stroke"
-            />
-          ))}
-          {daily.map(({ day, counts }, index) => {
-            const rate = successRate(counts);
-            const x = index + 0.15;
-            if (rate === null) {
-              return (
-                <rect
-                  key={day}
-                  data-day={day}
-                  x={x}
-                  y={98}
-                  width={0.7}
-                  height={2}
-                  class="fill-slate-300 dark:fill-slate-600"
-                >
-                  <title>{`${day}: no deliveries`}</title>
-                </rect>
-              );
-            }
+      <ChartFrame
+        days={daily.length}
+        axis={["100%", "50%", "0%"]}
+        size={{ height: "h-40", axisWidth: "w-10" }}
+        testId="success-chart"
+      >
+        {daily.map(({ day, counts }, index) => {
+          const rate = successRate(counts);
+          const x = index + 0.15;
+          if (rate === null) {
             return (
-              <g key={day} data-day={day} data-rate={rate.toFixed(4)}>
-                <title>
-                  {`${day}: ${formatPercent(rate)} of ${counts.total} delivered`}
-                </title>
-                <rect
-                  x={x}
-                  y={0}
-                  width={0.7}
-                  height={100 - rate * 100}
-                  class="fill-red-400 dark:fill-red-500"
-                />
-                <rect
-                  x={x}
-                  y={100 - rate * 100}
-                  width={0.7}
-                  height={rate * 100}
-                  class="fill-emerald-500 dark:fill-emerald-400"
-                />
-              </g>
+              <rect
+                key={day}
+                data-day={day}
+                x={x}
+                y={98}
+                width={0.7}
+                height={2}
+                class="fill-slate-300 dark:fill-slate-600"
+              >
+                <title>{`${day}: no deliveries`}</title>
+              </rect>
             );
-          })}
-        </svg>
-      </div>
+          }
+          return (
+            <g key={day} data-day={day} data-rate={rate.toFixed(4)}>
+              <title>
+                {`${day}: ${formatPercent(rate)} of ${counts.total} delivered`}
+              </title>
+              <rect
+                x={x}
+                y={0}
+                width={0.7}
+                height={100 - rate * 100}
+                class="fill-red-400 dark:fill-red-500"
+              />
+              <rect
+                x={x}
+                y={100 - rate * 100}
+                width={0.7}
+                height={rate * 100}
+                class="fill-emerald-500 dark:fill-emerald-400"
+              />
+            </g>
+          );
+        })}
+      </ChartFrame>
       <div class={`ml-12 flex text-xs tabular-nums ${MUTED}`} aria-hidden="true">
         {daily.map(({ day }, index) => (
           <span key={day} class="flex-1 text-center">

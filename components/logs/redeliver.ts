@@ -1,4 +1,5 @@
 /** Redelivery from the browser: `POST /admin/api/delivery/:deliveryId/redeliver`, one by one. */
+import { showToast } from "../layout/toast.ts";
 
 /** What sending some deliveries again came to. */
 export interface RedeliverSummary {
@@ -72,4 +73,16 @@ export function redeliverMessage(summary: RedeliverSummary): string {
   }
   for (const error of summary.errors) parts.push(`${error.deliveryId}: ${error.message}`);
   return parts.join(" ");
+}
+
+/** Sends the deliveries again and says how it went in the console's status region. */
+export async function redeliverAndReport(
+  deliveryIds: readonly string[],
+): Promise<RedeliverSummary> {
+  const summary = await redeliverAll(deliveryIds);
+  showToast(
+    redeliverMessage(summary),
+    summary.errors.length > 0 ? "error" : summary.requeued.length > 0 ? "success" : "info",
+  );
+  return summary;
 }

@@ -4,7 +4,7 @@
  * with this page's version.
  */
 import type { RouteDiff } from "../../lib/console/route_diff.ts";
-import { Dialog } from "./Dialog.tsx";
+import { Modal } from "../layout/Modal.tsx";
 import { BUTTON, MUTED } from "./ui.tsx";
 
 function Names(props: { label: string; names: string[]; testId: string }) {
@@ -31,12 +31,13 @@ export function ConflictDialog(
 ) {
   const diff = props.diff;
   return (
-    <Dialog
+    <Modal
       open={diff !== null}
       title="Someone else changed these routes"
       onClose={props.onDismiss}
       testId="conflict"
       role="alertdialog"
+      wide
     >
       {diff && (
         <>
@@ -65,6 +66,6 @@ export function ConflictDialog(
           </div>
         </>
       )}
-    </Dialog>
+    </Modal>
   );
 }

@@ -1,6 +1,7 @@
 /**
  * Small line icons for the routes pages' buttons (drawn inline, so they need no font and no
- * request). Decorative: the button around an icon carries the accessible name.
+ * request; their stroke is `sy-icon` in components/styles.css). Decorative: the button around an
+ * icon carries the accessible name.
  */
 
 const PATHS = {
@@ -21,12 +22,7 @@ export function Icon(props: { name: keyof typeof PATHS; class?: string }) {
     <svg
       aria-hidden="true"
       viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      stroke-width={dots ? 3 : 2}
-      stroke-linecap="round"
-      stroke-linejoin="round"
-      class={props.class ?? "h-4 w-4"}
+      class={`sy-icon${dots ? " sy-icon-dots" : ""} ${props.class ?? "h-4 w-4"}`}
     >
       <path d={PATHS[props.name]} />
     </svg>

@@ -1,6 +1,6 @@
 /**
- * The sample event the filter tree is explained against: one of the bundled GitHub payloads
- * or a pasted one, with the event kind and action inferred from it (and changeable).
+ * The sample event the filter tree is explained against: one of the bundled GitHub payloads,
+ * one of the group's recent real events, or a pasted one, with the event kind and action inferred from it (and changeable).
  */
 import type { Sample } from "../../lib/console/samples.ts";
 import { ERROR, INPUT, LABEL, MUTED } from "./ui.tsx";
@@ -8,10 +8,22 @@ import { ERROR, INPUT, LABEL, MUTED } from "./ui.tsx";
 /** The value of the sample menu's "your own payload" entry. */
 export const PASTED = "pasted";
 
+/** The sample menu's value for a recent event of the group. */
+export function recentSource(eventId: string): string {
+  return `event:${eventId}`;
+}
+
+/** The event id a sample menu value names, when it is a recent event. */
+export function recentEventOf(source: string): string | null {
+  return source.startsWith("event:") ? source.slice("event:".length) : null;
+}
+
 /** The sample's form. */
 export function SamplePanel(
   props: {
     samples: readonly Sample[];
+    /** The group's recent events (newest first). */
+    recent: readonly { id: string; label: string }[];
     source: string;
     text: string;
     kind: string;
@@ -34,11 +46,20 @@ export function SamplePanel(
           value={props.source}
           onChange={(event) => props.onSource(event.currentTarget.value)}
         >
-          {props.samples.map((sample) => (
-            <option key={sample.id} value={sample.id}>
-              {sample.label} — {sample.action ? `${sample.kind}.${sample.action}` : sample.kind}
-            </option>
-          ))}
+          <optgroup label="Bundled GitHub samples">
+            {props.samples.map((sample) => (
+              <option key={sample.id} value={sample.id}>
+                {sample.label} — {sample.action ? `${sample.kind}.${sample.action}` : sample.kind}
+              </option>
+            ))}
+          </optgroup>
+          {props.recent.length > 0 && (
+            <optgroup label="Recent events of this group">
+              {props.recent.map((event) => (
+                <option key={event.id} value={recentSource(event.id)}>{event.label}</option>
+              ))}
+            </optgroup>
+          )}
           <option value={PASTED}>Your own payload (paste below)</option>
         </select>
       </label>

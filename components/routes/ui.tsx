@@ -28,8 +28,8 @@ export const BUTTON = {
     `${BUTTON_BASE} border border-slate-300 bg-white px-3 py-1.5 text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:hover:bg-slate-700`,
   danger:
     `${BUTTON_BASE} bg-red-700 px-3 py-1.5 text-white hover:bg-red-800 dark:bg-red-500 dark:text-slate-950 dark:hover:bg-red-400`,
-  icon:
-    `${BUTTON_BASE} h-8 min-w-8 px-1.5 text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800`,
+  /** `sy-icon-button` in components/styles.css: the base look plus a square, quiet button. */
+  icon: "sy-icon-button",
   link:
     `${BUTTON_BASE} px-1 text-indigo-700 underline-offset-2 hover:underline dark:text-indigo-300`,
 } as const;
@@ -81,19 +81,10 @@ export function Switch(
       disabled={props.disabled}
       data-testid={props.testId}
       onClick={() => props.onChange?.(!props.checked)}
-      class="group inline-flex items-center gap-2 rounded-full text-sm focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:cursor-not-allowed disabled:opacity-60"
+      class="sy-switch"
     >
-      <span
-        aria-hidden="true"
-        class={`relative inline-block h-5 w-9 shrink-0 rounded-full transition-colors ${
-          props.checked ? "bg-emerald-600 dark:bg-emerald-500" : "bg-slate-400 dark:bg-slate-600"
-        }`}
-      >
-        <span
-          class={`absolute top-0.5 h-4 w-4 rounded-full bg-white shadow transition-all ${
-            props.checked ? "left-[1.125rem]" : "left-0.5"
-          }`}
-        />
+      <span aria-hidden="true" class="sy-switch-track">
+        <span class="sy-switch-knob" />
       </span>
       {props.showLabel && <span>{props.label}</span>}
     </button>

@@ -8,6 +8,7 @@
 import { canEditRoutes, type Principal, readableGroups } from "../auth/principal.ts";
 import { HttpError } from "../fresh/http_error.ts";
 import { requireId } from "../http_guards.ts";
+import { isId } from "../ids.ts";
 import { getAllowedTargets } from "../store/allowed_targets.ts";
 import { getFragments } from "../store/fragments.ts";
 import { listGroups } from "../store/groups.ts";
@@ -15,6 +16,7 @@ import { getGroupRoutes, getRoutes } from "../store/routes.ts";
 import type { TargetRef } from "../target_ref.ts";
 import type { Fragment, Route } from "../types.ts";
 import { etagOf } from "./endpoint.ts";
+import { findGroupEvent, listGroupEvents } from "./events.ts";
 import { requireGroup } from "./guards.ts";
 
 /** A group as the routes index lists it. */
@@ -81,6 +83,27 @@ export interface RouteEditorPage extends GroupRoutesPage {
   fragmentsEtag: string;
   /** The chat targets the group may post into (suggested in the target fields). */
   allowedTargets: TargetRef[];
+  /** The group's recent events, offered as samples (newest first). */
+  recentEvents: RecentEvent[];
+  /** The event to explain against first (`?event=`), when the group has a record of it. */
+  sampleEventId: string | null;
+}
+
+/** A recent event of the group, as the sample menu lists it. */
+export interface RecentEvent {
+  id: string;
+  label: string;
+}
+
+/** Recent events offered as samples in the route editor. */
+export const RECENT_SAMPLES = 10;
+
+function recentLabel(
+  event: { kind: string; action?: string; repository?: string; receivedAt: number },
+) {
+  const name = event.action === undefined ? event.kind : `${event.kind}.${event.action}`;
+  const at = new Date(event.receivedAt).toISOString().slice(0, 16).replace("T", " ");
+  return [name, event.repository, at].filter(Boolean).join(" · ");
 }
 
 /** The editor for the route `routeId` of a group (404 when unknown), or for a new one. */
@@ -89,21 +112,31 @@ export async function loadRouteEditorPage(
   principal: Principal,
   groupId: string,
   routeId: string | null,
+  eventId: string | null = null,
 ): Promise<RouteEditorPage> {
   if (routeId !== null) requireId("group", routeId, "route");
   const base = await loadGroupRoutesPage(kv, principal, groupId);
   if (routeId !== null && !base.routes.some((route) => route.id === routeId)) {
     throw new HttpError(404, `Group ${groupId} has no route ${routeId}`);
   }
-  const [fragments, allowed] = await Promise.all([
+  const [fragments, allowed, recent] = await Promise.all([
     getFragments(kv, groupId),
     getAllowedTargets(kv, groupId),
+    listGroupEvents(kv, principal, groupId, { limit: RECENT_SAMPLES }),
   ]);
+  const recentEvents = recent.items.map((event) => ({ id: event.id, label: recentLabel(event) }));
+  const wanted = isId("event", eventId) ? eventId : null;
+  if (wanted !== null && !recentEvents.some((event) => event.id === wanted)) {
+    const found = await findGroupEvent(kv, groupId, wanted);
+    if (found) recentEvents.push({ id: found.id, label: recentLabel(found) });
+  }
   return {
     ...base,
     routeId,
     fragments: fragments.fragments,
     fragmentsEtag: etagOf(fragments.versionstamp),
     allowedTargets: allowed.targets.map((entry) => entry.target),
+    recentEvents,
+    sampleEventId: recentEvents.some((event) => event.id === wanted) ? wanted : null,
   };
 }

@@ -80,6 +80,7 @@ const PATH_ID_KINDS: Record<string, IdKind> = {
   logs: "sendLog",
   invites: "inviteToken",
   delivery: "deliveryId",
+  events: "event",
 };
 
 /**

@@ -227,6 +227,26 @@ export const ADMIN_ENDPOINTS = {
     access: OWN,
     response: s.okSchema,
   }),
+  listGroupEvents: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/groups/{id}/events",
+    summary: "The group's recent events, newest first: those that fired no route included, " +
+      "with how many routes fired",
+    access: READ,
+    query: s.eventsQuerySchema,
+    response: s.groupEventPageSchema,
+  }),
+  getGroupEvent: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/groups/{id}/events/{eventId}",
+    summary: "One event of the group: its payload, each route of the group with whether it " +
+      "fired and matches and why, and the event's send logs in the group",
+    access: READ,
+    response: s.groupEventDetailSchema,
+    errors: {
+      "404": "The group has no record of this event (unknown, past retention, or another group's)",
+    },
+  }),
   listLogs: defineEndpoint({
     method: "GET",
     path: "/admin/api/logs",

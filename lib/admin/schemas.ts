@@ -325,6 +325,59 @@ export const explanationSchema = z.looseObject({
 /** A filter trial's answer. */
 export const testMatchSchema = z.object({ matched: z.boolean(), explanation: explanationSchema });
 
+/** `GET /admin/api/groups/{id}/events` query. */
+export const eventsQuerySchema = z.object({
+  event: z.string().min(1).max(100).optional().describe("event kind, or kind.action"),
+  outcome: z.enum(["fired", "none"]).optional().describe(
+    "only events that fired at least one route (fired), or none (none)",
+  ),
+  cursor: z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, { error: "must be an event id" })
+    .optional(),
+  limit: limitSchema,
+});
+
+/** What one event did in a group. */
+export const groupEventSchema = z.object({
+  id: z.string().describe("the event id"),
+  deliveryId: z.string().optional(),
+  provider: z.enum(["github", "gitea", "custom"]),
+  kind: z.string(),
+  action: z.string().optional(),
+  repository: z.string().optional().describe("owner/name, when the payload names one"),
+  sender: z.string().optional().describe("the login of the payload's sender"),
+  title: z.string().optional().describe("the event in words: its chat message's title"),
+  receivedAt: timeSchema,
+  routeIds: z.array(z.string()).describe("the routes of the group that fired, in stored order"),
+  routesFired: z.number().int(),
+});
+
+/** A page of a group's events, newest first. */
+export const groupEventPageSchema = z.object({
+  items: z.array(groupEventSchema),
+  cursor: z.string().optional(),
+});
+
+/** One event of a group, explained against each of the group's routes. */
+export const groupEventDetailSchema = z.object({
+  event: groupEventSchema,
+  payload: z.record(z.string(), z.unknown()).nullable().describe(
+    "the payload as received; null once it is past retention",
+  ),
+  routes: z.array(z.object({
+    id: z.string(),
+    name: z.string(),
+    enabled: z.boolean(),
+    fallback: z.boolean(),
+    fired: z.boolean().describe("whether the route fired when the event arrived"),
+    matched: z.boolean().describe("whether the route's filters match the event now"),
+    verdict: z.string().describe("the outcome in words"),
+    explanation: explanationSchema.optional(),
+    error: z.string().optional().describe("why the filters could not be evaluated"),
+    deleted: z.literal(true).optional().describe("the route fired but was deleted since"),
+  })),
+  logs: z.array(sendLogSchema).describe("the send logs of this event in this group"),
+});
+
 /** `POST /admin/api/preview`: an event to render as chat messages. */
 export const previewBodySchema = z.strictObject({
   event: z.string().min(1).max(200).optional().describe(

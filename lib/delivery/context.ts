@@ -1,5 +1,6 @@
 /** What the delivery handlers share: storage, routes, senders, policy and clock. */
 import type { Logger } from "../log.ts";
+import type { RateLimitBound } from "./retry_policy.ts";
 import type { RouteCache } from "./route_cache.ts";
 import type { PlatformSender } from "./senders.ts";
 import type { TargetGuard } from "./target_guard.ts";
@@ -14,13 +15,15 @@ export interface DeliveryContext {
   targets: TargetGuard;
   /** Waits before each retry of a network error, timeout or 5xx. */
   backoffMs: readonly number[];
+  /** How long, and how many times in a row, 429s may refuse a unit before it is `dead`. */
+  rateLimitBound: RateLimitBound;
   /** How long send logs, indexes and bodies are kept. */
   retentionMs: number;
-  /** How long a runner holds a lane (longer than one call plus `laneBudgetMs`). */
+  /** A runner's lease on a lane, renewed once half is spent (over twice one call's timeout). */
   leaseMs: number;
-  /** How long one queue message works on a lane before passing it on. */
-  laneBudgetMs: number;
-  /** Rate-limit waits up to this long are slept; longer ones hand the lane off with a delay. */
+  /** Waits up to this long are held in process; longer ones pass the lane on through the queue. */
+  holdMs: number;
+  /** Rate-limit waits up to this long are slept at once; longer ones are scheduled. */
   maxSleepMs: number;
   /** Which groups events of the global ingress enter. */
   globalIngress: "all" | "claimed";

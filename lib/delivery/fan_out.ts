@@ -9,9 +9,10 @@ import { formatEvent } from "../format/mod.ts";
 import { selectRoutes } from "../filter/select.ts";
 import { type DeliverJob, loadEvent } from "../store/events.ts";
 import { listGroupEntries } from "../store/groups.ts";
+import { recordEventRoutes, repositoryOf, routedEventRecords } from "../store/event_routes.ts";
 import { clearFanOutPending } from "../store/pending_fan_outs.ts";
 import type { SendLog } from "../store/send_logs.ts";
-import { createUnit, type NewUnit } from "../store/units.ts";
+import { createUnitsTogether, type NewUnit } from "../store/units.ts";
 import { laneKeyFor } from "../target_ref.ts";
 import type { ForgeEvent, Route, Target } from "../types.ts";
 import type { DeliveryContext } from "./context.ts";
@@ -20,16 +21,7 @@ import { messageForRoute } from "./render.ts";
 import { inPlacePlanOf, renderUnitBody } from "./edit_in_place.ts";
 import { resolveMentions } from "./mentions.ts";
 import { unitIdFor } from "./targets.ts";
-
-const REPOSITORY_CHARS = 200;
-
-/** The repository an event is about (`owner/name`), when its payload names one. */
-function repositoryOf(event: ForgeEvent): string | undefined {
-  const repository = event.payload.repository;
-  if (typeof repository !== "object" || repository === null) return undefined;
-  const name = (repository as Record<string, unknown>).full_name;
-  return typeof name === "string" && name !== "" ? name.slice(0, REPOSITORY_CHARS) : undefined;
-}
+import { isPassingStoreError, retryTransient } from "./transient.ts";
 
 async function unitFor(
   event: ForgeEvent,
@@ -64,16 +56,26 @@ async function unitFor(
 }
 
 /**
- * Routes the job's event and creates its units; returns how many were new.
- * Either way (the queue retries a job that throws) the event's pending fan-out
- * mark is cleared, so a failing event never holds other events' units back.
+ * Routes the job's event and creates its units; returns how many were new. A
+ * busy store is retried in process first; if it stays busy, the queue retries
+ * the job and the event keeps its pending fan-out mark, so it keeps its place
+ * in the order (the sweep re-queues it if the job is lost). Any other failure
+ * clears the mark, so a failing event never holds other events' units back.
  */
 export async function fanOut(ctx: DeliveryContext, job: DeliverJob): Promise<number> {
+  let created: number;
   try {
-    return await createUnits(ctx, job);
-  } finally {
-    await clearFanOutPending(ctx.kv, job.eventId);
+    created = await retryTransient(ctx.log, "fan out an event", () => createUnits(ctx, job));
+  } catch (error) {
+    if (!isPassingStoreError(error)) await clearFanOutPending(ctx.kv, job.eventId);
+    throw error;
   }
+  await retryTransient(
+    ctx.log,
+    "clear a fan-out mark",
+    () => clearFanOutPending(ctx.kv, job.eventId),
+  );
+  return created;
 }
 
 async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<number> {
@@ -114,17 +116,30 @@ async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<numbe
       if (!bodies.has(target.platform)) {
         bodies.set(
           target.platform,
-          renderUnitBody(inPlace, routed.message, route, target, event, mentioned),
+          // a threaded route keeps its own card (lib/delivery/threads.ts)
+          renderUnitBody(
+            route.threads ? null : inPlace,
+            routed.message,
+            route,
+            target,
+            event,
+            mentioned,
+          ),
         );
       }
       const body = bodies.get(target.platform);
       units.push(await unitFor(event, route, internalId, target, body, now, routed.templateError));
     }
   }
-  const created = await Promise.all(
-    units.map((unit) => createUnit(ctx.kv, unit, now, ctx.retentionMs)),
+  const routed = routedEventRecords(
+    event,
+    selection.entered,
+    selection.routes,
+    internalIds,
+    message.title,
   );
-  const fresh = created.filter(Boolean).length;
+  await recordEventRoutes(ctx.kv, routed, ctx.retentionMs);
+  const fresh = await createUnitsTogether(ctx.kv, units, now, ctx.retentionMs);
   ctx.log.info("event routed", { eventId: event.id, units: units.length, created: fresh });
   return fresh;
 }

@@ -1,27 +1,24 @@
 /**
- * The `lane` job: works through one target's lane in order. Only the queue
- * message carrying the lane's current token may work, under a lease; it sends
- * units one after another while the rate limits allow within a short sleep,
- * and otherwise (a long rate-limit wait, a retry backoff, an older event still
- * being fanned out, its time budget spent) passes the lane to a new message
- * delayed as needed, so no handler ever sleeps long and one target never holds
- * up another. Before each attempt the target guard checks that the unit's
- * group may still post there; a unit it refuses ends `dead` unsent.
+ * One step of a lane: looks at the lane's head unit and sends it if the
+ * target's rate limit allows within a short sleep, or says how long the lane
+ * must wait (a rate limit, a retry backoff, an older event still being fanned
+ * out). The lane scheduler (lane_scheduler.ts) holds the lane and runs steps.
+ * Before each attempt the target guard checks that the unit's group may still
+ * post there; a unit it refuses ends `dead` unsent.
  */
+import { type LanePace, paceEnd } from "../platform/lane_pace.ts";
 import {
   dropLaneEntry,
   finishLane,
   getLaneRun,
-  handOffLane,
   type LaneEntry,
-  type LaneMessage,
   type LaneRun,
-  readLaneHead,
-  requeueLaneMessage,
-  takeLease,
+  readLaneEntries,
+  type StoredPace,
 } from "../store/lanes.ts";
-import { getSendLogEntry, type SendLog } from "../store/send_logs.ts";
-import { getUnitBody, markSending, recordOutcome } from "../store/units.ts";
+import type { SendLog } from "../store/send_logs.ts";
+import { getUnit, markSending, recordOutcome } from "../store/units.ts";
+import type { Target } from "../types.ts";
 import { trackSentMessage } from "../chatops/tracking.ts";
 import { noteEdit, sendOrEdit } from "./edit_in_place.ts";
 import type { DeliveryContext } from "./context.ts";
@@ -29,11 +26,40 @@ import { mustWaitForOlderEvents, ORDER_POLL_MS } from "./order_gate.ts";
 import { decide, type RetryDecision } from "./retry_policy.ts";
 import type { SendResult } from "../platform/send_result.ts";
 import type { PlatformSender } from "./senders.ts";
+import { retryTransient } from "./transient.ts";
+
+/** A lane as its current holder sees it. */
+export interface HeldLane {
+  lane: string;
+  run: Deno.KvEntry<LaneRun>;
+  /** The lane's target, once a unit was seen (its limiter state is handed on with the lane). */
+  target?: Target;
+  /** The pace the previous owner left, taken on at the first unit. */
+  inherited: LanePace | null;
+  /** The lane's next entries as last read, in order (read again once used up). */
+  ahead: Deno.KvEntry<LaneEntry>[];
+  /** When `ahead` was read. */
+  aheadReadAt: number;
+  /** Units of events up to this one may go: no older fan-out was pending at `clearedAt`. */
+  clearedThrough?: string;
+  clearedAt?: number;
+}
+
+/** How many lane entries one read takes. */
+const READ_AHEAD = 32;
+
+/** How long a clear look at the order gate is trusted. */
+const GATE_TRUST_MS = 500;
+
+/** The event id of a unit id (`<event ulid>-<hash>`). */
+function eventOf(logId: string): string {
+  return logId.slice(0, logId.lastIndexOf("-"));
+}
 
 /** What one step of a lane came to. */
-type Step =
-  | { kind: "next"; run: Deno.KvEntry<LaneRun> }
-  | { kind: "wait"; delayMs: number }
+export type Step =
+  | { kind: "next" }
+  | { kind: "wait"; delayMs: number; forOlderEvents?: true }
   | { kind: "idle" }
   | { kind: "lost" };
 
@@ -50,22 +76,32 @@ function outcomeLog(
     if (result.messageId !== undefined) next.messageId = result.messageId;
     if (result.digestId !== undefined) next.digestId = result.digestId; // noise control hook
   } else {
-    next.error = result.error;
+    next.error = decision.reason === undefined
+      ? result.error
+      : `${decision.reason}: ${result.error}`;
   }
   if (decision.delayMs !== undefined) next.nextAttemptAt = now + decision.delayMs;
   return noteEdit(next, result); // edit in place: records `edited` / `editedMessageId`
 }
 
-async function stillOwned(
-  ctx: DeliveryContext,
-  lane: string,
-  run: Deno.KvEntry<LaneRun>,
-): Promise<Step> {
-  const current = await getLaneRun(ctx.kv, lane);
-  return current.value?.token === run.value.token &&
-      current.value.leaseOwner === run.value.leaseOwner
-    ? { kind: "next", run: current as Deno.KvEntry<LaneRun> }
-    : { kind: "lost" };
+/** The rate-limit state of the lane's target, to leave for its next owner. */
+export function paceOfLane(ctx: DeliveryContext, held: HeldLane): StoredPace | null {
+  if (!held.target) return null;
+  const sender = ctx.senders[held.target.platform] as PlatformSender | undefined;
+  const pace = sender?.paceOf(held.target);
+  return pace ? { value: pace, until: paceEnd(pace) } : null;
+}
+
+async function stillOwned(ctx: DeliveryContext, held: HeldLane): Promise<Step> {
+  const current = await getLaneRun(ctx.kv, held.lane);
+  if (
+    current.value?.token !== held.run.value.token ||
+    current.value.leaseOwner !== held.run.value.leaseOwner
+  ) {
+    return { kind: "lost" };
+  }
+  held.run = current as Deno.KvEntry<LaneRun>;
+  return { kind: "next" };
 }
 
 async function endWithoutSending(
@@ -78,24 +114,32 @@ async function endWithoutSending(
 ) {
   const now = ctx.now();
   const next: SendLog = { ...log.value, status, error, updatedAt: now };
-  await recordOutcome(ctx.kv, lane, log, next, entry.failures, now, ctx.retentionMs);
+  await recordOutcome(ctx.kv, lane, log, next, entry, now, ctx.retentionMs);
   ctx.log.warn(`delivery unit ${status}`, { eventId: next.eventId, logId: next.id, error });
 }
 
-/** Records what an attempt came to and tells the lane what to do next. */
+/** Records what an attempt came to (retrying busy-store errors) and tells the lane what next. */
 async function settle(
   ctx: DeliveryContext,
   lane: string,
-  run: Deno.KvEntry<LaneRun>,
   log: Deno.KvEntry<SendLog>,
   entry: LaneEntry,
   result: SendResult,
 ): Promise<Step> {
-  const decision = decide(result, entry.failures, ctx.backoffMs);
   const now = ctx.now();
+  const decision = decide(result, entry, ctx.backoffMs, now, ctx.rateLimitBound);
   const next = outcomeLog(log.value, result, decision, now);
-  await recordOutcome(ctx.kv, lane, log, next, decision.failures, now, ctx.retentionMs);
-  await trackSentMessage(ctx.kv, next, ctx.log);
+  const kept: LaneEntry = { logId: entry.logId, failures: decision.failures };
+  if (decision.rateLimits !== undefined) {
+    kept.rateLimits = decision.rateLimits;
+    kept.rateLimitedSince = decision.rateLimitedSince;
+  }
+  await trackSentMessage(ctx.kv, next, ctx.log); // buttons and replies find it once logged
+  await retryTransient(
+    ctx.log,
+    "record a delivery outcome",
+    () => recordOutcome(ctx.kv, lane, log, next, kept, now, ctx.retentionMs),
+  );
   ctx.log.info(next.status === "ok" ? "delivery sent" : "delivery attempt", {
     eventId: next.eventId,
     logId: next.id,
@@ -106,79 +150,107 @@ async function settle(
     retryInMs: decision.delayMs,
   });
   return decision.delayMs === undefined
-    ? { kind: "next", run }
+    ? { kind: "next" }
     : { kind: "wait", delayMs: decision.delayMs };
 }
 
-async function step(ctx: DeliveryContext, lane: string, run: Deno.KvEntry<LaneRun>): Promise<Step> {
-  const { head, tailStamp } = await readLaneHead(ctx.kv, lane);
-  if (!head) {
-    if (await finishLane(ctx.kv, lane, run, tailStamp)) return { kind: "idle" };
-    return await stillOwned(ctx, lane, run);
+/**
+ * Whether the unit of `eventId` may go as far as per-target order is
+ * concerned: "go" when an earlier look found no older fan-out pending and the
+ * entries were read after that look (then every unit of an event up to the
+ * cleared one was in the lane when it was read, in order); "look again" after
+ * a clear look (the lane must be read again); "wait" while an older event's
+ * fan-out is pending. One look covers every unit read ahead, so a run of units
+ * costs one look and one read.
+ */
+async function orderGate(
+  ctx: DeliveryContext,
+  held: HeldLane,
+  eventId: string,
+): Promise<"go" | "look again" | "wait"> {
+  const now = ctx.now();
+  if (
+    held.clearedThrough !== undefined && eventId <= held.clearedThrough &&
+    (held.clearedAt ?? Infinity) <= held.aheadReadAt && now - held.clearedAt! < GATE_TRUST_MS
+  ) {
+    return "go";
   }
-  const log = await getSendLogEntry(ctx.kv, head.value.logId);
+  const newest = eventOf(held.ahead.at(-1)!.value.logId);
+  for (const candidate of newest > eventId ? [newest, eventId] : [eventId]) {
+    if (!await mustWaitForOlderEvents(ctx, candidate)) {
+      held.clearedThrough = candidate;
+      held.clearedAt = now;
+      return "look again";
+    }
+  }
+  return "wait";
+}
+
+/** Looks at the lane's head unit and sends it, ends it, or says how long to wait. */
+export async function step(ctx: DeliveryContext, held: HeldLane): Promise<Step> {
+  const outcome = await stepHead(ctx, held);
+  // A unit that stays in the lane has a new entry (its counts): read the lane again.
+  if (outcome.kind === "next") held.ahead.shift();
+  else held.ahead = [];
+  return outcome;
+}
+
+async function stepHead(ctx: DeliveryContext, held: HeldLane): Promise<Step> {
+  const { lane } = held;
+  if (held.ahead.length === 0) {
+    held.aheadReadAt = ctx.now();
+    const { entries, tailStamp } = await readLaneEntries(ctx.kv, lane, READ_AHEAD);
+    if (entries.length === 0) {
+      const now = ctx.now();
+      if (await finishLane(ctx.kv, lane, held.run, tailStamp, paceOfLane(ctx, held), now)) {
+        return { kind: "idle" };
+      }
+      const owned = await stillOwned(ctx, held);
+      return owned.kind === "next" ? { kind: "wait", delayMs: 0 } : owned;
+    }
+    held.ahead = entries;
+  }
+  const head = held.ahead[0];
+  const { log, body } = await getUnit(ctx.kv, head.value.logId);
   if (!log || log.value.status !== "retrying") {
     await dropLaneEntry(ctx.kv, head);
-    return { kind: "next", run };
+    return { kind: "next" };
   }
   const sender = ctx.senders[log.value.platform] as PlatformSender | undefined;
   if (!sender) {
-    await endWithoutSending(
-      ctx,
-      lane,
-      log,
-      head.value,
-      `unknown platform "${log.value.platform}"`,
-    );
-    return { kind: "next", run };
+    await endWithoutSending(ctx, lane, log, head.value, `unknown platform "${log.value.platform}"`);
+    return { kind: "next" };
   }
-  const body = await getUnitBody(ctx.kv, log.value.id);
+  if (!held.target) {
+    held.target = log.value.target;
+    if (held.inherited) sender.adopt(held.target, held.inherited);
+  }
   const blocked = sender.unavailable() ??
     (body === null ? "the rendered message has expired" : null);
   if (blocked) {
     await endWithoutSending(ctx, lane, log, head.value, blocked);
-    return { kind: "next", run };
+    return { kind: "next" };
   }
-  if (await mustWaitForOlderEvents(ctx, log.value.eventId)) {
-    return { kind: "wait", delayMs: ORDER_POLL_MS };
-  }
+  const order = await orderGate(ctx, held, log.value.eventId);
+  if (order === "look again") return { kind: "wait", delayMs: 0 };
+  if (order === "wait") return { kind: "wait", delayMs: ORDER_POLL_MS, forOlderEvents: true };
   const verdict = await ctx.targets.check(log.value);
   if (verdict.kind === "refused") {
     await endWithoutSending(ctx, lane, log, head.value, verdict.error, "dead");
-    return { kind: "next", run };
+    return { kind: "next" };
   }
   if (verdict.kind === "unsure") {
-    return await settle(ctx, lane, run, log, head.value, verdict.result);
+    return await settle(ctx, lane, log, head.value, verdict.result);
   }
   const reservation = sender.reserve(log.value.target, ctx.maxSleepMs);
   if (!reservation.granted) return { kind: "wait", delayMs: reservation.waitMs };
   if (reservation.waitMs > 0) await ctx.sleep(reservation.waitMs);
 
-  const sending = await markSending(ctx.kv, run, log, ctx.now(), ctx.retentionMs);
-  if (!sending) return await stillOwned(ctx, lane, run);
+  const sending = await markSending(ctx.kv, held.run, log, ctx.now(), ctx.retentionMs);
+  if (!sending) {
+    const owned = await stillOwned(ctx, held);
+    return owned.kind === "next" ? { kind: "wait", delayMs: 0 } : owned;
+  }
   const result = await sendOrEdit(ctx, sender, log.value, body); // edit in place, else send
-  return await settle(ctx, lane, run, sending, head.value, result);
-}
-
-/** Handles one lane message: sends what the lane holds, then passes the lane on or idles it. */
-export async function runLane(ctx: DeliveryContext, message: LaneMessage): Promise<void> {
-  const owner = crypto.randomUUID();
-  const lease = await takeLease(ctx.kv, message, owner, ctx.now(), ctx.leaseMs);
-  if (lease.kind === "stale") return;
-  if (lease.kind === "busy") {
-    await requeueLaneMessage(ctx.kv, message, lease.untilMs - ctx.now());
-    return;
-  }
-  let run = lease.run;
-  const startedAt = ctx.now();
-  while (ctx.now() - startedAt < ctx.laneBudgetMs) {
-    const outcome = await step(ctx, message.lane, run);
-    if (outcome.kind === "idle" || outcome.kind === "lost") return;
-    if (outcome.kind === "wait") {
-      await handOffLane(ctx.kv, message.lane, run, outcome.delayMs, ctx.now());
-      return;
-    }
-    run = outcome.run;
-  }
-  await handOffLane(ctx.kv, message.lane, run, 0, ctx.now());
+  return await settle(ctx, lane, sending, head.value, result);
 }

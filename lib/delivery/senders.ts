@@ -12,6 +12,7 @@ import { TelegramPacer } from "../telegram/pacer.ts";
 import { sendTelegramMessage } from "../telegram/send.ts";
 import type { Target } from "../types.ts";
 import type { Reservation } from "../platform/even_pace.ts";
+import type { LanePace } from "../platform/lane_pace.ts";
 import type { SendResult } from "../platform/send_result.ts";
 import type { EditResult } from "../platform/edit_result.ts";
 import { type DiscordEditResult, editDiscordMessage } from "../discord/edit.ts";
@@ -28,6 +29,12 @@ export interface PlatformSender {
   send(logId: string, target: Target, body: unknown): Promise<SendResult>;
   /** Edits the message `messageId` in `target` to `body` (edit in place); paced like a send. */
   edit(target: Target, messageId: string, body: unknown): Promise<EditResult>;
+  /** The target's rate-limit state, for the next owner of its lane. */
+  paceOf(target: Target): LanePace | null;
+  /** Takes on the rate-limit state the previous owner of the target's lane left. */
+  adopt(target: Target, pace: LanePace): void;
+  /** Keeps an even share of the bot-wide limit among `instances` instances. */
+  shareGlobal(instances: number): void;
 }
 
 /** The rate limiters of the senders (tests and the benchmark pass scaled ones). */
@@ -55,6 +62,9 @@ function discordSender(config: Config, limiter: DiscordRateLimiter): PlatformSen
     unavailable: () =>
       FEATURES.Discord(config) ? null : "Discord is not configured: DISCORD_BOT_TOKEN is not set",
     reserve: (target, maxWaitMs) => limiter.reserve(channelOf(target), maxWaitMs),
+    paceOf: (target) => limiter.paceOf(channelOf(target)),
+    adopt: (target, pace) => limiter.adopt(channelOf(target), pace),
+    shareGlobal: (instances) => limiter.shareGlobal(instances),
     async send(logId, target, body) {
       const channelId = channelOf(target);
       const result = await sendDiscordMessage(
@@ -88,6 +98,9 @@ function telegramSender(config: Config, pacer: TelegramPacer): PlatformSender {
         ? null
         : "Telegram is not configured: TELEGRAM_BOT_TOKEN is not set",
     reserve: (target, maxWaitMs) => pacer.reserve(chatOf(target), maxWaitMs),
+    paceOf: (target) => pacer.paceOf(chatOf(target)),
+    adopt: (target, pace) => pacer.adopt(chatOf(target), pace),
+    shareGlobal: (instances) => pacer.shareGlobal(instances),
     async send(_logId, target, body) {
       if (target.platform !== "telegram") {
         return { kind: "rejected", httpStatus: 400, error: "not a Telegram target" };

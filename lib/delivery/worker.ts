@@ -1,6 +1,7 @@
 /**
  * The delivery worker: the `deliver` and `lane` queue handlers with their
- * shared context, plus start-up upkeep (allowing, once, the targets of routes
+ * shared context, the lane scheduler that holds lanes in process, the
+ * periodic sweep, and start-up upkeep (allowing, once, the targets of routes
  * stored before target ownership existed, re-queuing deliver jobs KV gave up
  * on, resuming lanes whose queue message was lost, pruning old counters).
  */
@@ -9,15 +10,20 @@ import { createThreadParents } from "../discord/threads.ts";
 import type { Logger } from "../log.ts";
 import type { QueueHandler } from "../store/queue.ts";
 import { isDeliverJob, requeueUndeliveredJobs } from "../store/events.ts";
-import { isLaneMessage, resumeLanes } from "../store/lanes.ts";
+import { resumeLanes } from "../store/lanes.ts";
 import { pruneCounters } from "../store/metrics.ts";
 import { retentionMs } from "../store/send_logs.ts";
 import type { DeliveryContext } from "./context.ts";
 import { fanOut } from "./fan_out.ts";
-import { runLane } from "./lane_runner.ts";
-import { DEFAULT_BACKOFF_MS } from "./retry_policy.ts";
+import { LaneScheduler } from "./lane_scheduler.ts";
+import {
+  DEFAULT_BACKOFF_MS,
+  DEFAULT_RATE_LIMIT_BOUND,
+  type RateLimitBound,
+} from "./retry_policy.ts";
 import { createRouteCache, type RouteCache } from "./route_cache.ts";
 import { createSenders, type Limiters } from "./senders.ts";
+import { startSweeper, type Sweeper, type SweepReport } from "./sweep.ts";
 import { createTargetGuard } from "./target_guard.ts";
 import { digestCloseHandler, withNoiseControl } from "./noise.ts"; // noise control hook
 
@@ -30,9 +36,14 @@ export interface DeliveryWorkerOptions {
   routes?: RouteCache;
   limiters?: Limiters;
   backoffMs?: readonly number[];
+  rateLimitBound?: RateLimitBound;
   leaseMs?: number;
-  laneBudgetMs?: number;
+  holdMs?: number;
   maxSleepMs?: number;
+  /** Time between sweeps (default 5 s; 0: only when `sweep()` is called). */
+  sweepEveryMs?: number;
+  /** How late a lane or unit must be before the sweep acts (default 10 s). */
+  stallMs?: number;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -46,13 +57,19 @@ export interface DeliveryWorker {
    * lanes and prunes old counters.
    */
   upkeep(): Promise<void>;
-  /** Stops the route cache the worker created. */
-  close(): void;
+  /** Runs the recovery sweep once now (it also runs every `sweepEveryMs`). */
+  sweep(): Promise<SweepReport>;
+  /** How many lanes this instance holds now. */
+  heldLanes(): number;
+  /** Stops the sweep, passes held lanes on, and stops the route cache the worker created. */
+  close(): Promise<void>;
 }
 
-const LEASE_MS = 30_000;
-const LANE_BUDGET_MS = 5_000;
+const LEASE_MS = 20_000;
+const HOLD_MS = 10_000;
 const MAX_SLEEP_MS = 1_000;
+const SWEEP_EVERY_MS = 5_000;
+const STALL_MS = 10_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -74,15 +91,21 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     senders: withNoiseControl(noise, createSenders(options.config, options.limiters)), // noise control hook
     targets: createTargetGuard(options.kv, createThreadParents(options.config.discord)),
     backoffMs: options.backoffMs ?? DEFAULT_BACKOFF_MS,
+    rateLimitBound: options.rateLimitBound ?? DEFAULT_RATE_LIMIT_BOUND,
     retentionMs: retentionMs(options.config.sendLogRetentionDays),
     globalIngress: options.config.globalIngressGroups,
     leaseMs: options.leaseMs ?? LEASE_MS,
-    laneBudgetMs: options.laneBudgetMs ?? LANE_BUDGET_MS,
+    holdMs: options.holdMs ?? HOLD_MS,
     maxSleepMs: options.maxSleepMs ?? MAX_SLEEP_MS,
     startedAt: now(),
     now,
     sleep: options.sleep ?? sleep,
   };
+  const scheduler = new LaneScheduler(ctx);
+  const sweeper: Sweeper = startSweeper(ctx, crypto.randomUUID(), {
+    everyMs: options.sweepEveryMs ?? SWEEP_EVERY_MS,
+    stallMs: options.stallMs ?? STALL_MS,
+  });
   return {
     handlers: {
       async deliver(message) {
@@ -90,16 +113,14 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
           ctx.log.error("malformed deliver job dropped", { message });
           return;
         }
-        await fanOut(ctx, message);
-      },
-      async lane(message) {
-        if (!isLaneMessage(message)) {
-          ctx.log.error("malformed lane message dropped", { message });
-          return;
+        try {
+          await fanOut(ctx, message);
+        } finally {
+          scheduler.fanOutDone();
         }
-        await runLane(ctx, message);
       },
       digest_close: digestCloseHandler(noise), // noise control hook
+      lane: (message) => scheduler.accept(message),
     },
     async upkeep() {
       const allowed = await ctx.targets.upgrade();
@@ -110,8 +131,13 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         ctx.log.info("delivery upkeep", { allowed, requeued, resumed, pruned });
       }
     },
-    close() {
+    sweep: () => sweeper.sweep(),
+    heldLanes: () => scheduler.held,
+    async close() {
+      const stopping = sweeper.stop();
       if (ownsRoutes) routes.close();
+      await scheduler.stop();
+      await stopping;
     },
   };
 }

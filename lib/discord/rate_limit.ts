@@ -6,6 +6,7 @@
  * would wait long hands off without holding capacity.
  */
 import { EvenPace, type Reservation } from "../platform/even_pace.ts";
+import type { LanePace } from "../platform/lane_pace.ts";
 import { headerDelayMs } from "../platform/platform_delay.ts";
 
 /** What one answer said about its bucket. */
@@ -98,6 +99,27 @@ export class DiscordRateLimiter {
       bucket.remaining = bucket.resetAt <= at ? bucket.limit - 1 : bucket.remaining - 1;
     }
     return { granted: true, waitMs };
+  }
+
+  /** Keeps an even share of the global limit when `instances` instances send for the bot. */
+  shareGlobal(instances: number): void {
+    this.#global.share(instances);
+  }
+
+  /** The channel's bucket, for the lane's next owner (null when nothing is known). */
+  paceOf(channelId: string): LanePace | null {
+    const bucket = this.#buckets.get(channelId);
+    if (!bucket) return null;
+    const notBefore = bucket.remaining <= 0 ? bucket.resetAt : 0;
+    return { notBefore, bucket: { ...bucket } };
+  }
+
+  /** Takes on the bucket a previous owner of the lane left, unless this one knows a later one. */
+  adopt(channelId: string, pace: LanePace): void {
+    const known = this.#buckets.get(channelId);
+    const left = pace.bucket;
+    if (!left || (known && known.resetAt >= left.resetAt)) return;
+    this.#buckets.set(channelId, { ...left });
   }
 
   /** Updates the channel's bucket (or the global block) from an answer. */

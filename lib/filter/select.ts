@@ -95,6 +95,8 @@ export interface UnevaluatedRoute {
 export interface Selection {
   routes: Route[];
   notEvaluated: UnevaluatedRoute[];
+  /** The ids of the groups the event entered (whose routes were evaluated on it). */
+  entered: string[];
 }
 
 /** How selection spends and shares time, and which groups global events enter. */
@@ -177,5 +179,5 @@ export async function selectRoutes(
       fired[index] && (route.fallback !== true || !groupsWithRegularHit.has(route.groupId))
     )
     .map(({ route }) => route);
-  return { routes: selected, notEvaluated };
+  return { routes: selected, notEvaluated, entered: [...open] };
 }

@@ -5,13 +5,20 @@
  * use it, so asking costs nothing.
  */
 export class EvenPace {
-  readonly #spacingMs: number;
+  readonly #baseSpacingMs: number;
+  #spacingMs: number;
   /** Reserved times, ascending. */
   #taken: number[] = [];
 
   /** At most `max` events in any `windowMs`. */
   constructor(max: number, windowMs: number) {
-    this.#spacingMs = windowMs / max;
+    this.#baseSpacingMs = windowMs / max;
+    this.#spacingMs = this.#baseSpacingMs;
+  }
+
+  /** Keeps `1 / shares` of the limit, when `shares` instances share it evenly. */
+  share(shares: number): void {
+    this.#spacingMs = this.#baseSpacingMs * Math.max(1, Math.floor(shares));
   }
 
   /** The earliest time at or after `at` that keeps its distance from every reserved time. */

@@ -185,6 +185,18 @@ export const laneRunsPrefix = () => ["lane_runs"] as const;
 /** A lane's append counter: every append changes it, so a lane never goes idle over a unit. */
 export const laneTailKey = (lane: string) => ["lane_tails", lane] as const;
 
+/** The pace a lane's last owner left (rate-limit state), read by the next owner. */
+export const lanePaceKey = (lane: string) => ["lane_paces", lane] as const;
+
+/** A named lease held by one instance at a time (e.g. the delivery sweep). */
+export const leaseKey = (name: string) => ["leases", name] as const;
+
+/** A running delivery instance's heartbeat. */
+export const instanceKey = (instanceId: string) => ["delivery_instances", instanceId] as const;
+
+/** Prefix of every delivery instance's heartbeat. */
+export const instancesPrefix = () => ["delivery_instances"] as const;
+
 /** A counter scope as stored: `all`, or `group:<internal id>`. */
 function counterScopePart(scope: CounterScope): string {
   return scope.type === "global" ? "all" : `group:${scope.internalId}`;
@@ -243,6 +255,15 @@ export const invitesByGroupKey = (groupId: string, token: string) =>
 
 /** Prefix of one group's invite index. */
 export const invitesByGroupPrefix = (groupId: string) => ["invites_by_group", groupId] as const;
+
+// --- Routed events (lib/store/event_routes.ts) ---------------------------------------------
+
+/** Which routes of a group one event fired (none included), by the group's internal id. */
+export const eventRoutesKey = (internalId: string, eventId: string) =>
+  ["event_routes", internalId, eventId] as const;
+
+/** Prefix of one group's routed events (event id order, oldest first). */
+export const eventRoutesPrefix = (internalId: string) => ["event_routes", internalId] as const;
 
 // --- Pending fan-outs (lib/store/pending_fan_outs.ts) -------------------------------------
 

@@ -13,6 +13,7 @@
 import {
   laneEntriesPrefix,
   laneEntryKey,
+  lanePaceKey,
   laneRunKey,
   laneRunsPrefix,
   laneTailKey,
@@ -41,6 +42,10 @@ export interface LaneEntry {
   logId: string;
   /** Retryable failures so far (429s are not failures). */
   failures: number;
+  /** 429s answered in a row (since the last other answer). */
+  rateLimits?: number;
+  /** When the first of those 429s came (Unix ms). */
+  rateLimitedSince?: number;
 }
 
 /**
@@ -96,10 +101,18 @@ export function appendToLane(
   now: number,
 ): Deno.AtomicOperation {
   op.check({ key: laneRunKey(lane), versionstamp: run.versionstamp });
-  op.set(laneEntryKey(lane, entry.logId), entry);
-  op.sum(laneTailKey(lane), 1n);
+  joinLane(op, lane, entry);
   if (run.value === null) wake(op, lane, now, GATHER_MS);
   return op;
+}
+
+/**
+ * Adds to `op` the writes of one more unit in a lane that an earlier
+ * {@link appendToLane} of the same operation already checked (and woke).
+ */
+export function joinLane(op: Deno.AtomicOperation, lane: string, entry: LaneEntry) {
+  op.set(laneEntryKey(lane, entry.logId), entry);
+  op.sum(laneTailKey(lane), 1n);
 }
 
 /** What a runner found when it tried to take a lane. */
@@ -156,10 +169,68 @@ export async function handOffLane(
   run: Deno.KvEntry<LaneRun>,
   delayMs: number,
   now: number,
+  pace: StoredPace | null = null,
 ): Promise<boolean> {
   const op = kv.atomic().check(run);
   wake(op, lane, now, delayMs);
+  leavePace(op, lane, pace, now);
   return (await op.commit()).ok;
+}
+
+/**
+ * A lane's rate-limit state, left by its owner for the next one (the delivery
+ * layer gives its meaning): the value, and until when it matters (Unix ms).
+ */
+export interface StoredPace {
+  value: unknown;
+  until: number;
+}
+
+/** How long a lane's pace is kept after the time it matters until. */
+const PACE_MARGIN_MS = 60_000;
+
+function leavePace(op: Deno.AtomicOperation, lane: string, pace: StoredPace | null, now: number) {
+  if (pace === null) return;
+  const expireIn = Math.ceil(Math.max(pace.until, now) - now) + PACE_MARGIN_MS;
+  op.set(lanePaceKey(lane), pace.value, { expireIn });
+}
+
+/** The rate-limit state the lane's previous owner left (null when none). */
+export async function readLanePace(kv: Deno.Kv, lane: string): Promise<unknown> {
+  return (await kv.get(lanePaceKey(lane))).value;
+}
+
+/**
+ * Extends the runner's lease on a lane it still holds. Returns the updated run
+ * record, or null when the lane changed hands.
+ */
+export async function renewLease(
+  kv: Deno.Kv,
+  lane: string,
+  run: Deno.KvEntry<LaneRun>,
+  now: number,
+  leaseMs: number,
+): Promise<Deno.KvEntry<LaneRun> | null> {
+  const renewed: LaneRun = { ...run.value, leaseUntil: now + leaseMs };
+  const result = await kv.atomic().check(run).set(laneRunKey(lane), renewed).commit();
+  return result.ok ? { ...run, value: renewed, versionstamp: result.versionstamp } : null;
+}
+
+/**
+ * The first `limit` waiting units of a lane, in order, and the tail counter's
+ * versionstamp read before them (for {@link finishLane} when there are none).
+ */
+export async function readLaneEntries(
+  kv: Deno.Kv,
+  lane: string,
+  limit: number,
+): Promise<{ entries: Deno.KvEntry<LaneEntry>[]; tailStamp: string | null }> {
+  const tail = await kv.get(laneTailKey(lane));
+  const entries: Deno.KvEntry<LaneEntry>[] = [];
+  for await (const entry of kv.list<LaneEntry>({ prefix: laneEntriesPrefix(lane) }, { limit })) {
+    entries.push(entry);
+  }
+  return { entries, tailStamp: tail.versionstamp };
 }
 
 /** The first waiting unit of a lane (null when empty) and the tail counter's versionstamp. */
@@ -183,13 +254,15 @@ export async function finishLane(
   lane: string,
   run: Deno.KvEntry<LaneRun>,
   tailStamp: string | null,
+  pace: StoredPace | null,
+  now: number,
 ): Promise<boolean> {
-  const result = await kv.atomic()
+  const op = kv.atomic()
     .check(run)
     .check({ key: laneTailKey(lane), versionstamp: tailStamp })
-    .delete(laneRunKey(lane))
-    .commit();
-  return result.ok;
+    .delete(laneRunKey(lane));
+  leavePace(op, lane, pace, now);
+  return (await op.commit()).ok;
 }
 
 /** Removes a lane entry whose unit is already final. */
@@ -198,14 +271,17 @@ export async function dropLaneEntry(kv: Deno.Kv, entry: Deno.KvEntry<LaneEntry>)
 }
 
 /**
- * Re-issues the token of every busy lane, due when its pending message or
- * lease would have ended, so a lane whose queue message was lost (or is held
- * by a process that stopped) resumes. Messages with the old token become
- * stale. Returns how many lanes were resumed.
+ * Re-issues the token of every busy lane that no live runner holds, due when
+ * its pending message would have come, so a lane whose queue message was lost
+ * (or is held by a process that stopped) resumes. Messages with the old token
+ * become stale. A lane leased by a live runner (another instance) is left to
+ * it; if that runner dies, its lease runs out and the sweep wakes the lane.
+ * Returns how many lanes were resumed.
  */
 export async function resumeLanes(kv: Deno.Kv, now: number): Promise<number> {
   let resumed = 0;
   for await (const run of kv.list<LaneRun>({ prefix: laneRunsPrefix() })) {
+    if ((run.value.leaseUntil ?? 0) > now) continue;
     const lane = String(run.key[1]);
     const dueAt = Math.max(run.value.dueAt, run.value.leaseUntil ?? 0, now);
     const op = kv.atomic().check(run);
@@ -213,4 +289,55 @@ export async function resumeLanes(kv: Deno.Kv, now: number): Promise<number> {
     if ((await op.commit()).ok) resumed++;
   }
   return resumed;
+}
+
+/**
+ * Wakes lanes that stalled: a lease that ended without the lane being passed
+ * on (its runner's process stopped or lost the store), or a queue message due
+ * more than `stallMs` ago that never came (the KV queue gave up on it or holds
+ * it for a process that stopped). Returns how many lanes were woken.
+ */
+export async function recoverStalledLanes(
+  kv: Deno.Kv,
+  now: number,
+  stallMs: number,
+): Promise<number> {
+  let woken = 0;
+  for await (const run of kv.list<LaneRun>({ prefix: laneRunsPrefix() })) {
+    const leased = run.value.leaseUntil !== undefined;
+    const stalled = leased ? run.value.leaseUntil! < now : run.value.dueAt < now - stallMs;
+    if (!stalled) continue;
+    const op = kv.atomic().check(run);
+    wake(op, String(run.key[1]), now, 0);
+    if ((await op.commit()).ok) woken++;
+  }
+  return woken;
+}
+
+/**
+ * Puts a `retrying` unit whose lane entry is missing back in its lane (waking
+ * it when idle), or wakes its lane when the lane is idle with the entry in it.
+ * True when something had to be done.
+ */
+export async function reattachUnit(
+  kv: Deno.Kv,
+  lane: string,
+  logId: string,
+  logStamp: string,
+  logKey: Deno.KvKey,
+  now: number,
+): Promise<boolean> {
+  const [entry, run] = await kv.getMany<[LaneEntry, LaneRun]>([
+    laneEntryKey(lane, logId),
+    laneRunKey(lane),
+  ]);
+  if (entry.value !== null && run.value !== null) return false;
+  const op = kv.atomic().check({ key: logKey, versionstamp: logStamp });
+  if (entry.value === null) {
+    appendToLane(op, lane, { logId, failures: 0 }, run, now);
+  } else {
+    op.check(run).sum(laneTailKey(lane), 1n);
+    wake(op, lane, now, 0);
+  }
+  return (await op.commit()).ok;
 }

@@ -74,3 +74,32 @@ export async function hasOlderParkedJob(kv: Deno.Kv, eventId: string): Promise<b
   for await (const _ of older) return true;
   return false;
 }
+
+/** Most stalled fan-outs one sweep re-queues. */
+const REQUEUE_LIMIT = 100;
+
+/**
+ * Re-queues the deliver job of every event whose fan-out has been pending
+ * since before `now - stallMs` (its job is held by a process that stopped, or
+ * lost): a fan-out may run twice, since it never makes a unit twice. The mark
+ * is renewed in the same write. Returns how many jobs were re-queued.
+ */
+export async function requeueStalledFanOuts(
+  kv: Deno.Kv,
+  now: number,
+  stallMs: number,
+): Promise<number> {
+  let requeued = 0;
+  const marks = kv.list<PendingFanOut>({ prefix: fanOutPendingPrefix() }, {
+    limit: REQUEUE_LIMIT,
+  });
+  for await (const mark of marks) {
+    if (mark.value.since > now - stallMs) continue;
+    const eventId = String(mark.key[1]);
+    const op = kv.atomic().check(mark).enqueue({ type: "deliver", eventId }, {
+      keysIfUndelivered: [undeliveredJobKey(eventId)],
+    });
+    if ((await markFanOutPending(op, eventId, now).commit()).ok) requeued++;
+  }
+  return requeued;
+}

@@ -7,8 +7,21 @@
  * again, and its indexes and counters always agree with it.
  */
 import { addAuditEntry, type AuditEntry } from "./audit.ts";
-import { appendToLane, getLaneRun, type LaneEntry, type LaneRun } from "./lanes.ts";
-import { laneEntryKey, laneRunKey, sendLogKey, unitBodyKey } from "./keys.ts";
+import {
+  appendToLane,
+  getLaneRun,
+  joinLane,
+  type LaneEntry,
+  type LaneRun,
+  reattachUnit,
+} from "./lanes.ts";
+import {
+  laneEntryKey,
+  laneRunKey,
+  sendLogByStatusPrefix,
+  sendLogKey,
+  unitBodyKey,
+} from "./keys.ts";
 import { countOutcome } from "./metrics.ts";
 import {
   DEFAULT_RETENTION_DAYS,
@@ -53,6 +66,82 @@ export async function createUnit(
   throw new Error(`Cannot create delivery unit ${unit.log.id}: its lane kept changing`);
 }
 
+/** Most units one commit creates (each adds up to two checks and about ten writes). */
+const UNITS_PER_COMMIT = 40;
+
+/** Most keys one `getMany` reads. */
+const GET_MANY_KEYS = 10;
+
+/**
+ * Creates an event's units in as few commits as possible: each chunk of units
+ * is one atomic write checked "none exists" and against each lane's run record
+ * (a lane woken once per chunk). If that commit fails (a unit exists already,
+ * a lane changed), the chunk's units are created one by one. Returns how many
+ * were new.
+ */
+export async function createUnitsTogether(
+  kv: Deno.Kv,
+  units: readonly NewUnit[],
+  now: number,
+  retentionMs: number,
+): Promise<number> {
+  let created = 0;
+  const distinct = [...new Map(units.map((unit) => [unit.log.id, unit])).values()];
+  for (let start = 0; start < distinct.length; start += UNITS_PER_COMMIT) {
+    const chunk = distinct.slice(start, start + UNITS_PER_COMMIT);
+    if (await createTogether(kv, chunk, now, retentionMs)) {
+      created += chunk.length;
+      continue;
+    }
+    for (const unit of chunk) {
+      if (await createUnit(kv, unit, now, retentionMs)) created++;
+    }
+  }
+  return created;
+}
+
+async function createTogether(
+  kv: Deno.Kv,
+  units: readonly NewUnit[],
+  now: number,
+  retentionMs: number,
+): Promise<boolean> {
+  const lanes = [...new Set(units.map((unit) => unit.lane))];
+  const runs = new Map<string, Deno.KvEntryMaybe<LaneRun>>();
+  for (let start = 0; start < lanes.length; start += GET_MANY_KEYS) {
+    const some = lanes.slice(start, start + GET_MANY_KEYS);
+    const read = await kv.getMany<LaneRun[]>(some.map((lane) => laneRunKey(lane)));
+    some.forEach((lane, index) => runs.set(lane, read[index]));
+  }
+  const op = kv.atomic();
+  const joined = new Set<string>();
+  for (const unit of units) {
+    op.check({ key: sendLogKey(unit.log.id), versionstamp: null });
+    putSendLog(op, unit.log, null, retentionMs);
+    op.set(unitBodyKey(unit.log.id), unit.body, { expireIn: retentionMs });
+    const entry = { logId: unit.log.id, failures: 0 };
+    if (joined.has(unit.lane)) {
+      joinLane(op, unit.lane, entry);
+    } else {
+      appendToLane(op, unit.lane, entry, runs.get(unit.lane)!, now);
+      joined.add(unit.lane);
+    }
+  }
+  return (await op.commit()).ok;
+}
+
+/** A unit's send log (null when gone) and rendered body (null when gone), in one read. */
+export async function getUnit(
+  kv: Deno.Kv,
+  logId: string,
+): Promise<{ log: Deno.KvEntry<SendLog> | null; body: unknown }> {
+  const [log, body] = await kv.getMany<[SendLog, unknown]>([sendLogKey(logId), unitBodyKey(logId)]);
+  return {
+    log: log.versionstamp === null ? null : log as Deno.KvEntry<SendLog>,
+    body: body.value,
+  };
+}
+
 /** The rendered body of a unit, or null when it is gone (delivered or expired). */
 export async function getUnitBody(kv: Deno.Kv, logId: string): Promise<unknown> {
   return (await kv.get(unitBodyKey(logId))).value;
@@ -72,16 +161,17 @@ export async function markSending(
 ): Promise<Deno.KvEntry<SendLog> | null> {
   const { nextAttemptAt: _due, ...rest } = log.value;
   const next: SendLog = { ...rest, attempts: log.value.attempts + 1, updatedAt: now };
-  const op = kv.atomic().check(run).check(log);
-  putSendLog(op, next, log.value, retentionMs);
-  const result = await op.commit();
+  // The status is unchanged, so the index entries stay as they are: only the record is written.
+  const result = await kv.atomic().check(run).check(log)
+    .set(sendLogKey(next.id), next, { expireIn: retentionMs })
+    .commit();
   return result.ok ? { ...log, value: next, versionstamp: result.versionstamp } : null;
 }
 
 /**
  * Records the outcome of an attempt: the new send log, its counters, and the
- * lane entry (kept with the failure count while `retrying`, removed when
- * final); the body is removed once the unit is `ok`. Throws if the unit
+ * lane entry (kept with its failure and 429 counts while `retrying`, removed
+ * when final); the body is removed once the unit is `ok`. Throws if the unit
  * changed since it was marked as sending.
  */
 export async function recordOutcome(
@@ -89,7 +179,7 @@ export async function recordOutcome(
   lane: string,
   log: Deno.KvEntry<SendLog>,
   next: SendLog,
-  failures: number,
+  entry: LaneEntry,
   now: number,
   retentionMs: number,
 ): Promise<void> {
@@ -97,7 +187,7 @@ export async function recordOutcome(
   putSendLog(op, next, log.value, retentionMs);
   countOutcome(op, next, now);
   if (next.status === "retrying") {
-    op.set(laneEntryKey(lane, next.id), { logId: next.id, failures } satisfies LaneEntry);
+    op.set(laneEntryKey(lane, next.id), { ...entry, logId: next.id } satisfies LaneEntry);
   } else {
     op.delete(laneEntryKey(lane, next.id));
   }
@@ -172,4 +262,33 @@ export async function redeliver(
     if (outcome === "expired") result.expired.push(log.id);
   }
   return result;
+}
+
+/** Most `retrying` units one sweep looks at, oldest first. */
+const STRANDED_SCAN_LIMIT = 500;
+
+/**
+ * Finds `retrying` units past their next attempt by more than `stallMs` whose
+ * lane lost them (no lane entry) or went idle over them, and puts them back:
+ * the entry is restored and the lane woken. Returns how many were put back.
+ */
+export async function reattachStrandedUnits(
+  kv: Deno.Kv,
+  now: number,
+  stallMs: number,
+): Promise<number> {
+  let reattached = 0;
+  const index = kv.list<string>({ prefix: sendLogByStatusPrefix("retrying") }, {
+    limit: STRANDED_SCAN_LIMIT,
+  });
+  for await (const item of index) {
+    const logId = String(item.key.at(-1));
+    const log = await getSendLogEntry(kv, logId);
+    if (!log || log.value.status !== "retrying") continue;
+    const dueAt = log.value.nextAttemptAt ?? log.value.updatedAt;
+    if (dueAt > now - stallMs) continue;
+    const lane = laneKeyFor(log.value.target);
+    if (await reattachUnit(kv, lane, logId, log.versionstamp, log.key, now)) reattached++;
+  }
+  return reattached;
 }

@@ -5,6 +5,7 @@
  * holds the chat back for that long.
  */
 import { EvenPace, type Reservation } from "../platform/even_pace.ts";
+import type { LanePace } from "../platform/lane_pace.ts";
 
 /** The limits the pacer keeps. */
 export interface TelegramLimits {
@@ -76,6 +77,22 @@ export class TelegramPacer {
   sending(chatId: string): void {
     const next = this.#now() + this.#intervalFor(chatId);
     this.#nextAt.set(chatId, Math.max(this.#nextAt.get(chatId) ?? 0, next));
+  }
+
+  /** Keeps an even share of the overall limit when `instances` instances send for the bot. */
+  shareGlobal(instances: number): void {
+    this.#global.share(instances);
+  }
+
+  /** When the chat's next message may go, for the lane's next owner (null when unknown). */
+  paceOf(chatId: string): LanePace | null {
+    const nextAt = this.#nextAt.get(chatId);
+    return nextAt === undefined ? null : { notBefore: nextAt };
+  }
+
+  /** Takes on the pace a previous owner of the chat's lane left. */
+  adopt(chatId: string, pace: LanePace): void {
+    this.#nextAt.set(chatId, Math.max(this.#nextAt.get(chatId) ?? 0, pace.notBefore));
   }
 
   /** Holds a chat back for `retryAfterMs` after a 429. */

@@ -1,6 +1,7 @@
 import { AuditFilterForm } from "../../components/logs/AuditFilters.tsx";
 import { AuditTable } from "../../components/logs/AuditTable.tsx";
 import { ConsoleLayout } from "../../components/ConsoleLayout.tsx";
+import { EmptyList, FilterError } from "../../components/logs/ListNotes.tsx";
 import { Pager } from "../../components/logs/Pager.tsx";
 import { CARD, MUTED } from "../../components/logs/ui.ts";
 import { loadAuditPage } from "../../lib/admin/audit_page.ts";
@@ -33,22 +34,13 @@ export default define.page<typeof handler>(function AuditPage({ data }) {
       <section class={`${CARD} mb-6 p-4`}>
         <AuditFilterForm filters={data.filters} groups={data.groups} />
       </section>
-      {data.error !== undefined && (
-        <p
-          role="alert"
-          class="mb-4 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
-        >
-          {data.error}
-        </p>
-      )}
+      <FilterError message={data.error} />
       {data.error === undefined && data.items.length === 0 && (
-        <p
-          class={`rounded-lg border border-dashed border-slate-300 p-6 text-sm dark:border-slate-700 ${MUTED}`}
-        >
+        <EmptyList>
           {filtered || data.paged
             ? "No audit entries match these filters."
             : "No audit entries yet."}
-        </p>
+        </EmptyList>
       )}
       {data.items.length > 0 && (
         <section class={`${CARD} p-2 sm:p-4`} aria-label="Audit entries">

@@ -14,13 +14,17 @@ import { define } from "../../lib/state.ts";
 export const handler = define.handlers({
   async GET(ctx) {
     const principal = principalOf(ctx);
+    const frame = await readConsoleFrame(ctx);
+    if (frame.currentGroup !== undefined) {
+      return ctx.redirect(`/admin/groups/${encodeURIComponent(frame.currentGroup)}`);
+    }
     const deleted = ctx.url.searchParams.get("deleted");
     return page({
       rows: await listGroupRows(ctx.state.kv, principal),
       canCreate: principal.superAdmin,
       self: actorOf(principal),
       notice: isId("group", deleted) ? `Group ${deleted} was deleted.` : null,
-      frame: await readConsoleFrame(ctx),
+      frame,
     });
   },
 });

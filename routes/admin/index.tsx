@@ -5,7 +5,7 @@ import { CARD, MUTED } from "../../components/layout/ui.ts";
 import PathTester from "../../islands/PathTester.tsx";
 import { readConsoleFrame, readOverview } from "../../lib/admin/console_frame.ts";
 import { OverviewDashboard } from "../../components/logs/OverviewDashboard.tsx";
-import { loadOverview } from "../../lib/admin/overview_page.ts";
+import { loadOverview, type OverviewData } from "../../lib/admin/overview_page.ts";
 import { principalOf } from "../../lib/auth/principal.ts";
 import { page } from "../../lib/fresh/mod.ts";
 import { define } from "../../lib/state.ts";
@@ -26,6 +26,13 @@ const SAMPLE_PAYLOAD = {
 const INVITE_NOTICES = new Map<string, Toast>([
   ["ok", { message: "You joined the group.", tone: "success" }],
 ]);
+
+/** Whether the overview's period has no delivery at all (no unit made). */
+function nothingSent(overview: OverviewData): boolean {
+  const totals = overview.metrics?.totals;
+  return overview.error === undefined &&
+    (totals === undefined || totals.ok + totals.failed + totals.dead + totals.retrying === 0);
+}
 
 /** Shown instead of the console to a person who signed in but may not use it. */
 function ForbiddenNotice() {
@@ -83,7 +90,17 @@ export default define.page<typeof handler>(function Overview({ data, url }) {
     <ConsoleLayout active="/admin" title="Overview" {...frame} notice={notice}>
       <div class="flex flex-col gap-6">
         {setup && <SetupChecklist progress={setup} />}
-        <OverviewDashboard data={data.overview} />
+        {setup && nothingSent(data.overview)
+          ? (
+            <p
+              class={`rounded-lg border border-dashed border-slate-300 p-6 text-sm dark:border-slate-700 ${MUTED}`}
+              data-testid="no-deliveries"
+            >
+              Delivery numbers, charts and recent failures appear here once the first event is
+              delivered.
+            </p>
+          )
+          : <OverviewDashboard data={data.overview} />}
         <h2 class="mt-4 text-xl font-semibold">Tools</h2>
         <section aria-labelledby="tester-title" class={CARD}>
           <h3 id="tester-title" class="text-lg font-semibold">JSONPath tester</h3>

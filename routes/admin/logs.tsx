@@ -1,5 +1,6 @@
 import { ConsoleLayout } from "../../components/ConsoleLayout.tsx";
 import { LogFilterForm } from "../../components/logs/LogFilters.tsx";
+import { EmptyList, FilterError } from "../../components/logs/ListNotes.tsx";
 import { Pager } from "../../components/logs/Pager.tsx";
 import { CARD, MUTED } from "../../components/logs/ui.ts";
 import LogTable from "../../islands/console/logs/LogTable.tsx";
@@ -33,22 +34,13 @@ export default define.page<typeof handler>(function LogsPage({ data }) {
       <section class={`${CARD} mb-6 p-4`}>
         <LogFilterForm filters={data.filters} groups={data.groups} routes={data.routes} />
       </section>
-      {data.error !== undefined && (
-        <p
-          role="alert"
-          class="mb-4 rounded-md border border-red-300 bg-red-50 px-4 py-3 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
-        >
-          {data.error}
-        </p>
-      )}
+      <FilterError message={data.error} />
       {data.error === undefined && data.items.length === 0 && (
-        <p
-          class={`rounded-lg border border-dashed border-slate-300 p-6 text-sm dark:border-slate-700 ${MUTED}`}
-        >
+        <EmptyList>
           {filtered || data.paged
             ? "No send logs match these filters."
             : "No send logs yet: they appear here once a webhook event matches a route."}
-        </p>
+        </EmptyList>
       )}
       {data.items.length > 0 && (
         <section class={`${CARD} p-2 sm:p-4`} aria-label="Send logs">

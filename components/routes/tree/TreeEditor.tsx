@@ -1,13 +1,14 @@
 /**
  * The filter-tree editor: a recursive list of `all` / `any` / `not` groups and event or field
  * leaves. Every row can be selected (fragments are made from the selection and inserted at
- * it), moved within its group, removed, wrapped in a new group or unwrapped; groups change
+ * it), moved within its group (with its buttons, or dragged by its handle), removed, wrapped in
+ * a new group or unwrapped; groups change
  * kind and take new leaves and groups. Actions that would break the depth or leaf limit are
  * disabled with the reason shown. Each row shows its verdict on the sample event and the
  * problems that make it invalid.
  */
 import type { JSX } from "preact";
-import { useRef } from "preact/hooks";
+import { useRef, useState } from "preact/hooks";
 import {
   canInsert,
   canSetKind,
@@ -67,6 +68,88 @@ const NEW_FIELD_LEAF: LeafFilter = { type: "field", path: "", op: "contains", va
 
 function tagOf(node: TreeNode): keyof typeof KIND_TAGS {
   return isGroup(node) ? node.kind : node.filter.type === "event" ? "event" : "field";
+}
+
+/** A row being dragged by its handle, and where among its siblings it would land. */
+interface DragState {
+  readonly dragging: { id: string; parentId: string } | null;
+  /** The position in the parent's children the row would be dropped at (before that child). */
+  readonly dropAt: number | null;
+  /** The same as last rendered, for the drop line and the dragged row's look. */
+  shown: { dragging: DragState["dragging"]; dropAt: number | null };
+  start(id: string, parentId: string): void;
+  over(index: number): void;
+  end(): void;
+}
+
+/** The handle that drags a row among its siblings (the move buttons do the same by keyboard). */
+function DragHandle(props: { drag: DragState; nodeId: string; parentId: string }) {
+  return (
+    <span
+      aria-hidden="true"
+      draggable
+      data-testid="drag-handle"
+      title="Drag to reorder within the group"
+      class="hidden cursor-grab select-none text-slate-500 sm:inline dark:text-slate-400"
+      onDragStart={(event) => {
+        props.drag.start(props.nodeId, props.parentId);
+        const transfer = event.dataTransfer;
+        if (!transfer) return;
+        transfer.setData("text/plain", props.nodeId);
+        transfer.effectAllowed = "move";
+        const row = (event.currentTarget as HTMLElement).closest("li");
+        if (row) transfer.setDragImage(row, 12, 12);
+      }}
+      onDragEnd={() => props.drag.end()}
+    >
+      <Icon name="grip" />
+    </span>
+  );
+}
+
+/** Drop-target handlers of a row: rows of the dragged row's group only, before or after it. */
+function dropHandlers(
+  api: TreeApi,
+  drag: DragState,
+  parent: GroupNode | null,
+  index: number,
+): Pick<JSX.HTMLAttributes<HTMLLIElement>, "onDragOver" | "onDrop"> {
+  const accepts = () =>
+    drag.dragging !== null && parent !== null && drag.dragging.parentId === parent.id;
+  return {
+    onDragOver(event) {
+      if (!accepts()) return;
+      event.preventDefault();
+      event.stopPropagation();
+      const box = event.currentTarget.getBoundingClientRect();
+      drag.over(event.clientY < box.top + box.height / 2 ? index : index + 1);
+    },
+    onDrop(event) {
+      if (!accepts() || drag.dropAt === null) return;
+      event.preventDefault();
+      event.stopPropagation();
+      const id = drag.dragging!.id;
+      const from = parent!.children.findIndex((child) => child.id === id);
+      const to = drag.dropAt > from ? drag.dropAt - 1 : drag.dropAt;
+      drag.end();
+      if (from >= 0 && to !== from) {
+        api.edit((root) => moveNodeTo(root, id, to), controlId.select(id));
+      }
+    },
+  };
+}
+
+/** The drop line shown before or after a row while a sibling is dragged over it. */
+function dropLine(drag: DragState, parent: GroupNode | null, index: number): string {
+  const { dragging, dropAt } = drag.shown;
+  if (!dragging || !parent || dragging.parentId !== parent.id) return "";
+  if (dropAt === index) {
+    return "before:absolute before:inset-x-0 before:-top-1.5 before:h-0.5 before:bg-indigo-500";
+  }
+  if (dropAt === index + 1 && index === parent.children.length - 1) {
+    return "after:absolute after:inset-x-0 after:-bottom-1.5 after:h-0.5 after:bg-indigo-500";
+  }
+  return "";
 }
 
 /** A small menu of more actions (a disclosure: Esc or a choice closes it). */
@@ -320,9 +403,15 @@ function AddButton(
 
 /** One node and, for a group, its children. */
 function NodeView(
-  props: { api: TreeApi; node: TreeNode; parent: GroupNode | null; index: number },
+  props: {
+    api: TreeApi;
+    drag: DragState;
+    node: TreeNode;
+    parent: GroupNode | null;
+    index: number;
+  },
 ) {
-  const { api, node, parent, index } = props;
+  const { api, drag, node, parent, index } = props;
   const issues = api.issues.byNode.get(node.id) ?? [];
   const verdict = api.verdicts?.get(node.id);
   const selected = api.selected === node.id;
@@ -334,7 +423,10 @@ function NodeView(
       data-testid="node"
       data-node-id={node.id}
       data-kind={tag}
-      class={`min-w-0 rounded-md border p-2 sm:p-3 ${
+      {...dropHandlers(api, drag, parent, index)}
+      class={`relative min-w-0 rounded-md border p-2 sm:p-3 ${dropLine(drag, parent, index)} ${
+        drag.shown.dragging?.id === node.id ? "opacity-50" : ""
+      } ${
         selected
           ? "border-indigo-500 ring-2 ring-indigo-500/40"
           : issues.length > 0
@@ -343,6 +435,9 @@ function NodeView(
       } ${isGroup(node) ? "bg-slate-50 dark:bg-slate-950/60" : "bg-white dark:bg-slate-900"}`}
     >
       <div class="flex flex-wrap items-center gap-2">
+        {!api.readOnly && parent !== null && parent.kind !== "not" && (
+          <DragHandle drag={drag} nodeId={node.id} parentId={parent.id} />
+        )}
         <button
           type="button"
           id={controlId.select(node.id)}
@@ -430,6 +525,7 @@ function NodeView(
                   <NodeView
                     key={child.id}
                     api={api}
+                    drag={drag}
                     node={child}
                     parent={node}
                     index={childIndex}
@@ -447,9 +543,39 @@ function NodeView(
 /** The whole tree. */
 export function TreeEditor(props: { api: TreeApi }) {
   const { api } = props;
+  // Kept in refs too: drag events may come faster than the renders that show them.
+  const [dragging, setDragging] = useState<DragState["dragging"]>(null);
+  const [dropAt, setDropAt] = useState<number | null>(null);
+  const current = useRef<{ dragging: DragState["dragging"]; dropAt: number | null }>({
+    dragging: null,
+    dropAt: null,
+  });
+  const drag: DragState = {
+    get dragging() {
+      return current.current.dragging;
+    },
+    get dropAt() {
+      return current.current.dropAt;
+    },
+    shown: { dragging, dropAt },
+    start: (id, parentId) => {
+      current.current = { dragging: { id, parentId }, dropAt: null };
+      setDragging({ id, parentId });
+    },
+    over: (index) => {
+      if (index === current.current.dropAt) return;
+      current.current = { ...current.current, dropAt: index };
+      setDropAt(index);
+    },
+    end: () => {
+      current.current = { dragging: null, dropAt: null };
+      setDragging(null);
+      setDropAt(null);
+    },
+  };
   return (
     <ol class="flex flex-col gap-2" aria-label="Filter tree" data-testid="tree">
-      <NodeView api={api} node={api.root} parent={null} index={0} />
+      <NodeView api={api} drag={drag} node={api.root} parent={null} index={0} />
       {api.issues.tree.map((message, i) => (
         <li key={i} class={ERROR} data-testid="tree-issue">{message}</li>
       ))}

@@ -1,6 +1,7 @@
-import { Fragment } from "preact";
+import { DayTime } from "../../../components/logs/DayTime.tsx";
 import { useEffect, useState } from "preact/hooks";
 import { deliveryLogsHref, LogDetail } from "../../../components/logs/LogDetail.tsx";
+import { breakable } from "../../../components/logs/Breakable.tsx";
 import { StatusBadge } from "../../../components/logs/StatusBadge.tsx";
 import { eventLabel, formatTime, isoTime, targetLabel } from "../../../components/logs/format.ts";
 import {
@@ -11,25 +12,14 @@ import {
   TD,
   TH,
 } from "../../../components/logs/ui.ts";
-import { redeliverAll, redeliverMessage } from "../../../components/logs/redeliver.ts";
+import { redeliverAndReport } from "../../../components/logs/redeliver.ts";
 import type { SendLog } from "../../../lib/store/send_logs.ts";
-import { Toasts, useToasts } from "../../../components/logs/Toasts.tsx";
-import { useModal } from "../../../components/logs/modal.ts";
+import { useModal } from "../../../components/layout/use_modal.ts";
 import { RedeliverDialog } from "../../../components/logs/RedeliverDialog.tsx";
 
 /** Whether a unit can be sent again by this person: it failed, in a group they edit. */
 function canRedeliver(log: SendLog, editable: ReadonlySet<string>): boolean {
   return (log.status === "failed" || log.status === "dead") && editable.has(log.groupId);
-}
-
-/** A name with line-break opportunities after its `.`, `/` and `_`. */
-function breakable(text: string) {
-  return text.split(/(?<=[./_])/).map((part, index) => (
-    <Fragment key={index}>
-      {index > 0 && <wbr />}
-      {part}
-    </Fragment>
-  ));
 }
 
 /** The distinct delivery ids of some units, in their order. */
@@ -51,7 +41,6 @@ export default function LogTable(props: { items: SendLog[]; editable: string[] }
   const [openId, setOpenId] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string[] | null>(null);
   const [busy, setBusy] = useState(false);
-  const toasts = useToasts();
   const drawer = useModal(openId !== null);
   useEffect(() => setHydrated(true), []);
 
@@ -74,7 +63,7 @@ export default function LogTable(props: { items: SendLog[]; editable: string[] }
   const redeliver = async (deliveryIds: string[]) => {
     setBusy(true);
     try {
-      const summary = await redeliverAll(deliveryIds);
+      const summary = await redeliverAndReport(deliveryIds);
       const requeued = new Set(summary.requeued);
       const now = Date.now();
       setRows((current) =>
@@ -85,10 +74,6 @@ export default function LogTable(props: { items: SendLog[]; editable: string[] }
         })
       );
       setSelected(new Set());
-      toasts.show(
-        redeliverMessage(summary),
-        summary.errors.length > 0 ? "error" : summary.requeued.length > 0 ? "success" : "info",
-      );
     } finally {
       setBusy(false);
       setConfirming(null);
@@ -165,12 +150,7 @@ export default function LogTable(props: { items: SendLog[]; editable: string[] }
                   </td>
                 )}
                 <td class={`${TD} hidden whitespace-nowrap tabular-nums sm:table-cell`}>
-                  <time datetime={isoTime(log.createdAt)}>
-                    <span class={`block text-xs ${MUTED}`}>
-                      {formatTime(log.createdAt).slice(0, 10)}
-                    </span>
-                    {formatTime(log.createdAt).slice(11)}
-                  </time>
+                  <DayTime at={log.createdAt} />
                 </td>
                 <td class={TD}>
                   <span class="font-mono text-xs">{breakable(eventLabel(log))}</span>
@@ -289,7 +269,6 @@ export default function LogTable(props: { items: SendLog[]; editable: string[] }
         onConfirm={redeliver}
         onClose={() => setConfirming(null)}
       />
-      <Toasts toasts={toasts} />
     </div>
   );
 }

@@ -1,7 +1,6 @@
 import { useState } from "preact/hooks";
-import { redeliverAll, redeliverMessage } from "../../../components/logs/redeliver.ts";
+import { redeliverAndReport } from "../../../components/logs/redeliver.ts";
 import { RedeliverDialog } from "../../../components/logs/RedeliverDialog.tsx";
-import { Toasts, useToasts } from "../../../components/logs/Toasts.tsx";
 import { PRIMARY_BUTTON } from "../../../components/logs/ui.ts";
 
 /** Sends one delivery's failed units again, after a confirmation; the result in a status message. */
@@ -9,16 +8,11 @@ export default function RedeliverButton(props: { deliveryId: string }) {
   const [confirming, setConfirming] = useState<string[] | null>(null);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
-  const toasts = useToasts();
   const redeliver = async (deliveryIds: string[]) => {
     setBusy(true);
     try {
-      const summary = await redeliverAll(deliveryIds);
+      const summary = await redeliverAndReport(deliveryIds);
       setDone(summary.requeued.length > 0);
-      toasts.show(
-        redeliverMessage(summary),
-        summary.errors.length > 0 ? "error" : summary.requeued.length > 0 ? "success" : "info",
-      );
     } finally {
       setBusy(false);
       setConfirming(null);
@@ -40,7 +34,6 @@ export default function RedeliverButton(props: { deliveryId: string }) {
         onConfirm={redeliver}
         onClose={() => setConfirming(null)}
       />
-      <Toasts toasts={toasts} />
     </>
   );
 }

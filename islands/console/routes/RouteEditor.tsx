@@ -1,11 +1,16 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { ConflictDialog } from "../../../components/routes/ConflictDialog.tsx";
-import { Dialog } from "../../../components/routes/Dialog.tsx";
+import { Modal } from "../../../components/layout/Modal.tsx";
 import { FragmentsPanel } from "../../../components/routes/FragmentsPanel.tsx";
 import { JsonView } from "../../../components/routes/JsonView.tsx";
 import { MessagePreview } from "../../../components/routes/MessagePreview.tsx";
 import { editorHref } from "../../../components/routes/RouteRow.tsx";
-import { PASTED, SamplePanel } from "../../../components/routes/SamplePanel.tsx";
+import {
+  PASTED,
+  recentEventOf,
+  recentSource,
+  SamplePanel,
+} from "../../../components/routes/SamplePanel.tsx";
 import { type Status, StatusToast } from "../../../components/routes/StatusToast.tsx";
 import { TargetsEditor } from "../../../components/routes/TargetsEditor.tsx";
 import { NoiseEditor } from "../../../components/routes/NoiseEditor.tsx"; // noise control hook
@@ -84,6 +89,16 @@ interface Props {
   allowedTargets: TargetRef[];
   /** Show "saved" once (the page was opened right after creating the route). */
   justSaved: boolean;
+  /** The group's recent events, offered as samples. */
+  recentEvents: { id: string; label: string }[];
+  /** The recent event to explain against first; else the first bundled sample. */
+  sampleEventId: string | null;
+}
+
+/** What the editor reads of `GET /admin/api/groups/:id/events/:eventId`. */
+interface RecentEventDetail {
+  event: { kind: string; action?: string };
+  payload: Record<string, unknown> | null;
 }
 
 interface SampleState {
@@ -144,10 +159,10 @@ export default function RouteEditor(props: Props) {
   const [editingId, setEditingId] = useState(props.routeId);
   const [selected, setSelected] = useState<string | null>(null);
   const [sample, setSample] = useState<SampleState>({
-    source: SAMPLES[0].id,
+    source: props.sampleEventId ? recentSource(props.sampleEventId) : SAMPLES[0].id,
     text: "",
-    kind: SAMPLES[0].kind,
-    action: SAMPLES[0].action ?? "",
+    kind: props.sampleEventId ? "" : SAMPLES[0].kind,
+    action: props.sampleEventId ? "" : SAMPLES[0].action ?? "",
     loading: true,
   });
   const [fragments, setFragments] = useState({
@@ -181,20 +196,33 @@ export default function RouteEditor(props: Props) {
     if (element instanceof HTMLElement) element.focus();
   });
 
-  // The sample: load a bundled one when chosen.
+  // The sample: load a bundled one, or a recent event of the group, when chosen.
   useEffect(() => {
     if (sample.source === PASTED) return;
+    const eventId = recentEventOf(sample.source);
     const chosen = SAMPLES.find((entry) => entry.id === sample.source);
-    if (!chosen) return;
+    if (!chosen && eventId === null) return;
     let current = true;
-    getJson<unknown>(sampleUrl(chosen)).then(
-      (payload) => {
+    const loaded = eventId !== null
+      ? getJson<RecentEventDetail>(
+        `/admin/api/groups/${encodeURIComponent(props.group.id)}/events/${eventId}`,
+      ).then(({ event, payload }) => {
+        if (payload === null) throw new Error("its payload is past retention");
+        return { payload, kind: event.kind, action: event.action };
+      })
+      : getJson<unknown>(sampleUrl(chosen!)).then((payload) => ({
+        payload,
+        kind: chosen!.kind,
+        action: chosen!.action,
+      }));
+    loaded.then(
+      ({ payload, kind, action }) => {
         if (!current) return;
         setSample({
-          source: chosen.id,
+          source: sample.source,
           text: JSON.stringify(payload, null, 2),
-          kind: chosen.kind,
-          action: chosen.action ?? "",
+          kind,
+          action: action ?? "",
           loading: false,
         });
       },
@@ -784,6 +812,7 @@ export default function RouteEditor(props: Props) {
           <Panel title="Sample event" headingId="sample-heading">
             <SamplePanel
               samples={SAMPLES}
+              recent={props.recentEvents}
               source={sample.source}
               text={sample.text}
               kind={sample.kind}
@@ -835,7 +864,7 @@ export default function RouteEditor(props: Props) {
         </aside>
       </div>
 
-      <Dialog
+      <Modal
         open={deletingFragment !== null}
         title="Delete this fragment?"
         onClose={() => setDeletingFragment(null)}
@@ -858,7 +887,7 @@ export default function RouteEditor(props: Props) {
             Delete fragment
           </button>
         </div>
-      </Dialog>
+      </Modal>
       <ConflictDialog
         diff={conflict?.diff ?? null}
         reloadHint="Reload loads the current version of this route (your edits are dropped). Overwrite saves your version of this route; their other changes are kept."

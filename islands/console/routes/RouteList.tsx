@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { ConflictDialog } from "../../../components/routes/ConflictDialog.tsx";
-import { Dialog } from "../../../components/routes/Dialog.tsx";
+import { Modal } from "../../../components/layout/Modal.tsx";
 import { Icon } from "../../../components/routes/Icon.tsx";
 import { editorHref, RouteRow } from "../../../components/routes/RouteRow.tsx";
 import { type Status, StatusToast } from "../../../components/routes/StatusToast.tsx";
@@ -312,7 +312,7 @@ export default function RouteList(props: Props) {
             })}
           </ol>
         )}
-      <Dialog
+      <Modal
         open={deleting !== null}
         title="Delete this route?"
         onClose={() => setDeleting(null)}
@@ -335,7 +335,7 @@ export default function RouteList(props: Props) {
             Delete route
           </button>
         </div>
-      </Dialog>
+      </Modal>
       <ConflictDialog
         diff={conflict?.diff ?? null}
         reloadHint="Reload shows the current routes (your last change is dropped); overwrite saves your list over theirs."

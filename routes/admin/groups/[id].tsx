@@ -8,6 +8,7 @@ import MembersEditor from "../../../islands/console/groups/MembersEditor.tsx";
 import TargetsPanel from "../../../islands/console/groups/TargetsPanel.tsx";
 import WebhookPanel from "../../../islands/console/groups/WebhookPanel.tsx";
 import { etagOf } from "../../../lib/admin/endpoint.ts";
+import { readConsoleFrame } from "../../../lib/admin/console_frame.ts";
 import { readGroupDetail } from "../../../lib/admin/group_pages.ts";
 import { principalOf } from "../../../lib/auth/principal.ts";
 import { page } from "../../../lib/fresh/mod.ts";
@@ -24,13 +25,16 @@ export const handler = define.handlers({
   async GET(ctx) {
     const principal = principalOf(ctx);
     const groupId = requireId("group", ctx.params.id, "id");
-    const detail = await readGroupDetail(ctx.state.kv, ctx.state.config, principal, groupId);
+    const [detail, frame] = await Promise.all([
+      readGroupDetail(ctx.state.kv, ctx.state.config, principal, groupId),
+      readConsoleFrame(ctx),
+    ]);
     const notice = ctx.url.searchParams.has("created")
       ? NOTICES.created
       : Object.hasOwn(NOTICES, ctx.url.searchParams.get("notice") ?? "")
       ? NOTICES[ctx.url.searchParams.get("notice")!]
       : null;
-    return page({ ...detail, notice });
+    return page({ ...detail, notice, frame });
   },
 });
 
@@ -39,7 +43,12 @@ export default define.page<typeof handler>(function GroupPage({ data }) {
   const { group } = data;
   const etag = etagOf(data.tag);
   return (
-    <ConsoleLayout active="/admin/groups" title={group.name}>
+    <ConsoleLayout
+      active="/admin/groups"
+      title={group.name}
+      {...data.frame}
+      currentGroup={group.id}
+    >
       <Notice text={data.notice} />
       <GroupSummary
         group={group}

@@ -1,8 +1,10 @@
 import { ConsoleLayout } from "../../../components/ConsoleLayout.tsx";
+import { eventHref } from "../../../components/events/EventTable.tsx";
 import { eventLabel, targetLabel } from "../../../components/logs/format.ts";
 import { deliveryLogsHref, LogDetail } from "../../../components/logs/LogDetail.tsx";
 import { CARD, LINK, MUTED, SECONDARY_BUTTON } from "../../../components/logs/ui.ts";
 import RedeliverButton from "../../../islands/console/logs/RedeliverButton.tsx";
+import { readConsoleFrame } from "../../../lib/admin/console_frame.ts";
 import { getLog } from "../../../lib/admin/logs.ts";
 import { principalOf } from "../../../lib/auth/principal.ts";
 import { canEditRoutes } from "../../../lib/auth/principal.ts";
@@ -17,7 +19,8 @@ export const handler = define.handlers({
     if (!isId("sendLog", ctx.params.id)) throw new HttpError(400, "Malformed send log id");
     const log = await getLog(ctx.state.kv, principal, ctx.params.id);
     const failed = log.status === "failed" || log.status === "dead";
-    return page({ log, canRedeliver: failed && canEditRoutes(principal, log.groupId) }, {
+    const frame = await readConsoleFrame(ctx);
+    return page({ log, canRedeliver: failed && canEditRoutes(principal, log.groupId), frame }, {
       headers: { "cache-control": "no-store" },
     });
   },
@@ -27,7 +30,7 @@ export const handler = define.handlers({
 export default define.page<typeof handler>(function LogPage({ data }) {
   const { log } = data;
   return (
-    <ConsoleLayout active="/admin/logs" title="Send log">
+    <ConsoleLayout active="/admin/logs" title="Send log" {...data.frame}>
       <p class="mb-4 text-sm">
         <a class={LINK} href="/admin/logs">← All send logs</a>
       </p>
@@ -39,6 +42,9 @@ export default define.page<typeof handler>(function LogPage({ data }) {
           {data.canRedeliver && <RedeliverButton deliveryId={log.deliveryId} />}
           <a class={SECONDARY_BUTTON} href={deliveryLogsHref(log.deliveryId)}>
             Every unit of this delivery
+          </a>
+          <a class={SECONDARY_BUTTON} href={eventHref(log.groupId, log.eventId)}>
+            Why each route fired or not
           </a>
         </div>
       </section>

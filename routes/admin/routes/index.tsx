@@ -1,5 +1,6 @@
 import { ConsoleLayout } from "../../../components/ConsoleLayout.tsx";
 import { Badge, LINK, MUTED, PageBody, PANEL } from "../../../components/routes/ui.tsx";
+import { readConsoleFrame } from "../../../lib/admin/console_frame.ts";
 import { loadRoutesIndex } from "../../../lib/admin/console_routes.ts";
 import { principalOf } from "../../../lib/auth/principal.ts";
 import { page } from "../../../lib/fresh/mod.ts";
@@ -9,15 +10,19 @@ import { define } from "../../../lib/state.ts";
 export const handler = define.handlers({
   async GET(ctx) {
     const principal = principalOf(ctx);
+    const frame = await readConsoleFrame(ctx);
+    if (frame.currentGroup !== undefined) {
+      return ctx.redirect(`/admin/routes/${encodeURIComponent(frame.currentGroup)}`);
+    }
     const groups = await loadRoutesIndex(ctx.state.kv, principal);
-    return page({ groups }, { headers: { "cache-control": "no-store" } });
+    return page({ groups, frame }, { headers: { "cache-control": "no-store" } });
   },
 });
 
 /** Routes: choose a group. */
 export default define.page<typeof handler>(function RoutesIndex({ data }) {
   return (
-    <ConsoleLayout active="/admin/routes" title="Routes">
+    <ConsoleLayout active="/admin/routes" title="Routes" {...data.frame}>
       <PageBody>
         <section class={`${PANEL} p-4 sm:p-5`} aria-labelledby="groups-heading">
           <h2 id="groups-heading" class="text-base font-semibold">Choose a group</h2>

@@ -2,6 +2,7 @@ import { ConsoleLayout } from "../../../../components/ConsoleLayout.tsx";
 import { LINK, MUTED, PageBody } from "../../../../components/routes/ui.tsx";
 import RouteList from "../../../../islands/console/routes/RouteList.tsx";
 import { loadGroupRoutesPage } from "../../../../lib/admin/console_routes.ts";
+import { readConsoleFrame } from "../../../../lib/admin/console_frame.ts";
 import { principalOf } from "../../../../lib/auth/principal.ts";
 import { page } from "../../../../lib/fresh/mod.ts";
 import { define } from "../../../../lib/state.ts";
@@ -10,15 +11,23 @@ import { define } from "../../../../lib/state.ts";
 export const handler = define.handlers({
   async GET(ctx) {
     const principal = principalOf(ctx);
-    const data = await loadGroupRoutesPage(ctx.state.kv, principal, ctx.params.groupId);
-    return page(data, { headers: { "cache-control": "no-store" } });
+    const [data, frame] = await Promise.all([
+      loadGroupRoutesPage(ctx.state.kv, principal, ctx.params.groupId),
+      readConsoleFrame(ctx),
+    ]);
+    return page({ ...data, frame }, { headers: { "cache-control": "no-store" } });
   },
 });
 
 /** The route list of a group. */
 export default define.page<typeof handler>(function GroupRoutes({ data }) {
   return (
-    <ConsoleLayout active="/admin/routes" title={`Routes of ${data.group.name}`}>
+    <ConsoleLayout
+      active="/admin/routes"
+      title={`Routes of ${data.group.name}`}
+      {...data.frame}
+      currentGroup={data.group.id}
+    >
       <PageBody>
         <nav aria-label="Breadcrumb" class={`-mt-4 mb-4 text-sm ${MUTED}`}>
           <a class={LINK} href="/admin/routes">All groups</a>

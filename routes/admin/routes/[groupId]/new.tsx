@@ -2,6 +2,7 @@ import { ConsoleLayout } from "../../../../components/ConsoleLayout.tsx";
 import { PageBody } from "../../../../components/routes/ui.tsx";
 import RouteEditor from "../../../../islands/console/routes/RouteEditor.tsx";
 import { loadRouteEditorPage } from "../../../../lib/admin/console_routes.ts";
+import { readConsoleFrame } from "../../../../lib/admin/console_frame.ts";
 import { principalOf } from "../../../../lib/auth/principal.ts";
 import { page } from "../../../../lib/fresh/mod.ts";
 import { define } from "../../../../lib/state.ts";
@@ -10,15 +11,29 @@ import { define } from "../../../../lib/state.ts";
 export const handler = define.handlers({
   async GET(ctx) {
     const principal = principalOf(ctx);
-    const data = await loadRouteEditorPage(ctx.state.kv, principal, ctx.params.groupId, null);
-    return page(data, { headers: { "cache-control": "no-store" } });
+    const [data, frame] = await Promise.all([
+      loadRouteEditorPage(
+        ctx.state.kv,
+        principal,
+        ctx.params.groupId,
+        null,
+        ctx.url.searchParams.get("event"),
+      ),
+      readConsoleFrame(ctx),
+    ]);
+    return page({ ...data, frame }, { headers: { "cache-control": "no-store" } });
   },
 });
 
 /** A new route. */
 export default define.page<typeof handler>(function NewRoute({ data }) {
   return (
-    <ConsoleLayout active="/admin/routes" title={`New route in ${data.group.name}`}>
+    <ConsoleLayout
+      active="/admin/routes"
+      title={`New route in ${data.group.name}`}
+      {...data.frame}
+      currentGroup={data.group.id}
+    >
       <PageBody>
         <RouteEditor
           group={data.group}
@@ -29,6 +44,8 @@ export default define.page<typeof handler>(function NewRoute({ data }) {
           fragmentsEtag={data.fragmentsEtag}
           canEdit={data.canEdit}
           allowedTargets={data.allowedTargets}
+          recentEvents={data.recentEvents}
+          sampleEventId={data.sampleEventId}
           justSaved={false}
         />
       </PageBody>

@@ -2,6 +2,7 @@ import { ConsoleLayout } from "../../../../../components/ConsoleLayout.tsx";
 import { PageBody } from "../../../../../components/routes/ui.tsx";
 import RouteEditor from "../../../../../islands/console/routes/RouteEditor.tsx";
 import { loadRouteEditorPage } from "../../../../../lib/admin/console_routes.ts";
+import { readConsoleFrame } from "../../../../../lib/admin/console_frame.ts";
 import { principalOf } from "../../../../../lib/auth/principal.ts";
 import { page } from "../../../../../lib/fresh/mod.ts";
 import { define } from "../../../../../lib/state.ts";
@@ -11,9 +12,18 @@ export const handler = define.handlers({
   async GET(ctx) {
     const principal = principalOf(ctx);
     const { groupId, routeId } = ctx.params;
-    const data = await loadRouteEditorPage(ctx.state.kv, principal, groupId, routeId);
+    const [data, frame] = await Promise.all([
+      loadRouteEditorPage(
+        ctx.state.kv,
+        principal,
+        groupId,
+        routeId,
+        ctx.url.searchParams.get("event"),
+      ),
+      readConsoleFrame(ctx),
+    ]);
     const justSaved = ctx.url.searchParams.get("saved") === "1";
-    return page({ ...data, justSaved }, { headers: { "cache-control": "no-store" } });
+    return page({ ...data, justSaved, frame }, { headers: { "cache-control": "no-store" } });
   },
 });
 
@@ -21,7 +31,12 @@ export const handler = define.handlers({
 export default define.page<typeof handler>(function EditRoute({ data }) {
   const route = data.routes.find((item) => item.id === data.routeId);
   return (
-    <ConsoleLayout active="/admin/routes" title={`Route: ${route?.name ?? data.routeId}`}>
+    <ConsoleLayout
+      active="/admin/routes"
+      title={`Route: ${route?.name ?? data.routeId}`}
+      {...data.frame}
+      currentGroup={data.group.id}
+    >
       <PageBody>
         <RouteEditor
           group={data.group}
@@ -32,6 +47,8 @@ export default define.page<typeof handler>(function EditRoute({ data }) {
           fragmentsEtag={data.fragmentsEtag}
           canEdit={data.canEdit}
           allowedTargets={data.allowedTargets}
+          recentEvents={data.recentEvents}
+          sampleEventId={data.sampleEventId}
           justSaved={data.justSaved}
         />
       </PageBody>

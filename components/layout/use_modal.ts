@@ -2,10 +2,11 @@ import { useEffect, useRef } from "preact/hooks";
 
 /**
  * Drives a `<dialog>` as a modal while `open`: `showModal()` (the rest of the page is inert,
- * Esc closes it), focus to its `[data-autofocus]` element, and back to the element that had
- * it when the dialog closes (call `restoreFocus` from the dialog's `onClose`).
+ * Esc closes it), focus to the element `initialFocus` selects (else the browser's choice), and
+ * back to the element that had it when the dialog closes (call `restoreFocus` from the dialog's
+ * `onClose`).
  */
-export function useModal(open: boolean) {
+export function useModal(open: boolean, initialFocus = "[data-autofocus]") {
   const ref = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   useEffect(() => {
@@ -16,7 +17,7 @@ export function useModal(open: boolean) {
         ? document.activeElement
         : null;
       dialog.showModal();
-      dialog.querySelector<HTMLElement>("[data-autofocus]")?.focus();
+      dialog.querySelector<HTMLElement>(initialFocus)?.focus();
     } else if (!open && dialog.open) {
       dialog.close();
     }

@@ -1,0 +1,250 @@
+/**
+ * A group's events in the admin API: the recent events its routes were evaluated on (those that
+ * fired no route included), and one event explained against each of the group's routes, which
+ * answers "why did my event not arrive?". Reading needs membership (or super admin). The
+ * records are the group's own (keyed by its internal id), so an event of another group is
+ * unknown here (404).
+ */
+import type { z } from "zod";
+import type { Principal } from "../auth/principal.ts";
+import { EvaluationBudget, FilterEvaluationError } from "../filter/budget.ts";
+import { routeFilterNode } from "../filter/compile.ts";
+import { explain, type Explanation } from "../filter/explain.ts";
+import { HttpError } from "../fresh/mod.ts";
+import { type EventRoutes, getEventRoutes, listEventRoutes } from "../store/event_routes.ts";
+import { loadEvent } from "../store/events.ts";
+import { readGroupEntry } from "../store/group_set.ts";
+import { getGroupRoutes } from "../store/routes.ts";
+import { historyIdOf, listDeliveryLogs, type SendLog } from "../store/send_logs.ts";
+import type { Route } from "../types.ts";
+import { requireRight } from "./guards.ts";
+import { publicLog } from "./logs.ts";
+import { collectPage, type Page } from "./pages.ts";
+import type { eventsQuerySchema } from "./schemas.ts";
+
+/** The events query, as validated by `eventsQuerySchema`. */
+export type EventsQuery = z.output<typeof eventsQuerySchema>;
+
+/** What one event did in a group, as the API shows it. */
+export interface GroupEvent {
+  id: string;
+  deliveryId?: string;
+  provider: EventRoutes["provider"];
+  kind: string;
+  action?: string;
+  repository?: string;
+  sender?: string;
+  /** The event in words (its message's title). */
+  title?: string;
+  receivedAt: number;
+  routeIds: string[];
+  routesFired: number;
+}
+
+/** One route of the group, judged against an event. */
+export interface RouteVerdict {
+  id: string;
+  name: string;
+  enabled: boolean;
+  fallback: boolean;
+  /** Whether it fired when the event arrived. */
+  fired: boolean;
+  /** Whether its filters match the event now. */
+  matched: boolean;
+  /** The outcome in words. */
+  verdict: string;
+  explanation?: Explanation;
+  error?: string;
+  /** The route fired but was deleted since. */
+  deleted?: true;
+}
+
+/** One event of a group, with its payload, each route's verdict and its send logs. */
+export interface GroupEventDetail {
+  event: GroupEvent;
+  /** Null once the payload is past retention. */
+  payload: Record<string, unknown> | null;
+  routes: RouteVerdict[];
+  logs: SendLog[];
+}
+
+function groupEventOf(record: EventRoutes): GroupEvent {
+  const { eventId, groupId: _groupId, routeIds, ...rest } = record;
+  return { id: eventId, ...rest, routeIds, routesFired: routeIds.length };
+}
+
+/** The group's internal id, when it exists (404) and the caller may read it (403). */
+async function readableGroup(kv: Deno.Kv, principal: Principal, groupId: string) {
+  const { entry } = await readGroupEntry(kv, groupId);
+  if (entry === null) throw new HttpError(404, `Unknown group ${groupId}`);
+  requireRight(principal, groupId, "read");
+  return entry;
+}
+
+function eventMatcher(query: EventsQuery): (record: EventRoutes) => boolean {
+  const [kind, ...action] = query.event?.split(".") ?? [];
+  return (record) =>
+    (kind === undefined || record.kind === kind) &&
+    (action.length === 0 || record.action === action.join(".")) &&
+    (query.outcome === undefined || (query.outcome === "none") === (record.routeIds.length === 0));
+}
+
+/** `GET /admin/api/groups/:id/events`: the group's events, newest first, in cursor pages. */
+export async function listGroupEvents(
+  kv: Deno.Kv,
+  principal: Principal,
+  groupId: string,
+  query: EventsQuery,
+): Promise<Page<GroupEvent>> {
+  const { internalId } = await readableGroup(kv, principal, groupId);
+  const page = await collectPage([(below) => listEventRoutes(kv, internalId, below)], {
+    idOf: (record) => record.eventId,
+    keep: eventMatcher(query),
+    limit: query.limit ?? 50,
+    cursor: query.cursor,
+  });
+  return { ...page, items: page.items.map(groupEventOf) };
+}
+
+/** One event of a group the caller was already allowed to read, or null when unknown. */
+export async function findGroupEvent(
+  kv: Deno.Kv,
+  groupId: string,
+  eventId: string,
+): Promise<GroupEvent | null> {
+  const { entry } = await readGroupEntry(kv, groupId);
+  const record = entry === null ? null : await getEventRoutes(kv, entry.internalId, eventId);
+  return record === null ? null : groupEventOf(record);
+}
+
+function verdictOf(route: Route, fired: boolean, matched: boolean, otherFired: boolean): string {
+  if (fired && matched) return "Fired: its filters match the event.";
+  if (fired) {
+    return "Fired when the event arrived; its filters were changed since and no longer match.";
+  }
+  if (!route.enabled) {
+    return matched
+      ? "Did not fire: the route is disabled (its filters match)."
+      : "Did not fire: the route is disabled, and its filters do not match.";
+  }
+  if (!matched) return "Did not fire: its filters do not match the event.";
+  if (route.fallback && otherFired) {
+    return "Did not fire: it is a fallback and another route of the group fired.";
+  }
+  return "Matches now, but did not fire when the event arrived: it was added or changed since.";
+}
+
+/**
+ * Each route of the group judged against the event, in stored order: whether it fired when
+ * the event arrived, whether it matches now, and why. The routes share one evaluation budget,
+ * as in delivery. Routes that fired but were deleted since close the list.
+ */
+function judgeRoutes(
+  routes: readonly Route[],
+  record: EventRoutes,
+  payload: Record<string, unknown> | null,
+): RouteVerdict[] {
+  const fired = new Set(record.routeIds);
+  const otherFired = routes.some((route) => fired.has(route.id) && route.fallback !== true);
+  const budget = new EvaluationBudget();
+  const verdicts = routes.map((route): RouteVerdict => {
+    const base = {
+      id: route.id,
+      name: route.name,
+      enabled: route.enabled,
+      fallback: route.fallback === true,
+      fired: fired.has(route.id),
+    };
+    if (payload === null) {
+      return {
+        ...base,
+        matched: false,
+        verdict: base.fired
+          ? "Fired."
+          : "Did not fire; the payload is past retention, so no reason is shown.",
+      };
+    }
+    try {
+      const explanation = explain(routeFilterNode(route), {
+        kind: record.kind,
+        action: record.action,
+        payload,
+        budget,
+      });
+      return {
+        ...base,
+        matched: explanation.matched,
+        verdict: verdictOf(route, base.fired, explanation.matched, otherFired),
+        explanation,
+      };
+    } catch (error) {
+      if (error instanceof FilterEvaluationError) {
+        return {
+          ...base,
+          matched: false,
+          verdict: "Did not fire: its filters could not be evaluated within the per-event budget.",
+          error: error.message,
+        };
+      }
+      // A tree stored before a validation rule existed: compiling its leaves refuses it.
+      if (!(error instanceof TypeError)) throw error;
+      return {
+        ...base,
+        matched: false,
+        verdict: "Did not fire: its filters are invalid.",
+        error: error.message,
+      };
+    }
+  });
+  const current = new Set(routes.map((route) => route.id));
+  for (const id of record.routeIds) {
+    if (current.has(id)) continue;
+    verdicts.push({
+      id,
+      name: id,
+      enabled: false,
+      fallback: false,
+      fired: true,
+      matched: false,
+      verdict: "Fired when the event arrived; the route was deleted since.",
+      deleted: true,
+    });
+  }
+  return verdicts;
+}
+
+async function payloadOf(kv: Deno.Kv, eventId: string): Promise<Record<string, unknown> | null> {
+  try {
+    return (await loadEvent(kv, eventId))?.payload ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `GET /admin/api/groups/:id/events/:eventId`: one event of the group, its payload, each route
+ * of the group with matched or not and why, and the event's send logs in the group. 404 when
+ * the group has no record of the event (an event of another group included).
+ */
+export async function getGroupEvent(
+  kv: Deno.Kv,
+  principal: Principal,
+  groupId: string,
+  eventId: string,
+): Promise<GroupEventDetail> {
+  const { internalId } = await readableGroup(kv, principal, groupId);
+  const record = await getEventRoutes(kv, internalId, eventId);
+  if (record === null) throw new HttpError(404, `Group ${groupId} has no event ${eventId}`);
+  const [payload, stored, delivery] = await Promise.all([
+    payloadOf(kv, eventId),
+    getGroupRoutes(kv, groupId),
+    listDeliveryLogs(kv, record.deliveryId ?? eventId),
+  ]);
+  const logs = delivery.filter((log) => log.eventId === eventId && historyIdOf(log) === internalId);
+  return {
+    event: groupEventOf(record),
+    payload,
+    routes: judgeRoutes(stored.routes, record, payload),
+    logs: logs.map(publicLog),
+  };
+}

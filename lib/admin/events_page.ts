@@ -1,0 +1,92 @@
+/**
+ * The console's events pages: a group's recent events (the page's query turned into an events
+ * query, answered by the same function as `GET /admin/api/groups/:id/events`) and one event
+ * explained against each route (the same as `GET /admin/api/groups/:id/events/:eventId`).
+ * Refusals of the filters are shown on the page with their status, never thrown.
+ */
+import type { Principal } from "../auth/principal.ts";
+import { canEditRoutes } from "../auth/principal.ts";
+import { formatZodError } from "../filter/schema.ts";
+import { requireId } from "../http_guards.ts";
+import {
+  getGroupEvent,
+  type GroupEvent,
+  type GroupEventDetail,
+  listGroupEvents,
+} from "./events.ts";
+import { requireGroup } from "./guards.ts";
+import { eventsQuerySchema } from "./schemas.ts";
+
+/** Events shown per page. */
+export const EVENTS_PER_PAGE = 50;
+
+/** The list's filter fields, as the form names them. */
+export const EVENT_FILTER_FIELDS = ["event", "outcome"] as const;
+
+/** The filters as typed in the form (empty fields left out). */
+export type EventFilters = Partial<Record<typeof EVENT_FILTER_FIELDS[number], string>>;
+
+/** What the events list renders. */
+export interface EventsPageData {
+  group: { id: string; name: string };
+  filters: EventFilters;
+  items: GroupEvent[];
+  next?: string;
+  paged: boolean;
+  /** Why the filters could not be applied. */
+  error?: string;
+  status: number;
+}
+
+/** The group's events page (404 unknown group, 403 not a member, 400 bad id). */
+export async function loadEventsPage(
+  kv: Deno.Kv,
+  principal: Principal,
+  groupId: string,
+  params: URLSearchParams,
+): Promise<EventsPageData> {
+  requireId("group", groupId, "group");
+  const group = await requireGroup(kv, principal, groupId, "read");
+  const filters: EventFilters = {};
+  for (const field of EVENT_FILTER_FIELDS) {
+    const value = params.get(field)?.trim();
+    if (value) filters[field] = value;
+  }
+  const cursor = params.get("cursor") || undefined;
+  const data: EventsPageData = {
+    group: { id: group.id, name: group.name },
+    filters,
+    items: [],
+    paged: cursor !== undefined,
+    status: 200,
+  };
+  const parsed = eventsQuerySchema.safeParse({ ...filters, cursor, limit: EVENTS_PER_PAGE });
+  if (!parsed.success) return { ...data, error: formatZodError(parsed.error), status: 400 };
+  const page = await listGroupEvents(kv, principal, groupId, parsed.data);
+  return { ...data, items: page.items, next: page.cursor };
+}
+
+/** What the event page renders. */
+export interface EventPageData extends GroupEventDetail {
+  group: { id: string; name: string };
+  /** Whether the reader may send failed units again. */
+  canRedeliver: boolean;
+}
+
+/** One event of a group, explained (404 when the group has no record of it). */
+export async function loadEventPage(
+  kv: Deno.Kv,
+  principal: Principal,
+  groupId: string,
+  eventId: string,
+): Promise<EventPageData> {
+  requireId("group", groupId, "group");
+  requireId("event", eventId, "event");
+  const group = await requireGroup(kv, principal, groupId, "read");
+  const detail = await getGroupEvent(kv, principal, groupId, eventId);
+  return {
+    ...detail,
+    group: { id: group.id, name: group.name },
+    canRedeliver: canEditRoutes(principal, groupId),
+  };
+}

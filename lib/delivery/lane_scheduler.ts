@@ -1,0 +1,167 @@
+/**
+ * The lane scheduler: holds the lanes this instance works on, in process. A
+ * `lane` queue message carrying the lane's current token lets an instance take
+ * the lane's lease; the scheduler then works the lane with its own timers
+ * (sending, waiting out rate limits and short backoffs) and renews the lease,
+ * so a wait costs no queue round trip. The lane is passed on through the queue
+ * only for a long wait (over `holdMs`), when the instance stops, or after
+ * repeated store errors; the lane's rate-limit state goes with it. If the
+ * instance dies, its lease runs out and the delivery sweep wakes the lane on
+ * another instance.
+ */
+import {
+  handOffLane,
+  isLaneMessage,
+  type LaneMessage,
+  readLanePace,
+  renewLease,
+  requeueLaneMessage,
+  takeLease,
+} from "../store/lanes.ts";
+import { isLanePace } from "../platform/lane_pace.ts";
+import type { DeliveryContext } from "./context.ts";
+import { type HeldLane, paceOfLane, step } from "./lane_runner.ts";
+import { retryTransient } from "./transient.ts";
+
+/** Store errors in a row after which a lane is passed on rather than retried in process. */
+const ERRORS_BEFORE_HAND_OFF = 5;
+
+/** Lanes held in process, and the handler of `lane` queue messages. */
+export class LaneScheduler {
+  readonly #ctx: DeliveryContext;
+  readonly #owner = crypto.randomUUID();
+  readonly #held = new Map<string, Promise<void>>();
+  readonly #wakers = new Set<() => void>();
+  /** Wakers of lanes waiting for an older event's fan-out. */
+  readonly #orderWakers = new Set<() => void>();
+  #stopping = false;
+
+  /** A scheduler working with `ctx`. */
+  constructor(ctx: DeliveryContext) {
+    this.#ctx = ctx;
+  }
+
+  /** How many lanes this instance holds now. */
+  get held(): number {
+    return this.#held.size;
+  }
+
+  /** Handles a `lane` queue message: takes the lane and holds it, or does nothing when stale. */
+  async accept(message: unknown): Promise<void> {
+    const ctx = this.#ctx;
+    if (!isLaneMessage(message)) {
+      ctx.log.error("malformed lane message dropped", { message });
+      return;
+    }
+    if (this.#stopping) throw new Error("delivery worker stopping: lane left for another run");
+    const lease = await retryTransient(
+      ctx.log,
+      "take a lane",
+      () => takeLease(ctx.kv, message, this.#owner, ctx.now(), ctx.leaseMs),
+    );
+    if (lease.kind === "stale") return;
+    if (lease.kind === "busy") {
+      await requeueLaneMessage(ctx.kv, message, lease.untilMs - ctx.now());
+      return;
+    }
+    const stored = await readLanePace(ctx.kv, message.lane);
+    const inherited = isLanePace(stored) ? stored : null;
+    const held: HeldLane = {
+      lane: message.lane,
+      run: lease.run,
+      inherited,
+      ahead: [],
+      aheadReadAt: 0,
+    };
+    const work: Promise<void> = this.#hold(held, message)
+      .catch((error) => ctx.log.error("lane stopped; the sweep will resume it", { error }))
+      .finally(() => {
+        if (this.#held.get(message.lane) === work) this.#held.delete(message.lane);
+      });
+    this.#held.set(message.lane, work);
+  }
+
+  /**
+   * Wakes the lanes waiting for older events' fan-outs: one finished in this
+   * process, so they look again now rather than at their next poll.
+   */
+  fanOutDone(): void {
+    for (const wake of this.#orderWakers) wake();
+  }
+
+  /** Passes every held lane on (due when it would have gone on here) and waits for them. */
+  async stop(): Promise<void> {
+    this.#stopping = true;
+    for (const wake of this.#wakers) wake();
+    await Promise.allSettled([...this.#held.values()]);
+  }
+
+  async #hold(held: HeldLane, message: LaneMessage): Promise<void> {
+    const ctx = this.#ctx;
+    let resumeAt = 0;
+    let errors = 0;
+    while (true) {
+      if (this.#stopping) {
+        await this.#passOn(held, resumeAt - ctx.now());
+        return;
+      }
+      try {
+        if (!await this.#keepLease(held)) return;
+        const outcome = await step(ctx, held);
+        errors = 0;
+        if (outcome.kind === "idle" || outcome.kind === "lost") return;
+        if (outcome.kind === "next") continue;
+        if (outcome.delayMs > ctx.holdMs) {
+          await this.#passOn(held, outcome.delayMs);
+          return;
+        }
+        resumeAt = ctx.now() + outcome.delayMs;
+        await this.#wait(outcome.delayMs, outcome.forOlderEvents === true);
+      } catch (error) {
+        errors++;
+        ctx.log.warn("lane step failed", { lane: message.lane, errors, error });
+        if (errors >= ERRORS_BEFORE_HAND_OFF) {
+          await this.#passOn(held, 1_000).catch(() => {});
+          return;
+        }
+        await this.#wait(Math.min(2_000, 50 * 2 ** errors));
+      }
+    }
+  }
+
+  /** Renews the lease once half of it is spent; false when the lane changed hands. */
+  async #keepLease(held: HeldLane): Promise<boolean> {
+    const ctx = this.#ctx;
+    const now = ctx.now();
+    if ((held.run.value.leaseUntil ?? 0) - now > ctx.leaseMs / 2) return true;
+    const renewed = await renewLease(ctx.kv, held.lane, held.run, now, ctx.leaseMs);
+    if (!renewed) return false;
+    held.run = renewed;
+    return true;
+  }
+
+  async #passOn(held: HeldLane, delayMs: number): Promise<void> {
+    const ctx = this.#ctx;
+    await retryTransient(
+      ctx.log,
+      "pass a lane on",
+      () => handOffLane(ctx.kv, held.lane, held.run, delayMs, ctx.now(), paceOfLane(ctx, held)),
+    );
+  }
+
+  /** Waits `ms`, or less when the scheduler stops (or, for an order wait, a fan-out ends). */
+  #wait(ms: number, forOlderEvents = false): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.#wakers.delete(wake);
+        this.#orderWakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.#wakers.add(wake);
+      if (forOlderEvents) this.#orderWakers.add(wake);
+    });
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * The delivery sweep: recovery without a restart. Every instance runs it
+ * periodically; a KV lease lets one instance at a time do the work. It wakes
+ * lanes whose lease ran out (a runner's process died mid-send) or whose queue
+ * message never came, re-queues deliver jobs the KV queue gave up on or that a
+ * stopped process held (a fan-out pending for longer than the stall time), and puts
+ * back `retrying` units that are past their next attempt while no lane holds
+ * them. Each tick also leaves this instance's heartbeat and tells the senders
+ * how many instances share the bots' global limits.
+ */
+import { requeueUndeliveredJobs } from "../store/events.ts";
+import { forgetInstance, heartbeat, takeNamedLease } from "../store/instances.ts";
+import { recoverStalledLanes } from "../store/lanes.ts";
+import { requeueStalledFanOuts } from "../store/pending_fan_outs.ts";
+import { reattachStrandedUnits } from "../store/units.ts";
+import type { DeliveryContext } from "./context.ts";
+
+/** What one sweep did (null fields: another instance held the sweep's lease). */
+export interface SweepReport {
+  instances: number;
+  lanes: number | null;
+  jobs: number | null;
+  units: number | null;
+}
+
+/** The periodic sweep of one instance. */
+export interface Sweeper {
+  /** Runs one sweep now. */
+  sweep(): Promise<SweepReport>;
+  /** Stops the timer and removes this instance's heartbeat. */
+  stop(): Promise<void>;
+}
+
+const SWEEP_LEASE = "delivery-sweep";
+
+/** Sweep timings. */
+export interface SweepOptions {
+  /** Time between sweeps (0: no timer; `sweep()` still works). */
+  everyMs: number;
+  /** How late a lane message or a unit's next attempt must be before the sweep acts. */
+  stallMs: number;
+}
+
+/** Starts the sweep of the instance `instanceId`. */
+export function startSweeper(
+  ctx: DeliveryContext,
+  instanceId: string,
+  options: SweepOptions,
+): Sweeper {
+  const aliveMs = Math.max(3 * options.everyMs, 1_000);
+  let running: Promise<SweepReport> | null = null;
+
+  async function sweepOnce(): Promise<SweepReport> {
+    const now = ctx.now();
+    const instances = await heartbeat(ctx.kv, instanceId, now, aliveMs);
+    for (const sender of Object.values(ctx.senders)) sender.shareGlobal(instances);
+    const leaseMs = Math.max(2 * options.everyMs, 1_000);
+    if (!await takeNamedLease(ctx.kv, SWEEP_LEASE, instanceId, now, leaseMs)) {
+      return { instances, lanes: null, jobs: null, units: null };
+    }
+    const lanes = await recoverStalledLanes(ctx.kv, ctx.now(), options.stallMs);
+    const jobs = await requeueUndeliveredJobs(ctx.kv, ctx.now()) +
+      await requeueStalledFanOuts(ctx.kv, ctx.now(), options.stallMs);
+    const units = await reattachStrandedUnits(ctx.kv, ctx.now(), options.stallMs);
+    if (lanes > 0 || jobs > 0 || units > 0) {
+      ctx.log.info("delivery sweep", { lanes, jobs, units });
+    }
+    return { instances, lanes, jobs, units };
+  }
+
+  function sweep(): Promise<SweepReport> {
+    running ??= sweepOnce().finally(() => running = null);
+    return running;
+  }
+
+  const timer = options.everyMs > 0
+    ? setInterval(() => {
+      sweep().catch((error) => ctx.log.warn("delivery sweep failed", { error }));
+    }, options.everyMs)
+    : undefined;
+
+  return {
+    sweep,
+    async stop() {
+      clearInterval(timer);
+      await running?.catch(() => {});
+      await forgetInstance(ctx.kv, instanceId).catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * The header's group switcher on per-group pages: `?group=` on the routes, groups and events
+ * tabs opens that group's page, per-group pages show their group as selected, and a group the
+ * person cannot read is ignored.
+ */
+import assert from "node:assert/strict";
+import { replaceRoutes } from "../lib/store/routes.ts";
+import { allowTarget, route, startAdminApp } from "./_admin_helpers.ts";
+
+const SELECTED = (id: string) => new RegExp(`<option value="${id}" selected>`);
+
+Deno.test("the group switcher opens the chosen group's page on each per-group tab", async () => {
+  await using app = await startAdminApp();
+  for (const tab of ["routes", "groups", "events"]) {
+    const answer = await app.call("superAdmin", "GET", `/admin/${tab}?group=beta`);
+    assert.equal(answer.status, 302, tab);
+    assert.equal(answer.headers.get("location"), `/admin/${tab}/beta`);
+  }
+  const ignored = await app.call("viewer", "GET", "/admin/routes?group=beta");
+  assert.equal(ignored.status, 200, "a group the viewer cannot read is not chosen");
+  assert.doesNotMatch(ignored.body, /<option[^>]*value="beta"/);
+  const all = await app.call("superAdmin", "GET", "/admin/routes?group=");
+  assert.equal(all.status, 200, "All groups stays on the tab's index");
+});
+
+Deno.test("per-group pages select their group in the switcher, which leads back to the tab", async () => {
+  await using app = await startAdminApp();
+  await allowTarget(app.kv, "alpha");
+  assert.ok((await replaceRoutes(app.kv, [route("alpha", "r1")])).ok);
+  for (
+    const [path, tab] of [
+      ["/admin/routes/alpha", "/admin/routes"],
+      ["/admin/routes/alpha/new", "/admin/routes"],
+      ["/admin/routes/alpha/edit/r1", "/admin/routes"],
+      ["/admin/groups/alpha", "/admin/groups"],
+      ["/admin/events/alpha", "/admin/events"],
+    ]
+  ) {
+    const page = await app.call("superAdmin", "GET", path);
+    assert.equal(page.status, 200, path);
+    assert.match(page.body, SELECTED("alpha"), path);
+    assert.match(page.body, new RegExp(`<form method="get" action="${tab}"`), path);
+  }
+  const logs = await app.call("superAdmin", "GET", "/admin/logs?group=alpha");
+  assert.match(logs.body, SELECTED("alpha"));
+});
