@@ -32,7 +32,7 @@ const API_PREFIXES = [
   "/discord/",
   "/telegram/",
 ];
-const API_PATHS = new Set(["/health", "/openapi.json"]);
+const API_PATHS = new Set(["/health", "/metrics", "/openapi.json"]);
 const REQUEST_ID = /^[\w.:-]{8,128}$/;
 
 /** Whether a path is answered with JSON rather than pages, even for errors. */

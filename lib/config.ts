@@ -51,11 +51,33 @@ const adminUsers = z.string().optional().transform((value, ctx) => {
   return { ids, logins };
 });
 
+/**
+ * KV_PATH: a file path, `:memory:`, or a KV Connect URL. A URL must be https (plain http only
+ * for a store on this machine, such as a local `denokv` server); Deno then reads
+ * DENO_KV_ACCESS_TOKEN itself.
+ */
+const kvPath = optionalText.superRefine((value, ctx) => {
+  if (value === undefined || !/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return;
+  const parsed = URL.parse(value);
+  const ok = parsed !== null && (parsed.protocol === "https:" ||
+    (parsed.protocol === "http:" && isLoopbackName(parsed.hostname)));
+  if (!ok) {
+    ctx.addIssue({
+      code: "custom",
+      message: "a KV Connect URL must be https:// (http:// only for localhost)",
+    });
+  }
+});
+
+/** METRICS_TOKEN: the bearer token `GET /metrics` asks for; at least 16 characters. */
+const metricsToken = z.string().trim().min(16, { error: "must be at least 16 characters" })
+  .max(512, { error: "must be at most 512 characters" }).optional();
+
 const schema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(8000),
   HOSTNAME: optionalText,
   BASE_URL: url.optional(),
-  KV_PATH: optionalText,
+  KV_PATH: kvPath,
   GITHUB_WEBHOOK_SECRET: secretList,
   GITEA_WEBHOOK_SECRET: secretList,
   CUSTOM_WEBHOOK_SECRET: secretList,
@@ -83,6 +105,7 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   SEND_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   GLOBAL_INGRESS_GROUPS: z.enum(["all", "claimed"]).default("all"),
+  METRICS_TOKEN: metricsToken,
 });
 
 type Raw = z.infer<typeof schema>;
@@ -95,7 +118,10 @@ export interface Config {
   port: number;
   hostname: string;
   baseUrl: string;
-  /** The KV path, or undefined for the platform's default store (Deno Deploy). */
+  /**
+   * The KV path (a file, `:memory:` or a KV Connect URL), or undefined for the platform's
+   * default store (Deno Deploy).
+   */
   kvPath: string | undefined;
   webhookSecrets: { github: string[]; gitea: string[]; custom: string[] };
   github: {
@@ -119,6 +145,8 @@ export interface Config {
    * groups bound to the event's installation or whose `owners` names its repository owner).
    */
   globalIngressGroups: GlobalIngressGroups;
+  /** The bearer token of `GET /metrics`; the endpoint answers 404 without one. */
+  metricsToken?: string;
   /** Lines to log once at start-up (for example the DEBUG_MODE warning). */
   warnings: string[];
 }
@@ -226,6 +254,7 @@ export function loadConfig(
     logLevel: raw.LOG_LEVEL,
     sendLogRetentionDays: raw.SEND_LOG_RETENTION_DAYS,
     globalIngressGroups: raw.GLOBAL_INGRESS_GROUPS,
+    metricsToken: raw.METRICS_TOKEN,
     warnings,
   };
 }

@@ -1,5 +1,6 @@
 /** The ingress's services, taken from the request state. */
 import type { IngressDeps } from "./ingest/handle.ts";
+import { countIngest } from "./ops/ingest_counters.ts";
 import type { State } from "./state.ts";
 
 /** Builds the ingress dependencies from the shared services in `state`. */
@@ -9,5 +10,6 @@ export function ingressDeps(state: State): IngressDeps {
     secrets: state.config.webhookSecrets,
     encryptionKey: state.config.tokenEncryptionKey,
     log: (level, message, fields) => state.log[level](message, fields),
+    observe: (result) => countIngest(state.kv, result),
   };
 }

@@ -66,6 +66,7 @@ const LAYER_OF: ReadonlyArray<readonly [prefix: string, layer: Layer]> = [
   ["lib/installations/", "services"],
   ["lib/admin/", "services"],
   ["lib/chatops/", "services"],
+  ["lib/ops/", "services"],
   ["lib/state.ts", "runtime"],
   ["lib/http_guards.ts", "runtime"],
   ["lib/ingress_deps.ts", "app"],

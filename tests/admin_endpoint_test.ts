@@ -88,6 +88,7 @@ Deno.test("every versioned admin GET answers an ETag; other reads answer none", 
   }
   assert.deepEqual(checked.sort(), [
     "/admin/api/audit",
+    "/admin/api/config/export",
     "/admin/api/groups",
     "/admin/api/groups/alpha",
     "/admin/api/groups/alpha/events",

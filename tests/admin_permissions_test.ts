@@ -270,6 +270,26 @@ const MATRIX: Cell[] = [
     expected: [401, 200, 200, 403, 200, 200],
   },
   {
+    name: "config export",
+    method: "GET",
+    path: "/admin/api/config/export",
+    expected: [401, 403, 403, 403, 403, 200],
+  },
+  {
+    name: "config import",
+    method: "POST",
+    path: "/admin/api/config/import",
+    body: {
+      version: 1,
+      exportedAt: "2026-01-01T00:00:00.000Z",
+      groups: [ALPHA],
+      routes: [],
+      fragments: [],
+      allowedTargets: [],
+    },
+    expected: [401, 403, 403, 403, 403, 200],
+  },
+  {
     name: "test-match",
     method: "POST",
     path: "/admin/api/test-match",

@@ -257,6 +257,19 @@ Deno.test("audit: every action is recorded by the change that makes it", async (
       },
     },
     {
+      name: "a configuration import of one group",
+      makes: ["config.import"],
+      run: async () => {
+        const exported = await ok(app.call("superAdmin", "GET", "/admin/api/config/export"));
+        const alpha = (exported.groups as unknown as { id: string }[]).filter((group) =>
+          group.id === "alpha"
+        );
+        await ok(app.call("superAdmin", "POST", "/admin/api/config/import", {
+          body: { ...exported, groups: alpha, routes: [], fragments: [], allowedTargets: [] },
+        }));
+      },
+    },
+    {
       name: "signing out",
       makes: ["session.logout"],
       run: async () => {

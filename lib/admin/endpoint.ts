@@ -44,6 +44,8 @@ export interface Endpoint<Body = unknown, Query = unknown> {
   versioned?: boolean;
   /** A versioned PUT answers the new version as `ETag` too. */
   answersVersion?: boolean;
+  /** The version is a digest of the content (32 hex digits), not a KV versionstamp. */
+  digestVersion?: boolean;
   /** Error answers particular to this endpoint, by status: what they mean. */
   errors?: Record<string, string>;
 }
@@ -98,12 +100,25 @@ export function etagOf(versionstamp: string | null): string {
   return `"${versionstamp ?? EMPTY_TAG}"`;
 }
 
-/** The versionstamp an `If-Match` header names; undefined without one (or with `*`). */
-export function expectedVersion(req: Request): string | null | undefined {
+/** A KV versionstamp: 20 hexadecimal digits. */
+const VERSIONSTAMP = /^[0-9a-f]{20}$/;
+/** A content digest version (`single_group.ts`): 32 hexadecimal digits. */
+const DIGEST = /^[0-9a-f]{32}$/;
+
+/**
+ * The version an `If-Match` header names; undefined without one (or with `*`). A tag that
+ * has not the form of the endpoint's versions (`digest`: content digests, else KV
+ * versionstamps) cannot be one the API gave, and is refused with 400: KV could not check it.
+ */
+export function expectedVersion(req: Request, digest = false): string | null | undefined {
   const header = req.headers.get("if-match")?.trim();
   if (!header || header === "*") return undefined;
   const tag = header.replace(/^W\//, "").replace(/^"(.*)"$/, "$1");
-  return tag === EMPTY_TAG ? null : tag;
+  if (tag === EMPTY_TAG) return null;
+  if (!(digest ? DIGEST : VERSIONSTAMP).test(tag)) {
+    throw new HttpError(400, "If-Match: not an ETag of this API");
+  }
+  return tag;
 }
 
 /**
@@ -166,7 +181,9 @@ export function apiHandler<Body, Query>(
       params: ctx.params,
       body,
       query,
-      expected: endpoint.versioned ? expectedVersion(ctx.req) : undefined,
+      expected: endpoint.versioned && endpoint.method !== "GET"
+        ? expectedVersion(ctx.req, endpoint.digestVersion)
+        : undefined,
     });
     return answerOf(endpoint as Endpoint<unknown, unknown>, data);
   };

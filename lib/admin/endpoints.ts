@@ -4,6 +4,12 @@
  * OpenAPI document is generated from them, so validation and documentation share one source.
  */
 import { groupSchema } from "../filter/schema.ts";
+import {
+  configDocumentSchema,
+  exportQuerySchema,
+  importAnswerSchema,
+  importQuerySchema,
+} from "../ops/config_document.ts";
 import { defineEndpoint } from "./endpoint.ts";
 import * as s from "./schemas.ts";
 
@@ -90,6 +96,7 @@ export const ADMIN_ENDPOINTS = {
     access: READ,
     response: groupSchema,
     versioned: true,
+    digestVersion: true,
   }),
   replaceGroup: defineEndpoint({
     method: "PUT",
@@ -100,6 +107,7 @@ export const ADMIN_ENDPOINTS = {
     body: groupSchema,
     response: s.groupWrittenSchema,
     versioned: true,
+    digestVersion: true,
   }),
   deleteGroup: defineEndpoint({
     method: "DELETE",
@@ -109,6 +117,7 @@ export const ADMIN_ENDPOINTS = {
     access: OWN,
     response: s.okSchema,
     versioned: true,
+    digestVersion: true,
   }),
   listGroupRoutes: defineEndpoint({
     method: "GET",
@@ -301,5 +310,28 @@ export const ADMIN_ENDPOINTS = {
     access: SIGNED_IN,
     body: s.previewBodySchema,
     response: s.previewSchema,
+  }),
+  exportConfig: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/config/export",
+    summary: "The configuration (groups, routes, fragments, allowed targets) as a version 1 " +
+      "document, for backups and for moving to another instance; webhook secrets only with " +
+      "secrets=true",
+    access: "super admin",
+    query: exportQuerySchema,
+    response: configDocumentSchema,
+  }),
+  importConfig: defineEndpoint({
+    method: "POST",
+    path: "/admin/api/config/import",
+    summary: "Import a configuration document: validated as a whole first (400 and nothing " +
+      "written when any part is refused), then each group in one atomic write with its audit " +
+      "entry; groups not in the document stay as they are; dryRun=true only answers the plan",
+    access: "super admin",
+    query: importQuerySchema,
+    body: configDocumentSchema,
+    bodyCheckedByEndpoint: true,
+    response: importAnswerSchema,
+    errors: { "409": "A group changed during the import (groups before it were imported)" },
   }),
 };

@@ -16,6 +16,7 @@ import {
   targetSchema,
 } from "../filter/schema.ts";
 import { richHeaderQuerySchema } from "../chatops/telegram/rich_header.ts";
+import { routeDigestSchema } from "../filter/noise_options.ts";
 import { closeSchema, commentSchema, mergeSchema, reactSchema } from "../github/actions.ts";
 import { ID_FORMATS } from "../ids.ts";
 import { type Endpoint, pathIdKinds } from "./endpoint.ts";
@@ -119,6 +120,7 @@ export const OTHER_ENDPOINTS: readonly OtherEndpoint[] = [
 
 const SHARED: Record<string, z.ZodType> = {
   Route: routeSchema,
+  RouteDigest: routeDigestSchema,
   Group: groupSchema,
   Fragment: fragmentSchema,
   FilterNode: filterNodeSchema,

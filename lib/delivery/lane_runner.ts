@@ -115,7 +115,7 @@ async function endWithoutSending(
   const now = ctx.now();
   const next: SendLog = { ...log.value, status, error, updatedAt: now };
   await recordOutcome(ctx.kv, lane, log, next, entry, now, ctx.retentionMs);
-  ctx.log.warn(`delivery unit ${status}`, { logId: next.id, error });
+  ctx.log.warn(`delivery unit ${status}`, { eventId: next.eventId, logId: next.id, error });
 }
 
 /** Records what an attempt came to (retrying busy-store errors) and tells the lane what next. */
@@ -140,15 +140,15 @@ async function settle(
     "record a delivery outcome",
     () => recordOutcome(ctx.kv, lane, log, next, kept, now, ctx.retentionMs),
   );
-  if (next.status !== "ok") {
-    ctx.log.info("delivery attempt", {
-      logId: next.id,
-      status: next.status,
-      httpStatus: next.httpStatus,
-      error: next.error,
-      retryInMs: decision.delayMs,
-    });
-  }
+  ctx.log.info(next.status === "ok" ? "delivery sent" : "delivery attempt", {
+    eventId: next.eventId,
+    logId: next.id,
+    platform: next.platform,
+    status: next.status,
+    httpStatus: next.httpStatus,
+    error: next.error,
+    retryInMs: decision.delayMs,
+  });
   return decision.delayMs === undefined
     ? { kind: "next" }
     : { kind: "wait", delayMs: decision.delayMs };

@@ -133,7 +133,11 @@ export async function sendThreaded(
   if (result.kind === "sent" && STATE_KINDS.has(event.kind)) {
     const edited = await editMessage(deps.config, target, card.messageId, body);
     if (edited.kind !== "sent") {
-      deps.log.warn("thread card not updated", { logId: log.id, error: edited.error });
+      deps.log.warn("thread card not updated", {
+        eventId: log.eventId,
+        logId: log.id,
+        error: edited.error,
+      });
     }
   }
   return result;
@@ -169,6 +173,7 @@ async function replyInThread(
     );
     if (started.kind === "rejected" && !THREAD_EXISTS.test(started.error)) {
       deps.log.warn("thread not started; sent to the channel", {
+        eventId: log.eventId,
         logId: log.id,
         error: started.error,
       });
@@ -194,7 +199,11 @@ async function replyInThread(
         groupId: log.groupId,
       },
     ).catch((error) =>
-      deps.log.warn("thread reply not tracked", { logId: log.id, error: String(error) })
+      deps.log.warn("thread reply not tracked", {
+        eventId: log.eventId,
+        logId: log.id,
+        error: String(error),
+      })
     );
   }
   return result;

@@ -44,7 +44,14 @@ export interface IngressDeps {
   /** Deadline for the whole body (defaults to `BODY_TIMEOUT_MS`, 10 s). */
   bodyTimeoutMs?: number;
   log?: IngressLog;
+  /** Told what became of each request (for the ingest counters). */
+  observe?: (result: IngestResult) => void;
 }
+
+/** What became of one webhook request: an event stored or seen again, or a refusal. */
+export type IngestResult =
+  | { outcome: "accepted" | "duplicate"; provider: Provider }
+  | { outcome: "refused" | "failed"; status: number };
 
 interface Ingress {
   scope: Scope;
@@ -101,7 +108,15 @@ async function acceptEvent(
     log("warn", "webhook refused: nonce already used", { provider: adapter.provider });
     return jsonError(401, INGRESS_ERRORS.invalidSignature);
   }
-  if (outcome.status === "duplicate") return duplicate();
+  if (outcome.status === "duplicate") {
+    deps.observe?.({ outcome: "duplicate", provider: adapter.provider });
+    log("info", "webhook duplicate acknowledged", {
+      eventId: outcome.eventId,
+      provider: adapter.provider,
+    });
+    return duplicate();
+  }
+  deps.observe?.({ outcome: "accepted", provider: adapter.provider });
   log("info", "webhook accepted", {
     eventId: outcome.eventId,
     provider: adapter.provider,
@@ -217,10 +232,18 @@ export async function handleWebhook(
   request: Request,
   groupId?: string,
 ): Promise<Response> {
+  let response: Response;
   try {
-    return await ingest(deps, request, groupId);
+    response = await ingest(deps, request, groupId);
   } catch (error) {
     (deps.log ?? (() => {}))("error", "webhook ingress failed", { error: String(error) });
-    return json(500, { error: INGRESS_ERRORS.internal });
+    response = json(500, { error: INGRESS_ERRORS.internal });
   }
+  if (response.status >= 400) {
+    deps.observe?.({
+      outcome: response.status >= 500 ? "failed" : "refused",
+      status: response.status,
+    });
+  }
+  return response;
 }

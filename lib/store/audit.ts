@@ -37,6 +37,7 @@ export const AUDIT_ACTIONS = [
   "installation.provision",
   "installation.bind",
   "installation.unbind",
+  "config.import",
 ] as const;
 
 /** What an audit entry records: a dotted verb, one of {@link AUDIT_ACTIONS}. */

@@ -43,7 +43,11 @@ export function startQueueWorker(
     try {
       await run;
     } catch (error) {
-      log.error("queue handler failed; the message will be retried", { type: message.type, error });
+      log.error("queue handler failed; the message will be retried", {
+        type: message.type,
+        eventId: typeof message.eventId === "string" ? message.eventId : undefined,
+        error,
+      });
       throw error;
     } finally {
       running.delete(run);

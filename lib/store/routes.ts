@@ -44,6 +44,8 @@ export interface ReplaceOptions {
   audits?: readonly AuditEntry[];
   /** More checks the switch must pass (a conflict otherwise). */
   checks?: readonly Deno.AtomicCheck[];
+  /** Adds more writes to the switch's atomic operation (they happen with it or not at all). */
+  alongside?: (op: Deno.AtomicOperation) => void;
 }
 
 /** A set still pending after this long was left by a crashed replacement. */
@@ -166,6 +168,7 @@ export async function replaceRoutes(
     const audits = options.audits ?? [];
     const internalIds = audits.length > 0 ? await currentInternalIds(kv) : new Map();
     for (const audit of audits) addAuditEntry(op, audit, internalIds);
+    options.alongside?.(op);
     const result = await op.commit();
     if (result.ok) {
       if (current.value) await deleteSet(kv, current.value.setId);

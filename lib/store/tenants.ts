@@ -21,14 +21,15 @@ export interface GroupSecret {
 }
 
 /** The KV value: the secret sealed when a key is configured. */
-interface StoredGroupSecret {
+export interface StoredGroupSecret {
   secret: string;
   createdAt: number;
 }
 
 const SECRET_BYTES = 32;
 
-async function storedRecord(
+/** The stored record of a secret: sealed under `encryptionKey` when one is given. */
+export async function storedSecretRecord(
   secret: string,
   createdAt: number,
   encryptionKey: string | undefined,
@@ -51,7 +52,7 @@ export async function getGroupSecret(
   const secret = await openToken(entry.value.secret, encryptionKey);
   if (secret === null) return null;
   if (encryptionKey && secret === entry.value.secret) {
-    const sealed = await storedRecord(secret, entry.value.createdAt, encryptionKey);
+    const sealed = await storedSecretRecord(secret, entry.value.createdAt, encryptionKey);
     await kv.atomic().check(entry).set(tenantKey(groupId), sealed).commit();
   }
   return { secret, createdAt: entry.value.createdAt };
@@ -81,7 +82,10 @@ export async function regenerateGroupSecret(
   audit?: AuditEntry,
 ): Promise<string> {
   const secret = randomHex(SECRET_BYTES);
-  const op = kv.atomic().set(tenantKey(groupId), await storedRecord(secret, now, encryptionKey));
+  const op = kv.atomic().set(
+    tenantKey(groupId),
+    await storedSecretRecord(secret, now, encryptionKey),
+  );
   await commitWithAudit(kv, op, audit, groupId);
   return secret;
 }

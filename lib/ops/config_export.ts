@@ -1,0 +1,57 @@
+/** Reading the configuration document out of the store (see `config_document.ts`). */
+import { getAllowedTargets } from "../store/allowed_targets.ts";
+import { getFragments } from "../store/fragments.ts";
+import { listGroups } from "../store/groups.ts";
+import { getRoutes } from "../store/routes.ts";
+import { getGroupSecret } from "../store/tenants.ts";
+import { CONFIG_VERSION, type ConfigDocument, type GroupSecretEntry } from "./config_document.ts";
+
+/** What an export includes. */
+export interface ExportOptions {
+  /** Include the groups' webhook secrets (in plain text). */
+  secrets?: boolean;
+  /** TOKEN_ENCRYPTION_KEY, to open sealed secrets. */
+  encryptionKey?: string;
+  now?: number;
+}
+
+/** The configuration of every group, as a version 1 document. */
+export async function exportConfig(
+  kv: Deno.Kv,
+  options: ExportOptions = {},
+): Promise<ConfigDocument> {
+  const groups = await listGroups(kv);
+  const ids = groups.map((group) => group.id);
+  const [routes, fragments, allowed] = await Promise.all([
+    getRoutes(kv),
+    Promise.all(ids.map((id) => getFragments(kv, id))),
+    Promise.all(ids.map((id) => getAllowedTargets(kv, id))),
+  ]);
+  const known = new Set(ids);
+  const document: ConfigDocument = {
+    version: CONFIG_VERSION,
+    exportedAt: new Date(options.now ?? Date.now()).toISOString(),
+    groups,
+    routes: routes.routes.filter((route) => known.has(route.groupId)),
+    fragments: fragments.flatMap((stored) => stored.fragments),
+    allowedTargets: ids.map((groupId, index) => ({
+      groupId,
+      targets: allowed[index].targets.map((entry) => entry.target),
+    })).filter((entry) => entry.targets.length > 0),
+  };
+  if (options.secrets) document.secrets = await secretsOf(kv, ids, options.encryptionKey);
+  return document;
+}
+
+async function secretsOf(
+  kv: Deno.Kv,
+  groupIds: readonly string[],
+  encryptionKey: string | undefined,
+): Promise<GroupSecretEntry[]> {
+  const secrets: GroupSecretEntry[] = [];
+  for (const groupId of groupIds) {
+    const stored = await getGroupSecret(kv, groupId, encryptionKey);
+    if (stored) secrets.push({ groupId, secret: stored.secret });
+  }
+  return secrets;
+}

@@ -1,0 +1,53 @@
+/**
+ * The command-line side of configuration export and import (`deno task config:export`,
+ * `deno task config:import`): arguments, settings and the store, for the scripts in
+ * `scripts/`. They work on the store the settings name (KV_PATH), so run them with the same
+ * settings as the server; the import is audited as done by the task.
+ */
+import { ConfigError, loadConfig } from "../config.ts";
+import type { AuditActor } from "../store/audit.ts";
+import { closeStore, openStore } from "../store/kv.ts";
+
+/** The actor the audit entries of a task import name. */
+export const TASK_ACTOR: AuditActor = { userId: "task", login: "config:import task" };
+
+/** Parsed task arguments: flags (`--secrets`) and the rest in order. */
+export interface TaskArgs {
+  flags: Set<string>;
+  options: Map<string, string>;
+  rest: string[];
+}
+
+/** Splits `args` into `--flag`, `--name=value` and plain arguments. */
+export function parseTaskArgs(args: readonly string[]): TaskArgs {
+  const parsed: TaskArgs = { flags: new Set(), options: new Map(), rest: [] };
+  for (const arg of args) {
+    const option = /^--([\w-]+)=(.*)$/.exec(arg);
+    if (option) parsed.options.set(option[1], option[2]);
+    else if (arg.startsWith("--")) parsed.flags.add(arg.slice(2));
+    else parsed.rest.push(arg);
+  }
+  return parsed;
+}
+
+/** Runs `work` with the configured store and TOKEN_ENCRYPTION_KEY; exits 1 on a bad setting. */
+export async function withConfiguredStore<T>(
+  work: (kv: Deno.Kv, encryptionKey: string | undefined) => Promise<T>,
+): Promise<T> {
+  let config;
+  try {
+    config = loadConfig(Deno.env.toObject(), {
+      onDeploy: Boolean(Deno.env.get("DENO_DEPLOYMENT_ID")),
+    });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`Invalid setting ${error.message}`);
+    Deno.exit(1);
+  }
+  const kv = await openStore(config.kvPath);
+  try {
+    return await work(kv, config.tokenEncryptionKey);
+  } finally {
+    closeStore(kv);
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * How much delivery work is waiting, for `/health` and `/metrics`: units not yet final (the
+ * `retrying` status index), events whose fan-out is pending, deliver jobs the KV queue gave up
+ * on, and when the oldest of them was accepted. Counting reads keys only and stops at
+ * {@link QUEUE_COUNT_LIMIT} per collection, so a scrape stays cheap however long the backlog.
+ */
+import { acceptedAt } from "./latency.ts";
+import { fanOutPendingPrefix, sendLogByStatusPrefix, undeliveredJobsPrefix } from "./keys.ts";
+
+/** Most entries of one collection a count reads; a larger backlog is reported as this. */
+export const QUEUE_COUNT_LIMIT = 10_000;
+
+/** The waiting work. */
+export interface QueueFigures {
+  /** Delivery units not yet final (queued, in flight, or waiting for a retry). */
+  units: number;
+  /** Accepted events whose units are not all created yet. */
+  pendingFanOuts: number;
+  /** Deliver jobs the KV queue gave up on, waiting to be re-queued. */
+  parkedJobs: number;
+  /** True when a count reached {@link QUEUE_COUNT_LIMIT} (the figure is a lower bound). */
+  capped: boolean;
+  /** When the oldest waiting event was accepted (Unix ms); absent when nothing waits. */
+  oldestPendingAt?: number;
+}
+
+/** Counts the keys under `prefix` (up to the limit) and returns the first key's last part. */
+async function countKeys(kv: Deno.Kv, prefix: Deno.KvKey) {
+  let count = 0;
+  let first: Deno.KvKeyPart | undefined;
+  for await (const entry of kv.list({ prefix }, { limit: QUEUE_COUNT_LIMIT })) {
+    if (count === 0) first = entry.key[entry.key.length - 1];
+    count++;
+  }
+  return { count, first };
+}
+
+/** The time an id starting with an event's ulid (an event id or a unit's log id) was accepted. */
+function acceptedTimeOf(id: Deno.KvKeyPart | undefined, fallback: number): number | undefined {
+  return typeof id === "string" ? acceptedAt(id.slice(0, 26), fallback) : undefined;
+}
+
+/** Reads the queue figures; ids sort by acceptance time, so each oldest is the first key. */
+export async function readQueueFigures(kv: Deno.Kv, now = Date.now()): Promise<QueueFigures> {
+  const [units, fanOuts, parked] = await Promise.all([
+    countKeys(kv, sendLogByStatusPrefix("retrying")),
+    countKeys(kv, fanOutPendingPrefix()),
+    countKeys(kv, undeliveredJobsPrefix()),
+  ]);
+  const oldest = [units.first, fanOuts.first, parked.first]
+    .map((id) => acceptedTimeOf(id, now))
+    .filter((at): at is number => at !== undefined);
+  const figures: QueueFigures = {
+    units: units.count,
+    pendingFanOuts: fanOuts.count,
+    parkedJobs: parked.count,
+    capped: [units, fanOuts, parked].some((part) => part.count >= QUEUE_COUNT_LIMIT),
+  };
+  if (oldest.length > 0) figures.oldestPendingAt = Math.min(...oldest);
+  return figures;
+}
