@@ -30,7 +30,7 @@ const LOGS = [
     deliveryId: "d-pr",
     event: "pull_request",
     action: "opened",
-    routeId: "r2",
+    routeId: "pr-route",
     messageId: "55501",
   }),
   sendLog(NOW - 6 * MINUTE, { deliveryId: "d-beta", groupId: "beta", routeId: "b1" }),
@@ -66,7 +66,7 @@ Deno.test("logs API: q searches a log's ids, event, repository, target and error
   assert.deepEqual(await deliveries("pull_request.opened"), ["d-pr"]);
   assert.deepEqual(await deliveries("55501"), ["d-pr"]);
   assert.deepEqual(await deliveries("d-pr"), ["d-pr"]);
-  assert.deepEqual(await deliveries("r2"), ["d-pr"]);
+  assert.deepEqual(await deliveries("pr-route"), ["d-pr"]);
   assert.deepEqual(await deliveries("d-beta"), [], "another group's log is not searched");
   const empty = await app.call("viewer", "GET", "/admin/api/logs?q=%20");
   assert.equal(empty.status, 400);
@@ -88,7 +88,7 @@ Deno.test("logs page: the GET form's filters apply, and a member sees only their
   const search = await html(app, "viewer", "/admin/logs?q=website");
   assert.deepEqual(rowIds(search.text), [LOGS[0].id]);
   assert.match(search.text, /value="website"/);
-  const route = await html(app, "viewer", "/admin/logs?route=r2&platform=discord");
+  const route = await html(app, "viewer", "/admin/logs?route=pr-route&platform=discord");
   assert.deepEqual(rowIds(route.text), [LOGS[2].id]);
   const event = await html(app, "viewer", "/admin/logs?event=pull_request.opened");
   assert.deepEqual(rowIds(event.text), [LOGS[2].id]);
