@@ -78,7 +78,15 @@ export async function storeFailedUnit(kv: Deno.Kv, log: SendLog): Promise<void> 
   assert.ok(await createUnit(kv, { log: queued, body: { content: "hello" }, lane }, 0, RETENTION));
   const entry = await getSendLogEntry(kv, log.id);
   assert.ok(entry);
-  await recordOutcome(kv, lane, entry, log, 0, log.updatedAt, RETENTION);
+  await recordOutcome(
+    kv,
+    lane,
+    entry,
+    log,
+    { logId: log.id, failures: 0 },
+    log.updatedAt,
+    RETENTION,
+  );
 }
 
 /**
