@@ -116,7 +116,12 @@ export class LaneScheduler {
           return;
         }
         resumeAt = ctx.now() + outcome.delayMs;
-        await this.#wait(outcome.delayMs, outcome.forOlderEvents === true);
+        // A wait longer than a quarter of the lease is cut in pieces, the lease renewed between.
+        while (ctx.now() < resumeAt && !this.#stopping) {
+          const piece = Math.min(resumeAt - ctx.now(), ctx.leaseMs / 4);
+          if (await this.#wait(piece, outcome.forOlderEvents === true)) break;
+          if (ctx.now() < resumeAt && !await this.#keepLease(held)) return;
+        }
       } catch (error) {
         errors++;
         ctx.log.warn("lane step failed", { lane: message.lane, errors, error });
@@ -149,17 +154,20 @@ export class LaneScheduler {
     );
   }
 
-  /** Waits `ms`, or less when the scheduler stops (or, for an order wait, a fan-out ends). */
-  #wait(ms: number, forOlderEvents = false): Promise<void> {
-    if (ms <= 0) return Promise.resolve();
+  /**
+   * Waits `ms`, or less when the scheduler stops (or, for an order wait, a fan-out ends);
+   * true when it was cut short.
+   */
+  #wait(ms: number, forOlderEvents = false): Promise<boolean> {
+    if (ms <= 0) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const wake = () => {
+      const wake = (early = true) => {
         clearTimeout(timer);
         this.#wakers.delete(wake);
         this.#orderWakers.delete(wake);
-        resolve();
+        resolve(early);
       };
-      const timer = setTimeout(wake, ms);
+      const timer = setTimeout(() => wake(false), ms);
       this.#wakers.add(wake);
       if (forOlderEvents) this.#orderWakers.add(wake);
     });
