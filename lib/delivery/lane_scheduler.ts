@@ -73,7 +73,10 @@ export class LaneScheduler {
       ahead: [],
       aheadReadAt: 0,
     };
-    const work: Promise<void> = this.#hold(held, message)
+    // A lane taken again while this instance still works it (its lease looked expired, e.g.
+    // after a clock jump) starts once the earlier run has ended, never beside it.
+    const earlier = this.#held.get(message.lane) ?? Promise.resolve();
+    const work: Promise<void> = earlier.then(() => this.#hold(held, message))
       .catch((error) => ctx.log.error("lane stopped; the sweep will resume it", { error }))
       .finally(() => {
         if (this.#held.get(message.lane) === work) this.#held.delete(message.lane);
