@@ -41,11 +41,6 @@ export class LaneScheduler {
     this.#ctx = ctx;
   }
 
-  /** How many lanes this instance holds now. */
-  get held(): number {
-    return this.#held.size;
-  }
-
   /** Handles a `lane` queue message: takes the lane and holds it, or does nothing when stale. */
   async accept(message: unknown): Promise<void> {
     const ctx = this.#ctx;
