@@ -3,8 +3,9 @@
  * and 5 Telegram group chats (15,000 messages) on fake servers that enforce
  * the platforms' limits and advertise Discord's bucket headers. Time is scaled
  * down (`--scale`, default 100): every limit window is divided by it, on the
- * fakes and in the worker's limiters alike. The fakes run in a Web Worker, so
- * their clock is not slowed by the delivery worker's load.
+ * fakes and in the worker's limiters alike. The fakes run in their own process
+ * (this script with `--fakes`), so their clock is not slowed by the delivery
+ * worker's load and the peak RSS measured is the delivery worker's alone.
  *
  *   deno run -A bench/delivery_bench.ts [--events 1000] [--scale 100]
  *   deno run -A bench/delivery_bench.ts --throughput [--events 1000]
@@ -91,7 +92,7 @@ function statsOf(fake: FakeChat, platform: "discord" | "telegram"): ChatStats {
 
 function runFakes(scope: { onmessage: unknown; postMessage(message: unknown): void }) {
   let fakes: { discord: FakeChat; telegram: FakeChat } | null = null;
-  scope.onmessage = async (message: MessageEvent) => {
+  scope.onmessage = async (message: { data: unknown }) => {
     const command = message.data as { cmd: "start"; limits: FakeLimits } | { cmd: "stats" } | {
       cmd: "stop";
     };
@@ -114,11 +115,62 @@ function runFakes(scope: { onmessage: unknown; postMessage(message: unknown): vo
   };
 }
 
-function ask<T>(worker: Worker, message: unknown): Promise<T> {
-  return new Promise((resolve) => {
-    worker.onmessage = (event) => resolve(event.data as T);
-    worker.postMessage(message);
-  });
+/** The fakes in their own process, so the figures (peak RSS above all) are the worker's own. */
+class FakesProcess {
+  readonly #child: Deno.ChildProcess;
+  readonly #writer: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #lines: AsyncIterator<string>;
+
+  constructor() {
+    this.#child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", new URL(import.meta.url).pathname, "--fakes"],
+      stdin: "piped",
+      stdout: "piped",
+    }).spawn();
+    this.#writer = this.#child.stdin.getWriter();
+    this.#lines = linesOf(this.#child.stdout)[Symbol.asyncIterator]();
+  }
+
+  /** Sends a command and waits for its answer. */
+  async ask<T>(message: unknown): Promise<T> {
+    await this.#writer.write(new TextEncoder().encode(`${JSON.stringify(message)}\n`));
+    const next = await this.#lines.next();
+    return JSON.parse(next.value) as T;
+  }
+
+  async close() {
+    await this.#writer.close();
+    await this.#child.status;
+  }
+}
+
+async function* linesOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let pending = "";
+  for await (const chunk of stream) {
+    pending += decoder.decode(chunk, { stream: true });
+    let newline;
+    while ((newline = pending.indexOf("\n")) !== -1) {
+      yield pending.slice(0, newline);
+      pending = pending.slice(newline + 1);
+    }
+  }
+}
+
+/** Runs the fakes in this process, answering the bench's commands over stdin and stdout. */
+async function serveFakes() {
+  const scope = {
+    onmessage: null as unknown,
+    postMessage(message: unknown) {
+      Deno.stdout.writeSync(new TextEncoder().encode(`${JSON.stringify(message)}\n`));
+    },
+  };
+  runFakes(scope);
+  for await (const line of linesOf(Deno.stdin.readable)) {
+    await (scope.onmessage as (event: { data: unknown }) => Promise<void>)({
+      data: JSON.parse(line),
+    });
+  }
 }
 
 async function bench() {
@@ -151,8 +203,8 @@ async function bench() {
     },
   };
 
-  const fakesWorker = new Worker(import.meta.url, { type: "module", name: "fakes" });
-  const urls = await ask<{ discordUrl: string; telegramUrl: string }>(fakesWorker, {
+  const fakesProcess = new FakesProcess();
+  const urls = await fakesProcess.ask<{ discordUrl: string; telegramUrl: string }>({
     cmd: "start",
     limits: throughput ? {} : limits,
   });
@@ -225,7 +277,7 @@ async function bench() {
   let stats: { discord: ChatStats; telegram: ChatStats };
   do {
     await new Promise((resolve) => setTimeout(resolve, 250));
-    stats = await ask(fakesWorker, { cmd: "stats" });
+    stats = await fakesProcess.ask({ cmd: "stats" });
   } while (
     stats.discord.received + stats.telegram.received <
       events * (discordChannels + telegramChats) &&
@@ -236,8 +288,8 @@ async function bench() {
   await queue.drain(5_000);
   await worker.close();
   kv.close();
-  await ask(fakesWorker, { cmd: "stop" });
-  fakesWorker.terminate();
+  await fakesProcess.ask({ cmd: "stop" });
+  await fakesProcess.close();
   await Deno.remove(dir, { recursive: true });
 
   const messages = stats.discord.received + stats.telegram.received;
@@ -321,8 +373,7 @@ function printFigures(figures: [metric: string, value: number, unit: string][]) 
   }
 }
 
-if ((self as { name?: string }).name === "fakes") {
-  runFakes(self as unknown as { onmessage: unknown; postMessage(message: unknown): void });
-} else if (import.meta.main) {
-  await bench();
+if (import.meta.main) {
+  if (Deno.args.includes("--fakes")) await serveFakes();
+  else await bench();
 }

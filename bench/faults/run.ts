@@ -4,7 +4,7 @@
  *   deno task faults [--save] [--skip-kill]
  *
  * Scenarios: kill -9 of one of three instances every 3 s during a 2,000-event
- * burst to 20 targets; platform storms (half the calls answered 5xx, 429
+ * burst to 20 targets and while it is delivered (8 kills at least); platform storms (half the calls answered 5xx, 429
  * bursts with and without a wait to honour, a platform that hangs); a tenth of
  * the store's atomic commits failing; the worker's clock jumping 10 minutes
  * ahead. Each prints a row: events acknowledged, messages delivered,
@@ -238,7 +238,13 @@ const SCENARIOS: InProcessScenario[] = [
   },
 ];
 
-/** Kill -9 of one of three instances every 3 s during a 2,000-event burst to 20 targets. */
+/** How many instances are killed at least (the kills go on while the burst lasts). */
+const KILLS = 8;
+
+/**
+ * Kill -9 of one of three instances every 3 s during a 2,000-event burst to 20
+ * targets, and after it while its messages go out, at least {@link KILLS} times.
+ */
 async function killNine(): Promise<FaultRow> {
   const scale = SCALE;
   const dir = await Deno.makeTempDir({ prefix: "switchyard-faults-kill-" });
@@ -277,9 +283,8 @@ async function killNine(): Promise<FaultRow> {
   let bursting = true;
   let kills = 0;
   const killer = (async () => {
-    while (bursting) {
+    while (bursting || kills < KILLS) {
       await new Promise((resolve) => setTimeout(resolve, 3_000));
-      if (!bursting) break;
       const victim = Math.floor(Math.random() * slots.length);
       const dead = slots[victim];
       slots[victim] = start();

@@ -242,15 +242,20 @@ async function stepHead(ctx: DeliveryContext, held: HeldLane): Promise<Step> {
   if (verdict.kind === "unsure") {
     return await settle(ctx, lane, log, head.value, verdict.result);
   }
+  // Not yet: come back one longest sleep early, so that reading and marking the unit happen
+  // inside that sleep and the call still leaves at its reserved time.
   const reservation = sender.reserve(log.value.target, ctx.maxSleepMs);
-  if (!reservation.granted) return { kind: "wait", delayMs: reservation.waitMs };
-  if (reservation.waitMs > 0) await ctx.sleep(reservation.waitMs);
-
+  if (!reservation.granted) {
+    return { kind: "wait", delayMs: Math.max(0, reservation.waitMs - ctx.maxSleepMs) };
+  }
+  const sendAt = ctx.now() + reservation.waitMs;
   const sending = await markSending(ctx.kv, held.run, log, ctx.now(), ctx.retentionMs);
   if (!sending) {
     const owned = await stillOwned(ctx, held);
     return owned.kind === "next" ? { kind: "wait", delayMs: 0 } : owned;
   }
+  const left = sendAt - ctx.now();
+  if (left > 0) await ctx.sleep(left);
   const result = await sendOrEdit(ctx, sender, log.value, body); // edit in place, else send
   return await settle(ctx, lane, sending, head.value, result);
 }

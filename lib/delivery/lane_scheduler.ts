@@ -41,11 +41,6 @@ export class LaneScheduler {
     this.#ctx = ctx;
   }
 
-  /** How many lanes this instance holds now. */
-  get held(): number {
-    return this.#held.size;
-  }
-
   /** Handles a `lane` queue message: takes the lane and holds it, or does nothing when stale. */
   async accept(message: unknown): Promise<void> {
     const ctx = this.#ctx;
@@ -73,7 +68,10 @@ export class LaneScheduler {
       ahead: [],
       aheadReadAt: 0,
     };
-    const work: Promise<void> = this.#hold(held, message)
+    // A lane taken again while this instance still works it (its lease looked expired, e.g.
+    // after a clock jump) starts once the earlier run has ended, never beside it.
+    const earlier = this.#held.get(message.lane) ?? Promise.resolve();
+    const work: Promise<void> = earlier.then(() => this.#hold(held, message))
       .catch((error) => ctx.log.error("lane stopped; the sweep will resume it", { error }))
       .finally(() => {
         if (this.#held.get(message.lane) === work) this.#held.delete(message.lane);
@@ -116,7 +114,12 @@ export class LaneScheduler {
           return;
         }
         resumeAt = ctx.now() + outcome.delayMs;
-        await this.#wait(outcome.delayMs, outcome.forOlderEvents === true);
+        // A wait longer than a quarter of the lease is cut in pieces, the lease renewed between.
+        while (ctx.now() < resumeAt && !this.#stopping) {
+          const piece = Math.min(resumeAt - ctx.now(), ctx.leaseMs / 4);
+          if (await this.#wait(piece, outcome.forOlderEvents === true)) break;
+          if (ctx.now() < resumeAt && !await this.#keepLease(held)) return;
+        }
       } catch (error) {
         errors++;
         ctx.log.warn("lane step failed", { lane: message.lane, errors, error });
@@ -149,17 +152,20 @@ export class LaneScheduler {
     );
   }
 
-  /** Waits `ms`, or less when the scheduler stops (or, for an order wait, a fan-out ends). */
-  #wait(ms: number, forOlderEvents = false): Promise<void> {
-    if (ms <= 0) return Promise.resolve();
+  /**
+   * Waits `ms`, or less when the scheduler stops (or, for an order wait, a fan-out ends);
+   * true when it was cut short.
+   */
+  #wait(ms: number, forOlderEvents = false): Promise<boolean> {
+    if (ms <= 0) return Promise.resolve(false);
     return new Promise((resolve) => {
-      const wake = () => {
+      const wake = (early = true) => {
         clearTimeout(timer);
         this.#wakers.delete(wake);
         this.#orderWakers.delete(wake);
-        resolve();
+        resolve(early);
       };
-      const timer = setTimeout(wake, ms);
+      const timer = setTimeout(() => wake(false), ms);
       this.#wakers.add(wake);
       if (forOlderEvents) this.#orderWakers.add(wake);
     });

@@ -8,7 +8,7 @@
 import type { Logger } from "../log.ts";
 
 /** How often an operation is tried before its error is let through. */
-export const TRANSIENT_ATTEMPTS = 8;
+const TRANSIENT_ATTEMPTS = 8;
 
 const PASSING = /database is locked|busy|temporar|timed? ?out|connection|network/i;
 
@@ -25,7 +25,6 @@ export async function retryTransient<T>(
   log: Logger,
   what: string,
   operation: () => Promise<T>,
-  sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
 ): Promise<T> {
   for (let attempt = 1;; attempt++) {
     try {
@@ -33,7 +32,7 @@ export async function retryTransient<T>(
     } catch (error) {
       if (attempt >= TRANSIENT_ATTEMPTS || !isPassingStoreError(error)) throw error;
       log.warn("store operation failed; trying again", { what, attempt, error });
-      await sleep(Math.min(1_000, 20 * 2 ** attempt));
+      await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 20 * 2 ** attempt)));
     }
   }
 }

@@ -59,8 +59,6 @@ export interface DeliveryWorker {
   upkeep(): Promise<void>;
   /** Runs the recovery sweep once now (it also runs every `sweepEveryMs`). */
   sweep(): Promise<SweepReport>;
-  /** How many lanes this instance holds now. */
-  heldLanes(): number;
   /** Stops the sweep, passes held lanes on, and stops the route cache the worker created. */
   close(): Promise<void>;
 }
@@ -132,7 +130,6 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       }
     },
     sweep: () => sweeper.sweep(),
-    heldLanes: () => scheduler.held,
     async close() {
       const stopping = sweeper.stop();
       if (ownsRoutes) routes.close();

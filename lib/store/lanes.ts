@@ -233,18 +233,6 @@ export async function readLaneEntries(
   return { entries, tailStamp: tail.versionstamp };
 }
 
-/** The first waiting unit of a lane (null when empty) and the tail counter's versionstamp. */
-export async function readLaneHead(
-  kv: Deno.Kv,
-  lane: string,
-): Promise<{ head: Deno.KvEntry<LaneEntry> | null; tailStamp: string | null }> {
-  const tail = await kv.get(laneTailKey(lane));
-  for await (const head of kv.list<LaneEntry>({ prefix: laneEntriesPrefix(lane) }, { limit: 1 })) {
-    return { head, tailStamp: tail.versionstamp };
-  }
-  return { head: null, tailStamp: tail.versionstamp };
-}
-
 /**
  * Marks an empty lane idle. False when a unit was appended since the tail was
  * read, or the run record changed: look again.

@@ -142,11 +142,6 @@ export async function getUnit(
   };
 }
 
-/** The rendered body of a unit, or null when it is gone (delivered or expired). */
-export async function getUnitBody(kv: Deno.Kv, logId: string): Promise<unknown> {
-  return (await kv.get(unitBodyKey(logId))).value;
-}
-
 /**
  * Counts an attempt before the platform call, if the runner still holds the
  * lane (`run` unchanged) and the unit is unchanged. Returns the updated log
