@@ -24,6 +24,13 @@ export const OPERATOR = { userId: "900", login: "operator" };
 /** A tiny retry schedule, so tests run in milliseconds. */
 export const TEST_BACKOFF_MS = [20, 40, 60];
 
+/** Settings that make button presses reach the app: Discord interactions and Telegram's webhook. */
+export const BUTTONS_ENV: Record<string, string> = {
+  DISCORD_APPLICATION_ID: "1000",
+  DISCORD_PUBLIC_KEY: "a".repeat(64),
+  TELEGRAM_WEBHOOK_SECRET: "buttons_secret",
+};
+
 /** Settings with sending configured against the fakes. */
 export function deliveryConfig(
   fakes: { discord?: Pick<FakeChat, "url">; telegram?: Pick<FakeChat, "url"> },

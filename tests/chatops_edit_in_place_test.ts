@@ -1,8 +1,8 @@
 /**
  * Edit in place, end to end through the delivery worker against the fake platforms: a CI run's
  * three events show as one message edited twice, a pull request's card is edited when it is
- * merged (its buttons switch) while a short notice is posted, and a message that is gone is
- * posted anew.
+ * merged (its buttons switch) while a short notice is posted, a message that is gone is
+ * posted anew, and without the settings that let presses reach the app there are no buttons.
  */
 import assert from "node:assert/strict";
 import { utf8 } from "../lib/encoding.ts";
@@ -11,7 +11,13 @@ import { inPlacePlanOf } from "../lib/delivery/edit_in_place.ts";
 import type { ForgeEvent, Route } from "../lib/types.ts";
 import { type FakeChat, startFakeDiscord, startFakeTelegram } from "../testing/fake_chat.ts";
 import { fixture } from "./_ingest_helpers.ts";
-import { deliveryConfig, runWorker, settled, storeRoutes } from "./_delivery_helpers.ts";
+import {
+  BUTTONS_ENV,
+  deliveryConfig,
+  runWorker,
+  settled,
+  storeRoutes,
+} from "./_delivery_helpers.ts";
 
 const DISCORD_CHANNEL = "1111";
 const TELEGRAM_CHAT = "-100333";
@@ -88,11 +94,11 @@ function only<T>(items: T[], what: string): T {
   return items[0];
 }
 
-async function startAll() {
+async function startAll(env: Record<string, string> = BUTTONS_ENV) {
   const discord = startFakeDiscord();
   const telegram = startFakeTelegram();
   const kv = await Deno.openKv(":memory:");
-  const worker = runWorker(kv, deliveryConfig({ discord, telegram }));
+  const worker = runWorker(kv, deliveryConfig({ discord, telegram }, env));
   return {
     discord,
     telegram,
@@ -333,4 +339,24 @@ Deno.test("a close with no card in the chat posts the full message, which become
   const telegramCard = env.telegram.received[0];
   const telegramEdit = only(editsOf(env.telegram, telegramCard.messageId), "Telegram card edit");
   assert.deepEqual(telegramButtons(telegramEdit.body), ["Merge", "Close", "React", "Open"]);
+});
+
+Deno.test("without interactions or a Telegram webhook secret, cards and their edits carry no buttons", async () => {
+  await using env = await startAll({});
+  await storeRoutes(env.kv, [routeFor("pull_request")]);
+  const opened = await payloadOf("pull_request/opened.payload.json");
+  const closed = await payloadOf("pull_request/closed.payload.json");
+  await acceptGithub(env.kv, "pull_request", opened, "pr-opened");
+  await settled(env.kv, "pr-opened", 2);
+  await acceptGithub(env.kv, "pull_request", closed, "pr-closed");
+  await settled(env.kv, "pr-closed", 2);
+
+  const [card] = env.discord.received;
+  assert.equal(card.body.components, undefined);
+  const cardEdit = only(editsOf(env.discord, card.messageId), "Discord card edit");
+  assert.deepEqual(cardEdit.body.components, []);
+  const [telegramCard] = env.telegram.received;
+  assert.equal(telegramCard.body.reply_markup, undefined);
+  const telegramEdit = only(editsOf(env.telegram, telegramCard.messageId), "Telegram card edit");
+  assert.deepEqual(telegramButtons(telegramEdit.body), []);
 });

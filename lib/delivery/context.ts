@@ -1,5 +1,6 @@
 /** What the delivery handlers share: storage, routes, senders, policy and clock. */
 import type { Logger } from "../log.ts";
+import type { ChatButtons } from "./render.ts";
 import type { RateLimitBound } from "./retry_policy.ts";
 import type { RouteCache } from "./route_cache.ts";
 import type { PlatformSender } from "./senders.ts";
@@ -27,6 +28,8 @@ export interface DeliveryContext {
   maxSleepMs: number;
   /** Which groups events of the global ingress enter. */
   globalIngress: "all" | "claimed";
+  /** Which platforms' notifications carry chat-ops buttons; all when absent. */
+  buttons?: ChatButtons;
   /** When this worker started (Unix ms); see lib/delivery/order_gate.ts. */
   startedAt: number;
   now(): number;

@@ -23,7 +23,7 @@ import type { SendLog } from "../store/send_logs.ts";
 import type { ForgeEvent, Route, Target } from "../types.ts";
 import { subjectOfPayload } from "../chatops/subject.ts";
 import type { DeliveryContext } from "./context.ts";
-import { renderFor } from "./render.ts";
+import { ALL_BUTTONS, type ChatButtons, renderFor } from "./render.ts";
 import type { PlatformSender } from "./senders.ts";
 
 /**
@@ -123,7 +123,8 @@ export function noticeOf(message: Message): Message {
 
 /**
  * The body a unit stores: the rendered message, wrapped with the plan when it edits in place
- * (a card update also renders its notice, without buttons).
+ * (a card update also renders its notice, without buttons). Buttons only where `buttons`
+ * allows them.
  */
 export function renderUnitBody(
   plan: InPlacePlan | null,
@@ -132,8 +133,9 @@ export function renderUnitBody(
   target: Target,
   event: ForgeEvent,
   mentioned: MentionedUsers,
+  buttons: ChatButtons = ALL_BUTTONS,
 ): unknown {
-  const rendered = renderFor(message, route, target, event, mentioned);
+  const rendered = renderFor(message, route, target, event, mentioned, buttons);
   if (!plan || rendered === null) return rendered;
   const body: InPlaceBody = { inPlace: plan, message: rendered };
   if (plan.mode === "card_update") {

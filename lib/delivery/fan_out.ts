@@ -124,6 +124,7 @@ async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<numbe
             target,
             event,
             mentioned,
+            ctx.buttons,
           ),
         );
       }

@@ -4,12 +4,13 @@
  * digest id, so a repeated close shows one message.
  */
 import type { Config } from "../config.ts";
-import { editDiscordMessage } from "../discord/message_edits.ts";
+import { editDiscordMessage } from "../discord/edit.ts";
 import { sendDiscordMessage } from "../discord/send.ts";
 import type { DiscordMessageBody } from "../format/discord.ts";
 import type { TelegramMessageBody } from "../format/telegram.ts";
+import { editAsSendResult } from "../platform/edit_result.ts";
 import type { SendResult } from "../platform/send_result.ts";
-import { editTelegramMessage } from "../telegram/message_edits.ts";
+import { editTelegramMessage } from "../telegram/edit.ts";
 import { sendTelegramMessage } from "../telegram/send.ts";
 import type { Target } from "../types.ts";
 import { discordNonceFor } from "./targets.ts";
@@ -37,7 +38,7 @@ export async function postMessage(
   return await sendTelegramMessage(config.telegram, target, body as TelegramMessageBody);
 }
 
-/** Replaces message `messageId` at `target` with `body`. */
+/** Replaces message `messageId` at `target` with `body`; a message no longer there is refused. */
 export async function editMessage(
   config: Config,
   target: Target,
@@ -45,17 +46,21 @@ export async function editMessage(
   body: unknown,
 ): Promise<SendResult> {
   if (target.platform === "discord") {
-    return await editDiscordMessage(
-      config.discord,
-      discordChannelOf(target),
-      messageId,
-      body as DiscordMessageBody,
+    return editAsSendResult(
+      await editDiscordMessage(
+        config.discord,
+        discordChannelOf(target),
+        messageId,
+        body as DiscordMessageBody,
+      ),
     );
   }
-  return await editTelegramMessage(
-    config.telegram,
-    target.chatId,
-    messageId,
-    body as TelegramMessageBody,
+  return editAsSendResult(
+    await editTelegramMessage(
+      config.telegram,
+      target.chatId,
+      messageId,
+      body as TelegramMessageBody,
+    ),
   );
 }

@@ -3,7 +3,28 @@ import { type Message, renderDiscord, renderTelegram } from "../format/mod.ts";
 import { renderTemplateMessage, TemplateRenderError } from "../template/mod.ts";
 import { actionsOfEvent } from "../chatops/subject.ts";
 import { type MentionedUsers, NO_MENTIONS } from "../format/mentions.ts";
+import { type Config, FEATURES } from "../config.ts";
 import type { ForgeEvent, Route, RouteTemplate, Target } from "../types.ts";
+
+/** Which platforms' notifications carry chat-ops buttons. */
+export interface ChatButtons {
+  discord: boolean;
+  telegram: boolean;
+}
+
+/** Buttons on both platforms: the default where nothing says otherwise. */
+export const ALL_BUTTONS: ChatButtons = { discord: true, telegram: true };
+
+/**
+ * Buttons only where pressing them reaches the app: Discord's with interactions configured
+ * (application id and public key), Telegram's with the bot's webhook secret.
+ */
+export function chatButtonsOf(config: Config): ChatButtons {
+  return {
+    discord: FEATURES["Discord interactions"](config),
+    telegram: FEATURES["Telegram bot"](config),
+  };
+}
 
 /** The message a route sends for an event, and why its template failed when it did. */
 export interface RouteMessage {
@@ -33,7 +54,8 @@ export function messageForRoute(
  * Renders `message` for `target`: Discord's create-message body (with the
  * route's role pings and the linked users `mentioned`, and the chat-ops buttons when `event`
  * is about a pull request or issue) or Telegram's HTML text (with the same buttons and the
- * mentioned users linked). Null for an unknown platform.
+ * mentioned users linked). Buttons only on the platforms `buttons` allows. Null for an unknown
+ * platform.
  */
 export function renderFor(
   message: Message,
@@ -41,18 +63,20 @@ export function renderFor(
   target: Target,
   event?: ForgeEvent,
   mentioned: MentionedUsers = NO_MENTIONS,
+  buttons: ChatButtons = ALL_BUTTONS,
 ): unknown {
+  const actions = (event && actionsOfEvent(event)) ?? undefined;
   switch (target.platform) {
     case "discord":
       return renderDiscord(message, {
         roleIds: route.discordRoleIds,
         userIds: mentioned.discordUserIds,
-        actions: (event && actionsOfEvent(event)) ?? undefined,
+        actions: buttons.discord ? actions : undefined,
       });
     case "telegram":
       return renderTelegram(
         message,
-        (event && actionsOfEvent(event)) ?? undefined,
+        buttons.telegram ? actions : undefined,
         mentioned.telegramUsers,
       );
     default:

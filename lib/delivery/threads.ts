@@ -7,7 +7,7 @@
  * cannot hold threads of its own, so it gets the events as usual.
  */
 import { subjectOfPayload } from "../chatops/subject.ts";
-import { startDiscordThread } from "../discord/message_edits.ts";
+import { startDiscordThread } from "../discord/edit.ts";
 import type { SendResult } from "../platform/send_result.ts";
 import { saveMessageRef } from "../store/message_refs.ts";
 import type { SendLog } from "../store/send_logs.ts";

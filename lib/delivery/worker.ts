@@ -21,6 +21,7 @@ import {
   DEFAULT_RATE_LIMIT_BOUND,
   type RateLimitBound,
 } from "./retry_policy.ts";
+import { chatButtonsOf } from "./render.ts";
 import { createRouteCache, type RouteCache } from "./route_cache.ts";
 import { createSenders, type Limiters } from "./senders.ts";
 import { startSweeper, type Sweeper, type SweepReport } from "./sweep.ts";
@@ -92,6 +93,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     rateLimitBound: options.rateLimitBound ?? DEFAULT_RATE_LIMIT_BOUND,
     retentionMs: retentionMs(options.config.sendLogRetentionDays),
     globalIngress: options.config.globalIngressGroups,
+    buttons: chatButtonsOf(options.config),
     leaseMs: options.leaseMs ?? LEASE_MS,
     holdMs: options.holdMs ?? HOLD_MS,
     maxSleepMs: options.maxSleepMs ?? MAX_SLEEP_MS,
