@@ -342,6 +342,11 @@ export const threadCardKey = (groupId: string, routeId: string, lane: string, su
 export const threadHeadKey = (groupId: string, routeId: string, lane: string, head: string) =>
   ["thread_heads", groupId, routeId, lane, head] as const;
 
+// --- Telegram updates (lib/store/telegram_updates.ts) ---------------------------------------
+
+/** An update Telegram sent, once taken by an instance (Telegram's update ids are integers). */
+export const telegramUpdateKey = (updateId: number) => ["telegram_updates", updateId] as const;
+
 // --- Selectors ------------------------------------------------------------------------------
 
 /** The keys under `prefix`, only those below `[...prefix, below]` when `below` is given. */

@@ -10,11 +10,12 @@
 import { type Config, FEATURES } from "../../config.ts";
 import { HttpError } from "../../fresh/mod.ts";
 import { readJsonBody } from "../../http_body.ts";
+import { claimTelegramUpdate } from "../../store/telegram_updates.ts";
+import { retryTransient } from "../../delivery/transient.ts";
 import type { Logger } from "../../log.ts";
 import { TelegramBot } from "./bot.ts";
 import type { TelegramChatContext } from "./context.ts";
 import { handleUpdate } from "./dispatch.ts";
-import { RecentUpdates } from "./recent_updates.ts";
 import { SECRET_HEADER, secretMatches } from "./secret.ts";
 import { readUpdate } from "./update.ts";
 
@@ -33,7 +34,6 @@ export interface TelegramWebhookDeps {
 
 interface BotState {
   bot: TelegramBot;
-  recent: RecentUpdates;
   /** Updates still being handled. */
   running: Set<Promise<void>>;
 }
@@ -45,7 +45,6 @@ function botStateFor(config: Config): BotState {
   if (!state) {
     state = {
       bot: new TelegramBot(config.telegram),
-      recent: new RecentUpdates(),
       running: new Set(),
     };
     bots.set(config, state);
@@ -85,8 +84,14 @@ export async function handleTelegramWebhook(
   if (work === null) {
     throw new HttpError(400, "Not a Telegram update: expected an object with a numeric update_id");
   }
-  const { bot, recent, running } = botStateFor(deps.config);
-  if (work.kind !== "ignored" && recent.take(work.updateId)) {
+  const { bot, running } = botStateFor(deps.config);
+  const taken = work.kind !== "ignored" &&
+    await retryTransient(
+      deps.log,
+      "take a Telegram update",
+      () => claimTelegramUpdate(deps.kv, work.updateId),
+    );
+  if (taken) {
     const ctx: TelegramChatContext = { kv: deps.kv, config: deps.config, log: deps.log, bot };
     const handling = handleUpdate(ctx, work)
       .catch((error) =>
