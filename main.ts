@@ -4,6 +4,7 @@
  */
 import { createApp, PROJECT_ROOT } from "./lib/app.ts";
 import { atRestWarning } from "./lib/at_rest.ts";
+import { followUpsHandled } from "./lib/chatops/discord/handle.ts";
 import { updatesHandled } from "./lib/chatops/telegram/webhook.ts";
 import { type Config, ConfigError, loadConfig } from "./lib/config.ts";
 import { loadAssets } from "./lib/fresh/assets.ts";
@@ -59,7 +60,7 @@ async function shutdown(signal: string) {
   await worker.drain(SHUTDOWN_GRACE_MS);
   await delivery.stop();
   await Promise.race([
-    updatesHandled(config),
+    Promise.all([updatesHandled(config), followUpsHandled()]),
     new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS)),
   ]);
   closeStore(kv);

@@ -36,14 +36,31 @@ async function answer(deps: DiscordDeps, interaction: Interaction): Promise<Inte
   }
 }
 
+/** Follow-ups still running after their interaction was answered. */
+const running = new Set<Promise<void>>();
+
+/** Keeps `work` among the running follow-ups until it settles. */
+function trackFollowUp(work: Promise<void>): void {
+  const tracked = work.finally(() => running.delete(tracked));
+  running.add(tracked);
+}
+
+/**
+ * Resolves once every follow-up still running after its answer has ended: a graceful stop
+ * waits for them (within its grace period), so a deferred answer is completed, not dropped.
+ */
+export async function followUpsHandled(): Promise<void> {
+  while (running.size > 0) await Promise.all(running);
+}
+
 /**
  * Handles one interaction request. `background` receives the work to run after the answer
- * (the route hands it to the runtime; tests may await it).
+ * (by default it is kept until it ends, see {@link followUpsHandled}).
  */
 export async function handleInteraction(
   deps: DiscordDeps,
   req: Request,
-  background: (work: Promise<void>) => void = () => {},
+  background: (work: Promise<void>) => void = trackFollowUp,
 ): Promise<Response> {
   const { publicKey, applicationId } = deps.config.discord;
   if (!publicKey || !applicationId) {
