@@ -162,7 +162,8 @@ function loadZlib(): Promise<typeof import("node:zlib")> {
 async function encodePayload(
   body: Uint8Array,
 ): Promise<{ encoding: PayloadEncoding; bytes: Uint8Array }> {
-  const compressed = (await loadZlib()).deflateRawSync(body, { level: 1 });
+  // zlib's output is a view of a 16 KB buffer: copied, a waiting event holds only its bytes.
+  const compressed = new Uint8Array((await loadZlib()).deflateRawSync(body, { level: 1 }));
   return compressed.length < body.length
     ? { encoding: "deflate-raw", bytes: compressed }
     : { encoding: "identity", bytes: body };
