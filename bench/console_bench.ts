@@ -12,7 +12,7 @@
  * size of the HTML. `PAGE=<label prefix>` measures only the pages whose label starts with it.
  */
 import { parseArgs } from "node:util";
-import { ulid } from "ulid";
+import { ulid } from "../lib/ulid.ts";
 import { createApp, PROJECT_ROOT } from "../lib/app.ts";
 import { loadConfig } from "../lib/config.ts";
 import { loadAssets } from "../lib/fresh/assets.ts";

@@ -3,10 +3,9 @@
  * with request ids, one log line per request and the shared services in state.
  */
 import type { Hono } from "hono";
-import { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
 import manifest from "../fresh.gen.ts";
 import type { Config } from "./config.ts";
+import { folderOf } from "./file_path.ts";
 import { createFreshApp, setHeader } from "./fresh/app.ts";
 import { type Assets, NO_ASSETS } from "./fresh/assets.ts";
 import type { Logger } from "./log.ts";
@@ -22,7 +21,7 @@ export interface AppDeps {
 }
 
 /** The project root (where `static/` and `_fresh/` live). */
-export const PROJECT_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
+export const PROJECT_ROOT = folderOf(import.meta.dirname!);
 
 const API_PREFIXES = [
   "/api/",

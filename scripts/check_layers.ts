@@ -40,6 +40,8 @@ const LAYER_OF: ReadonlyArray<readonly [prefix: string, layer: Layer]> = [
   ["lib/types.ts", "base"],
   ["lib/limits.ts", "base"],
   ["lib/ids.ts", "base"],
+  ["lib/ulid.ts", "base"],
+  ["lib/file_path.ts", "base"],
   ["lib/own_value.ts", "base"],
   ["lib/target_ref.ts", "base"],
   ["lib/no_store.ts", "base"],

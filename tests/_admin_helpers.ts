@@ -3,7 +3,7 @@
  * of each role, sessions, and a JSON client. No tests here.
  */
 import assert from "node:assert/strict";
-import { ulid } from "ulid";
+import { ulid } from "../lib/ulid.ts";
 import { allowTargets } from "../lib/store/allowed_targets.ts";
 import {
   addAuditEntry,

@@ -4,7 +4,7 @@
  * failed unit that can be sent again, and audit entries. No tests here.
  */
 import assert from "node:assert/strict";
-import { ulid } from "ulid";
+import { ulid } from "../lib/ulid.ts";
 import { storeAuditEntry } from "./_admin_helpers.ts";
 import { listGroupEntries } from "../lib/store/groups.ts";
 import { getSendLogEntry, type SendLog } from "../lib/store/send_logs.ts";

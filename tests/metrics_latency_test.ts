@@ -3,7 +3,7 @@
  * answer to a per-day histogram, read back as p50 and p95 per day and over the period.
  */
 import assert from "node:assert/strict";
-import { ulid } from "ulid";
+import { ulid } from "../lib/ulid.ts";
 import {
   acceptedAt,
   LATENCY_BUCKETS_MS,

@@ -4,7 +4,7 @@
  * examined, so a rare filter cannot make one request read everything; the cursor then points
  * past what was examined, and the next page continues from there.
  */
-import { encodeTime } from "ulid";
+import { encodeUlidTime, ULID_TIME_MAX } from "../ulid.ts";
 
 /** Newest-first records whose ids are below `below` (exclusive; none: from the newest). */
 export type Source<T> = (below: string | undefined) => AsyncIterable<T>;
@@ -32,7 +32,7 @@ export const SCAN_BUDGET = 2000;
 
 /** The smallest id of a millisecond (ulid time part, then the lowest random part). */
 export function idAtTime(at: number): string {
-  return encodeTime(Math.max(0, Math.min(at, 2 ** 48 - 1)), 10) + "0".repeat(16);
+  return encodeUlidTime(Math.max(0, Math.min(at, ULID_TIME_MAX))) + "0".repeat(16);
 }
 
 function lowest(a: string | undefined, b: string | undefined): string | undefined {

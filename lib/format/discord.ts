@@ -4,15 +4,14 @@
  * (and users) a route names explicitly.
  */
 
-import {
-  type APIActionRowComponent,
-  type APIAllowedMentions,
-  type APIComponentInMessageActionRow,
-  type APIEmbed,
-  type APIEmbedField,
-  ButtonStyle,
-  ComponentType,
+import type {
+  APIActionRowComponent,
+  APIAllowedMentions,
+  APIComponentInMessageActionRow,
+  APIEmbed,
+  APIEmbedField,
 } from "discord-api-types/v10";
+import { ButtonStyle, ComponentType } from "./discord_values.ts";
 import type { Target } from "../types.ts";
 import { GITHUB_REACTIONS } from "./reactions.ts";
 import { type Block, line, type Message, type RichText, type Span } from "./message.ts";
@@ -257,7 +256,11 @@ export function discordActionRows(
   const button = (
     custom_id: string,
     label: string,
-    style: ButtonStyle.Primary | ButtonStyle.Secondary | ButtonStyle.Success | ButtonStyle.Danger,
+    style:
+      | typeof ButtonStyle.Primary
+      | typeof ButtonStyle.Secondary
+      | typeof ButtonStyle.Success
+      | typeof ButtonStyle.Danger,
   ) => buttons.push({ type: ComponentType.Button, custom_id, label, style });
   if (actions.kind === "pull" && actions.state === "open") {
     button(DISCORD_ACTION_IDS.merge, "Merge", ButtonStyle.Success);

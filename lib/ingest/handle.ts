@@ -12,7 +12,7 @@
  */
 import { detectProvider } from "../providers/detect.ts";
 import type { EventName, ProviderAdapter } from "../providers/adapter.ts";
-import { isNonceReplayed } from "../store/events.ts";
+import { isNonceReplayed, type SaveOutcome } from "../store/events.ts";
 import { saveEventGrouped } from "../store/group_commit.ts";
 import { getGroup } from "../store/groups.ts";
 import { getGroupSecret } from "../store/tenants.ts";
@@ -81,7 +81,12 @@ function parseJsonObject(body: Uint8Array): Record<string, unknown> | null {
   }
 }
 
-async function acceptEvent(
+/**
+ * Starts the durable accept of an event and answers once it is committed. Not itself
+ * async: while the commit runs, only the answer's few fields are kept, not the request's
+ * body or parsed payload (an async function keeps all its variables across an `await`).
+ */
+function acceptEvent(
   deps: IngressDeps,
   request: Request,
   ingress: Ingress,
@@ -92,8 +97,7 @@ async function acceptEvent(
   nonce: string | undefined,
   now: number,
 ): Promise<Response> {
-  const log = deps.log ?? (() => {});
-  const outcome = await saveEventGrouped(deps.kv, {
+  const saving = saveEventGrouped(deps.kv, {
     provider: adapter.provider,
     kind: name.kind,
     action: name.action,
@@ -104,22 +108,30 @@ async function acceptEvent(
     body,
     nonce,
   });
+  return answerSaved(deps, adapter.provider, { kind: name.kind, action: name.action }, saving);
+}
+
+async function answerSaved(
+  deps: IngressDeps,
+  provider: Provider,
+  name: EventName,
+  saving: Promise<SaveOutcome>,
+): Promise<Response> {
+  const log = deps.log ?? (() => {});
+  const outcome = await saving;
   if (outcome.status === "nonce_reused") {
-    log("warn", "webhook refused: nonce already used", { provider: adapter.provider });
+    log("warn", "webhook refused: nonce already used", { provider });
     return jsonError(401, INGRESS_ERRORS.invalidSignature);
   }
   if (outcome.status === "duplicate") {
-    deps.observe?.({ outcome: "duplicate", provider: adapter.provider });
-    log("info", "webhook duplicate acknowledged", {
-      eventId: outcome.eventId,
-      provider: adapter.provider,
-    });
+    deps.observe?.({ outcome: "duplicate", provider });
+    log("info", "webhook duplicate acknowledged", { eventId: outcome.eventId, provider });
     return duplicate();
   }
-  deps.observe?.({ outcome: "accepted", provider: adapter.provider });
+  deps.observe?.({ outcome: "accepted", provider });
   log("info", "webhook accepted", {
     eventId: outcome.eventId,
-    provider: adapter.provider,
+    provider,
     kind: name.kind,
     action: name.action,
   });
@@ -215,7 +227,9 @@ async function ingest(
     log("info", "installation event applied", { action: name.action, ...outcome });
     return accepted();
   }
-  return await acceptEvent(deps, request, ingress, adapter, name, body, deliveryId, nonce, now);
+  // Returned without `await`, so this function's variables (the body, the parsed payload)
+  // are not kept while the event waits for its commit.
+  return acceptEvent(deps, request, ingress, adapter, name, body, deliveryId, nonce, now);
 }
 
 /**

@@ -8,7 +8,7 @@
  * group's internal id (`group_set.ts`), so they follow the group through
  * renames and never pass to a later group with the same id.
  */
-import { monotonicFactory } from "ulid";
+import { monotonicUlids } from "../ulid.ts";
 import { internalIdsOf, readGroupSet } from "./group_set.ts";
 import { listValues, readIndexed, valuesOf } from "./batch.ts";
 import { auditByGroupKey, auditByGroupPrefix, auditKey, auditPrefix, selectBelow } from "./keys.ts";
@@ -64,7 +64,7 @@ export interface AuditEntry {
 /** An entry before it gets its id and time. */
 export type AuditInput = Omit<AuditEntry, "id" | "at">;
 
-const nextAuditId = monotonicFactory();
+const nextAuditId = monotonicUlids();
 
 /** A complete entry for `input` at `at` (Unix milliseconds), with a fresh ulid. */
 export function newAuditEntry(input: AuditInput, at: number): AuditEntry {

@@ -21,8 +21,7 @@
  * which expire on their own one hour after the event would have. Every record
  * of an event expires after {@link EVENT_RETENTION_MS}.
  */
-import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { monotonicFactory } from "ulid";
+import { monotonicUlids } from "../ulid.ts";
 import { sha256Hex } from "../crypto.ts";
 import { fromUtf8 } from "../encoding.ts";
 import type { ForgeEvent, Provider, Scope } from "../types.ts";
@@ -103,7 +102,7 @@ export type SaveOutcome =
   | { status: "duplicate"; eventId?: string }
   | { status: "nonce_reused" };
 
-const nextEventId = monotonicFactory();
+const nextEventId = monotonicUlids();
 
 async function keyPart(value: string): Promise<string> {
   return value.length <= MAX_KEY_PART_LENGTH ? value : `sha256:${await sha256Hex(value)}`;
@@ -150,8 +149,21 @@ export async function isNonceReplayed(
   return !isFresh((await kv.get<SeenMark>(key)).value, now, DEDUP_WINDOW_MS);
 }
 
-function encodePayload(body: Uint8Array): { encoding: PayloadEncoding; bytes: Uint8Array } {
-  const compressed = deflateRawSync(body, { level: 1 });
+let zlib: Promise<typeof import("node:zlib")> | undefined;
+
+/**
+ * `node:zlib`, imported on first use: importing it loads Node's compatibility layer, which
+ * would otherwise add tens of milliseconds to every start.
+ */
+function loadZlib(): Promise<typeof import("node:zlib")> {
+  return zlib ??= import("node:zlib");
+}
+
+async function encodePayload(
+  body: Uint8Array,
+): Promise<{ encoding: PayloadEncoding; bytes: Uint8Array }> {
+  // zlib's output is a view of a 16 KB buffer: copied, a waiting event holds only its bytes.
+  const compressed = new Uint8Array((await loadZlib()).deflateRawSync(body, { level: 1 }));
   return compressed.length < body.length
     ? { encoding: "deflate-raw", bytes: compressed }
     : { encoding: "identity", bytes: body };
@@ -199,7 +211,7 @@ export async function prepareEvent(event: NewEvent): Promise<PreparedEvent> {
   const { body, nonce, ...fields } = event;
   const now = event.receivedAt;
   const eventId = nextEventId(now);
-  const stored = encodePayload(body);
+  const stored = await encodePayload(body);
   const chunks = splitChunks(stored.bytes);
   const meta: StoredEventMeta = {
     ...fields,
@@ -314,7 +326,7 @@ async function readChunks(
     throw new Error(`Event ${eventId} is incomplete: ${count} of ${meta.chunkCount} chunks`);
   }
   if (meta.payloadEncoding === "identity") return stored;
-  const body = new Uint8Array(inflateRawSync(stored));
+  const body = new Uint8Array((await loadZlib()).inflateRawSync(stored));
   if (body.length !== meta.payloadBytes) {
     throw new Error(
       `Event ${eventId} payload is ${body.length} bytes, expected ${meta.payloadBytes}`,

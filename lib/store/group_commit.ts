@@ -95,9 +95,16 @@ export class GroupCommit {
     return { ...this.#stats };
   }
 
-  /** Accepts an event as `saveEvent` does, committed with the others waiting at the time. */
-  async save(event: NewEvent): Promise<SaveOutcome> {
-    const prepared = await prepareEvent(event);
+  /**
+   * Accepts an event as `saveEvent` does, committed with the others waiting at the time.
+   * Only the prepared (compressed) event waits for the commit: nothing here keeps `event`,
+   * and so its raw payload, alive meanwhile.
+   */
+  save(event: NewEvent): Promise<SaveOutcome> {
+    return prepareEvent(event).then((prepared) => this.#enqueue(prepared));
+  }
+
+  async #enqueue(prepared: PreparedEvent): Promise<SaveOutcome> {
     if (prepared.chunks.length > 1) {
       return await savePreparedEvent(this.#kv, prepared);
     }
@@ -220,8 +227,8 @@ function groupCommitOf(kv: Deno.Kv): GroupCommit {
 }
 
 /** Accepts an event through the group commit of `kv` (one per store, made on first use). */
-export async function saveEventGrouped(kv: Deno.Kv, event: NewEvent): Promise<SaveOutcome> {
-  return await groupCommitOf(kv).save(event);
+export function saveEventGrouped(kv: Deno.Kv, event: NewEvent): Promise<SaveOutcome> {
+  return groupCommitOf(kv).save(event);
 }
 
 /** What the group commit of `kv` has done so far. */

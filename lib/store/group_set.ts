@@ -16,7 +16,7 @@
  * id as internal id, which is the key their history was written under; new internal ids start
  * with `#`, which no group id contains, so the two never collide.
  */
-import { decodeTime, ulid } from "ulid";
+import { decodeUlidTime, ulid } from "../ulid.ts";
 import type { Group } from "../types.ts";
 import {
   groupSetEntryKey,
@@ -211,7 +211,7 @@ async function sweepOrphanGroupSets(kv: Deno.Kv, now = Date.now()): Promise<numb
   let swept = 0;
   for await (const entry of kv.list({ prefix: groupSetsPendingPrefix() })) {
     const setId = String(entry.key[1]);
-    if (now - decodeTime(setId) > ORPHAN_GROUP_SET_AGE_MS) {
+    if (now - decodeUlidTime(setId) > ORPHAN_GROUP_SET_AGE_MS) {
       await deleteSet(kv, setId);
       swept++;
     }

@@ -1,5 +1,5 @@
 /** Opening the Deno KV store. */
-import { dirname } from "node:path";
+import { folderOf } from "../file_path.ts";
 
 /** Whether a KV path is a KV Connect URL (a remote store) rather than a file. */
 export function isRemoteStore(path: string | undefined): boolean {
@@ -14,7 +14,7 @@ export function isRemoteStore(path: string | undefined): boolean {
  */
 export async function openStore(path: string | undefined): Promise<Deno.Kv> {
   if (path && path !== ":memory:" && !isRemoteStore(path)) {
-    await Deno.mkdir(dirname(path), { recursive: true });
+    await Deno.mkdir(folderOf(path), { recursive: true });
   }
   return await Deno.openKv(path);
 }

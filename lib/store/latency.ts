@@ -6,7 +6,7 @@
  * counters per day. Percentiles are estimated from the buckets (linear within a bucket), which
  * is accurate to a bucket's width (about a quarter to a half of its bounds).
  */
-import { decodeTime } from "ulid";
+import { decodeUlidTime } from "../ulid.ts";
 import { deliveryLatencyKey, deliveryLatencyPrefix, deliveryLatencyRoot } from "./keys.ts";
 
 /** Upper bounds of the buckets, in milliseconds; later times fall in the last, open bucket. */
@@ -52,7 +52,7 @@ export function latencyBucket(latencyMs: number): number {
 /** When the event of a unit was accepted: the time in its event id (a ulid). */
 export function acceptedAt(eventId: string, fallback: number): number {
   try {
-    return decodeTime(eventId);
+    return decodeUlidTime(eventId);
   } catch {
     return fallback;
   }

@@ -5,7 +5,7 @@
  * versionstamp, then deletes the old set. Readers go through the pointer, so they always see
  * one whole set, in stored order.
  */
-import { decodeTime, ulid } from "ulid";
+import { decodeUlidTime, ulid } from "../ulid.ts";
 import { MAX_ROUTE_BYTES, MAX_ROUTES } from "../limits.ts";
 import type { Route } from "../types.ts";
 import { addAuditEntry, type AuditEntry, currentInternalIds } from "./audit.ts";
@@ -123,7 +123,7 @@ export async function sweepOrphanRouteSets(kv: Deno.Kv, now = Date.now()): Promi
   let swept = 0;
   for await (const entry of kv.list({ prefix: routeSetsPendingPrefix() })) {
     const setId = String(entry.key[1]);
-    if (now - decodeTime(setId) > ORPHAN_SET_AGE_MS) {
+    if (now - decodeUlidTime(setId) > ORPHAN_SET_AGE_MS) {
       await deleteSet(kv, setId);
       swept++;
     }

@@ -5,12 +5,8 @@
  * linked GitHub account. Merge asks for the method and a confirmation first (an ephemeral
  * message); Comment opens a form. Whatever calls GitHub is deferred and completed by an edit.
  */
-import {
-  type APIModalInteractionResponseCallbackComponent,
-  ButtonStyle,
-  ComponentType,
-  TextInputStyle,
-} from "discord-api-types/v10";
+import type { APIModalInteractionResponseCallbackComponent } from "discord-api-types/v10";
+import { ButtonStyle, ComponentType, TextInputStyle } from "../../format/discord_values.ts";
 import { DISCORD_ACTION_IDS } from "../../format/discord.ts";
 import { type DiscordLink, getDiscordLink } from "../../store/links.ts";
 import { getMessageRef, type MessageRef } from "../../store/message_refs.ts";

@@ -2,12 +2,14 @@
  * The `/gh` command as Discord registers it: one chat command with a sub-command per action.
  * `deno task discord:commands` sends it (`registerCommands`).
  */
+import type {
+  APIApplicationCommandBasicOption,
+  RESTPutAPIApplicationCommandsJSONBody,
+} from "discord-api-types/v10";
 import {
-  type APIApplicationCommandBasicOption,
   ApplicationCommandOptionType,
   ApplicationCommandType,
-  type RESTPutAPIApplicationCommandsJSONBody,
-} from "discord-api-types/v10";
+} from "../../format/discord_values.ts";
 import { GITHUB_REACTIONS } from "../../format/reactions.ts";
 import { MERGE_METHODS } from "../act.ts";
 import { MAX_REF_LENGTH } from "../ref.ts";
@@ -26,7 +28,7 @@ const ref: Option = {
 };
 
 function sub(name: string, description: string, options: Option[] = []) {
-  return { type: ApplicationCommandOptionType.Subcommand as const, name, description, options };
+  return { type: ApplicationCommandOptionType.Subcommand, name, description, options };
 }
 
 function group(description: string): Option {

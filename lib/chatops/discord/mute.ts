@@ -4,10 +4,8 @@
  * linked to a GitHub account that owns or administers a group posting into the channel;
  * `lib/chatops/mute.ts` does the rest. Answers are ephemeral.
  */
-import {
-  type APIApplicationCommandBasicOption,
-  ApplicationCommandOptionType,
-} from "discord-api-types/v10";
+import type { APIApplicationCommandBasicOption } from "discord-api-types/v10";
+import { ApplicationCommandOptionType } from "../../format/discord_values.ts";
 import { getDiscordLink } from "../../store/links.ts";
 import { notLinkedText } from "../act.ts";
 import { MAX_LABEL_LENGTH, type MuteRequest, parseMuteSubject, runMuteRequest } from "../mute.ts";
@@ -43,19 +41,19 @@ const muteOptions: APIApplicationCommandBasicOption[] = [
 /** The definitions of `mute`, `unmute` and `filters` for the `/gh` command. */
 export const MUTE_COMMAND_OPTIONS = [
   {
-    type: ApplicationCommandOptionType.Subcommand as const,
+    type: ApplicationCommandOptionType.Subcommand,
     name: "mute",
     description: "Stop this channel's routes from posting an author's, a label's or bots' events",
     options: muteOptions,
   },
   {
-    type: ApplicationCommandOptionType.Subcommand as const,
+    type: ApplicationCommandOptionType.Subcommand,
     name: "unmute",
     description: "Take a mute off this channel's routes",
     options: muteOptions,
   },
   {
-    type: ApplicationCommandOptionType.Subcommand as const,
+    type: ApplicationCommandOptionType.Subcommand,
     name: "filters",
     description: "List what this channel's routes mute",
     options: [],

@@ -4,14 +4,13 @@
  * interaction's webhook (`PATCH /webhooks/{application}/{token}/messages/@original`). Chat text
  * never pings anyone.
  */
-import {
-  type APIActionRowComponent,
-  type APIComponentInMessageActionRow,
-  type APIInteractionResponse,
-  type APIModalInteractionResponseCallbackComponent,
-  InteractionResponseType,
-  MessageFlags,
+import type {
+  APIActionRowComponent,
+  APIComponentInMessageActionRow,
+  APIInteractionResponse,
+  APIModalInteractionResponseCallbackComponent,
 } from "discord-api-types/v10";
+import { InteractionResponseType, MessageFlags } from "../../format/discord_values.ts";
 import type { Config } from "../../config.ts";
 import { callJson } from "../../http_client.ts";
 import type { Logger } from "../../log.ts";
