@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { retryTransient } from "../lib/delivery/transient.ts";
+import { retryTransient } from "../lib/store/transient.ts";
 import { createLogger } from "../lib/log.ts";
 import { claimTelegramUpdate } from "../lib/store/telegram_updates.ts";
 

@@ -21,7 +21,7 @@ import { messageForRoute } from "./render.ts";
 import { inPlacePlanOf, renderUnitBody } from "./edit_in_place.ts";
 import { resolveMentions } from "./mentions.ts";
 import { unitIdFor } from "./targets.ts";
-import { isPassingStoreError, retryTransient } from "./transient.ts";
+import { isPassingStoreError, retryTransient } from "../store/transient.ts";
 
 async function unitFor(
   event: ForgeEvent,

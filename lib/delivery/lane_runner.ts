@@ -26,7 +26,7 @@ import { mustWaitForOlderEvents, ORDER_POLL_MS } from "./order_gate.ts";
 import { decide, type RetryDecision } from "./retry_policy.ts";
 import type { SendResult } from "../platform/send_result.ts";
 import type { PlatformSender } from "./senders.ts";
-import { retryTransient } from "./transient.ts";
+import { retryTransient } from "../store/transient.ts";
 
 /** A lane as its current holder sees it. */
 export interface HeldLane {

@@ -21,7 +21,7 @@ import {
 import { isLanePace } from "../platform/lane_pace.ts";
 import type { DeliveryContext } from "./context.ts";
 import { type HeldLane, paceOfLane, step } from "./lane_runner.ts";
-import { retryTransient } from "./transient.ts";
+import { retryTransient } from "../store/transient.ts";
 
 /** Store errors in a row after which a lane is passed on rather than retried in process. */
 const ERRORS_BEFORE_HAND_OFF = 5;

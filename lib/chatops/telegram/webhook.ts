@@ -11,7 +11,7 @@ import { type Config, FEATURES } from "../../config.ts";
 import { HttpError } from "../../fresh/mod.ts";
 import { readJsonBody } from "../../http_body.ts";
 import { claimTelegramUpdate } from "../../store/telegram_updates.ts";
-import { retryTransient } from "../../delivery/transient.ts";
+import { retryTransient } from "../../store/transient.ts";
 import type { Logger } from "../../log.ts";
 import { TelegramBot } from "./bot.ts";
 import type { TelegramChatContext } from "./context.ts";

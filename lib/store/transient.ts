@@ -2,7 +2,7 @@
  * Retrying store work that failed for a passing reason. Several instances on
  * one KV file (or a remote KV under load) sometimes answer an operation with
  * an error such as SQLite's "database is locked"; such a write did not happen
- * and can simply be made again. The delivery handlers retry in process rather
+ * and can simply be made again. Delivery and chat handlers retry in process rather
  * than give up a lane's lease or a fan-out's place in the order.
  */
 import type { Logger } from "../log.ts";
