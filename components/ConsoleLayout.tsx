@@ -104,15 +104,15 @@ export function ConsoleLayout(props: ConsoleLayoutProps) {
           </div>
         </div>
         <nav aria-label="Console" class="mx-auto max-w-6xl overflow-x-auto px-1 sm:px-3">
-          <ul class="flex gap-1">
+          <ul class="flex gap-0.5 sm:gap-1">
             {TABS.map((tab) => (
               <li key={tab.href} class="shrink-0">
                 <a
                   href={tab.href}
                   aria-current={tab.href === props.active ? "page" : undefined}
                   class={tab.href === props.active
-                    ? "block border-b-2 border-indigo-600 px-3 py-2.5 text-sm font-medium text-indigo-700 dark:border-indigo-400 dark:text-indigo-300"
-                    : "block border-b-2 border-transparent px-3 py-2.5 text-sm font-medium text-slate-600 hover:border-slate-300 hover:text-slate-900 dark:text-slate-300 dark:hover:border-slate-600 dark:hover:text-white"}
+                    ? "block border-b-2 border-indigo-600 px-1.5 py-2.5 sm:px-3 text-sm font-medium text-indigo-700 dark:border-indigo-400 dark:text-indigo-300"
+                    : "block border-b-2 border-transparent px-1.5 py-2.5 sm:px-3 text-sm font-medium text-slate-600 hover:border-slate-300 hover:text-slate-900 dark:text-slate-300 dark:hover:border-slate-600 dark:hover:text-white"}
                 >
                   {tab.label}
                 </a>

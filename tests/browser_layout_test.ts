@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import { PROJECT_ROOT } from "../lib/app.ts";
 import { loadAssets } from "../lib/fresh/assets.ts";
 import { putGroup } from "../lib/store/groups.ts";
-import { assertNoAxeViolations, hasChromium, withChromium } from "./_browser.ts";
+import { assertNoAxeViolations, hasChromium, untilHydrated, withChromium } from "./_browser.ts";
 import { startTestApp, type TestApp } from "./_helpers.ts";
 
 const CONSOLE_PAGES = ["/admin", "/admin/groups", "/admin/logs", "/admin/audit"];
@@ -169,7 +169,12 @@ Deno.test({
       assert.match((await focusedText(page)) ?? "", /^Keyboard shortcuts/);
 
       const path = page.getByTestId("path");
-      await path.fill("");
+      // The path tester may hydrate after the theme toggle: clear the field until it reacts.
+      await untilHydrated(
+        "the path tester",
+        () => path.fill(""),
+        () => page.getByTestId("error").isVisible(),
+      );
       await path.press("?");
       assert.equal(await path.inputValue(), "?", "typing ? in a field types it");
       assert.equal(await dialog.isVisible(), false);
