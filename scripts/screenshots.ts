@@ -5,7 +5,7 @@
  * The app runs on throw-away in-memory stores in three states: empty (the first-run
  * checklist), with fixtures (groups, routes, and send logs made by signed webhooks that a
  * local fake Discord answers, one channel accepting and one refusing), and without any
- * sign-in configured (the sign-in settings page). Pages come from the route manifest, so new
+ * sign-in configured (the sign-in settings page); the chat link pages too. Pages come from the route manifest, so new
  * console pages are photographed without editing this script.
  */
 import { join } from "node:path";
@@ -19,6 +19,7 @@ import { loadAssets } from "../lib/fresh/assets.ts";
 import { createLogger } from "../lib/log.ts";
 import { queueHandlers } from "../lib/queue_handlers.ts";
 import { closeStore, openStore } from "../lib/store/kv.ts";
+import { createLinkState } from "../lib/store/links.ts";
 import { startQueueWorker } from "../lib/store/queue.ts";
 import { hasChromium, launchChromium } from "./chromium.ts";
 
@@ -43,6 +44,7 @@ const VIEWS = [
 interface Running extends AsyncDisposable {
   base: string;
   config: Config;
+  kv: Deno.Kv;
   fetch(path: string, init?: RequestInit): Promise<Response>;
 }
 
@@ -69,6 +71,7 @@ async function startApp(env: Record<string, string>): Promise<Running> {
   return {
     base,
     config,
+    kv,
     fetch: (path, init) => fetch(`${base}${path}`, init),
     async [Symbol.asyncDispose]() {
       stopped = true;
@@ -220,17 +223,42 @@ function fileName(path: string, view: string): string {
 }
 
 /** Photographs `path` in every view; warns when a narrow page overflows sideways. */
-async function photograph(page: Page, base: string, path: string, prefix = ""): Promise<void> {
+async function photograph(
+  page: Page,
+  base: string,
+  path: string,
+  prefix = "",
+  name?: string,
+): Promise<void> {
   for (const view of VIEWS) {
     await page.setViewportSize({ width: view.width, height: view.height });
     await page.emulateMedia({ colorScheme: view.dark ? "dark" : "light" });
     await page.goto(`${base}${path}`, { waitUntil: "networkidle" });
-    const file = join(OUT_DIR, prefix + fileName(path, view.name));
+    const file = join(
+      OUT_DIR,
+      prefix + (name ? `${name}-${view.name}.png` : fileName(path, view.name)),
+    );
     await page.screenshot({ path: file, fullPage: true });
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     if (width > view.width) console.warn(`screenshots: ${path} is ${width}px wide at ${view.name}`);
   }
   console.log(`screenshots: ${path}`);
+}
+
+/** The pages between a chat's link command and GitHub: a pending link, and one not valid. */
+async function photographLinkPages(page: Page, app: Running): Promise<void> {
+  const discord = await createLinkState(app.kv, {
+    discordUserId: "80351110224678912",
+    discordName: "octocat",
+  });
+  const telegram = await createLinkState(app.kv, {
+    telegramUserId: "123456789",
+    telegramChatId: "123456789",
+    telegramName: "Mona",
+  });
+  await photograph(page, app.base, `/discord/link?state=${discord}`, "", "discord-link");
+  await photograph(page, app.base, `/telegram/link?state=${telegram}`, "", "telegram-link");
+  await photograph(page, app.base, "/discord/link?state=unknown-state-0000", "", "link-unusable");
 }
 
 if (!hasChromium) {
@@ -249,6 +277,13 @@ try {
   {
     await using signedOut = await startApp({});
     await photograph(page, signedOut.base, "/admin/login", "signed-out-");
+  }
+  {
+    await using linking = await startApp({
+      GITHUB_CLIENT_ID: "shots",
+      GITHUB_CLIENT_SECRET: "shots",
+    });
+    await photographLinkPages(page, linking);
   }
   await using app = await startApp({
     DEBUG_MODE: "true",
