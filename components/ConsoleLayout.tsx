@@ -43,7 +43,13 @@ function UserBadge(props: { user: NonNullable<ConsoleLayoutProps["user"]> }) {
   return (
     <span class="flex min-w-0 items-center gap-1.5 text-sm">
       <span class="sr-only">Signed in as</span>
-      <span class="max-w-32 truncate font-medium" title={user.login}>{user.login}</span>
+      <a
+        href="/admin/account"
+        class="max-w-32 truncate font-medium underline-offset-2 hover:underline"
+        title={`${user.login}: your account`}
+      >
+        {user.login}
+      </a>
       {user.debug
         ? (
           <span class="shrink-0 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900 dark:text-amber-100">

@@ -42,6 +42,11 @@ export const ID_FORMATS = {
     pattern: /^[1-9][0-9]{0,19}$/,
     description: "a numeric GitHub user id",
   },
+  /** A Discord or Telegram user id (both are positive integers). */
+  chatUserId: {
+    pattern: /^[1-9][0-9]{0,19}$/,
+    description: "a numeric Discord or Telegram user id",
+  },
   /** A sender's delivery id (also the delivery id of send logs). */
   deliveryId: {
     pattern: new RegExp(`^[\\x21-\\x7e]{1,${MAX_DELIVERY_ID_LENGTH}}$`),

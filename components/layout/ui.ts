@@ -10,7 +10,7 @@ export const SECONDARY_BUTTON =
 
 /** A destructive action (Delete, Revoke). */
 export const DANGER_BUTTON =
-  "inline-flex items-center justify-center gap-2 rounded-md bg-red-600 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-red-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 disabled:opacity-50 dark:bg-red-500 dark:hover:bg-red-400";
+  "inline-flex items-center justify-center gap-2 rounded-md bg-red-600 px-3 py-2 text-sm font-medium text-white shadow-sm hover:bg-red-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-600 disabled:opacity-50 dark:bg-red-700 dark:hover:bg-red-600";
 
 /** A small control in the header (toggle, sign-out). */
 export const HEADER_BUTTON =
