@@ -360,3 +360,53 @@ Deno.test("without interactions or a Telegram webhook secret, cards and their ed
   const telegramEdit = only(editsOf(env.telegram, telegramCard.messageId), "Telegram card edit");
   assert.deepEqual(telegramButtons(telegramEdit.body), []);
 });
+
+Deno.test("a CI run's events arriving out of order never take its message back to an earlier state", async () => {
+  await using env = await startAll();
+  await storeRoutes(env.kv, [routeFor("workflow_run")]);
+  const [requested, running, completed] = await workflowRunEvents("failure");
+  // GitHub does not promise order: the run is done before its "in progress" event arrives.
+  for (const [index, payload] of [requested, completed, running].entries()) {
+    await acceptGithub(env.kv, "workflow_run", payload, `late-${index}`);
+  }
+  const [, , late] = [
+    await settled(env.kv, "late-0", 2),
+    await settled(env.kv, "late-1", 2),
+    await settled(env.kv, "late-2", 2),
+  ];
+
+  const post = only(env.discord.received, "Discord post");
+  const discordEdits = editsOf(env.discord, post.messageId);
+  assert.equal(discordEdits.length, 1, "only the final state is edited in");
+  assert.match(discordTitle(discordEdits[0].body), /fail/i);
+  const message = only(env.telegram.received, "Telegram post");
+  assert.equal(editsOf(env.telegram, message.messageId).length, 1);
+  for (const log of late) {
+    assert.equal(log.status, "ok");
+    assert.equal(log.edited, undefined);
+    assert.equal(log.httpStatus, undefined);
+    assert.equal(log.skipped, "the message already shows a later state");
+  }
+});
+
+Deno.test("plans: a progress event's stage comes from its action or its deployment status", async () => {
+  const [requested, running, completed] = await workflowRunEvents("success");
+  const stages = [];
+  for (const payload of [requested, running, completed]) {
+    stages.push((await inPlacePlanOf(eventOf("workflow_run", payload)))?.stage);
+  }
+  assert.deepEqual(stages, [0, 1, 2]);
+  const status = await payloadOf("deployment_status/payload.json");
+  assert.equal((status.deployment_status as Record<string, unknown>).state, "success");
+  assert.equal((await inPlacePlanOf(eventOf("deployment_status", status)))?.stage, 2);
+  const queued = await inPlacePlanOf(
+    eventOf("deployment_status", {
+      ...status,
+      deployment_status: { ...(status.deployment_status as object), state: "queued" },
+    }),
+  );
+  assert.equal(queued?.stage, 0);
+  const unknown = await inPlacePlanOf(eventOf("workflow_run", { ...requested, action: "odd" }));
+  assert.equal(unknown?.stage, undefined);
+  assert.equal(unknown?.mode, "progress");
+});

@@ -51,6 +51,11 @@ export function LogDetail(props: { log: SendLog }) {
           </span>
         </Row>
       )}
+      {log.skipped !== undefined && (
+        <Row label="Not sent">
+          <span data-testid="log-skipped">{log.skipped}</span>
+        </Row>
+      )}
       {log.digestId !== undefined && ( // noise control hook
         <Row label="Digest">
           <span data-testid="log-digest">

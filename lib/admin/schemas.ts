@@ -208,6 +208,10 @@ export const sendLogSchema = z.object({
   editedMessageId: z.string().optional().describe(
     "the message edited in place (a card whose short notice is messageId, or messageId itself)",
   ),
+  skipped: z.string().optional().describe(
+    "why nothing was sent although the unit is ok: an event older than the state its " +
+      "message already shows (a late workflow run event)",
+  ),
   digestId: z.string().optional().describe( // noise control hook
     "the digest the event was gathered into instead of its own message (docs/noise.md); " +
       "messageId is then the digest's message",

@@ -36,7 +36,15 @@ export type InPlaceMode = "progress" | "card" | "card_update";
 export interface InPlacePlan {
   mode: InPlaceMode;
   key: string;
+  /**
+   * How far a progressing subject is (0 queued, 1 running, 2 done), when the event says: a
+   * message already showing a later stage is not edited back by an event that arrives late.
+   */
+  stage?: ProgressStage;
 }
+
+/** Stages of something that progresses, in order. */
+export type ProgressStage = 0 | 1 | 2;
 
 /** A unit body that edits in place: the plan, the message, and the notice of a card update. */
 export interface InPlaceBody {
@@ -45,8 +53,11 @@ export interface InPlaceBody {
   notice?: unknown;
 }
 
-/** A send result that may say which message was edited. */
-export type InPlaceResult = SendResult & { editedMessageId?: string };
+/**
+ * A send result that may say which message was edited, or that nothing was sent because the
+ * message already shows a later stage.
+ */
+export type InPlaceResult = SendResult & { editedMessageId?: string; skippedAsOlder?: true };
 
 /** Event kinds that progress, and where their payload keeps the id of what progresses. */
 const PROGRESS_IDS: ReadonlyMap<string, { object: string; family: string }> = new Map([
@@ -55,6 +66,30 @@ const PROGRESS_IDS: ReadonlyMap<string, { object: string; family: string }> = ne
   ["deployment", { object: "deployment", family: "deployment" }],
   ["deployment_status", { object: "deployment", family: "deployment" }],
 ]);
+
+/** Stages by what the payload says: the action, or a deployment status's state. */
+const STAGES: ReadonlyMap<string, ProgressStage> = new Map([
+  ["requested", 0],
+  ["rerequested", 0],
+  ["created", 0],
+  ["queued", 0],
+  ["pending", 0],
+  ["waiting", 0],
+  ["in_progress", 1],
+  ["completed", 2],
+  ["success", 2],
+  ["failure", 2],
+  ["error", 2],
+  ["inactive", 2],
+]);
+
+/** The stage of a progress event, or undefined when its payload does not say. */
+function stageOf(event: ForgeEvent): ProgressStage | undefined {
+  const said = event.kind === "deployment_status"
+    ? record(event.payload.deployment_status)?.state
+    : event.action;
+  return typeof said === "string" ? STAGES.get(said) : undefined;
+}
 
 /** Event kinds whose first notification about a pull request or issue is its card. */
 const CARD_KINDS: ReadonlySet<string> = new Set(["pull_request", "issues"]);
@@ -94,9 +129,13 @@ export async function inPlacePlanOf(event: ForgeEvent): Promise<InPlacePlan | nu
   const progress = PROGRESS_IDS.get(event.kind);
   if (progress) {
     const id = idOf(record(event.payload[progress.object])?.id);
-    return id
-      ? { mode: "progress", key: await keyOf(event, repository, progress.family, id) }
-      : null;
+    if (!id) return null;
+    const stage = stageOf(event);
+    return {
+      mode: "progress",
+      key: await keyOf(event, repository, progress.family, id),
+      ...(stage === undefined ? {} : { stage }),
+    };
   }
   if (!CARD_KINDS.has(event.kind)) return null;
   const subject = subjectOfPayload(event.payload);
@@ -176,22 +215,29 @@ export async function sendOrEdit(
   if (!isInPlaceBody(body)) return await sender.send(log.id, log.target, body);
   const at = placeOf(log.target, body.inPlace.key);
   const recorded = await getProgressMessage(ctx.kv, at);
+  const { stage } = body.inPlace;
   const post = async (): Promise<InPlaceResult> => {
     const posted = await sender.send(log.id, log.target, body.message);
     if (posted.kind === "sent" && posted.messageId) {
       if (body.inPlace.mode === "card") {
         await saveFirstProgressMessage(ctx.kv, at, posted.messageId, ctx.now());
-      } else await saveProgressMessage(ctx.kv, at, posted.messageId, ctx.now(), log.id);
+      } else await saveProgressMessage(ctx.kv, at, posted.messageId, ctx.now(), log.id, stage);
     }
     return posted;
   };
   if (!recorded || body.inPlace.mode === "card") return await post();
   if (body.inPlace.mode === "progress") {
+    if (stage !== undefined && recorded.stage !== undefined && stage < recorded.stage) {
+      // A late event (GitHub does not promise order): the message already shows a later stage.
+      return { kind: "sent", httpStatus: 200, messageId: recorded.messageId, skippedAsOlder: true };
+    }
     const edited = await sender.edit(log.target, recorded.messageId, body.message);
     if (edited.kind === "gone" || edited.kind === "rejected") return await post();
-    return edited.kind === "sent"
-      ? { ...edited, messageId: recorded.messageId, editedMessageId: recorded.messageId }
-      : edited;
+    if (edited.kind !== "sent") return edited;
+    if (stage !== undefined && stage !== recorded.stage) {
+      await saveProgressMessage(ctx.kv, at, recorded.messageId, ctx.now(), log.id, stage);
+    }
+    return { ...edited, messageId: recorded.messageId, editedMessageId: recorded.messageId };
   }
   return await updateCard(ctx, sender, log, body, at, recorded, post);
 }
@@ -229,8 +275,13 @@ async function updateCard(
 
 /** The send log after an attempt, saying which message the attempt edited, if any. */
 export function noteEdit(log: SendLog, result: InPlaceResult): SendLog {
-  const { edited: _edited, editedMessageId: _editedMessageId, ...rest } = log;
-  return result.kind === "sent" && result.editedMessageId
+  const { edited: _edited, editedMessageId: _editedMessageId, skipped: _skipped, ...rest } = log;
+  if (result.kind !== "sent") return rest;
+  if (result.skippedAsOlder) {
+    const { httpStatus: _none, ...unsent } = rest;
+    return { ...unsent, skipped: "the message already shows a later state" };
+  }
+  return result.editedMessageId
     ? { ...rest, edited: true, editedMessageId: result.editedMessageId }
     : rest;
 }

@@ -27,6 +27,8 @@ export interface ProgressMessage {
   messageId: string;
   /** The unit that last edited it, so a retry of that unit does not edit it again. */
   editedBy?: string;
+  /** The stage the message shows (0 queued, 1 running, 2 done), when known. */
+  stage?: number;
   /** Unix milliseconds. */
   updatedAt: number;
 }
@@ -57,12 +59,14 @@ export async function saveProgressMessage(
   messageId: string,
   now: number,
   editedBy?: string,
+  stage?: number,
 ): Promise<void> {
   const key = keyOf(at);
   if (!key || !fits(messageId)) return;
   const record: ProgressMessage = {
     messageId,
     ...(editedBy === undefined ? {} : { editedBy }),
+    ...(stage === undefined ? {} : { stage }),
     updatedAt: now,
   };
   await kv.set(key, record, { expireIn: PROGRESS_MESSAGE_LIFETIME_MS });

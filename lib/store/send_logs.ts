@@ -69,6 +69,8 @@ export interface SendLog {
   edited?: boolean;
   /** The message the unit edited (a progress message, or a card whose notice is `messageId`). */
   editedMessageId?: string;
+  /** Why nothing was sent although the unit is done (an event older than what the chat shows). */
+  skipped?: string;
   /** The digest the unit was gathered into (docs/noise.md); its message is the digest's. */
   digestId?: string;
   /** When the next attempt is due, while `retrying` after a failure or a 429 (Unix ms). */
