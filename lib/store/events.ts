@@ -25,29 +25,11 @@ import { monotonicUlids } from "../ulid.ts";
 import { sha256Hex } from "../crypto.ts";
 import { fromUtf8 } from "../encoding.ts";
 import type { ForgeEvent, Provider, Scope } from "../types.ts";
-import {
-  dedupKey,
-  eventChunkKey,
-  eventChunksPrefix,
-  eventKey,
-  nonceKey,
-  undeliveredJobKey,
-  undeliveredJobsPrefix,
-} from "./keys.ts";
+import { dedupKey, eventChunkKey, eventChunksPrefix, eventKey, nonceKey } from "./keys.ts";
+import { enqueueDeliverJob } from "./fan_out_jobs.ts";
 import { markFanOutPending } from "./pending_fan_outs.ts";
 
-/** The queue message asking the delivery worker to route one stored event. */
-export interface DeliverJob {
-  type: "deliver";
-  eventId: string;
-}
-
-/** True when a queue message is a {@link DeliverJob}. */
-export function isDeliverJob(message: unknown): message is DeliverJob {
-  const job = message as Partial<DeliverJob> | null;
-  return typeof job === "object" && job !== null && job.type === "deliver" &&
-    typeof job.eventId === "string";
-}
+export { type DeliverJob, isDeliverJob, requeueUndeliveredJobs } from "./fan_out_jobs.ts";
 
 /** A delivery id seen within this window is a duplicate. */
 export const DEDUP_WINDOW_MS = 5 * 60 * 1000;
@@ -234,11 +216,11 @@ export async function prepareEvent(event: NewEvent): Promise<PreparedEvent> {
 }
 
 /**
- * Adds to `op` the accepting writes of a prepared event: the checks that its dedup mark and
- * nonce hold the given versionstamps (null: absent), the marks, the record, the inline
- * chunks, the queue job and the pending fan-out mark.
+ * Adds to `op` the accepting writes of a prepared event but its queue job: the checks that its
+ * dedup mark and nonce hold the given versionstamps (null: absent), the marks, the record, the
+ * inline chunks and the pending fan-out mark. A group commit adds one job for all its events.
  */
-export function addAcceptance(
+export function addEventWrites(
   op: Deno.AtomicOperation,
   prepared: PreparedEvent,
   dedupStamp: string | null = null,
@@ -257,10 +239,21 @@ export function addAcceptance(
   for (let i = 0; i < Math.min(INLINE_CHUNKS, chunks.length); i++) {
     op.set(eventChunkKey(eventId, i), chunks[i], { expireIn: EVENT_RETENTION_MS });
   }
-  op.enqueue({ type: "deliver", eventId } satisfies DeliverJob, {
-    keysIfUndelivered: [undeliveredJobKey(eventId)],
-  });
   return markFanOutPending(op, eventId, now);
+}
+
+/**
+ * Adds to `op` the accepting writes of one prepared event ({@link addEventWrites}) and its own
+ * single-event deliver job.
+ */
+export function addAcceptance(
+  op: Deno.AtomicOperation,
+  prepared: PreparedEvent,
+  dedupStamp: string | null = null,
+  nonceStamp: string | null = null,
+): Deno.AtomicOperation {
+  addEventWrites(op, prepared, dedupStamp, nonceStamp);
+  return enqueueDeliverJob(op, [prepared.eventId]);
 }
 
 /**
@@ -308,18 +301,19 @@ export async function savePreparedEvent(
   throw new Error(`Cannot store event ${eventId}: its dedup or nonce mark kept changing`);
 }
 
-async function readChunks(
-  kv: Deno.Kv,
+/** The payload bytes of an event from its stored chunks, checked against its record. */
+async function assemble(
   eventId: string,
   meta: StoredEventMeta,
+  chunks: readonly Uint8Array[],
 ): Promise<Uint8Array<ArrayBuffer>> {
   const stored = new Uint8Array(meta.storedBytes);
   let offset = 0;
   let count = 0;
-  for await (const chunk of kv.list<Uint8Array>({ prefix: eventChunksPrefix(eventId) })) {
-    if (offset + chunk.value.length > stored.length) break;
-    stored.set(chunk.value, offset);
-    offset += chunk.value.length;
+  for (const chunk of chunks) {
+    if (offset + chunk.length > stored.length) break;
+    stored.set(chunk, offset);
+    offset += chunk.length;
     count++;
   }
   if (count !== meta.chunkCount || offset !== stored.length) {
@@ -335,6 +329,23 @@ async function readChunks(
   return body;
 }
 
+async function readChunks(
+  kv: Deno.Kv,
+  eventId: string,
+  meta: StoredEventMeta,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of kv.list<Uint8Array>({ prefix: eventChunksPrefix(eventId) })) {
+    chunks.push(chunk.value);
+  }
+  return await assemble(eventId, meta, chunks);
+}
+
+function eventOf(meta: StoredEventMeta, body: Uint8Array): ForgeEvent {
+  const { payloadBytes: _p, payloadEncoding: _e, storedBytes: _s, chunkCount: _c, ...event } = meta;
+  return { ...event, payload: JSON.parse(fromUtf8(body)) };
+}
+
 /** The raw payload bytes of a stored event, or null when the event is unknown. */
 export async function loadEventBody(
   kv: Deno.Kv,
@@ -348,34 +359,51 @@ export async function loadEventBody(
 export async function loadEvent(kv: Deno.Kv, eventId: string): Promise<ForgeEvent | null> {
   const meta = await kv.get<StoredEventMeta>(eventKey(eventId));
   if (!meta.value) return null;
-  const body = await readChunks(kv, eventId, meta.value);
-  const { payloadBytes: _p, payloadEncoding: _e, storedBytes: _s, chunkCount: _c, ...event } =
-    meta.value;
-  return { ...event, payload: JSON.parse(fromUtf8(body)) };
+  return eventOf(meta.value, await readChunks(kv, eventId, meta.value));
+}
+
+/** One event of {@link loadEvents}: the event (null when unknown), or why it could not be read. */
+export type LoadedEvent = { event: ForgeEvent | null } | { error: unknown };
+
+/** Most keys one `getMany` reads. */
+const GET_MANY_KEYS = 10;
+
+async function getAll<T>(kv: Deno.Kv, keys: readonly Deno.KvKey[]) {
+  const reads: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
+  for (let start = 0; start < keys.length; start += GET_MANY_KEYS) {
+    reads.push(kv.getMany<T[]>(keys.slice(start, start + GET_MANY_KEYS)));
+  }
+  return (await Promise.all(reads)).flat();
 }
 
 /**
- * Re-queues the deliver jobs KV gave up on after its own retries (they were
- * parked under `undeliveredJobKey` by `keysIfUndelivered`), so an accepted
- * event is never dropped. Each job is re-queued, its fan-out marked pending
- * again as of `now` (so lanes hold newer units back until it has run) and its
- * parking entry removed in one atomic write. Returns how many were re-queued.
+ * Several stored events, as {@link loadEvent} gives each, read together (records and chunks
+ * ten keys per read): an event that cannot be read (incomplete, unparsable) is reported alone
+ * and does not keep the others from loading.
  */
-export async function requeueUndeliveredJobs(
+export async function loadEvents(
   kv: Deno.Kv,
-  now: number = Date.now(),
-): Promise<number> {
-  let count = 0;
-  for await (const entry of kv.list<DeliverJob>({ prefix: undeliveredJobsPrefix() })) {
-    if (!isDeliverJob(entry.value)) {
-      await kv.delete(entry.key);
-      continue;
+  eventIds: readonly string[],
+): Promise<Map<string, LoadedEvent>> {
+  const metas = await getAll<StoredEventMeta>(kv, eventIds.map((id) => eventKey(id)));
+  const known = metas.flatMap((entry, index) =>
+    entry.value === null ? [] : [{ eventId: eventIds[index], meta: entry.value }]
+  );
+  const chunkKeys = known.flatMap(({ eventId, meta }) =>
+    Array.from({ length: meta.chunkCount }, (_, index) => eventChunkKey(eventId, index))
+  );
+  const chunks = await getAll<Uint8Array>(kv, chunkKeys);
+  const loaded = new Map<string, LoadedEvent>(eventIds.map((id) => [id, { event: null }]));
+  let offset = 0;
+  for (const { eventId, meta } of known) {
+    const own = chunks.slice(offset, offset + meta.chunkCount);
+    offset += meta.chunkCount;
+    try {
+      const present = own.flatMap((entry) => entry.value === null ? [] : [entry.value]);
+      loaded.set(eventId, { event: eventOf(meta, await assemble(eventId, meta, present)) });
+    } catch (error) {
+      loaded.set(eventId, { error });
     }
-    const key = undeliveredJobKey(entry.value.eventId);
-    const op = kv.atomic().check(entry).delete(entry.key)
-      .enqueue(entry.value, { keysIfUndelivered: [key] });
-    const result = await markFanOutPending(op, entry.value.eventId, now).commit();
-    if (result.ok) count++;
   }
-  return count;
+  return loaded;
 }
