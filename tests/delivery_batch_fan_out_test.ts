@@ -6,7 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { createDeliveryWorker } from "../lib/delivery/worker.ts";
-import { utf8 } from "../lib/encoding.ts";
+import { toBase64, utf8 } from "../lib/encoding.ts";
+import { loadEvents, saveEvent } from "../lib/store/events.ts";
+import type { ForgeEvent } from "../lib/types.ts";
 import { getEventRoutes } from "../lib/store/event_routes.ts";
 import {
   type FanOutJob,
@@ -17,7 +19,7 @@ import {
 } from "../lib/store/fan_out_jobs.ts";
 import { GroupCommit } from "../lib/store/group_commit.ts";
 import { listGroupEntries } from "../lib/store/groups.ts";
-import { eventChunkKey, fanOutPendingKey, undeliveredJobKey } from "../lib/store/keys.ts";
+import { eventKey, fanOutPendingKey, undeliveredJobKey } from "../lib/store/keys.ts";
 import { startFakeDiscord } from "../testing/fake_chat.ts";
 import { captureLog } from "./_helpers.ts";
 import {
@@ -179,7 +181,9 @@ Deno.test("batch job: an event that throws stays pending with a job of its own; 
   await storeRoutes(kv, [customRoute("alerts", [TARGET])]);
   const ids = await acceptBatch(kv, ["Fine", "Broken", "Also fine"]);
   const [fine, broken, alsoFine] = ids;
-  await kv.delete(eventChunkKey(broken, 0)); // its payload can no longer be read
+  // Its stored payload no longer matches its record: it cannot be read.
+  const record = await kv.get<Record<string, unknown>>(eventKey(broken));
+  await kv.set(eventKey(broken), { ...record.value, storedBytes: 1 });
   const jobs = collectJobs(kv);
   await using fan = fanOnlyWorker(kv, deliveryConfig({}));
 
@@ -273,5 +277,34 @@ Deno.test("finishing fan-outs past one commit's limits writes every record befor
   assert.equal(await isPending(kv, eventId), false);
   for (const index of [0, 599, 1_199]) {
     assert.equal((await getEventRoutes(kv, `g${index}`, eventId))?.groupId, `group-${index}`);
+  }
+});
+
+Deno.test("batch job: events stored inline and in chunks load together", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  await storeRoutes(kv, [customRoute("alerts", [TARGET])]);
+  const small = await acceptCustom(kv, "Small");
+  // Random text does not compress: its stored bytes need several chunks.
+  const noise = toBase64(crypto.getRandomValues(new Uint8Array(60_000)));
+  const outcome = await saveEvent(kv, {
+    provider: "custom",
+    kind: "custom",
+    scope: { type: "global" },
+    receivedAt: Date.now(),
+    headers: {},
+    body: utf8(JSON.stringify({ message: { title: "Large", text: noise } })),
+  });
+  assert.equal(outcome.status, "accepted");
+  const large = outcome.status === "accepted" ? outcome.eventId : "";
+  const loaded = await loadEvents(kv, [small, large, "01UNKNOWN"]);
+  const message = (loaded.get(large) as { event: ForgeEvent }).event.payload.message;
+  assert.equal((message as { text: string }).text, noise);
+  assert.deepEqual(loaded.get("01UNKNOWN"), { event: null });
+
+  await using fan = fanOnlyWorker(kv, deliveryConfig({}));
+  await fan.worker.handlers.deliver({ type: "deliver", eventIds: [small, large] });
+  for (const id of [small, large]) {
+    assert.equal((await logsOf(kv, id)).length, 1);
+    assert.equal(await isPending(kv, id), false);
   }
 });

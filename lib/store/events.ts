@@ -7,9 +7,12 @@
  * commit cheaper) unless that does not make them smaller, and
  * {@link loadEventBody} gives back exactly the bytes received.
  *
- * Deno KV limits a value to 64 KiB and one atomic commit to 800 KiB of
- * mutations, so a payload of up to 1 MB cannot always be written in a single
- * atomic operation. The stored bytes are split in chunks of at most
+ * Stored bytes that fit in the event's record with room to spare (the usual
+ * case: a 28 KB payload compresses to about 4.5 KB) are kept in the record
+ * itself (`inline`), one value per event. Deno KV limits a value to 64 KiB and
+ * one atomic commit to 800 KiB of mutations, so a payload of up to 1 MB cannot
+ * always be written in a single atomic operation: larger stored bytes are
+ * split in chunks of at most
  * {@link PAYLOAD_CHUNK_BYTES}; the first {@link INLINE_CHUNKS} chunks (600,000
  * stored bytes, which in practice holds any compressed webhook JSON of up to
  * 1 MB) go into the accepting commit, and any further chunks are written just
@@ -46,6 +49,12 @@ export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 export const PAYLOAD_CHUNK_BYTES = 60_000;
 /** Chunks written inside the accepting commit. */
 export const INLINE_CHUNKS = 10;
+/**
+ * Most bytes an event's record holds with its stored payload kept inline: KV allows 64 KiB
+ * per value, and a record's other fields (kept headers, ids) take at most about 12,000
+ * characters, counted twice (a string may be stored two bytes per character).
+ */
+const INLINE_RECORD_BYTES = 60_000;
 
 const CHUNKS_PER_EARLY_BATCH = 12;
 const ORPHAN_GRACE_MS = 60 * 60 * 1000;
@@ -62,7 +71,10 @@ export interface StoredEventMeta extends Omit<ForgeEvent, "payload"> {
   payloadEncoding: PayloadEncoding;
   /** Size of the stored (possibly compressed) bytes, over all chunks. */
   storedBytes: number;
+  /** Chunks under `["event_chunks", id, i]` (0 when the bytes are `inline`). */
   chunkCount: number;
+  /** The stored bytes, when they are kept in this record rather than in chunks. */
+  inline?: Uint8Array;
 }
 
 interface SeenMark {
@@ -194,15 +206,18 @@ export async function prepareEvent(event: NewEvent): Promise<PreparedEvent> {
   const now = event.receivedAt;
   const eventId = nextEventId(now);
   const stored = await encodePayload(body);
-  const chunks = splitChunks(stored.bytes);
   const meta: StoredEventMeta = {
     ...fields,
     id: eventId,
     payloadBytes: body.length,
     payloadEncoding: stored.encoding,
     storedBytes: stored.bytes.length,
-    chunkCount: chunks.length,
+    chunkCount: 0,
   };
+  const inline = stored.bytes.length + 2 * JSON.stringify(meta).length <= INLINE_RECORD_BYTES;
+  const chunks = inline ? [] : splitChunks(stored.bytes);
+  if (inline) meta.inline = stored.bytes;
+  else meta.chunkCount = chunks.length;
   return {
     eventId,
     receivedAt: now,
@@ -301,12 +316,13 @@ export async function savePreparedEvent(
   throw new Error(`Cannot store event ${eventId}: its dedup or nonce mark kept changing`);
 }
 
-/** The payload bytes of an event from its stored chunks, checked against its record. */
+/** The payload bytes of an event from its record or stored chunks, checked against its record. */
 async function assemble(
   eventId: string,
   meta: StoredEventMeta,
   chunks: readonly Uint8Array[],
 ): Promise<Uint8Array<ArrayBuffer>> {
+  if (meta.inline) return await decodeStored(eventId, meta, meta.inline);
   const stored = new Uint8Array(meta.storedBytes);
   let offset = 0;
   let count = 0;
@@ -319,7 +335,18 @@ async function assemble(
   if (count !== meta.chunkCount || offset !== stored.length) {
     throw new Error(`Event ${eventId} is incomplete: ${count} of ${meta.chunkCount} chunks`);
   }
-  if (meta.payloadEncoding === "identity") return stored;
+  return await decodeStored(eventId, meta, stored);
+}
+
+async function decodeStored(
+  eventId: string,
+  meta: StoredEventMeta,
+  stored: Uint8Array,
+): Promise<Uint8Array<ArrayBuffer>> {
+  if (stored.length !== meta.storedBytes) {
+    throw new Error(`Event ${eventId} stores ${stored.length} bytes, expected ${meta.storedBytes}`);
+  }
+  if (meta.payloadEncoding === "identity") return new Uint8Array(stored);
   const body = new Uint8Array((await loadZlib()).inflateRawSync(stored));
   if (body.length !== meta.payloadBytes) {
     throw new Error(
@@ -334,6 +361,7 @@ async function readChunks(
   eventId: string,
   meta: StoredEventMeta,
 ): Promise<Uint8Array<ArrayBuffer>> {
+  if (meta.inline) return await assemble(eventId, meta, []);
   const chunks: Uint8Array[] = [];
   for await (const chunk of kv.list<Uint8Array>({ prefix: eventChunksPrefix(eventId) })) {
     chunks.push(chunk.value);
