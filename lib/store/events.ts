@@ -198,6 +198,8 @@ export interface PreparedEvent {
   dedup: Deno.KvKey | null;
   /** The nonce mark's key, when the event has a nonce. */
   nonceMark: Deno.KvKey | null;
+  /** Characters of the record's fields besides the stored payload, as JSON. */
+  metaChars: number;
 }
 
 /** Gives an event its id, compresses and splits its payload, and builds its marks' keys. */
@@ -214,7 +216,8 @@ export async function prepareEvent(event: NewEvent): Promise<PreparedEvent> {
     storedBytes: stored.bytes.length,
     chunkCount: 0,
   };
-  const inline = stored.bytes.length + 2 * JSON.stringify(meta).length <= INLINE_RECORD_BYTES;
+  const metaChars = JSON.stringify(meta).length;
+  const inline = stored.bytes.length + 2 * metaChars <= INLINE_RECORD_BYTES;
   const chunks = inline ? [] : splitChunks(stored.bytes);
   if (inline) meta.inline = stored.bytes;
   else meta.chunkCount = chunks.length;
@@ -227,6 +230,7 @@ export async function prepareEvent(event: NewEvent): Promise<PreparedEvent> {
       ? null
       : await dedupMarkKey(event.scope, event.provider, event.deliveryId),
     nonceMark: nonce === undefined ? null : await nonceMarkKey(event.scope, nonce),
+    metaChars,
   };
 }
 

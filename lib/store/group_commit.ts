@@ -114,8 +114,7 @@ export class GroupCommit {
     return await new Promise<SaveOutcome>((resolve, reject) => {
       this.#waiting.push({
         prepared,
-        valueBytes: prepared.meta.storedBytes + JSON.stringify(prepared.meta).length +
-          FIXED_VALUE_BYTES,
+        valueBytes: prepared.meta.storedBytes + prepared.metaChars + FIXED_VALUE_BYTES,
         keyBytes: keyBytes(prepared.dedup) + keyBytes(prepared.nonceMark) + FIXED_KEY_BYTES,
         resolve,
         reject,
