@@ -28,7 +28,15 @@ import { monotonicUlids } from "../ulid.ts";
 import { sha256Hex } from "../crypto.ts";
 import { fromUtf8 } from "../encoding.ts";
 import type { ForgeEvent, Provider, Scope } from "../types.ts";
-import { dedupKey, eventChunkKey, eventChunksPrefix, eventKey, nonceKey } from "./keys.ts";
+import {
+  dedupKey,
+  eventChunkKey,
+  eventChunksPrefix,
+  eventKey,
+  eventsPrefix,
+  nonceKey,
+} from "./keys.ts";
+import { readIds } from "./id_range.ts";
 import { enqueueDeliverJob } from "./fan_out_jobs.ts";
 import { markFanOutPending } from "./pending_fan_outs.ts";
 
@@ -409,15 +417,15 @@ async function getAll<T>(kv: Deno.Kv, keys: readonly Deno.KvKey[]) {
 }
 
 /**
- * Several stored events, as {@link loadEvent} gives each, read together (records and chunks
- * ten keys per read): an event that cannot be read (incomplete, unparsable) is reported alone
+ * Several stored events, as {@link loadEvent} gives each, read together (the records as one
+ * range when their ids sort close, chunks ten keys per read): an event that cannot be read (incomplete, unparsable) is reported alone
  * and does not keep the others from loading.
  */
 export async function loadEvents(
   kv: Deno.Kv,
   eventIds: readonly string[],
 ): Promise<Map<string, LoadedEvent>> {
-  const metas = await getAll<StoredEventMeta>(kv, eventIds.map((id) => eventKey(id)));
+  const metas = await readIds<StoredEventMeta>(kv, eventsPrefix(), eventIds);
   const known = metas.flatMap((entry, index) =>
     entry.value === null ? [] : [{ eventId: eventIds[index], meta: entry.value }]
   );

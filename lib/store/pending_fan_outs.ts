@@ -15,6 +15,7 @@ import {
   undeliveredJobKey,
   undeliveredJobsPrefix,
 } from "./keys.ts";
+import { readIds } from "./id_range.ts";
 
 /** A pending fan-out's record. */
 export interface PendingFanOut {
@@ -100,24 +101,11 @@ export async function listStalledFanOuts(
   return stalled;
 }
 
-/** Most keys one `getMany` reads. */
-const GET_MANY_KEYS = 10;
-
-/** Which of `eventIds` still have their fan-out pending. */
+/** Which of `eventIds` still have their fan-out pending (read as one range when they sort close). */
 export async function pendingAmong(
   kv: Deno.Kv,
   eventIds: readonly string[],
 ): Promise<Set<string>> {
-  const reads: Promise<Deno.KvEntryMaybe<unknown>[]>[] = [];
-  for (let start = 0; start < eventIds.length; start += GET_MANY_KEYS) {
-    const some = eventIds.slice(start, start + GET_MANY_KEYS);
-    reads.push(kv.getMany(some.map((eventId) => fanOutPendingKey(eventId))));
-  }
-  const pending = new Set<string>();
-  for (const entries of await Promise.all(reads)) {
-    for (const entry of entries) {
-      if (entry.versionstamp !== null) pending.add(String(entry.key[1]));
-    }
-  }
-  return pending;
+  const marks = await readIds(kv, fanOutPendingPrefix(), eventIds);
+  return new Set(eventIds.filter((_, index) => marks[index].versionstamp !== null));
 }
