@@ -258,6 +258,9 @@ async function fanOutBatch(ctx: DeliveryContext, eventIds: string[]): Promise<nu
     "finish a batch of fan-outs",
     () => finishFanOuts(ctx.kv, finished, [...failed], ctx.retentionMs),
   );
+  for (const { eventId } of finished) {
+    ctx.log.info("event routed", { eventId, units: plans.get(eventId)!.units.length });
+  }
   ctx.log.info("events routed", { events: todo.length, failed: failed.size, created });
   return created;
 }
