@@ -255,6 +255,7 @@ Deno.test("deliver jobs: both shapes are recognised, malformed ones are not", ()
   assert.equal(isFanOutJob({ type: "deliver", eventIds: Array(65).fill("01A") }), false);
   assert.equal(isFanOutJob({ type: "deliver", eventIds: ["x".repeat(65)] }), false);
   assert.equal(isFanOutJob({ type: "lane", eventIds: ["01A"] }), false);
+  assert.equal(isFanOutJob({ type: "deliver", eventId: "01A", eventIds: "01B" }), false);
   assert.equal(isFanOutJob(null), false);
 });
 

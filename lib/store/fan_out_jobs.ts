@@ -35,8 +35,8 @@ export interface BatchDeliverJob {
 /** A deliver job of either shape: one event, or the events accepted in one commit. */
 export type FanOutJob = DeliverJob | BatchDeliverJob;
 
-/** The most events one job names (a group commit holds at most 32). */
-export const MAX_JOB_EVENTS = 64;
+/** The most events one job names (a group commit, and a job the sweep writes, hold at most 32). */
+const MAX_JOB_EVENTS = 64;
 /** Longest event id a job may name (event ids are 26-character ulids). */
 const MAX_EVENT_ID_LENGTH = 64;
 
@@ -47,11 +47,11 @@ const isEventId = (value: unknown): value is string =>
 export function isDeliverJob(message: unknown): message is DeliverJob {
   const job = message as Partial<DeliverJob> | null;
   return typeof job === "object" && job !== null && job.type === "deliver" &&
-    typeof job.eventId === "string";
+    typeof job.eventId === "string" && !("eventIds" in job);
 }
 
 /** True when a queue message is a {@link BatchDeliverJob} (1 to {@link MAX_JOB_EVENTS} ids). */
-export function isBatchDeliverJob(message: unknown): message is BatchDeliverJob {
+function isBatchDeliverJob(message: unknown): message is BatchDeliverJob {
   const job = message as Partial<BatchDeliverJob> | null;
   return typeof job === "object" && job !== null && job.type === "deliver" &&
     Array.isArray(job.eventIds) && job.eventIds.length > 0 &&
@@ -64,12 +64,12 @@ export function isFanOutJob(message: unknown): message is FanOutJob {
 }
 
 /** The events a job names, in the job's order. */
-export function eventIdsOf(job: FanOutJob): string[] {
+function eventIdsOf(job: FanOutJob): string[] {
   return "eventIds" in job ? job.eventIds : [job.eventId];
 }
 
 /** The job for `eventIds`: the single-event shape for one event, the batch shape for more. */
-export function deliverJobFor(eventIds: readonly string[]): FanOutJob {
+function deliverJobFor(eventIds: readonly string[]): FanOutJob {
   return eventIds.length === 1
     ? { type: "deliver", eventId: eventIds[0] }
     : { type: "deliver", eventIds: [...eventIds] };
