@@ -29,7 +29,7 @@ import {
 } from "./events.ts";
 import { enqueueDeliverJob } from "./fan_out_jobs.ts";
 
-/** The most events one batch holds (each has at most two checks and six mutations). */
+/** The most events one batch holds (each has at most two checks and five mutations; one job). */
 export const MAX_BATCH_EVENTS = 32;
 /** Bytes of values one batch may hold (KV allows 800 KiB of mutations per commit). */
 const BATCH_VALUE_BYTES = 600_000;
