@@ -18,7 +18,13 @@ import { handleWebhook } from "../lib/ingest/handle.ts";
 import { github, signGithubBody } from "../lib/providers/github.ts";
 import { WEBHOOK_BODY_BYTES } from "../lib/limits.ts";
 import { readBody } from "../lib/request_body.ts";
-import { addAcceptance, type NewEvent, prepareEvent } from "../lib/store/events.ts";
+import {
+  addEventWrites,
+  type NewEvent,
+  type PreparedEvent,
+  prepareEvent,
+} from "../lib/store/events.ts";
+import { enqueueDeliverJob } from "../lib/store/fan_out_jobs.ts";
 import { type GroupCommitStats, groupCommitStats } from "../lib/store/group_commit.ts";
 import { type BenchResult, printResults } from "./result.ts";
 
@@ -279,6 +285,8 @@ interface Stages {
   commitMs: Map<number, number>;
   /** `handleWebhook` whole, 16 at a time, with commits that do nothing: all but HTTP and KV. */
   handlerMs: number;
+  /** The worker's fan-out per event (no routes), from batch jobs and from single-event jobs. */
+  fanOutMs: { batch: number; single: number };
 }
 
 /** What one request costs in each stage, and a commit of n events on a KV file. */
@@ -317,8 +325,11 @@ async function measureStages(dir: string): Promise<Stages> {
       commitMs.set(
         size,
         await meanMs(40, async () => {
+          // As the group commit writes a batch: each event's writes, one deliver job for all.
           const op = kv.atomic();
-          for (let i = 0; i < size; i++) addAcceptance(op, prepared[cursor++]);
+          const batch = prepared.slice(cursor, cursor += size);
+          for (const event of batch) addEventWrites(op, event);
+          enqueueDeliverJob(op, batch.map((event) => event.eventId));
           if (!(await op.commit()).ok) throw new Error("a new event was refused");
         }),
       );
@@ -333,7 +344,59 @@ async function measureStages(dir: string): Promise<Stages> {
     if (!read.ok) throw new Error("body refused");
   });
   const handlerMs = await measureHandler(dir, body, headers);
-  return { bodyReadMs, signatureMs, parseMs, compressMs, commitMs, handlerMs };
+  const fanOutMs = await measureFanOut(dir, () => prepareEvent(newEvent()));
+  return { bodyReadMs, signatureMs, parseMs, compressMs, commitMs, handlerMs, fanOutMs };
+}
+
+/** Events a fan-out measurement routes, in jobs of {@link FAN_OUT_BATCH}. */
+const FAN_OUT_EVENTS = 640;
+const FAN_OUT_BATCH = 16;
+
+/**
+ * Milliseconds of the delivery worker's fan-out per event on a KV file with no routes (load,
+ * route, finish), run as batch jobs of 16 events and as single-event jobs.
+ */
+async function measureFanOut(dir: string, prepare: () => Promise<PreparedEvent>) {
+  const [{ loadConfig }, { createLogger }, { createDeliveryWorker }] = await Promise.all([
+    import("../lib/config.ts"),
+    import("../lib/log.ts"),
+    import("../lib/delivery/worker.ts"),
+  ]);
+  const path = join(dir, "fan_out.kv");
+  const kv = await Deno.openKv(path);
+  const worker = createDeliveryWorker({
+    kv,
+    config: loadConfig({ KV_PATH: path }),
+    log: createLogger({ minLevel: "error" }),
+    sweepEveryMs: 0,
+  });
+  const accept = async () => {
+    const ids: string[] = [];
+    for (let start = 0; start < FAN_OUT_EVENTS; start += FAN_OUT_BATCH) {
+      const batch = await Promise.all(Array.from({ length: FAN_OUT_BATCH }, prepare));
+      const op = kv.atomic();
+      for (const event of batch) addEventWrites(op, event);
+      await op.commit();
+      ids.push(...batch.map((event) => event.eventId));
+    }
+    return ids;
+  };
+  try {
+    const batched = await accept();
+    let started = performance.now();
+    for (let start = 0; start < batched.length; start += FAN_OUT_BATCH) {
+      const eventIds = batched.slice(start, start + FAN_OUT_BATCH);
+      await worker.handlers.deliver({ type: "deliver", eventIds });
+    }
+    const batch = (performance.now() - started) / batched.length;
+    const single = await accept();
+    started = performance.now();
+    for (const eventId of single) await worker.handlers.deliver({ type: "deliver", eventId });
+    return { batch, single: (performance.now() - started) / single.length };
+  } finally {
+    await worker.close();
+    kv.close();
+  }
 }
 
 function signedRequest(body: Uint8Array<ArrayBuffer>, headers: Headers, deliveryId: string) {
@@ -448,7 +511,10 @@ async function main(seconds: number): Promise<void> {
       `Ingress throughput is ${
         (100 * (ingress.ok / ingress.seconds) / (bare.ok / bare.seconds)).toFixed(0)
       } % of the bare server's. Events found in KV afterwards: ${stored} (${ingress.ok} ` +
-      `answered 200). With the worker: ${backlog} fan-outs still pending when the load stopped.`,
+      `answered 200). With the worker: ${backlog} fan-outs still pending when the load stopped ` +
+      `(${
+        ((withWorker.ok - backlog) / withWorker.seconds).toFixed(0)
+      } events/s accepted and fanned out during the run).`,
       "",
       "| stage (one 28 KB request, one core) | time | rate |",
       "|---|---|---|",
@@ -461,6 +527,12 @@ async function main(seconds: number): Promise<void> {
       `| \`handleWebhook\` whole, 16 at a time, commits doing nothing | ${
         (stages.handlerMs * 1000).toFixed(0)
       } µs | ${(1000 / stages.handlerMs).toFixed(0)} requests/s |`,
+      `| worker fan-out per event, no routes: batch jobs of ${FAN_OUT_BATCH} (KV file) | ${
+        (stages.fanOutMs.batch * 1000).toFixed(0)
+      } µs | ${(1000 / stages.fanOutMs.batch).toFixed(0)} events/s |`,
+      `| worker fan-out per event, no routes: single-event jobs (KV file) | ${
+        (stages.fanOutMs.single * 1000).toFixed(0)
+      } µs | ${(1000 / stages.fanOutMs.single).toFixed(0)} events/s |`,
       ...commitRows,
     ].join("\n"));
     printResults([
@@ -468,9 +540,27 @@ async function main(seconds: number): Promise<void> {
       ...serverResults("ingress_worker", withWorker),
       ...serverResults("bare", bare),
       { bench: "ingest", metric: "worker_backlog", value: backlog, unit: "events" },
+      {
+        bench: "ingest",
+        metric: "ingress_worker.fanned_out_per_s",
+        value: (withWorker.ok - backlog) / withWorker.seconds,
+        unit: "per_s",
+      },
       { bench: "ingest", metric: "stage.body_read", value: stages.bodyReadMs * 1000, unit: "us" },
       { bench: "ingest", metric: "stage.signature", value: stages.signatureMs * 1000, unit: "us" },
       { bench: "ingest", metric: "stage.handler", value: stages.handlerMs * 1000, unit: "us" },
+      {
+        bench: "ingest",
+        metric: "stage.fan_out_batch",
+        value: stages.fanOutMs.batch * 1000,
+        unit: "us",
+      },
+      {
+        bench: "ingest",
+        metric: "stage.fan_out_single",
+        value: stages.fanOutMs.single * 1000,
+        unit: "us",
+      },
       { bench: "ingest", metric: "stage.parse", value: stages.parseMs * 1000, unit: "us" },
       { bench: "ingest", metric: "stage.compress", value: stages.compressMs * 1000, unit: "us" },
       ...[...stages.commitMs].map(([size, ms]): BenchResult => ({

@@ -25,13 +25,21 @@ function newEvent(deliveryId: string | undefined, extra: Partial<NewEvent> = {})
 }
 
 interface CommitLog {
-  /** How many events (queue jobs) each commit attempted to hold. */
+  /** How many events (named by its deliver jobs) each commit attempted to hold. */
   sizes: number[];
+  /** How many deliver jobs each commit enqueued. */
+  jobs: number[];
+}
+
+/** How many events a deliver job names: a batch job lists them, a single-event job has one. */
+function eventsOfJob(job: unknown): number {
+  const ids = (job as { eventIds?: unknown }).eventIds;
+  return Array.isArray(ids) ? ids.length : 1;
 }
 
 /** A KV whose commits are logged, and fail (throw) when `failWhen` says so. */
 function loggedKv(kv: Deno.Kv, failWhen: (events: number) => boolean = () => false) {
-  const log: CommitLog = { sizes: [] };
+  const log: CommitLog = { sizes: [], jobs: [] };
   const wrapped = new Proxy(kv, {
     get(target, property) {
       if (property !== "atomic") {
@@ -41,14 +49,19 @@ function loggedKv(kv: Deno.Kv, failWhen: (events: number) => boolean = () => fal
       return () => {
         const op = target.atomic();
         let events = 0;
+        let jobs = 0;
         const logged: Deno.AtomicOperation = new Proxy(op, {
           get(opTarget, name) {
             const value = Reflect.get(opTarget, name, opTarget);
             if (typeof value !== "function") return value;
             return (...args: unknown[]) => {
-              if (name === "enqueue") events++;
+              if (name === "enqueue") {
+                events += eventsOfJob(args[0]);
+                jobs++;
+              }
               if (name === "commit") {
                 log.sizes.push(events);
+                log.jobs.push(jobs);
                 if (failWhen(events)) return Promise.reject(new Error("disk full"));
               }
               const result = value.apply(opTarget, args);
@@ -78,6 +91,7 @@ Deno.test("group commit: concurrent accepts share one commit, each stored whole"
   );
   assert.deepEqual(outcomes.map((outcome) => outcome.status), Array(6).fill("accepted"));
   assert.deepEqual(log.sizes, [6]);
+  assert.deepEqual(log.jobs, [1], "one deliver job names the whole batch");
   for (const outcome of outcomes) {
     if (outcome.status !== "accepted") continue;
     const event = await loadEvent(store, outcome.eventId);

@@ -1,25 +1,37 @@
 /**
- * The `deliver` job: one accepted event becomes one unit per (route, target).
+ * The `deliver` job: accepted events become one unit per (route, target).
  * Unit ids are deterministic and created with a "must not exist" check, so a
- * job that runs again (a retry, a crash) never makes a unit twice. Once all
- * units exist (or the job failed), the event's pending fan-out mark is
- * cleared, which lets lanes send units of newer events.
+ * job that runs again (a retry, a crash) never makes a unit twice. Once all of
+ * an event's units exist, its pending fan-out mark is cleared, which lets lanes
+ * send units of newer events.
+ *
+ * A job names one event or the events of one group commit
+ * (lib/store/fan_out_jobs.ts). A batch job reads the routes and groups once,
+ * loads its events together, creates all their units together and ends with
+ * one commit (more only past KV's limits) that writes their events-view
+ * records and clears their marks, so a batch costs the store's writer a few
+ * transactions instead of several per event. Each event keeps its own
+ * guarantees: one that throws keeps its mark and gets a job of its own in that
+ * commit (run as a single-event job, below), the others finish; a batch job
+ * run again skips the events whose marks are gone (their fan-out is done).
  */
 import { formatEvent } from "../format/mod.ts";
 import { selectRoutes } from "../filter/select.ts";
-import { type DeliverJob, loadEvent } from "../store/events.ts";
+import { loadEvent, loadEvents } from "../store/events.ts";
+import { type FanOutJob, finishFanOuts } from "../store/fan_out_jobs.ts";
 import { listGroupEntries } from "../store/groups.ts";
-import { recordEventRoutes, repositoryOf, routedEventRecords } from "../store/event_routes.ts";
-import { clearFanOutPending } from "../store/pending_fan_outs.ts";
+import { repositoryOf, routedEventRecords } from "../store/event_routes.ts";
+import { clearFanOutPending, pendingAmong } from "../store/pending_fan_outs.ts";
 import type { SendLog } from "../store/send_logs.ts";
 import { createUnitsTogether, type NewUnit } from "../store/units.ts";
 import { laneKeyFor } from "../target_ref.ts";
-import type { ForgeEvent, Route, Target } from "../types.ts";
+import type { ForgeEvent, Group, Route, Target } from "../types.ts";
 import type { DeliveryContext } from "./context.ts";
 import { isOwnActionSkipped } from "./own_actions.ts";
 import { messageForRoute } from "./render.ts";
 import { inPlacePlanOf, renderUnitBody } from "./edit_in_place.ts";
 import { resolveMentions } from "./mentions.ts";
+import type { CompiledRouteSet } from "./route_cache.ts";
 import { unitIdFor } from "./targets.ts";
 import { isPassingStoreError, retryTransient } from "../store/transient.ts";
 
@@ -55,48 +67,45 @@ async function unitFor(
   return { log, body, lane: laneKeyFor(target) };
 }
 
-/**
- * Routes the job's event and creates its units; returns how many were new. A
- * busy store is retried in process first; if it stays busy, the queue retries
- * the job and the event keeps its pending fan-out mark, so it keeps its place
- * in the order (the sweep re-queues it if the job is lost). Any other failure
- * clears the mark, so a failing event never holds other events' units back.
- */
-export async function fanOut(ctx: DeliveryContext, job: DeliverJob): Promise<number> {
-  let created: number;
-  try {
-    created = await retryTransient(ctx.log, "fan out an event", () => createUnits(ctx, job));
-  } catch (error) {
-    if (!isPassingStoreError(error)) await clearFanOutPending(ctx.kv, job.eventId);
-    throw error;
-  }
-  await retryTransient(
-    ctx.log,
-    "clear a fan-out mark",
-    () => clearFanOutPending(ctx.kv, job.eventId),
-  );
-  return created;
+/** What routing needs besides the event, read once per job: routes and groups. */
+interface Routing {
+  routes: CompiledRouteSet["routes"];
+  groups: Group[];
+  internalIds: Map<string, string>;
 }
 
-async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<number> {
-  const event = await loadEvent(ctx.kv, job.eventId);
-  if (!event) {
-    ctx.log.warn("deliver job for an unknown event", { eventId: job.eventId });
-    return 0;
-  }
-  const message = formatEvent(event);
-  if (!message) return 0;
-  const inPlace = await inPlacePlanOf(event); // edit in place
-  const mentioned = await resolveMentions(ctx.kv, event, message); // linked users it names
+async function routingOf(ctx: DeliveryContext): Promise<Routing> {
   const [{ routes }, entries] = await Promise.all([
     ctx.routes.current(),
     listGroupEntries(ctx.kv),
   ]);
-  const groups = entries.map((entry) => entry.group);
-  const internalIds = new Map(entries.map((entry) => [entry.group.id, entry.internalId]));
-  const now = ctx.now();
-  const units: NewUnit[] = [];
-  const selection = await selectRoutes(event, event.scope, routes, groups, {
+  return {
+    routes,
+    groups: entries.map((entry) => entry.group),
+    internalIds: new Map(entries.map((entry) => [entry.group.id, entry.internalId])),
+  };
+}
+
+/** An event's units and its events-view records (one per group it entered). */
+interface Plan {
+  units: NewUnit[];
+  records: ReturnType<typeof routedEventRecords>;
+}
+
+const NOTHING: Plan = { units: [], records: [] };
+
+/**
+ * Routes one event: which groups it enters and which routes fire, then its units. Only what is
+ * needed is computed: an event that enters no group is not formatted, and one that fires no
+ * route resolves no mentions and no edit-in-place plan.
+ */
+async function planEvent(
+  ctx: DeliveryContext,
+  event: ForgeEvent,
+  routing: Routing,
+  now: number,
+): Promise<Plan> {
+  const selection = await selectRoutes(event, event.scope, routing.routes, routing.groups, {
     globalIngress: ctx.globalIngress,
   });
   for (const { route, reason } of selection.notEvaluated) {
@@ -107,8 +116,22 @@ async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<numbe
       reason,
     });
   }
+  if (selection.entered.length === 0) return NOTHING;
+  const message = formatEvent(event);
+  if (!message) return NOTHING;
+  const records = routedEventRecords(
+    event,
+    selection.entered,
+    selection.routes,
+    routing.internalIds,
+    message.title,
+  );
+  if (selection.routes.length === 0) return { units: [], records };
+  const inPlace = await inPlacePlanOf(event); // edit in place
+  const mentioned = await resolveMentions(ctx.kv, event, message); // linked users it names
+  const units: NewUnit[] = [];
   for (const route of selection.routes) {
-    const internalId = internalIds.get(route.groupId)!;
+    const internalId = routing.internalIds.get(route.groupId)!;
     const routed = messageForRoute(event, message, route.template);
     const bodies = new Map<string, unknown>();
     for (const target of route.targets) {
@@ -132,15 +155,149 @@ async function createUnits(ctx: DeliveryContext, job: DeliverJob): Promise<numbe
       units.push(await unitFor(event, route, internalId, target, body, now, routed.templateError));
     }
   }
-  const routed = routedEventRecords(
-    event,
-    selection.entered,
-    selection.routes,
-    internalIds,
-    message.title,
+  return { units, records };
+}
+
+/**
+ * Runs a deliver job; returns how many units were new. A single-event job keeps its own
+ * rules (see {@link fanOutOne}); a batch job those of {@link fanOutBatch}.
+ */
+export async function fanOut(ctx: DeliveryContext, job: FanOutJob): Promise<number> {
+  return "eventIds" in job
+    ? await fanOutBatch(ctx, job.eventIds)
+    : await fanOutOne(ctx, job.eventId);
+}
+
+/**
+ * Routes one event and creates its units. A busy store is retried in process first; if it
+ * stays busy, the queue retries the job and the event keeps its pending fan-out mark, so it
+ * keeps its place in the order (the sweep re-queues it if the job is lost). Any other failure
+ * clears the mark, so a failing event never holds other events' units back.
+ */
+async function fanOutOne(ctx: DeliveryContext, eventId: string): Promise<number> {
+  let created: number;
+  let plan: Plan;
+  try {
+    [created, plan] = await retryTransient(ctx.log, "fan out an event", async () => {
+      const event = await loadEvent(ctx.kv, eventId);
+      if (!event) {
+        ctx.log.warn("deliver job for an unknown event", { eventId });
+        return [0, NOTHING] as const;
+      }
+      const now = ctx.now();
+      const plan = await planEvent(ctx, event, await routingOf(ctx), now);
+      const fresh = await createUnitsTogether(ctx.kv, plan.units, now, ctx.retentionMs);
+      ctx.log.info("event routed", { eventId, units: plan.units.length, created: fresh });
+      return [fresh, plan] as const;
+    });
+  } catch (error) {
+    if (!isPassingStoreError(error)) await clearFanOutPending(ctx.kv, eventId);
+    throw error;
+  }
+  await retryTransient(
+    ctx.log,
+    "finish a fan-out",
+    () => finishFanOuts(ctx.kv, [{ eventId, records: plan.records }], [], ctx.retentionMs),
   );
-  await recordEventRoutes(ctx.kv, routed, ctx.retentionMs);
-  const fresh = await createUnitsTogether(ctx.kv, units, now, ctx.retentionMs);
-  ctx.log.info("event routed", { eventId: event.id, units: units.length, created: fresh });
-  return fresh;
+  return created;
+}
+
+/**
+ * Routes the events of one group commit. Events whose marks are gone were fanned out by an
+ * earlier run of the job and are skipped. An event that cannot be loaded, routed or given its
+ * units (after the in-process retries of a busy store) keeps its mark and is handed a
+ * single-event job of its own in the finishing commit; the others finish. Only a failure of
+ * that commit makes the queue run the whole job again.
+ */
+async function fanOutBatch(ctx: DeliveryContext, eventIds: string[]): Promise<number> {
+  const pending = await retryTransient(
+    ctx.log,
+    "read pending fan-outs",
+    () => pendingAmong(ctx.kv, eventIds),
+  );
+  const todo = eventIds.filter((eventId) => pending.has(eventId));
+  if (todo.length === 0) return 0;
+  const failed = new Set<string>();
+  const fail = (eventId: string, error: unknown) => {
+    failed.add(eventId);
+    ctx.log.error("fan-out of an event failed; it is queued on its own", { eventId, error });
+  };
+  const [routing, loaded] = await retryTransient(
+    ctx.log,
+    "load a batch of events",
+    () => Promise.all([routingOf(ctx), loadEvents(ctx.kv, todo)]),
+  );
+  const now = ctx.now();
+  const plans = new Map<string, Plan>();
+  for (const eventId of todo) {
+    const load = loaded.get(eventId)!;
+    try {
+      if ("error" in load) throw load.error;
+      if (!load.event) ctx.log.warn("deliver job for an unknown event", { eventId });
+      const event = load.event;
+      plans.set(
+        eventId,
+        event
+          ? await retryTransient(
+            ctx.log,
+            "route an event",
+            () => planEvent(ctx, event, routing, now),
+          )
+          : NOTHING,
+      );
+    } catch (error) {
+      fail(eventId, error);
+    }
+  }
+  const created = await createAllUnits(ctx, plans, now, fail);
+  const finished = [...plans].flatMap(([eventId, plan]) =>
+    failed.has(eventId) ? [] : [{ eventId, records: plan.records }]
+  );
+  await retryTransient(
+    ctx.log,
+    "finish a batch of fan-outs",
+    () => finishFanOuts(ctx.kv, finished, [...failed], ctx.retentionMs),
+  );
+  for (const { eventId } of finished) {
+    ctx.log.info("event routed", { eventId, units: plans.get(eventId)!.units.length });
+  }
+  ctx.log.info("events routed", { events: todo.length, failed: failed.size, created });
+  return created;
+}
+
+/**
+ * Creates the units of every planned event together (one commit per 40 units); if that
+ * throws, event by event, so one event's failure is its own. Returns how many were new.
+ */
+async function createAllUnits(
+  ctx: DeliveryContext,
+  plans: Map<string, Plan>,
+  now: number,
+  fail: (eventId: string, error: unknown) => void,
+): Promise<number> {
+  const units = [...plans.values()].flatMap((plan) => plan.units);
+  if (units.length === 0) return 0;
+  try {
+    return await retryTransient(
+      ctx.log,
+      "create the units of a batch",
+      () => createUnitsTogether(ctx.kv, units, now, ctx.retentionMs),
+    );
+  } catch {
+    let created = 0;
+    for (const [eventId, plan] of plans) {
+      if (plan.units.length === 0) continue;
+      try {
+        created += await retryTransient(
+          ctx.log,
+          "create an event's units",
+          () => createUnitsTogether(ctx.kv, plan.units, now, ctx.retentionMs),
+        );
+      } catch (error) {
+        plans.delete(eventId);
+        fail(eventId, error);
+      }
+    }
+    return created;
+  }
 }

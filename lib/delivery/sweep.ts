@@ -8,10 +8,9 @@
  * them. Each tick also leaves this instance's heartbeat and tells the senders
  * how many instances share the bots' global limits.
  */
-import { requeueUndeliveredJobs } from "../store/events.ts";
+import { requeueStalledFanOuts, requeueUndeliveredJobs } from "../store/fan_out_jobs.ts";
 import { forgetInstance, heartbeat, takeNamedLease } from "../store/instances.ts";
 import { recoverStalledLanes } from "../store/lanes.ts";
-import { requeueStalledFanOuts } from "../store/pending_fan_outs.ts";
 import { reattachStrandedUnits } from "../store/units.ts";
 import type { DeliveryContext } from "./context.ts";
 

@@ -9,7 +9,7 @@ import type { Config } from "../config.ts";
 import { createThreadParents } from "../discord/threads.ts";
 import type { Logger } from "../log.ts";
 import type { QueueHandler } from "../store/queue.ts";
-import { isDeliverJob, requeueUndeliveredJobs } from "../store/events.ts";
+import { isFanOutJob, requeueUndeliveredJobs } from "../store/fan_out_jobs.ts";
 import { resumeLanes } from "../store/lanes.ts";
 import { pruneCounters } from "../store/metrics.ts";
 import { retentionMs } from "../store/send_logs.ts";
@@ -109,7 +109,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   return {
     handlers: {
       async deliver(message) {
-        if (!isDeliverJob(message)) {
+        if (!isFanOutJob(message)) {
           ctx.log.error("malformed deliver job dropped", { message });
           return;
         }

@@ -7,9 +7,12 @@
  * commit cheaper) unless that does not make them smaller, and
  * {@link loadEventBody} gives back exactly the bytes received.
  *
- * Deno KV limits a value to 64 KiB and one atomic commit to 800 KiB of
- * mutations, so a payload of up to 1 MB cannot always be written in a single
- * atomic operation. The stored bytes are split in chunks of at most
+ * Stored bytes that fit in the event's record with room to spare (the usual
+ * case: a 28 KB payload compresses to about 4.5 KB) are kept in the record
+ * itself (`inline`), one value per event. Deno KV limits a value to 64 KiB and
+ * one atomic commit to 800 KiB of mutations, so a payload of up to 1 MB cannot
+ * always be written in a single atomic operation: larger stored bytes are
+ * split in chunks of at most
  * {@link PAYLOAD_CHUNK_BYTES}; the first {@link INLINE_CHUNKS} chunks (600,000
  * stored bytes, which in practice holds any compressed webhook JSON of up to
  * 1 MB) go into the accepting commit, and any further chunks are written just
@@ -30,24 +33,14 @@ import {
   eventChunkKey,
   eventChunksPrefix,
   eventKey,
+  eventsPrefix,
   nonceKey,
-  undeliveredJobKey,
-  undeliveredJobsPrefix,
 } from "./keys.ts";
+import { readIds } from "./id_range.ts";
+import { enqueueDeliverJob } from "./fan_out_jobs.ts";
 import { markFanOutPending } from "./pending_fan_outs.ts";
 
-/** The queue message asking the delivery worker to route one stored event. */
-export interface DeliverJob {
-  type: "deliver";
-  eventId: string;
-}
-
-/** True when a queue message is a {@link DeliverJob}. */
-export function isDeliverJob(message: unknown): message is DeliverJob {
-  const job = message as Partial<DeliverJob> | null;
-  return typeof job === "object" && job !== null && job.type === "deliver" &&
-    typeof job.eventId === "string";
-}
+export { type DeliverJob, isDeliverJob, requeueUndeliveredJobs } from "./fan_out_jobs.ts";
 
 /** A delivery id seen within this window is a duplicate. */
 export const DEDUP_WINDOW_MS = 5 * 60 * 1000;
@@ -64,6 +57,12 @@ export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 export const PAYLOAD_CHUNK_BYTES = 60_000;
 /** Chunks written inside the accepting commit. */
 export const INLINE_CHUNKS = 10;
+/**
+ * Most bytes an event's record holds with its stored payload kept inline: KV allows 64 KiB
+ * per value, and a record's other fields (kept headers, ids) take at most about 12,000
+ * characters, counted twice (a string may be stored two bytes per character).
+ */
+const INLINE_RECORD_BYTES = 60_000;
 
 const CHUNKS_PER_EARLY_BATCH = 12;
 const ORPHAN_GRACE_MS = 60 * 60 * 1000;
@@ -80,7 +79,10 @@ export interface StoredEventMeta extends Omit<ForgeEvent, "payload"> {
   payloadEncoding: PayloadEncoding;
   /** Size of the stored (possibly compressed) bytes, over all chunks. */
   storedBytes: number;
+  /** Chunks under `["event_chunks", id, i]` (0 when the bytes are `inline`). */
   chunkCount: number;
+  /** The stored bytes, when they are kept in this record rather than in chunks. */
+  inline?: Uint8Array;
 }
 
 interface SeenMark {
@@ -204,6 +206,8 @@ export interface PreparedEvent {
   dedup: Deno.KvKey | null;
   /** The nonce mark's key, when the event has a nonce. */
   nonceMark: Deno.KvKey | null;
+  /** Characters of the record's fields besides the stored payload, as JSON. */
+  metaChars: number;
 }
 
 /** Gives an event its id, compresses and splits its payload, and builds its marks' keys. */
@@ -212,15 +216,19 @@ export async function prepareEvent(event: NewEvent): Promise<PreparedEvent> {
   const now = event.receivedAt;
   const eventId = nextEventId(now);
   const stored = await encodePayload(body);
-  const chunks = splitChunks(stored.bytes);
   const meta: StoredEventMeta = {
     ...fields,
     id: eventId,
     payloadBytes: body.length,
     payloadEncoding: stored.encoding,
     storedBytes: stored.bytes.length,
-    chunkCount: chunks.length,
+    chunkCount: 0,
   };
+  const metaChars = JSON.stringify(meta).length;
+  const inline = stored.bytes.length + 2 * metaChars <= INLINE_RECORD_BYTES;
+  const chunks = inline ? [] : splitChunks(stored.bytes);
+  if (inline) meta.inline = stored.bytes;
+  else meta.chunkCount = chunks.length;
   return {
     eventId,
     receivedAt: now,
@@ -230,15 +238,16 @@ export async function prepareEvent(event: NewEvent): Promise<PreparedEvent> {
       ? null
       : await dedupMarkKey(event.scope, event.provider, event.deliveryId),
     nonceMark: nonce === undefined ? null : await nonceMarkKey(event.scope, nonce),
+    metaChars,
   };
 }
 
 /**
- * Adds to `op` the accepting writes of a prepared event: the checks that its dedup mark and
- * nonce hold the given versionstamps (null: absent), the marks, the record, the inline
- * chunks, the queue job and the pending fan-out mark.
+ * Adds to `op` the accepting writes of a prepared event but its queue job: the checks that its
+ * dedup mark and nonce hold the given versionstamps (null: absent), the marks, the record, the
+ * inline chunks and the pending fan-out mark. A group commit adds one job for all its events.
  */
-export function addAcceptance(
+export function addEventWrites(
   op: Deno.AtomicOperation,
   prepared: PreparedEvent,
   dedupStamp: string | null = null,
@@ -257,10 +266,21 @@ export function addAcceptance(
   for (let i = 0; i < Math.min(INLINE_CHUNKS, chunks.length); i++) {
     op.set(eventChunkKey(eventId, i), chunks[i], { expireIn: EVENT_RETENTION_MS });
   }
-  op.enqueue({ type: "deliver", eventId } satisfies DeliverJob, {
-    keysIfUndelivered: [undeliveredJobKey(eventId)],
-  });
   return markFanOutPending(op, eventId, now);
+}
+
+/**
+ * Adds to `op` the accepting writes of one prepared event ({@link addEventWrites}) and its own
+ * single-event deliver job.
+ */
+export function addAcceptance(
+  op: Deno.AtomicOperation,
+  prepared: PreparedEvent,
+  dedupStamp: string | null = null,
+  nonceStamp: string | null = null,
+): Deno.AtomicOperation {
+  addEventWrites(op, prepared, dedupStamp, nonceStamp);
+  return enqueueDeliverJob(op, [prepared.eventId]);
 }
 
 /**
@@ -308,24 +328,37 @@ export async function savePreparedEvent(
   throw new Error(`Cannot store event ${eventId}: its dedup or nonce mark kept changing`);
 }
 
-async function readChunks(
-  kv: Deno.Kv,
+/** The payload bytes of an event from its record or stored chunks, checked against its record. */
+async function assemble(
   eventId: string,
   meta: StoredEventMeta,
+  chunks: readonly Uint8Array[],
 ): Promise<Uint8Array<ArrayBuffer>> {
+  if (meta.inline) return await decodeStored(eventId, meta, meta.inline);
   const stored = new Uint8Array(meta.storedBytes);
   let offset = 0;
   let count = 0;
-  for await (const chunk of kv.list<Uint8Array>({ prefix: eventChunksPrefix(eventId) })) {
-    if (offset + chunk.value.length > stored.length) break;
-    stored.set(chunk.value, offset);
-    offset += chunk.value.length;
+  for (const chunk of chunks) {
+    if (offset + chunk.length > stored.length) break;
+    stored.set(chunk, offset);
+    offset += chunk.length;
     count++;
   }
   if (count !== meta.chunkCount || offset !== stored.length) {
     throw new Error(`Event ${eventId} is incomplete: ${count} of ${meta.chunkCount} chunks`);
   }
-  if (meta.payloadEncoding === "identity") return stored;
+  return await decodeStored(eventId, meta, stored);
+}
+
+async function decodeStored(
+  eventId: string,
+  meta: StoredEventMeta,
+  stored: Uint8Array,
+): Promise<Uint8Array<ArrayBuffer>> {
+  if (stored.length !== meta.storedBytes) {
+    throw new Error(`Event ${eventId} stores ${stored.length} bytes, expected ${meta.storedBytes}`);
+  }
+  if (meta.payloadEncoding === "identity") return new Uint8Array(stored);
   const body = new Uint8Array((await loadZlib()).inflateRawSync(stored));
   if (body.length !== meta.payloadBytes) {
     throw new Error(
@@ -333,6 +366,24 @@ async function readChunks(
     );
   }
   return body;
+}
+
+async function readChunks(
+  kv: Deno.Kv,
+  eventId: string,
+  meta: StoredEventMeta,
+): Promise<Uint8Array<ArrayBuffer>> {
+  if (meta.inline) return await assemble(eventId, meta, []);
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of kv.list<Uint8Array>({ prefix: eventChunksPrefix(eventId) })) {
+    chunks.push(chunk.value);
+  }
+  return await assemble(eventId, meta, chunks);
+}
+
+function eventOf(meta: StoredEventMeta, body: Uint8Array): ForgeEvent {
+  const { payloadBytes: _p, payloadEncoding: _e, storedBytes: _s, chunkCount: _c, ...event } = meta;
+  return { ...event, payload: JSON.parse(fromUtf8(body)) };
 }
 
 /** The raw payload bytes of a stored event, or null when the event is unknown. */
@@ -348,34 +399,51 @@ export async function loadEventBody(
 export async function loadEvent(kv: Deno.Kv, eventId: string): Promise<ForgeEvent | null> {
   const meta = await kv.get<StoredEventMeta>(eventKey(eventId));
   if (!meta.value) return null;
-  const body = await readChunks(kv, eventId, meta.value);
-  const { payloadBytes: _p, payloadEncoding: _e, storedBytes: _s, chunkCount: _c, ...event } =
-    meta.value;
-  return { ...event, payload: JSON.parse(fromUtf8(body)) };
+  return eventOf(meta.value, await readChunks(kv, eventId, meta.value));
+}
+
+/** One event of {@link loadEvents}: the event (null when unknown), or why it could not be read. */
+export type LoadedEvent = { event: ForgeEvent | null } | { error: unknown };
+
+/** Most keys one `getMany` reads. */
+const GET_MANY_KEYS = 10;
+
+async function getAll<T>(kv: Deno.Kv, keys: readonly Deno.KvKey[]) {
+  const reads: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
+  for (let start = 0; start < keys.length; start += GET_MANY_KEYS) {
+    reads.push(kv.getMany<T[]>(keys.slice(start, start + GET_MANY_KEYS)));
+  }
+  return (await Promise.all(reads)).flat();
 }
 
 /**
- * Re-queues the deliver jobs KV gave up on after its own retries (they were
- * parked under `undeliveredJobKey` by `keysIfUndelivered`), so an accepted
- * event is never dropped. Each job is re-queued, its fan-out marked pending
- * again as of `now` (so lanes hold newer units back until it has run) and its
- * parking entry removed in one atomic write. Returns how many were re-queued.
+ * Several stored events, as {@link loadEvent} gives each, read together (the records as one
+ * range when their ids sort close, chunks ten keys per read): an event that cannot be read (incomplete, unparsable) is reported alone
+ * and does not keep the others from loading.
  */
-export async function requeueUndeliveredJobs(
+export async function loadEvents(
   kv: Deno.Kv,
-  now: number = Date.now(),
-): Promise<number> {
-  let count = 0;
-  for await (const entry of kv.list<DeliverJob>({ prefix: undeliveredJobsPrefix() })) {
-    if (!isDeliverJob(entry.value)) {
-      await kv.delete(entry.key);
-      continue;
+  eventIds: readonly string[],
+): Promise<Map<string, LoadedEvent>> {
+  const metas = await readIds<StoredEventMeta>(kv, eventsPrefix(), eventIds);
+  const known = metas.flatMap((entry, index) =>
+    entry.value === null ? [] : [{ eventId: eventIds[index], meta: entry.value }]
+  );
+  const chunkKeys = known.flatMap(({ eventId, meta }) =>
+    Array.from({ length: meta.chunkCount }, (_, index) => eventChunkKey(eventId, index))
+  );
+  const chunks = await getAll<Uint8Array>(kv, chunkKeys);
+  const loaded = new Map<string, LoadedEvent>(eventIds.map((id) => [id, { event: null }]));
+  let offset = 0;
+  for (const { eventId, meta } of known) {
+    const own = chunks.slice(offset, offset + meta.chunkCount);
+    offset += meta.chunkCount;
+    try {
+      const present = own.flatMap((entry) => entry.value === null ? [] : [entry.value]);
+      loaded.set(eventId, { event: eventOf(meta, await assemble(eventId, meta, present)) });
+    } catch (error) {
+      loaded.set(eventId, { error });
     }
-    const key = undeliveredJobKey(entry.value.eventId);
-    const op = kv.atomic().check(entry).delete(entry.key)
-      .enqueue(entry.value, { keysIfUndelivered: [key] });
-    const result = await markFanOutPending(op, entry.value.eventId, now).commit();
-    if (result.ok) count++;
   }
-  return count;
+  return loaded;
 }

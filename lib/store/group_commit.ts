@@ -3,8 +3,10 @@
  * fewer, larger transactions: events accepted concurrently within a short window (default
  * 1 ms), or while the previous batch is committing, are written together in one atomic
  * commit that holds, for each, everything `saveEvent` commits alone (record, payload, dedup
- * mark, nonce, queue job, pending fan-out mark). Each caller is answered only after the
- * commit that holds its event.
+ * mark, nonce, pending fan-out mark), and one deliver job naming all the batch's events
+ * (lib/store/fan_out_jobs.ts): the delivery worker then fans the batch out in one job, which
+ * costs the store's single writer one queue message instead of one per event. Each caller is
+ * answered only after the commit that holds its event.
  *
  * A batch stays within KV's per-commit limits (100 checks, 1,000 mutations, 800 KiB of
  * mutations, 80 KiB of keys): at most {@link MAX_BATCH_EVENTS} events and bounded value and key
@@ -18,15 +20,16 @@
  * sender retries).
  */
 import {
-  addAcceptance,
+  addEventWrites,
   type NewEvent,
   type PreparedEvent,
   prepareEvent,
   type SaveOutcome,
   savePreparedEvent,
 } from "./events.ts";
+import { enqueueDeliverJob } from "./fan_out_jobs.ts";
 
-/** The most events one batch holds (each has at most two checks and six mutations). */
+/** The most events one batch holds (each has at most two checks and five mutations; one job). */
 export const MAX_BATCH_EVENTS = 32;
 /** Bytes of values one batch may hold (KV allows 800 KiB of mutations per commit). */
 const BATCH_VALUE_BYTES = 600_000;
@@ -111,8 +114,7 @@ export class GroupCommit {
     return await new Promise<SaveOutcome>((resolve, reject) => {
       this.#waiting.push({
         prepared,
-        valueBytes: prepared.meta.storedBytes + JSON.stringify(prepared.meta).length +
-          FIXED_VALUE_BYTES,
+        valueBytes: prepared.meta.storedBytes + prepared.metaChars + FIXED_VALUE_BYTES,
         keyBytes: keyBytes(prepared.dedup) + keyBytes(prepared.nonceMark) + FIXED_KEY_BYTES,
         resolve,
         reject,
@@ -186,7 +188,8 @@ export class GroupCommit {
     const started = performance.now();
     try {
       const op = this.#kv.atomic();
-      for (const { prepared } of batch) addAcceptance(op, prepared);
+      for (const { prepared } of batch) addEventWrites(op, prepared);
+      enqueueDeliverJob(op, batch.map(({ prepared }) => prepared.eventId));
       committed = (await op.commit()).ok;
     } catch {
       committed = false;

@@ -49,6 +49,9 @@ export const groupSetsPendingPrefix = () => ["group_sets_pending"] as const;
 /** An accepted event's metadata (payload chunks live apart). */
 export const eventKey = (eventId: string) => ["events", eventId] as const;
 
+/** Prefix of every accepted event's record (event id order, oldest first). */
+export const eventsPrefix = () => ["events"] as const;
+
 /** One chunk of an accepted event's raw payload. */
 export const eventChunkKey = (eventId: string, index: number) =>
   ["event_chunks", eventId, index] as const;

@@ -3,9 +3,11 @@
  * accepts an event until its deliver job has created all its units. Lanes read
  * them to keep per-target order: a unit is not sent while an older event may
  * still add a unit ahead of it (its deliver job is queued, running, or
- * re-queued after a crash). A deliver job that fails clears its mark, so it
- * holds no lane back while the queue retries it; a job the queue gave up on is
- * parked, and re-queuing it at start-up sets the mark again.
+ * re-queued after a crash). Every event has its own mark, also when one job
+ * names the events of a whole group commit (lib/store/fan_out_jobs.ts). A
+ * single-event deliver job that fails clears its mark, so it holds no lane
+ * back while the queue retries it; a job the queue gave up on is parked, and
+ * re-queuing it sets the marks again.
  */
 import {
   fanOutPendingKey,
@@ -13,6 +15,7 @@ import {
   undeliveredJobKey,
   undeliveredJobsPrefix,
 } from "./keys.ts";
+import { readIds } from "./id_range.ts";
 
 /** A pending fan-out's record. */
 export interface PendingFanOut {
@@ -79,27 +82,30 @@ export async function hasOlderParkedJob(kv: Deno.Kv, eventId: string): Promise<b
 const REQUEUE_LIMIT = 100;
 
 /**
- * Re-queues the deliver job of every event whose fan-out has been pending
- * since before `now - stallMs` (its job is held by a process that stopped, or
- * lost): a fan-out may run twice, since it never makes a unit twice. The mark
- * is renewed in the same write. Returns how many jobs were re-queued.
+ * The pending fan-outs marked at or before `before` (Unix ms), oldest first, at most
+ * {@link REQUEUE_LIMIT}, each with its mark's versionstamp (lib/store/fan_out_jobs.ts
+ * re-queues them).
  */
-export async function requeueStalledFanOuts(
+export async function listStalledFanOuts(
   kv: Deno.Kv,
-  now: number,
-  stallMs: number,
-): Promise<number> {
-  let requeued = 0;
+  before: number,
+): Promise<{ eventId: string; versionstamp: string }[]> {
+  const stalled: { eventId: string; versionstamp: string }[] = [];
   const marks = kv.list<PendingFanOut>({ prefix: fanOutPendingPrefix() }, {
     limit: REQUEUE_LIMIT,
   });
   for await (const mark of marks) {
-    if (mark.value.since > now - stallMs) continue;
-    const eventId = String(mark.key[1]);
-    const op = kv.atomic().check(mark).enqueue({ type: "deliver", eventId }, {
-      keysIfUndelivered: [undeliveredJobKey(eventId)],
-    });
-    if ((await markFanOutPending(op, eventId, now).commit()).ok) requeued++;
+    if (mark.value.since > before) continue;
+    stalled.push({ eventId: String(mark.key[1]), versionstamp: mark.versionstamp });
   }
-  return requeued;
+  return stalled;
+}
+
+/** Which of `eventIds` still have their fan-out pending (read as one range when they sort close). */
+export async function pendingAmong(
+  kv: Deno.Kv,
+  eventIds: readonly string[],
+): Promise<Set<string>> {
+  const marks = await readIds(kv, fanOutPendingPrefix(), eventIds);
+  return new Set(eventIds.filter((_, index) => marks[index].versionstamp !== null));
 }

@@ -46,6 +46,7 @@ export function startQueueWorker(
       log.error("queue handler failed; the message will be retried", {
         type: message.type,
         eventId: typeof message.eventId === "string" ? message.eventId : undefined,
+        events: Array.isArray(message.eventIds) ? message.eventIds.length : undefined,
         error,
       });
       throw error;
