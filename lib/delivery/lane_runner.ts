@@ -56,6 +56,8 @@ export interface HeldLane {
   aheadReadAt: number;
   /** Units of `ahead` already read (a few at a time, while the unit before them was sent). */
   readUnits?: Map<string, StoredUnit>;
+  /** The last entries read were all used up without a wait: the next read takes more. */
+  flowing?: boolean;
   /** Units of events up to this one may go: no older fan-out was pending at `clearedAt`. */
   clearedThrough?: string;
   clearedAt?: number;
@@ -78,6 +80,9 @@ const UNITS_PER_READ = 5;
 
 /** How many lane entries one read takes. */
 const READ_AHEAD = 32;
+
+/** How many once a lane flows (its last entries were all used up without a wait). */
+const READ_AHEAD_FLOWING = 128;
 
 /** How long a clear look at the order gate is trusted. */
 const GATE_TRUST_MS = 500;
@@ -290,9 +295,11 @@ export async function step(ctx: DeliveryContext, held: HeldLane): Promise<Step> 
   if (outcome.kind === "next") {
     const done = held.ahead.shift()!;
     held.readUnits?.delete(done.value.logId);
+    if (held.ahead.length === 0) held.flowing = true;
   } else {
     held.ahead = [];
     held.readUnits = undefined;
+    if (outcome.kind !== "wait" || outcome.delayMs > 0) held.flowing = false;
   }
   return outcome;
 }
@@ -301,7 +308,8 @@ async function stepHead(ctx: DeliveryContext, held: HeldLane): Promise<Step> {
   const { lane } = held;
   if (held.ahead.length === 0) {
     held.aheadReadAt = ctx.now();
-    const { entries, tailStamp } = await readLaneEntries(ctx.kv, lane, READ_AHEAD);
+    const limit = held.flowing ? READ_AHEAD_FLOWING : READ_AHEAD;
+    const { entries, tailStamp } = await readLaneEntries(ctx.kv, lane, limit);
     if (entries.length === 0) {
       const now = ctx.now();
       if (await finishLane(ctx.kv, lane, held.run, tailStamp, paceOfLane(ctx, held), now)) {
