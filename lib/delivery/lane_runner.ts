@@ -173,8 +173,9 @@ async function settle(
   }
   // Buttons and replies find the message once the outcome is logged: it is written with it.
   const messageRef = await sentMessageRef(ctx.kv, next, ctx.log) ?? undefined;
+  // Nothing about the next unit may keep this outcome from being recorded.
   const ready = next.status !== "retrying" && upcoming
-    ? await readyToGo(ctx, held, await upcoming)
+    ? await readyToGo(ctx, held, await upcoming).catch(() => null)
     : null;
   const marked = await retryTransient(
     ctx.log,

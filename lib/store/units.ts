@@ -252,13 +252,15 @@ export async function recordOutcome(
   if (next.status === "ok") op.delete(unitBodyKey(next.id));
   if (extras.messageRef) addMessageRef(op, extras.messageRef.place, extras.messageRef.subject, now);
   const marked = extras.markNext && addMark(op, extras.markNext, now, retentionMs);
-  const result = await op.commit();
-  if (result.ok) {
-    return marked
-      ? { ...extras.markNext!.log, value: marked, versionstamp: result.versionstamp }
-      : null;
+  if (!marked) {
+    if (!(await op.commit()).ok) throw new Error(`Delivery unit ${next.id} changed while sending`);
+    return null;
   }
-  if (!extras.markNext) throw new Error(`Delivery unit ${next.id} changed while sending`);
+  const result = await op.commit().catch(() => null);
+  if (result?.ok) {
+    return { ...extras.markNext!.log, value: marked, versionstamp: result.versionstamp };
+  }
+  // The next unit's part could not commit (or the store failed): the outcome goes alone.
   await recordOutcome(kv, lane, log, next, entry, now, retentionMs, {
     messageRef: extras.messageRef,
   });
