@@ -8,14 +8,19 @@
  * worker's load and the peak RSS measured is the delivery worker's alone.
  *
  *   deno run -A bench/delivery_bench.ts [--events 1000] [--scale 100]
- *   deno run -A bench/delivery_bench.ts --throughput [--events 1000]
+ *   deno run -A bench/delivery_bench.ts --throughput [--backlog | --lanes] [--events 1000]
  *
  * Prints the elapsed time against the minimum the limits allow, the 429s the
  * fakes answered, whether every chat got its messages once and in order, and
  * the peak resident memory. `--throughput` sends each event to one Discord
  * channel and one Telegram chat on fakes that never rate-limit, with limiters
- * that never wait: messages per second and events per second end to end. The
- * last lines are one JSON object per figure: `{"bench","metric","value","unit"}`.
+ * that never wait: messages per second and events per second end to end. With
+ * `--backlog` the events are all accepted before the delivery worker starts, so
+ * the figures are the worker's own (fan-out and sending) rather than bounded by
+ * how fast this script accepts events. With `--lanes` the units are put in
+ * their lanes directly (no events, no fan-out) before the worker starts: the
+ * lanes' sending path alone. The last lines are one JSON object per figure:
+ * `{"bench","metric","value","unit"}`.
  */
 import { parseArgs } from "node:util";
 import { createDeliveryWorker } from "../lib/delivery/worker.ts";
@@ -25,7 +30,10 @@ import { createLogger } from "../lib/log.ts";
 import { loadConfig } from "../lib/config.ts";
 import { startQueueWorker } from "../lib/store/queue.ts";
 import { saveEvent } from "../lib/store/events.ts";
-import { putGroup } from "../lib/store/groups.ts";
+import { listGroupEntries, putGroup } from "../lib/store/groups.ts";
+import type { SendLog } from "../lib/store/send_logs.ts";
+import { createUnitsTogether, type NewUnit } from "../lib/store/units.ts";
+import { laneKeyFor } from "../lib/target_ref.ts";
 import { replaceRoutes } from "../lib/store/routes.ts";
 import { TelegramPacer } from "../lib/telegram/pacer.ts";
 import type { Target } from "../lib/types.ts";
@@ -179,11 +187,15 @@ async function bench() {
       events: { type: "string", default: "1000" },
       scale: { type: "string", default: "100" },
       throughput: { type: "boolean", default: false },
+      backlog: { type: "boolean", default: false },
+      lanes: { type: "boolean", default: false },
     },
   });
   const events = Number(values.events);
   const scale = Number(values.scale);
   const throughput = values.throughput;
+  const lanesOnly = throughput && values.lanes;
+  const backlog = throughput && (values.backlog || lanesOnly);
   const discordChannels = throughput ? 1 : DISCORD_CHANNELS;
   const telegramChats = throughput ? 1 : TELEGRAM_CHATS;
   const limits = {
@@ -261,9 +273,10 @@ async function bench() {
   let peakRss = 0;
   const sampler = setInterval(() => peakRss = Math.max(peakRss, Deno.memoryUsage().rss), 50);
   const started = performance.now();
-  const startedAt = Date.now();
-  const queue = startQueueWorker(kv, worker.handlers, log);
-  for (let index = 0; index < events; index++) {
+  let startedAt = Date.now();
+  let queue = backlog ? null : startQueueWorker(kv, worker.handlers, log);
+  if (lanesOnly) await fillLanes(kv, events, [...discordTargets, ...telegramTargets]);
+  for (let index = 0; index < (lanesOnly ? 0 : events); index++) {
     await saveEvent(kv, {
       provider: "custom",
       kind: "custom",
@@ -274,6 +287,10 @@ async function bench() {
     });
   }
   const acceptedMs = performance.now() - started;
+  if (!queue) {
+    startedAt = Date.now();
+    queue = startQueueWorker(kv, worker.handlers, log);
+  }
   let stats: { discord: ChatStats; telegram: ChatStats };
   do {
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -306,15 +323,12 @@ async function bench() {
       inOrderOnce: stats.discord.inOrderOnce && stats.telegram.inOrderOnce,
       peakRssMiB,
     };
-    console.log(JSON.stringify(report, null, 2));
+    console.log(JSON.stringify({ ...report, backlog, lanesOnly }, null, 2));
+    const run = lanesOnly ? "lanes throughput" : backlog ? "backlog throughput" : "throughput";
     printFigures([
-      [
-        "throughput messages/s (first to last send)",
-        messages / (report.sendSpanMs / 1000),
-        "msg/s",
-      ],
-      ["throughput events/s end to end", events / ((lastAt - startedAt) / 1000), "events/s"],
-      ["throughput peak RSS", peakRssMiB, "MiB"],
+      [`${run} messages/s (first to last send)`, messages / (report.sendSpanMs / 1000), "msg/s"],
+      [`${run} events/s end to end`, events / ((lastAt - startedAt) / 1000), "events/s"],
+      [`${run} peak RSS`, peakRssMiB, "MiB"],
     ]);
     return;
   }
@@ -363,6 +377,43 @@ async function bench() {
     ],
     [`peak RSS at scale ${scale} (${messages} messages)`, peakRssMiB, "MiB"],
   ]);
+}
+
+/**
+ * Puts one unit per (event, target) in the targets' lanes, as a fan-out would (in event order,
+ * 40 units a commit), with the bodies the fakes read "Event N" from.
+ */
+async function fillLanes(kv: Deno.Kv, events: number, targets: Target[]) {
+  const [{ internalId }] = await listGroupEntries(kv);
+  const now = Date.now();
+  const units: NewUnit[] = [];
+  for (let index = 0; index < events; index++) {
+    const eventId = `0BENCH${String(index).padStart(20, "0")}`;
+    for (const [number, target] of targets.entries()) {
+      const title = `Event ${index}`;
+      const body = target.platform === "discord"
+        ? { embeds: [{ title }], allowed_mentions: { parse: [] } }
+        : { text: title, parse_mode: "HTML", link_preview_options: { is_disabled: true } };
+      const log: SendLog = {
+        id: `${eventId}-${number}`,
+        deliveryId: eventId,
+        eventId,
+        event: "custom",
+        provider: "custom",
+        groupId: "bench",
+        groupInternalId: internalId,
+        routeId: target.platform,
+        platform: target.platform,
+        target,
+        status: "retrying",
+        attempts: 0,
+        createdAt: now,
+        updatedAt: now,
+      };
+      units.push({ log, body, lane: laneKeyFor(target) });
+    }
+  }
+  await createUnitsTogether(kv, units, now, 86_400_000);
 }
 
 /** Prints one JSON line per figure, for the benchmark runner. */

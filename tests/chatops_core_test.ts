@@ -8,7 +8,7 @@ import { parseReaction } from "../lib/chatops/reactions.ts";
 import { parseRef, refText } from "../lib/chatops/ref.ts";
 import { subscribeChat, unsubscribeChat } from "../lib/chatops/subscribe.ts";
 import { subjectOfPayload } from "../lib/chatops/subject.ts";
-import { trackSentMessage } from "../lib/chatops/tracking.ts";
+import { sentMessageRef } from "../lib/chatops/tracking.ts";
 import { getAllowedTargets } from "../lib/store/allowed_targets.ts";
 import { listAuditEntries } from "../lib/store/audit.ts";
 import { saveEvent } from "../lib/store/events.ts";
@@ -247,7 +247,7 @@ Deno.test("message refs: saved with the subject, listed newest first, bounded id
   );
 });
 
-Deno.test("tracking: a sent pull request notification records its subject", async () => {
+Deno.test("tracking: a sent pull request notification is recorded with its place and subject", async () => {
   await using kv = await Deno.openKv(":memory:");
   const payload = {
     action: "opened",
@@ -291,26 +291,18 @@ Deno.test("tracking: a sent pull request notification records its subject", asyn
     createdAt: 1,
     updatedAt: 1,
   };
-  await trackSentMessage(kv, { ...log, status: "failed" });
-  assert.equal(
-    await getMessageRef(kv, { platform: "discord", chatId: "701", messageId: "9001" }),
-    null,
-  );
-  await trackSentMessage(kv, log);
-  await trackSentMessage(kv, {
+  assert.equal(await sentMessageRef(kv, { ...log, status: "failed" }), null);
+  const discord = await sentMessageRef(kv, log);
+  assert.deepEqual(discord?.place, { platform: "discord", chatId: "701", messageId: "9001" });
+  const telegram = await sentMessageRef(kv, {
     ...log,
     platform: "telegram",
     target: { platform: "telegram", chatId: "-100333", topicId: 9 },
     messageId: "42",
   });
-  const telegram = await getMessageRef(kv, {
-    platform: "telegram",
-    chatId: "-100333",
-    messageId: "42",
-  });
+  assert.deepEqual(telegram?.place, { platform: "telegram", chatId: "-100333", messageId: "42" });
   assert.equal(telegram?.subject.number, 42);
-  const ref = await getMessageRef(kv, { platform: "discord", chatId: "701", messageId: "9001" });
-  assert.deepEqual(ref?.subject, {
+  assert.deepEqual(discord?.subject, {
     repository: "octo-org/switchyard",
     kind: "pull",
     number: 42,

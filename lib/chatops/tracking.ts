@@ -1,11 +1,13 @@
 /**
  * Message tracking: once a notification about a pull request or issue is sent, its place
  * (platform, chat, message id) is recorded with what it is about, so buttons and replies on it
- * know what they act on. The subject comes from the event's payload.
+ * know what they act on. The subject comes from the event's payload. The delivery worker writes
+ * the record in the commit that records the unit's outcome, so a notification the send log
+ * shows as sent is always actionable.
  */
 import type { Logger } from "../log.ts";
 import { loadEvent } from "../store/events.ts";
-import { saveMessageRef } from "../store/message_refs.ts";
+import type { NewMessageRef } from "../store/message_refs.ts";
 import type { SendLog } from "../store/send_logs.ts";
 import type { Target } from "../types.ts";
 import { SUBJECT_KINDS, subjectOfPayload } from "./subject.ts";
@@ -16,22 +18,27 @@ export function chatIdOf(target: Target): string {
 }
 
 /**
- * Records what the notification `log` sent is about, when it was sent, has a message id and
- * is about a pull request or issue. Never throws: tracking must not disturb delivery.
+ * What to record about the notification `log` sent: its place and subject when it was sent,
+ * has a message id and is about a pull request or issue; else null. Never throws: tracking
+ * must not disturb delivery.
  */
-export async function trackSentMessage(kv: Deno.Kv, log: SendLog, logger?: Logger): Promise<void> {
-  if (log.status !== "ok" || !log.messageId || !SUBJECT_KINDS.has(log.event)) return;
-  if (log.digestId !== undefined) return; // noise control hook: a digest is about many subjects
+export async function sentMessageRef(
+  kv: Deno.Kv,
+  log: SendLog,
+  logger?: Logger,
+): Promise<NewMessageRef | null> {
+  if (log.status !== "ok" || !log.messageId || !SUBJECT_KINDS.has(log.event)) return null;
+  if (log.digestId !== undefined) return null; // noise control hook: a digest is about many subjects
   try {
     const event = await loadEvent(kv, log.eventId);
     const subject = event && subjectOfPayload(event.payload);
-    if (!subject) return;
-    await saveMessageRef(
-      kv,
-      { platform: log.platform, chatId: chatIdOf(log.target), messageId: log.messageId },
-      { ...subject, routeId: log.routeId, groupId: log.groupId },
-    );
+    if (!subject) return null;
+    return {
+      place: { platform: log.platform, chatId: chatIdOf(log.target), messageId: log.messageId },
+      subject: { ...subject, routeId: log.routeId, groupId: log.groupId },
+    };
   } catch (error) {
     logger?.warn("message tracking failed", { logId: log.id, error: String(error) });
+    return null;
   }
 }

@@ -212,12 +212,12 @@ export async function sendOrEdit(
   log: SendLog,
   body: unknown,
 ): Promise<InPlaceResult> {
-  if (!isInPlaceBody(body)) return await sender.send(log.id, log.target, body);
+  if (!isInPlaceBody(body)) return await sender.send(log.id, log.target, body, log);
   const at = placeOf(log.target, body.inPlace.key);
   const recorded = await getProgressMessage(ctx.kv, at);
   const { stage } = body.inPlace;
   const post = async (): Promise<InPlaceResult> => {
-    const posted = await sender.send(log.id, log.target, body.message);
+    const posted = await sender.send(log.id, log.target, body.message, log);
     if (posted.kind === "sent" && posted.messageId) {
       if (body.inPlace.mode === "card") {
         await saveFirstProgressMessage(ctx.kv, at, posted.messageId, ctx.now());
@@ -269,7 +269,7 @@ async function updateCard(
     }
     if (reservation.waitMs > 0) await ctx.sleep(reservation.waitMs);
   }
-  const notice = await sender.send(log.id, log.target, body.notice ?? body.message);
+  const notice = await sender.send(log.id, log.target, body.notice ?? body.message, log);
   return notice.kind === "sent" ? { ...notice, editedMessageId: recorded.messageId } : notice;
 }
 

@@ -5,6 +5,13 @@
  * out). The lane scheduler (lane_scheduler.ts) holds the lane and runs steps.
  * Before each attempt the target guard checks that the unit's group may still
  * post there; a unit it refuses ends `dead` unsent.
+ *
+ * One commit per message when the lane flows: while a unit's call is in flight
+ * the next unit is read, and if it may go at once (order gate clear, target
+ * allowed, the limiter grants it within one longest sleep) the commit that
+ * records this unit's outcome also marks the next one as sending. Each outcome
+ * is still recorded right after its own call; only the next unit's mark (the
+ * lease check before its call) rides along.
  */
 import { type LanePace, paceEnd } from "../platform/lane_pace.ts";
 import {
@@ -17,9 +24,16 @@ import {
   type StoredPace,
 } from "../store/lanes.ts";
 import type { SendLog } from "../store/send_logs.ts";
-import { getUnit, markSending, recordOutcome } from "../store/units.ts";
+import {
+  getUnit,
+  getUnits,
+  markSending,
+  recordOutcome,
+  type StoredUnit,
+  type UnitToMark,
+} from "../store/units.ts";
 import type { Target } from "../types.ts";
-import { trackSentMessage } from "../chatops/tracking.ts";
+import { sentMessageRef } from "../chatops/tracking.ts";
 import { noteEdit, sendOrEdit } from "./edit_in_place.ts";
 import type { DeliveryContext } from "./context.ts";
 import { mustWaitForOlderEvents, ORDER_POLL_MS } from "./order_gate.ts";
@@ -40,13 +54,35 @@ export interface HeldLane {
   ahead: Deno.KvEntry<LaneEntry>[];
   /** When `ahead` was read. */
   aheadReadAt: number;
+  /** Units of `ahead` already read (a few at a time, while the unit before them was sent). */
+  readUnits?: Map<string, StoredUnit>;
+  /** The last entries read were all used up without a wait: the next read takes more. */
+  flowing?: boolean;
   /** Units of events up to this one may go: no older fan-out was pending at `clearedAt`. */
   clearedThrough?: string;
   clearedAt?: number;
+  /** The head unit when the previous outcome's commit already marked it as sending. */
+  marked?: MarkedUnit;
 }
+
+/** A unit marked as sending, ready for its call. */
+interface MarkedUnit {
+  /** Its send log as marked. */
+  log: Deno.KvEntry<SendLog>;
+  body: unknown;
+  sender: PlatformSender;
+  /** When its call may leave (its reservation). */
+  sendAt: number;
+}
+
+/** How many units of the lane one read ahead takes. */
+const UNITS_PER_READ = 5;
 
 /** How many lane entries one read takes. */
 const READ_AHEAD = 32;
+
+/** How many once a lane flows (its last entries were all used up without a wait). */
+const READ_AHEAD_FLOWING = 128;
 
 /** How long a clear look at the order gate is trusted. */
 const GATE_TRUST_MS = 500;
@@ -121,10 +157,11 @@ async function endWithoutSending(
 /** Records what an attempt came to (retrying busy-store errors) and tells the lane what next. */
 async function settle(
   ctx: DeliveryContext,
-  lane: string,
+  held: HeldLane,
   log: Deno.KvEntry<SendLog>,
   entry: LaneEntry,
   result: SendResult,
+  upcoming: Promise<StoredUnit | null> | null = null,
 ): Promise<Step> {
   const now = ctx.now();
   const decision = decide(result, entry, ctx.backoffMs, now, ctx.rateLimitBound);
@@ -134,12 +171,26 @@ async function settle(
     kept.rateLimits = decision.rateLimits;
     kept.rateLimitedSince = decision.rateLimitedSince;
   }
-  await trackSentMessage(ctx.kv, next, ctx.log); // buttons and replies find it once logged
-  await retryTransient(
+  // Buttons and replies find the message once the outcome is logged: it is written with it.
+  const messageRef = await sentMessageRef(ctx.kv, next, ctx.log) ?? undefined;
+  // Nothing about the next unit may keep this outcome from being recorded.
+  const ready = next.status !== "retrying" && upcoming
+    ? await readyToGo(ctx, held, await upcoming).catch(() => null)
+    : null;
+  const marked = await retryTransient(
     ctx.log,
     "record a delivery outcome",
-    () => recordOutcome(ctx.kv, lane, log, next, kept, now, ctx.retentionMs),
+    () =>
+      recordOutcome(ctx.kv, held.lane, log, next, kept, now, ctx.retentionMs, {
+        messageRef,
+        markNext: ready?.unit,
+      }),
   );
+  if (ready && marked) {
+    held.marked = { log: marked, body: ready.body, sender: ready.sender, sendAt: ready.sendAt };
+  } else if (ready) {
+    ctx.targets.forget(ready.unit.basis.groupId); // the list it was judged on may have changed
+  }
   ctx.log.info(next.status === "ok" ? "delivery sent" : "delivery attempt", {
     eventId: next.eventId,
     logId: next.id,
@@ -152,6 +203,63 @@ async function settle(
   return decision.delayMs === undefined
     ? { kind: "next" }
     : { kind: "wait", delayMs: decision.delayMs };
+}
+
+/**
+ * The unit read ahead, if it may go as soon as the unit before it is recorded:
+ * still waiting, its body kept, its platform configured, the order gate clear
+ * without a look, its target allowed, and the limiter granting it within one
+ * longest sleep (the reservation is made). Null otherwise: the lane's next step
+ * then takes it the ordinary way.
+ */
+async function readyToGo(
+  ctx: DeliveryContext,
+  held: HeldLane,
+  read: StoredUnit | null,
+): Promise<{ unit: UnitToMark; body: unknown; sender: PlatformSender; sendAt: number } | null> {
+  const log = read?.log;
+  if (!log || log.value.status !== "retrying" || read.body === null) return null;
+  if (log.value.id !== held.ahead[1]?.value.logId) return null;
+  const sender = ctx.senders[log.value.platform] as PlatformSender | undefined;
+  if (!sender || sender.unavailable() !== null) return null;
+  if (!gateClear(ctx, held, log.value.eventId)) return null;
+  const verdict = await ctx.targets.check(log.value);
+  if (verdict.kind !== "allowed") return null;
+  const reservation = sender.reserve(log.value.target, ctx.maxSleepMs);
+  if (!reservation.granted) return null;
+  return {
+    unit: { run: held.run, log, basis: verdict.basis },
+    body: read.body,
+    sender,
+    sendAt: ctx.now() + reservation.waitMs,
+  };
+}
+
+/**
+ * The unit after the head, from the units already read or read now with the
+ * few after it; null when there is none or the read failed (each unit is then
+ * read again in its own step).
+ */
+async function readNext(ctx: DeliveryContext, held: HeldLane): Promise<StoredUnit | null> {
+  const logId = held.ahead[1]?.value.logId;
+  if (logId === undefined) return null;
+  const known = held.readUnits?.get(logId);
+  if (known) return known;
+  const ids = held.ahead.slice(1, 1 + UNITS_PER_READ).map((entry) => entry.value.logId);
+  try {
+    const units = await getUnits(ctx.kv, ids);
+    held.readUnits = new Map(ids.map((id, index) => [id, units[index]]));
+    return units[0];
+  } catch {
+    return null;
+  }
+}
+
+/** True when an earlier clear look at the order gate covers a unit of `eventId` (see below). */
+function gateClear(ctx: DeliveryContext, held: HeldLane, eventId: string): boolean {
+  return held.clearedThrough !== undefined && eventId <= held.clearedThrough &&
+    (held.clearedAt ?? Infinity) <= held.aheadReadAt &&
+    ctx.now() - held.clearedAt! < GATE_TRUST_MS;
 }
 
 /**
@@ -168,13 +276,8 @@ async function orderGate(
   held: HeldLane,
   eventId: string,
 ): Promise<"go" | "look again" | "wait"> {
+  if (gateClear(ctx, held, eventId)) return "go";
   const now = ctx.now();
-  if (
-    held.clearedThrough !== undefined && eventId <= held.clearedThrough &&
-    (held.clearedAt ?? Infinity) <= held.aheadReadAt && now - held.clearedAt! < GATE_TRUST_MS
-  ) {
-    return "go";
-  }
   const newest = eventOf(held.ahead.at(-1)!.value.logId);
   for (const candidate of newest > eventId ? [newest, eventId] : [eventId]) {
     if (!await mustWaitForOlderEvents(ctx, candidate)) {
@@ -190,8 +293,15 @@ async function orderGate(
 export async function step(ctx: DeliveryContext, held: HeldLane): Promise<Step> {
   const outcome = await stepHead(ctx, held);
   // A unit that stays in the lane has a new entry (its counts): read the lane again.
-  if (outcome.kind === "next") held.ahead.shift();
-  else held.ahead = [];
+  if (outcome.kind === "next") {
+    const done = held.ahead.shift()!;
+    held.readUnits?.delete(done.value.logId);
+    if (held.ahead.length === 0) held.flowing = true;
+  } else {
+    held.ahead = [];
+    held.readUnits = undefined;
+    if (outcome.kind !== "wait" || outcome.delayMs > 0) held.flowing = false;
+  }
   return outcome;
 }
 
@@ -199,7 +309,8 @@ async function stepHead(ctx: DeliveryContext, held: HeldLane): Promise<Step> {
   const { lane } = held;
   if (held.ahead.length === 0) {
     held.aheadReadAt = ctx.now();
-    const { entries, tailStamp } = await readLaneEntries(ctx.kv, lane, READ_AHEAD);
+    const limit = held.flowing ? READ_AHEAD_FLOWING : READ_AHEAD;
+    const { entries, tailStamp } = await readLaneEntries(ctx.kv, lane, limit);
     if (entries.length === 0) {
       const now = ctx.now();
       if (await finishLane(ctx.kv, lane, held.run, tailStamp, paceOfLane(ctx, held), now)) {
@@ -211,6 +322,9 @@ async function stepHead(ctx: DeliveryContext, held: HeldLane): Promise<Step> {
     held.ahead = entries;
   }
   const head = held.ahead[0];
+  const marked = held.marked;
+  held.marked = undefined;
+  if (marked?.log.value.id === head.value.logId) return await sendMarked(ctx, held, head, marked);
   const { log, body } = await getUnit(ctx.kv, head.value.logId);
   if (!log || log.value.status !== "retrying") {
     await dropLaneEntry(ctx.kv, head);
@@ -240,7 +354,7 @@ async function stepHead(ctx: DeliveryContext, held: HeldLane): Promise<Step> {
     return { kind: "next" };
   }
   if (verdict.kind === "unsure") {
-    return await settle(ctx, lane, log, head.value, verdict.result);
+    return await settle(ctx, held, log, head.value, verdict.result);
   }
   // Not yet: come back one longest sleep early, so that reading and marking the unit happen
   // inside that sleep and the call still leaves at its reserved time.
@@ -249,13 +363,27 @@ async function stepHead(ctx: DeliveryContext, held: HeldLane): Promise<Step> {
     return { kind: "wait", delayMs: Math.max(0, reservation.waitMs - ctx.maxSleepMs) };
   }
   const sendAt = ctx.now() + reservation.waitMs;
-  const sending = await markSending(ctx.kv, held.run, log, ctx.now(), ctx.retentionMs);
+  const unit = { run: held.run, log, basis: verdict.basis };
+  const sending = await markSending(ctx.kv, unit, ctx.now(), ctx.retentionMs);
   if (!sending) {
+    ctx.targets.forget(log.value.groupId); // the list it was judged on may have changed
     const owned = await stillOwned(ctx, held);
     return owned.kind === "next" ? { kind: "wait", delayMs: 0 } : owned;
   }
-  const left = sendAt - ctx.now();
+  return await sendMarked(ctx, held, head, { log: sending, body, sender, sendAt });
+}
+
+/** Makes the call of a unit marked as sending (at its reserved time) and records its outcome. */
+async function sendMarked(
+  ctx: DeliveryContext,
+  held: HeldLane,
+  head: Deno.KvEntry<LaneEntry>,
+  unit: MarkedUnit,
+): Promise<Step> {
+  // The next unit is read while this one is on its way, for its mark to ride on this outcome.
+  const upcoming = held.ahead.length > 1 ? readNext(ctx, held) : null;
+  const left = unit.sendAt - ctx.now();
   if (left > 0) await ctx.sleep(left);
-  const result = await sendOrEdit(ctx, sender, log.value, body); // edit in place, else send
-  return await settle(ctx, lane, sending, head.value, result);
+  const result = await sendOrEdit(ctx, unit.sender, unit.log.value, unit.body); // edit in place, else send
+  return await settle(ctx, held, unit.log, head.value, result, upcoming);
 }

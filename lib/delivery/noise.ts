@@ -101,8 +101,13 @@ export function withNoiseControl(
   senders: Record<string, PlatformSender>,
 ): Record<string, PlatformSender> {
   const wrap = (sender: PlatformSender): PlatformSender => {
-    const send = async (logId: string, target: Target, body: unknown): Promise<SendResult> => {
-      const log = await getSendLog(deps.kv, logId);
+    const send = async (
+      logId: string,
+      target: Target,
+      body: unknown,
+      unit?: SendLog,
+    ): Promise<SendResult> => {
+      const log = unit?.id === logId ? unit : await getSendLog(deps.kv, logId);
       const route = log && await routeOf(deps, log);
       if (!log || !route || !hasNoiseOptions(route)) return await sender.send(logId, target, body);
       return await sendWithNoiseControl(deps, sender, route, log, body);

@@ -10,6 +10,7 @@ import type { DiscordMessageBody } from "../format/discord.ts";
 import type { TelegramMessageBody } from "../format/telegram.ts";
 import { TelegramPacer } from "../telegram/pacer.ts";
 import { sendTelegramMessage } from "../telegram/send.ts";
+import type { SendLog } from "../store/send_logs.ts";
 import type { Target } from "../types.ts";
 import type { Reservation } from "../platform/even_pace.ts";
 import type { LanePace } from "../platform/lane_pace.ts";
@@ -25,8 +26,11 @@ export interface PlatformSender {
   unavailable(): string | null;
   /** Reserves the next call to `target` if it may go within `maxWaitMs`. */
   reserve(target: Target, maxWaitMs: number): Reservation;
-  /** Sends `body` to `target` for the unit `logId`; the limiter learns from the answer. */
-  send(logId: string, target: Target, body: unknown): Promise<SendResult>;
+  /**
+   * Sends `body` to `target` for the unit `logId`; the limiter learns from the answer. `unit`
+   * is the unit's send log when the caller has it at hand (noise control reads it otherwise).
+   */
+  send(logId: string, target: Target, body: unknown, unit?: SendLog): Promise<SendResult>;
   /** Edits the message `messageId` in `target` to `body` (edit in place); paced like a send. */
   edit(target: Target, messageId: string, body: unknown): Promise<EditResult>;
   /** The target's rate-limit state, for the next owner of its lane. */

@@ -5,19 +5,27 @@
  * thread must be a thread of the channel the target names (a thread is allowed through its
  * parent channel, so a route cannot reach a foreign thread by pairing it with an allowed
  * channel). Telegram topics always live in their chat, so the chat decides.
+ *
+ * The guard remembers each group's allowlist as it last read it. An allowed verdict names the
+ * version it was judged on and the unit is marked as sending only while the list is still that
+ * version (lib/store/units.ts), so a remembered list saves a read per message without ever
+ * letting a removed target through; a refusal is always judged on a fresh read.
  */
 import type { ThreadParents } from "../discord/threads.ts";
-import { isTargetAllowed } from "../store/allowed_targets.ts";
+import { getAllowedTargets } from "../store/allowed_targets.ts";
 import type { SendLog } from "../store/send_logs.ts";
 import { allowTargetsOfStoredRoutes } from "../store/target_upgrade.ts";
+import type { TargetBasis } from "../store/units.ts";
 import type { SendResult } from "../platform/send_result.ts";
+import { targetRefKey } from "../target_ref.ts";
 
 /** The error of a unit whose target its group may not post into. */
 export const NOT_ALLOWED = "target not allowed for group";
 
 /** Whether a unit may be sent. */
 export type TargetVerdict =
-  | { kind: "allowed" }
+  /** Send it, if the group's allowlist is still the version `basis` names. */
+  | { kind: "allowed"; basis: TargetBasis }
   /** Never send it: the unit ends `dead` with `error`. */
   | { kind: "refused"; error: string }
   /** The platform could not tell (yet): the result goes to the retry policy. */
@@ -32,6 +40,17 @@ export interface TargetGuard {
   upgrade(): Promise<number>;
   /** Whether the unit of `log` may be sent to its target now. */
   check(log: SendLog): Promise<TargetVerdict>;
+  /** Forgets the allowlist of `groupId` as last read (a mark checked against it failed). */
+  forget(groupId: string): void;
+}
+
+/** How many groups' allowlists the guard remembers. */
+const REMEMBERED_GROUPS = 256;
+
+/** A group's allowlist as read: its version and the keys (`targetRefKey`) on it. */
+interface ReadList {
+  versionstamp: string | null;
+  keys: Set<string>;
 }
 
 /** The guard of a delivery worker on `kv`, asking Discord about threads through `threads`. */
@@ -42,21 +61,38 @@ export function createTargetGuard(kv: Deno.Kv, threads: ThreadParents): TargetGu
       upgrading = null;
       throw error;
     });
+  const lists = new Map<string, ReadList>();
+  const read = async (groupId: string): Promise<ReadList> => {
+    const { targets, versionstamp } = await getAllowedTargets(kv, groupId);
+    const list = {
+      versionstamp,
+      keys: new Set(targets.map((entry) => targetRefKey(entry.target))),
+    };
+    lists.delete(groupId);
+    if (lists.size >= REMEMBERED_GROUPS) lists.delete(lists.keys().next().value!);
+    lists.set(groupId, list);
+    return list;
+  };
   return {
     upgrade,
+    forget: (groupId) => lists.delete(groupId),
     async check(log) {
       await upgrade();
-      if (!(await isTargetAllowed(kv, log.groupId, log.target))) {
+      const key = targetRefKey(log.target);
+      let list = lists.get(log.groupId);
+      if (!list?.keys.has(key)) list = await read(log.groupId);
+      if (!list.keys.has(key) || list.versionstamp === null) {
         return { kind: "refused", error: NOT_ALLOWED };
       }
+      const basis = { groupId: log.groupId, versionstamp: list.versionstamp };
       const target = log.target;
       if (target.platform !== "discord" || target.threadId === undefined) {
-        return { kind: "allowed" };
+        return { kind: "allowed", basis };
       }
       const thread = await threads.lookup(target.threadId);
       if (thread.kind === "failed") return { kind: "unsure", result: thread.result };
       if (thread.kind === "thread" && thread.parentId === target.channelId) {
-        return { kind: "allowed" };
+        return { kind: "allowed", basis };
       }
       return {
         kind: "refused",

@@ -29,6 +29,12 @@ export interface MessagePlace {
   messageId: string;
 }
 
+/** A notification to record: where it is and what it is about. */
+export interface NewMessageRef {
+  place: MessagePlace;
+  subject: MessageSubject;
+}
+
 /** A recorded notification: where it is and what it is about. */
 export interface MessageRef extends MessagePlace {
   subject: MessageSubject;
@@ -58,8 +64,22 @@ export async function saveMessageRef(
   now: number = Date.now(),
 ): Promise<void> {
   if (!validPlace(place)) return;
+  await addMessageRef(kv.atomic(), place, subject, now).commit();
+}
+
+/**
+ * Adds to `op` the record of what the notification at `place` is about, so it is written in
+ * the same commit as the rest of `op` (a malformed place adds nothing).
+ */
+export function addMessageRef(
+  op: Deno.AtomicOperation,
+  place: MessagePlace,
+  subject: MessageSubject,
+  now: number,
+): Deno.AtomicOperation {
+  if (!validPlace(place)) return op;
   const ref: MessageRef = { ...place, subject, sentAt: now };
-  await kv.set(keyOf(place), ref, { expireIn: MESSAGE_REF_LIFETIME_MS });
+  return op.set(keyOf(place), ref, { expireIn: MESSAGE_REF_LIFETIME_MS });
 }
 
 /** What the notification at `place` is about, or null (unknown, expired or malformed). */

@@ -16,12 +16,14 @@ import {
   reattachUnit,
 } from "./lanes.ts";
 import {
+  allowedTargetsKey,
   laneEntryKey,
   laneRunKey,
   sendLogByStatusPrefix,
   sendLogKey,
   unitBodyKey,
 } from "./keys.ts";
+import { addMessageRef, type NewMessageRef } from "./message_refs.ts";
 import { countOutcome } from "./metrics.ts";
 import {
   DEFAULT_RETENTION_DAYS,
@@ -130,44 +132,104 @@ async function createTogether(
   return (await op.commit()).ok;
 }
 
-/** A unit's send log (null when gone) and rendered body (null when gone), in one read. */
-export async function getUnit(
-  kv: Deno.Kv,
-  logId: string,
-): Promise<{ log: Deno.KvEntry<SendLog> | null; body: unknown }> {
-  const [log, body] = await kv.getMany<[SendLog, unknown]>([sendLogKey(logId), unitBodyKey(logId)]);
-  return {
-    log: log.versionstamp === null ? null : log as Deno.KvEntry<SendLog>,
-    body: body.value,
-  };
+/** A unit as read: its send log entry (null when gone) and rendered body (null when gone). */
+export interface StoredUnit {
+  log: Deno.KvEntry<SendLog> | null;
+  body: unknown;
+}
+
+/** A unit's send log and rendered body, in one read. */
+export async function getUnit(kv: Deno.Kv, logId: string): Promise<StoredUnit> {
+  return (await getUnits(kv, [logId]))[0];
+}
+
+/** Several units' send logs and rendered bodies, in `logIds` order, five units per read. */
+export async function getUnits(kv: Deno.Kv, logIds: readonly string[]): Promise<StoredUnit[]> {
+  const units: StoredUnit[] = [];
+  const perRead = GET_MANY_KEYS / 2;
+  for (let start = 0; start < logIds.length; start += perRead) {
+    const some = logIds.slice(start, start + perRead);
+    const read = await kv.getMany(some.flatMap((id) => [sendLogKey(id), unitBodyKey(id)]));
+    some.forEach((_, index) => {
+      const log = read[2 * index] as Deno.KvEntryMaybe<SendLog>;
+      units.push({
+        log: log.versionstamp === null ? null : log as Deno.KvEntry<SendLog>,
+        body: read[2 * index + 1].value,
+      });
+    });
+  }
+  return units;
+}
+
+/**
+ * The version of a group's allowlist that a send-time target check read: a unit
+ * is marked as sending only while the list is still that version, so a target
+ * removed meanwhile is never sent to on a verdict made before the removal.
+ */
+export interface TargetBasis {
+  groupId: string;
+  /** The allowlist record's versionstamp when the check read it. */
+  versionstamp: string;
+}
+
+/** A unit about to be sent: the lane's run record and the unit as read, and its target check. */
+export interface UnitToMark {
+  run: Deno.KvEntry<LaneRun>;
+  log: Deno.KvEntry<SendLog>;
+  basis: TargetBasis;
+}
+
+/** Adds to `op` the mark of an attempt (checked as {@link markSending} says); the marked log. */
+function addMark(
+  op: Deno.AtomicOperation,
+  { run, log, basis }: UnitToMark,
+  now: number,
+  retentionMs: number,
+): SendLog {
+  const { nextAttemptAt: _due, ...rest } = log.value;
+  const next: SendLog = { ...rest, attempts: log.value.attempts + 1, updatedAt: now };
+  // The status is unchanged, so the index entries stay as they are: only the record is written.
+  op.check(run).check(log)
+    .check({ key: allowedTargetsKey(basis.groupId), versionstamp: basis.versionstamp })
+    .set(sendLogKey(next.id), next, { expireIn: retentionMs });
+  return next;
 }
 
 /**
  * Counts an attempt before the platform call, if the runner still holds the
- * lane (`run` unchanged) and the unit is unchanged. Returns the updated log
- * entry, or null when either changed.
+ * lane (`run` unchanged), the unit is unchanged and the group's allowlist is
+ * still the one its target check read. Returns the updated log entry, or null
+ * when any of them changed.
  */
 export async function markSending(
   kv: Deno.Kv,
-  run: Deno.KvEntry<LaneRun>,
-  log: Deno.KvEntry<SendLog>,
+  unit: UnitToMark,
   now: number,
   retentionMs: number,
 ): Promise<Deno.KvEntry<SendLog> | null> {
-  const { nextAttemptAt: _due, ...rest } = log.value;
-  const next: SendLog = { ...rest, attempts: log.value.attempts + 1, updatedAt: now };
-  // The status is unchanged, so the index entries stay as they are: only the record is written.
-  const result = await kv.atomic().check(run).check(log)
-    .set(sendLogKey(next.id), next, { expireIn: retentionMs })
-    .commit();
-  return result.ok ? { ...log, value: next, versionstamp: result.versionstamp } : null;
+  const op = kv.atomic();
+  const next = addMark(op, unit, now, retentionMs);
+  const result = await op.commit();
+  return result.ok ? { ...unit.log, value: next, versionstamp: result.versionstamp } : null;
+}
+
+/** What else the commit of an outcome writes. */
+export interface OutcomeExtras {
+  /** What the sent notification is about (chat-ops buttons and replies read it). */
+  messageRef?: NewMessageRef;
+  /** The lane's next unit, marked as sending in the same commit when nothing changed. */
+  markNext?: UnitToMark;
 }
 
 /**
  * Records the outcome of an attempt: the new send log, its counters, and the
  * lane entry (kept with its failure and 429 counts while `retrying`, removed
- * when final); the body is removed once the unit is `ok`. Throws if the unit
- * changed since it was marked as sending.
+ * when final); the body is removed once the unit is `ok`; the message
+ * reference, if any, is written with them. Throws if the unit changed since it
+ * was marked as sending. With `markNext`, the same commit also marks the next
+ * unit as sending ({@link markSending}) and returns its updated entry; if that
+ * part cannot commit (the lane, the unit or the allowlist changed), the
+ * outcome is recorded alone and null is returned.
  */
 export async function recordOutcome(
   kv: Deno.Kv,
@@ -177,7 +239,8 @@ export async function recordOutcome(
   entry: LaneEntry,
   now: number,
   retentionMs: number,
-): Promise<void> {
+  extras: OutcomeExtras = {},
+): Promise<Deno.KvEntry<SendLog> | null> {
   const op = kv.atomic().check(log);
   putSendLog(op, next, log.value, retentionMs);
   countOutcome(op, next, now);
@@ -187,7 +250,21 @@ export async function recordOutcome(
     op.delete(laneEntryKey(lane, next.id));
   }
   if (next.status === "ok") op.delete(unitBodyKey(next.id));
-  if (!(await op.commit()).ok) throw new Error(`Delivery unit ${next.id} changed while sending`);
+  if (extras.messageRef) addMessageRef(op, extras.messageRef.place, extras.messageRef.subject, now);
+  const marked = extras.markNext && addMark(op, extras.markNext, now, retentionMs);
+  if (!marked) {
+    if (!(await op.commit()).ok) throw new Error(`Delivery unit ${next.id} changed while sending`);
+    return null;
+  }
+  const result = await op.commit().catch(() => null);
+  if (result?.ok) {
+    return { ...extras.markNext!.log, value: marked, versionstamp: result.versionstamp };
+  }
+  // The next unit's part could not commit (or the store failed): the outcome goes alone.
+  await recordOutcome(kv, lane, log, next, entry, now, retentionMs, {
+    messageRef: extras.messageRef,
+  });
+  return null;
 }
 
 /** What {@link redeliver} did. */
