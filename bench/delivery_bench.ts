@@ -29,7 +29,7 @@ import { utf8 } from "../lib/encoding.ts";
 import { createLogger } from "../lib/log.ts";
 import { loadConfig } from "../lib/config.ts";
 import { startQueueWorker } from "../lib/store/queue.ts";
-import { saveEvent } from "../lib/store/events.ts";
+import { saveEventGrouped } from "../lib/store/group_commit.ts";
 import { listGroupEntries, putGroup } from "../lib/store/groups.ts";
 import type { SendLog } from "../lib/store/send_logs.ts";
 import { createUnitsTogether, type NewUnit } from "../lib/store/units.ts";
@@ -69,6 +69,34 @@ interface ChatStats {
 interface FakeLimits {
   discord?: FakeDiscordLimits;
   telegram?: FakeTelegramLimits;
+}
+
+/** Webhooks in flight at once while the bench accepts its events. */
+const ACCEPTING_CONNECTIONS = 16;
+
+/**
+ * Accepts `count` custom events as the ingress does under concurrent webhooks: through the
+ * group commit, `ACCEPTING_CONNECTIONS` at a time, so events share commits and deliver jobs.
+ * Each event gets its id when it is handed over, in index order, which the order check relies
+ * on.
+ */
+async function acceptEvents(kv: Deno.Kv, count: number): Promise<void> {
+  let next = 0;
+  const connection = async () => {
+    while (next < count) {
+      const index = next++;
+      const outcome = await saveEventGrouped(kv, {
+        provider: "custom",
+        kind: "custom",
+        scope: { type: "global" },
+        receivedAt: Date.now(),
+        headers: {},
+        body: utf8(JSON.stringify({ message: { title: `Event ${index}` } })),
+      });
+      if (outcome.status !== "accepted") throw new Error(`event ${index}: ${outcome.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: ACCEPTING_CONNECTIONS }, connection));
 }
 
 function titleOf(platform: "discord" | "telegram", body: Record<string, unknown>): number {
@@ -276,16 +304,7 @@ async function bench() {
   let startedAt = Date.now();
   let queue = backlog ? null : startQueueWorker(kv, worker.handlers, log);
   if (lanesOnly) await fillLanes(kv, events, [...discordTargets, ...telegramTargets]);
-  for (let index = 0; index < (lanesOnly ? 0 : events); index++) {
-    await saveEvent(kv, {
-      provider: "custom",
-      kind: "custom",
-      scope: { type: "global" },
-      receivedAt: Date.now(),
-      headers: {},
-      body: utf8(JSON.stringify({ message: { title: `Event ${index}` } })),
-    });
-  }
+  await acceptEvents(kv, lanesOnly ? 0 : events);
   const acceptedMs = performance.now() - started;
   if (!queue) {
     startedAt = Date.now();

@@ -2,8 +2,8 @@
  * Runs every benchmark under bench/ and collects their results: `deno task bench`.
  *
  * Each `bench/*.ts` file (except this runner, `result.ts` and files starting with `_`) is run
- * as its own process, one after the other, with the arguments listed in {@link ARGUMENTS}
- * (none otherwise) and a time limit. Its output is shown as it comes; every line that is a
+ * as its own process, one after the other, once per argument list in {@link ARGUMENTS}
+ * (once without arguments otherwise), each with a time limit. Its output is shown as it comes; every line that is a
  * JSON result (`{"bench", "metric", "value", "unit"}`, see `result.ts`) is collected. At the
  * end the runner prints one table of all results and writes `bench/results.json`. Everything
  * listens on 127.0.0.1 only.
@@ -13,12 +13,12 @@
  */
 import { type BenchResult, parseResultLine } from "./result.ts";
 
-/** Arguments per benchmark file, chosen so the whole run takes a few minutes. */
-const ARGUMENTS: Record<string, string[]> = {
-  "filter_bench.ts": ["2"],
-  "ingest_load.ts": ["5"],
-  "cold_start.ts": ["5"],
-  "delivery_bench.ts": ["--events", "200", "--scale", "100"],
+/** The runs of each benchmark file (their arguments), chosen so the whole run takes a few minutes. */
+const ARGUMENTS: Record<string, string[][]> = {
+  "filter_bench.ts": [["2"]],
+  "ingest_load.ts": [["5"]],
+  "cold_start.ts": [["5"]],
+  "delivery_bench.ts": [["--events", "200", "--scale", "100"], ["--throughput"]],
 };
 /** The longest one benchmark may run. */
 const TIME_LIMIT_MS = 5 * 60 * 1000;
@@ -43,10 +43,10 @@ interface BenchRun {
   results: BenchResult[];
 }
 
-async function runBench(file: string): Promise<BenchRun> {
+async function runBench(file: string, args: string[]): Promise<BenchRun> {
   const started = performance.now();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL(file, BENCH_DIR).pathname, ...(ARGUMENTS[file] ?? [])],
+    args: ["run", "-A", new URL(file, BENCH_DIR).pathname, ...args],
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
@@ -69,7 +69,13 @@ async function runBench(file: string): Promise<BenchRun> {
   if (pending) take(pending);
   const status = await child.status;
   clearTimeout(timer);
-  return { file, ok: status.success, seconds: (performance.now() - started) / 1000, results };
+  const label = [file, ...args].join(" ");
+  return {
+    file: label,
+    ok: status.success,
+    seconds: (performance.now() - started) / 1000,
+    results,
+  };
 }
 
 function format(value: number): string {
@@ -81,8 +87,10 @@ function format(value: number): string {
 const files = await benchFiles(Deno.args[0]);
 const runs: BenchRun[] = [];
 for (const file of files) {
-  console.log(`\n## ${file}\n`);
-  runs.push(await runBench(file));
+  for (const args of ARGUMENTS[file] ?? [[]]) {
+    console.log(`\n## ${[file, ...args].join(" ")}\n`);
+    runs.push(await runBench(file, args));
+  }
 }
 
 const results = runs.flatMap((run) => run.results);
