@@ -5,7 +5,9 @@
  * down (`--scale`, default 100): every limit window is divided by it, on the
  * fakes and in the worker's limiters alike. The fakes run in their own process
  * (this script with `--fakes`), so their clock is not slowed by the delivery
- * worker's load and the peak RSS measured is the delivery worker's alone.
+ * worker's load and the peak RSS measured is the delivery worker's alone. The
+ * worker runs with the V8 flags `deno task start` gives the server (the script
+ * runs itself again with them), so its memory is the product's.
  *
  *   deno run -A bench/delivery_bench.ts [--events 1000] [--scale 100]
  *   deno run -A bench/delivery_bench.ts --throughput [--events 1000]
@@ -28,6 +30,8 @@ import { saveEvent } from "../lib/store/events.ts";
 import { putGroup } from "../lib/store/groups.ts";
 import { replaceRoutes } from "../lib/store/routes.ts";
 import { TelegramPacer } from "../lib/telegram/pacer.ts";
+import { rerunWithStartFlags } from "./start_flags.ts";
+import { describeSample, highWaterMiB, MemorySampler } from "./memory.ts";
 import type { Target } from "../lib/types.ts";
 import {
   type FakeChat,
@@ -258,8 +262,7 @@ async function bench() {
     maxSleepMs: throughput ? 0 : 1000 / scale,
   });
 
-  let peakRss = 0;
-  const sampler = setInterval(() => peakRss = Math.max(peakRss, Deno.memoryUsage().rss), 50);
+  const sampler = new MemorySampler();
   const started = performance.now();
   const startedAt = Date.now();
   const queue = startQueueWorker(kv, worker.handlers, log);
@@ -284,7 +287,7 @@ async function bench() {
     performance.now() - started < TIME_LIMIT_MS
   );
   const elapsedMs = performance.now() - started;
-  clearInterval(sampler);
+  const peakSample = sampler.stop();
   await queue.drain(5_000);
   await worker.close();
   kv.close();
@@ -293,7 +296,12 @@ async function bench() {
   await Deno.remove(dir, { recursive: true });
 
   const messages = stats.discord.received + stats.telegram.received;
-  const peakRssMiB = Math.round(peakRss / 1024 / 1024);
+  const peakRssMiB = Math.round(peakSample?.rss ?? 0);
+  if (peakSample) {
+    console.log(
+      `at the peak: ${describeSample(peakSample)}; VmHWM ${highWaterMiB().toFixed(0)} MiB`,
+    );
+  }
   if (throughput) {
     const lastAt = Math.max(stats.discord.lastAt, stats.telegram.lastAt);
     const firstAt = Math.min(stats.discord.firstAt, stats.telegram.firstAt);
@@ -375,5 +383,10 @@ function printFigures(figures: [metric: string, value: number, unit: string][]) 
 
 if (import.meta.main) {
   if (Deno.args.includes("--fakes")) await serveFakes();
-  else await bench();
+  else {
+    // The worker runs with the flags `deno task start` gives the server, so the memory is the product's.
+    const code = await rerunWithStartFlags(new URL(import.meta.url));
+    if (code === null) await bench();
+    else Deno.exit(code);
+  }
 }
