@@ -31,7 +31,7 @@ import { putGroup } from "../lib/store/groups.ts";
 import { replaceRoutes } from "../lib/store/routes.ts";
 import { TelegramPacer } from "../lib/telegram/pacer.ts";
 import { rerunWithStartFlags } from "./start_flags.ts";
-import { describeSample, highWaterMiB, MemorySampler } from "./memory.ts";
+import { cpuMsOfSelf, describeSample, highWaterMiB, MemorySampler } from "./memory.ts";
 import type { Target } from "../lib/types.ts";
 import {
   type FakeChat,
@@ -263,6 +263,7 @@ async function bench() {
   });
 
   const sampler = new MemorySampler();
+  const cpuBefore = cpuMsOfSelf();
   const started = performance.now();
   const startedAt = Date.now();
   const queue = startQueueWorker(kv, worker.handlers, log);
@@ -288,6 +289,7 @@ async function bench() {
   );
   const elapsedMs = performance.now() - started;
   const peakSample = sampler.stop();
+  const cpuMs = cpuMsOfSelf() - cpuBefore;
   await queue.drain(5_000);
   await worker.close();
   kv.close();
@@ -302,6 +304,7 @@ async function bench() {
       `at the peak: ${describeSample(peakSample)}; VmHWM ${highWaterMiB().toFixed(0)} MiB`,
     );
   }
+  console.log(`CPU of this process: ${(cpuMs / messages * 1000).toFixed(0)} µs per message`);
   if (throughput) {
     const lastAt = Math.max(stats.discord.lastAt, stats.telegram.lastAt);
     const firstAt = Math.min(stats.discord.firstAt, stats.telegram.firstAt);

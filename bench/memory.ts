@@ -84,3 +84,10 @@ export function describeSample(sample: MemorySample): string {
   return `rss ${mib(sample.rss)} MiB = anon ${mib(sample.anon)} + file ${mib(sample.file)} + ` +
     `shmem ${mib(sample.shmem)}${v8}`;
 }
+
+/** Milliseconds of CPU (user and system, all threads) this process has used so far. */
+export function cpuMsOfSelf(): number {
+  const fields = Deno.readTextFileSync("/proc/self/stat").split(") ")[1].split(" ");
+  const ticksPerSecond = 100;
+  return (Number(fields[11]) + Number(fields[12])) * 1000 / ticksPerSecond;
+}
