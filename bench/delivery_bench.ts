@@ -30,8 +30,13 @@ import { saveEvent } from "../lib/store/events.ts";
 import { putGroup } from "../lib/store/groups.ts";
 import { replaceRoutes } from "../lib/store/routes.ts";
 import { TelegramPacer } from "../lib/telegram/pacer.ts";
-import { rerunWithStartFlags } from "./_start_flags.ts";
-import { cpuMsOfSelf, describeSample, highWaterMiB, MemorySampler } from "./_memory.ts";
+import { rerunWithStartFlags } from "../testing/start_flags.ts";
+import {
+  cpuMsOfSelf,
+  describeSample,
+  highWaterMiB,
+  MemorySampler,
+} from "../testing/memory_sample.ts";
 import type { Target } from "../lib/types.ts";
 import {
   type FakeChat,

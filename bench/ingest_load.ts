@@ -20,9 +20,14 @@ import { WEBHOOK_BODY_BYTES } from "../lib/limits.ts";
 import { readBody } from "../lib/request_body.ts";
 import { addAcceptance, type NewEvent, prepareEvent } from "../lib/store/events.ts";
 import { type GroupCommitStats, groupCommitStats } from "../lib/store/group_commit.ts";
-import { describeSample, highWaterMiB, type MemorySample, MemorySampler } from "./_memory.ts";
+import {
+  describeSample,
+  highWaterMiB,
+  type MemorySample,
+  MemorySampler,
+} from "../testing/memory_sample.ts";
 import { type BenchResult, printResults } from "./result.ts";
-import { startV8Flags } from "./_start_flags.ts";
+import { startV8Flags } from "../testing/start_flags.ts";
 
 const SECRET = "bench-secret";
 const CONNECTIONS = 16;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { describeSample, MemorySampler, sampleMemory } from "../bench/_memory.ts";
-import { startV8Flags, v8FlagsOf } from "../bench/_start_flags.ts";
+import { describeSample, MemorySampler, sampleMemory } from "../testing/memory_sample.ts";
+import { startV8Flags, v8FlagsOf } from "../testing/start_flags.ts";
 
 Deno.test("the benchmarks take the V8 flags of the command that runs main.ts", () => {
   assert.deepEqual(
