@@ -392,7 +392,7 @@ function printFigures(figures: [metric: string, value: number, unit: string][]) 
 if (import.meta.main) {
   if (Deno.args.includes("--fakes")) await serveFakes();
   else {
-    // The worker runs with the flags `deno task start` gives the server, so the memory is the product's.
+    // The worker runs with the start task's V8 flags, so its memory is the product's.
     const code = await rerunWithStartFlags(new URL(import.meta.url));
     if (code === null) await bench();
     else Deno.exit(code);

@@ -1,8 +1,8 @@
 /**
  * Where a process's resident memory goes, sampled from `/proc/PID/status` while a benchmark
- * runs: anonymous pages (heap, array buffers, allocator), file pages (the binary, the KV file)
- * and shared memory (SQLite's WAL index), and for the process itself V8's heap and external
- * memory from `Deno.memoryUsage()`. The breakdown is kept for the sample with the highest RSS.
+ * runs: anonymous pages (V8's heap, array buffers, the allocator's), file pages (the binary,
+ * mapped files) and shared memory, and for the process itself V8's heap and external memory
+ * (array buffers) from `Deno.memoryUsage()`. The breakdown is kept for the sample with the highest RSS.
  */
 
 /** One sample, in MiB. */
