@@ -5,7 +5,9 @@
  * down (`--scale`, default 100): every limit window is divided by it, on the
  * fakes and in the worker's limiters alike. The fakes run in their own process
  * (this script with `--fakes`), so their clock is not slowed by the delivery
- * worker's load and the peak RSS measured is the delivery worker's alone.
+ * worker's load and the peak RSS measured is the delivery worker's alone. The
+ * worker runs with the V8 flags `deno task start` gives the server (the script
+ * runs itself again with them), so its memory is the product's.
  *
  *   deno run -A bench/delivery_bench.ts [--events 1000] [--scale 100]
  *   deno run -A bench/delivery_bench.ts --throughput [--backlog | --lanes] [--events 1000]
@@ -36,6 +38,13 @@ import { createUnitsTogether, type NewUnit } from "../lib/store/units.ts";
 import { laneKeyFor } from "../lib/target_ref.ts";
 import { replaceRoutes } from "../lib/store/routes.ts";
 import { TelegramPacer } from "../lib/telegram/pacer.ts";
+import { rerunWithStartFlags } from "../testing/start_flags.ts";
+import {
+  cpuMsOfSelf,
+  describeSample,
+  highWaterMiB,
+  MemorySampler,
+} from "../testing/memory_sample.ts";
 import type { Target } from "../lib/types.ts";
 import {
   type FakeChat,
@@ -298,8 +307,8 @@ async function bench() {
     maxSleepMs: throughput ? 0 : 1000 / scale,
   });
 
-  let peakRss = 0;
-  const sampler = setInterval(() => peakRss = Math.max(peakRss, Deno.memoryUsage().rss), 50);
+  const sampler = new MemorySampler();
+  const cpuBefore = cpuMsOfSelf();
   const started = performance.now();
   let startedAt = Date.now();
   let queue = backlog ? null : startQueueWorker(kv, worker.handlers, log);
@@ -320,7 +329,8 @@ async function bench() {
     performance.now() - started < TIME_LIMIT_MS
   );
   const elapsedMs = performance.now() - started;
-  clearInterval(sampler);
+  const peakSample = sampler.stop();
+  const cpuMs = cpuMsOfSelf() - cpuBefore;
   await queue.drain(5_000);
   await worker.close();
   kv.close();
@@ -329,7 +339,13 @@ async function bench() {
   await Deno.remove(dir, { recursive: true });
 
   const messages = stats.discord.received + stats.telegram.received;
-  const peakRssMiB = Math.round(peakRss / 1024 / 1024);
+  const peakRssMiB = Math.round(peakSample?.rss ?? 0);
+  if (peakSample) {
+    console.log(
+      `at the peak: ${describeSample(peakSample)}; VmHWM ${highWaterMiB().toFixed(0)} MiB`,
+    );
+  }
+  console.log(`CPU of this process: ${(cpuMs / messages * 1000).toFixed(0)} µs per message`);
   if (throughput) {
     const lastAt = Math.max(stats.discord.lastAt, stats.telegram.lastAt);
     const firstAt = Math.min(stats.discord.firstAt, stats.telegram.firstAt);
@@ -445,5 +461,10 @@ function printFigures(figures: [metric: string, value: number, unit: string][]) 
 
 if (import.meta.main) {
   if (Deno.args.includes("--fakes")) await serveFakes();
-  else await bench();
+  else {
+    // The worker runs with the start task's V8 flags, so its memory is the product's.
+    const code = await rerunWithStartFlags(new URL(import.meta.url));
+    if (code === null) await bench();
+    else Deno.exit(code);
+  }
 }

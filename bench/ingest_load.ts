@@ -26,7 +26,14 @@ import {
 } from "../lib/store/events.ts";
 import { enqueueDeliverJob } from "../lib/store/fan_out_jobs.ts";
 import { type GroupCommitStats, groupCommitStats } from "../lib/store/group_commit.ts";
+import {
+  describeSample,
+  highWaterMiB,
+  type MemorySample,
+  MemorySampler,
+} from "../testing/memory_sample.ts";
 import { type BenchResult, printResults } from "./result.ts";
+import { startV8Flags } from "../testing/start_flags.ts";
 
 const SECRET = "bench-secret";
 const CONNECTIONS = 16;
@@ -35,11 +42,6 @@ const FIXTURE = new URL(
   import.meta.url,
 );
 const WRK = "/usr/bin/wrk";
-/**
- * The V8 settings `deno task start` runs the server with: a young generation of 2 MB
- * semi-spaces instead of the default 16 MB bounds the heap's headroom (see docs/benchmarks.md).
- */
-const SERVER_V8_FLAGS = "--v8-flags=--max-semi-space-size=2";
 
 interface LoadResult {
   requests: number;
@@ -51,6 +53,8 @@ interface LoadResult {
 
 interface ServerRun extends LoadResult {
   peakRssMb: number;
+  /** The server's own sample at its highest RSS: anonymous, file and V8 memory. */
+  atPeak: MemorySample | null;
   /** CPU seconds the server process used (all its threads) while the load ran. */
   cpuSeconds: number;
   /** The group commit's counters, for servers that accept events. */
@@ -73,19 +77,24 @@ async function serveIngress(kvPath: string, withWorker: boolean): Promise<void> 
     startQueueWorker(kv, queueHandlers({ kv, config, log }).handlers, log);
   }
   const deps = { kv, secrets: { github: [SECRET], gitea: [], custom: [] } };
+  const sampler = new MemorySampler();
   Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: ({ port }) => console.log(port) },
-    (request) =>
-      new URL(request.url).pathname === "/stats"
-        ? Response.json(groupCommitStats(kv))
-        : handleWebhook(deps, request),
+    (request) => {
+      const path = new URL(request.url).pathname;
+      if (path === "/stats") return Response.json(groupCommitStats(kv));
+      if (path === "/memory") return Response.json(sampler.stop());
+      return handleWebhook(deps, request);
+    },
   );
 }
 
 function serveBare(): void {
+  const sampler = new MemorySampler();
   Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: ({ port }) => console.log(port) },
     async (request) => {
+      if (new URL(request.url).pathname === "/memory") return Response.json(sampler.stop());
       await request.arrayBuffer();
       return Response.json({ ok: true });
     },
@@ -219,12 +228,6 @@ async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
   return text.split("\n")[0].trim();
 }
 
-function peakRssMb(pid: number): number {
-  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-  const kb = Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? NaN);
-  return kb / 1024;
-}
-
 /** CPU seconds (user and system, all threads) a process has used so far. */
 function cpuSeconds(pid: number): number {
   const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
@@ -233,7 +236,7 @@ function cpuSeconds(pid: number): number {
 
 async function measure(mode: string[], seconds: number, dir: string): Promise<ServerRun> {
   const server = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", SERVER_V8_FLAGS, new URL(import.meta.url).pathname, ...mode],
+    args: ["run", "-A", ...startV8Flags(), new URL(import.meta.url).pathname, ...mode],
     stdout: "piped",
   }).spawn();
   try {
@@ -249,7 +252,8 @@ async function measure(mode: string[], seconds: number, dir: string): Promise<Se
     const stats = await fetch(`http://127.0.0.1:${port}/stats`);
     const commits = stats.ok ? await stats.json() as GroupCommitStats : undefined;
     if (!stats.ok) await stats.body?.cancel();
-    return { ...result, peakRssMb: peakRssMb(server.pid), cpuSeconds: cpu, commits };
+    const atPeak = await (await fetch(`http://127.0.0.1:${port}/memory`)).json() as MemorySample;
+    return { ...result, peakRssMb: highWaterMiB(server.pid), atPeak, cpuSeconds: cpu, commits };
   } finally {
     server.kill("SIGTERM");
     await server.status;
@@ -507,6 +511,13 @@ async function main(seconds: number): Promise<void> {
       row("ingress (`handleWebhook`, group commit, KV file)", ingress),
       row("ingress + delivery worker on the same KV file", withWorker),
       row("bare `Deno.serve` (reads body, answers JSON)", bare),
+      "",
+      `Servers run with the start task's flags (${startV8Flags().join(" ") || "none"}). ` +
+      "Each server's memory at its highest RSS (MiB; anonymous pages hold V8's heap, array " +
+      "buffers and the allocator's, file pages the binary and the KV file):",
+      "",
+      ...([["ingress", ingress], ["ingress + worker", withWorker], ["bare", bare]] as const)
+        .map(([name, run]) => `- ${name}: ${run.atPeak ? describeSample(run.atPeak) : "–"}`),
       "",
       `Ingress throughput is ${
         (100 * (ingress.ok / ingress.seconds) / (bare.ok / bare.seconds)).toFixed(0)
