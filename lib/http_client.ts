@@ -36,22 +36,32 @@ export async function callJson<T>(
 ): Promise<CallOutcome<T>> {
   const headers = new Headers(init.headers);
   if (init.body !== undefined) headers.set("content-type", "application/json");
+  // A timer cleared once the answer is read, rather than `AbortSignal.timeout`, whose signal
+  // and timer would outlive every call by the whole timeout.
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException("timed out", "TimeoutError")),
+    init.timeoutMs ?? CALL_TIMEOUT_MS,
+  );
   let res: Response;
+  let read: Awaited<ReturnType<typeof readBody>>;
   try {
     res = await fetch(url, {
       method: init.method ?? (init.body === undefined ? "GET" : "POST"),
       headers,
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       redirect: "manual",
-      signal: AbortSignal.timeout(init.timeoutMs ?? CALL_TIMEOUT_MS),
+      signal: controller.signal,
     });
+    read = await readBody(res, { maxBytes: ANSWER_MAX_BYTES, timeoutMs: CALL_TIMEOUT_MS });
   } catch (error) {
     const message = error instanceof DOMException && error.name === "TimeoutError"
       ? "timed out"
       : (error as Error).message;
     return { kind: "unreachable", message };
+  } finally {
+    clearTimeout(timer);
   }
-  const read = await readBody(res, { maxBytes: ANSWER_MAX_BYTES, timeoutMs: CALL_TIMEOUT_MS });
   if (!read.ok) {
     return { kind: "unreachable", message: `answer ${read.refusal.replace("_", " ")}` };
   }

@@ -37,3 +37,19 @@ Deno.test("callJson: a platform's refusal message is cut to a bound", async () =
   assert.equal(outcome.status, 400);
   assert.equal(outcome.message.length, MESSAGE_MAX_CHARS);
 });
+
+Deno.test("callJson: a platform that does not answer in time is unreachable, 'timed out'", async () => {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => release = resolve);
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async () => {
+    await held;
+    return Response.json({ ok: true });
+  });
+  try {
+    const outcome = await callJson(`http://127.0.0.1:${server.addr.port}/`, { timeoutMs: 50 });
+    assert.deepEqual(outcome, { kind: "unreachable", message: "timed out" });
+  } finally {
+    release();
+    await server.shutdown();
+  }
+});
