@@ -101,7 +101,7 @@ Deno.test("layout: the header shows the person and a switcher of their own group
   assert.equal(foreign.status, 403, "another group's logs are refused");
   assert.doesNotMatch(await foreign.text(), /Beta/, "another group's name never reaches the page");
   const owner = await pageAs(app, "owner", "/admin/groups?group=beta");
-  assert.match(owner, /Signed in as<\/span><span[^>]*>olivia<\/span>/);
+  assert.match(owner, /Signed in as<\/span><a href="\/admin\/account"[^>]*>olivia<\/a>/);
   assert.match(owner, /href="\/admin\/logout"/);
   assert.deepEqual(switcherOptions(owner), ["=All groups", "alpha=Alpha (alpha)"]);
   assert.doesNotMatch(owner, /Beta/, "another group's name never reaches the page");
