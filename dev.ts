@@ -10,7 +10,8 @@
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import config from "./fresh.config.ts";
-import { buildAssets, buildIsStale } from "./lib/fresh/build.ts";
+import { buildAssets } from "./lib/fresh/build.ts";
+import { buildIsStale } from "./lib/fresh/stale.ts";
 import { manifestIsCurrent, writeManifest } from "./lib/fresh/manifest.ts";
 
 const root = dirname(fileURLToPath(import.meta.url));
@@ -59,7 +60,7 @@ if (command === "manifest" && flag === "--check") {
 } else if (command === "manifest") {
   console.log((await writeManifest(root)) ? "fresh.gen.ts written" : "fresh.gen.ts is current");
 } else if (command === "build") {
-  if (flag !== "--if-stale" || await buildIsStale(root, config.buildInputs)) await build();
+  if (flag !== "--if-stale" || buildIsStale(root, config.buildInputs)) await build();
 } else if (command === "watch") {
   await watch();
 } else {

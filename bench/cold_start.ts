@@ -75,7 +75,7 @@ try {
     `| \`deno run -A main.ts\` | ${ms(median(main))} | ${ms(main[0])} | ${ms(main.at(-1)!)} |`,
   );
   console.log(
-    `| \`deno task start\` (build --if-stale, then main.ts) | ${ms(median(task))} | ` +
+    `| \`deno task start\` (asset check, then the server) | ${ms(median(task))} | ` +
       `${ms(task[0])} | ${ms(task.at(-1)!)} |`,
   );
   const results: BenchResult[] = [

@@ -78,6 +78,8 @@ const LAYER_OF: ReadonlyArray<readonly [prefix: string, layer: Layer]> = [
   ["fresh.gen.ts", "app"],
   ["fresh.config.ts", "tools"],
   ["dev.ts", "tools"],
+  ["start.ts", "tools"],
+  ["start_build.ts", "tools"],
   ["scripts/", "tools"],
   ["routes/", "ui"],
   ["islands/", "ui"],

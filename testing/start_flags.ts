@@ -5,15 +5,15 @@
 
 const DENO_JSON = new URL("../deno.json", import.meta.url);
 
-/** The `--v8-flags=…` argument of the start task's `main.ts` command, or none. */
+/** The `--v8-flags=…` argument of the start task's server command, or none. */
 export function startV8Flags(): string[] {
   const config = JSON.parse(Deno.readTextFileSync(DENO_JSON)) as { tasks: { start: string } };
   return v8FlagsOf(config.tasks.start);
 }
 
-/** The `--v8-flags=…` arguments of a task's command that runs `main.ts`. */
+/** The `--v8-flags=…` arguments of a task's command that runs the server (`start.ts` or `main.ts`). */
 export function v8FlagsOf(task: string): string[] {
-  const command = task.split("&&").find((part) => /\bmain\.ts\b/.test(part)) ?? "";
+  const command = task.split("&&").find((part) => /\b(start|main)\.ts\b/.test(part)) ?? "";
   return command.trim().split(/\s+/).filter((arg) => arg.startsWith("--v8-flags="));
 }
 

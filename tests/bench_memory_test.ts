@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describeSample, MemorySampler, sampleMemory } from "../testing/memory_sample.ts";
 import { startV8Flags, v8FlagsOf } from "../testing/start_flags.ts";
 
-Deno.test("the benchmarks take the V8 flags of the command that runs main.ts", () => {
+Deno.test("the benchmarks take the V8 flags of the command that runs the server", () => {
   assert.deepEqual(
     v8FlagsOf(
       "deno run -A dev.ts build --if-stale && deno run -A --v8-flags=--a=2,--b main.ts",
@@ -11,13 +11,14 @@ Deno.test("the benchmarks take the V8 flags of the command that runs main.ts", (
   );
   assert.deepEqual(v8FlagsOf("deno run -A --v8-flags=--a dev.ts build && deno run -A main.ts"), []);
   assert.deepEqual(v8FlagsOf("deno run -A dev.ts watch"), []);
+  assert.deepEqual(v8FlagsOf("deno run -A --v8-flags=--c start.ts"), ["--v8-flags=--c"]);
 });
 
 Deno.test("the start task's flags are the ones the benchmarks run the server with", async () => {
   const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
   const flags = startV8Flags();
   assert.deepEqual(flags.length, 1);
-  assert.ok(config.tasks.start.includes(`${flags[0]} main.ts`));
+  assert.ok(config.tasks.start.includes(`${flags[0]} start.ts`));
 });
 
 Deno.test("a memory sample splits this process's resident memory", () => {

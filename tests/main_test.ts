@@ -1,4 +1,7 @@
-/** Process-level tests of `main.ts`: start-up validation and graceful shutdown. */
+/**
+ * Process-level tests of `main.ts` (start-up validation and graceful shutdown) and of
+ * `start.ts`, which `deno task start` runs.
+ */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PROJECT_ROOT } from "../lib/app.ts";
@@ -10,9 +13,9 @@ function freePort(): number {
   return port;
 }
 
-function startMain(env: Record<string, string>) {
+function startMain(env: Record<string, string>, entry = "main.ts") {
   return new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", join(PROJECT_ROOT, "main.ts")],
+    args: ["run", "-A", join(PROJECT_ROOT, entry)],
     env: { LOG_LEVEL: "info", ...env },
     stdout: "piped",
     stderr: "piped",
@@ -94,6 +97,31 @@ Deno.test("main.ts in DEBUG_MODE listens on 127.0.0.1 and refuses a non-loopback
       child.kill("SIGKILL");
     } catch { /* already exited */ }
     await child.stderr.cancel();
+    await child.stdout.cancel().catch(() => {});
+  }
+});
+
+Deno.test("start.ts with current assets serves without building them again", async () => {
+  const assetMap = join(PROJECT_ROOT, "_fresh", "assets.json");
+  const builtAt = (await Deno.stat(assetMap)).mtime?.getTime();
+  const port = freePort();
+  const child = startMain(
+    { PORT: String(port), HOSTNAME: "127.0.0.1", KV_PATH: ":memory:" },
+    "start.ts",
+  );
+  try {
+    const started = await readUntil(child.stdout, '"console at ');
+    assert.doesNotMatch(started, /built \d+ islands/);
+    const res = await fetch(`http://127.0.0.1:${port}/health`);
+    assert.deepEqual(await res.json(), { status: "ok" });
+    assert.equal((await Deno.stat(assetMap)).mtime?.getTime(), builtAt, "nothing was rebuilt");
+    child.kill("SIGTERM");
+    assert.equal((await child.status).code, 0);
+  } finally {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already exited */ }
+    await child.stderr.cancel().catch(() => {});
     await child.stdout.cancel().catch(() => {});
   }
 });

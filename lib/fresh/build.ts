@@ -116,24 +116,3 @@ export async function buildAssets(config: BuildConfig): Promise<Assets> {
   await Deno.writeTextFile(join(outdir, ASSET_MAP_FILE), JSON.stringify(assets, null, 2));
   return assets;
 }
-
-/**
- * Whether the build is missing or older than any of its inputs (the
- * folders whose files can change the bundles or the stylesheet).
- */
-export async function buildIsStale(root: string, inputs: string[]): Promise<boolean> {
-  const built = await Deno.stat(join(root, BUILD_DIR, ASSET_MAP_FILE)).catch(() => null);
-  if (!built?.mtime) return true;
-  const builtAt = built.mtime.getTime();
-  const newer = async (path: string): Promise<boolean> => {
-    const info = await Deno.stat(path).catch(() => null);
-    if (!info) return false;
-    if (info.isFile) return (info.mtime?.getTime() ?? 0) > builtAt;
-    for await (const entry of Deno.readDir(path)) {
-      if (await newer(join(path, entry.name))) return true;
-    }
-    return false;
-  };
-  for (const input of inputs) if (await newer(join(root, input))) return true;
-  return false;
-}
