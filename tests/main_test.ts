@@ -22,6 +22,15 @@ function startMain(env: Record<string, string>, entry = "main.ts") {
   }).spawn();
 }
 
+/** Kills the child if it still runs and releases its output streams. */
+async function stopChild(child: Deno.ChildProcess): Promise<void> {
+  try {
+    child.kill("SIGKILL");
+  } catch { /* already exited */ }
+  await child.stderr.cancel().catch(() => {});
+  await child.stdout.cancel().catch(() => {});
+}
+
 async function readUntil(stream: ReadableStream<Uint8Array>, marker: string): Promise<string> {
   const decoder = new TextDecoder();
   let text = "";
@@ -64,11 +73,7 @@ Deno.test("main.ts serves with a KV file and stops cleanly on SIGTERM", async ()
       .filter((line) => line.includes("TOKEN_ENCRYPTION_KEY is not set"));
     assert.equal(warnings.length, 1, "one line warns that credentials are stored unencrypted");
   } finally {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* already exited */ }
-    await child.stderr.cancel().catch(() => {});
-    await child.stdout.cancel().catch(() => {});
+    await stopChild(child);
     await Deno.remove(dir, { recursive: true });
   }
 });
@@ -93,11 +98,7 @@ Deno.test("main.ts in DEBUG_MODE listens on 127.0.0.1 and refuses a non-loopback
     child.kill("SIGTERM");
     await child.status;
   } finally {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* already exited */ }
-    await child.stderr.cancel();
-    await child.stdout.cancel().catch(() => {});
+    await stopChild(child);
   }
 });
 
@@ -118,10 +119,6 @@ Deno.test("start.ts with current assets serves without building them again", asy
     child.kill("SIGTERM");
     assert.equal((await child.status).code, 0);
   } finally {
-    try {
-      child.kill("SIGKILL");
-    } catch { /* already exited */ }
-    await child.stderr.cancel().catch(() => {});
-    await child.stdout.cancel().catch(() => {});
+    await stopChild(child);
   }
 });
