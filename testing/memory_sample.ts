@@ -52,14 +52,19 @@ export class MemorySampler {
   #peak: MemorySample | null = null;
   readonly #timer: ReturnType<typeof setInterval>;
 
-  constructor(readonly pid: number | "self" = "self", intervalMs = 50) {
+  /** Samples `pid` every `intervalMs` with `read` (by default from /proc). */
+  constructor(
+    readonly pid: number | "self" = "self",
+    intervalMs = 50,
+    readonly read: (pid: number | "self") => MemorySample = sampleMemory,
+  ) {
     this.#timer = setInterval(() => this.sample(), intervalMs);
   }
 
   /** Takes one sample now. */
   sample(): void {
     try {
-      const sample = sampleMemory(this.pid);
+      const sample = this.read(this.pid);
       if (!this.#peak || sample.rss > this.#peak.rss) this.#peak = sample;
     } catch {
       // The process has ended.
