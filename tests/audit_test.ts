@@ -8,7 +8,8 @@ import { createApp } from "../lib/app.ts";
 import { AUDIT_ACTIONS, type AuditAction, listAuditEntries } from "../lib/store/audit.ts";
 import { auditPrefix, unitBodyKey } from "../lib/store/keys.ts";
 import { getSendLog } from "../lib/store/send_logs.ts";
-import { getSession } from "../lib/store/sessions.ts";
+import { createLinkState, getDiscordLink } from "../lib/store/links.ts";
+import { createSession, getSession } from "../lib/store/sessions.ts";
 import { claimTarget } from "../lib/store/target_claims.ts";
 import { getGroupSecret } from "../lib/store/tenants.ts";
 import { getToken, saveToken } from "../lib/store/tokens.ts";
@@ -28,6 +29,7 @@ const SAM = { id: Number(PEOPLE.superAdmin.userId), login: PEOPLE.superAdmin.log
 const INSTALLATION = { id: 4242, account: { id: SAM.id, login: SAM.login, type: "User" } };
 const ORIGIN = "http://localhost:8000";
 const HTML = { accept: "text/html" };
+const LINKED_DISCORD_USER = "400000000000000009";
 
 /** The action names in the table under "## Audit actions" in docs/admin_api.md. */
 async function documentedActions(): Promise<string[]> {
@@ -192,6 +194,39 @@ Deno.test("audit: every action is recorded by the change that makes it", async (
         ok(app.call("viewer", "PUT", "/admin/api/me/preferences", {
           body: { skipOwnActions: true },
         })),
+    },
+    {
+      name: "a Discord user links to a GitHub account",
+      makes: ["link.create"],
+      run: async () => {
+        const state = await createLinkState(app.kv, { discordUserId: LINKED_DISCORD_USER });
+        const res = await app.t.fetch(
+          `/auth/github/callback?code=${fake.issueCode(SAM)}&state=${state}`,
+          { headers: HTML },
+        );
+        await res.body?.cancel();
+        assert.equal((await getDiscordLink(app.kv, LINKED_DISCORD_USER))?.login, SAM.login);
+      },
+    },
+    {
+      name: "unlinking it from the account page",
+      makes: ["link.delete"],
+      run: async () => {
+        const { sessionId } = await createSession(app.kv, {
+          userId: String(SAM.id),
+          login: SAM.login,
+        });
+        const cookie = `switchyard_session=${sessionId}`;
+        const csrf = await pageToken(app, "/admin/account", cookie);
+        const status = await postForm(app, "/admin/account", cookie, {
+          csrf_token: csrf,
+          intent: "unlink",
+          platform: "discord",
+          chatUserId: LINKED_DISCORD_USER,
+        });
+        assert.equal(status, 303);
+        assert.equal(await getDiscordLink(app.kv, LINKED_DISCORD_USER), null);
+      },
     },
     {
       name: "a failed unit redelivered",

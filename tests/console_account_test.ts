@@ -124,6 +124,25 @@ Deno.test("account page: a person unlinks their own chat accounts, never someone
   assert.equal((await unlink("telegram", "123456")).location, "/admin/account?done=unlinked");
   assert.equal(await getTelegramLink(app.kv, "123456"), null);
   assert.equal((await unlink("telegram", "123456")).location, "/admin/account?done=missing");
+  const unlinks = (await listAuditEntries(app.kv)).filter((entry) =>
+    entry.action === "link.delete"
+  );
+  assert.deepEqual(
+    unlinks.map(({ actor, target, detail }) => ({ actor, target, detail })),
+    [
+      {
+        actor: PEOPLE.owner,
+        target: "telegram:123456",
+        detail: { platform: "telegram", chatUserId: "123456", via: "console" },
+      },
+      {
+        actor: PEOPLE.owner,
+        target: "discord:400000000000000001",
+        detail: { platform: "discord", chatUserId: "400000000000000001", via: "console" },
+      },
+    ],
+    "each unlink is audited once, newest first; a refused one is not",
+  );
 
   const malformed = await unlink("discord", "../x");
   assert.equal(malformed.status, 400);

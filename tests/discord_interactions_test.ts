@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { getAllowedTargets } from "../lib/store/allowed_targets.ts";
+import { listAuditEntries } from "../lib/store/audit.ts";
 import { putGroup } from "../lib/store/groups.ts";
 import { getDiscordLink } from "../lib/store/links.ts";
 import { saveMessageRef } from "../lib/store/message_refs.ts";
@@ -145,6 +146,21 @@ Deno.test("/gh whoami, link (through the sign-in callback, confirmed in Discord)
   assert.match(unlink.data.content, /Unlinked from the GitHub account grace/);
   assert.match(unlink.data.content, /Settings → Applications/);
   assert.equal(await getDiscordLink(app.t.kv, DISCORD_USER), null);
+  const audited = (await listAuditEntries(app.t.kv))
+    .filter((entry) => entry.action.startsWith("link."))
+    .map(({ action, actor, detail }) => ({ action, login: actor.login, detail }));
+  assert.deepEqual(audited, [
+    {
+      action: "link.delete",
+      login: "grace",
+      detail: { platform: "discord", chatUserId: DISCORD_USER, via: "chat" },
+    },
+    {
+      action: "link.create",
+      login: "grace",
+      detail: { platform: "discord", chatUserId: DISCORD_USER, via: "github sign-in" },
+    },
+  ]);
 });
 
 Deno.test("/gh comment, merge, close, reopen and react act as the linked user, deferred", async () => {

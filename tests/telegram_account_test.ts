@@ -1,5 +1,6 @@
 /** Telegram linking: `/gh login` (private link only), the OAuth callback, whoami and logout. */
 import assert from "node:assert/strict";
+import { listAuditEntries } from "../lib/store/audit.ts";
 import { getTelegramLink } from "../lib/store/links.ts";
 import { startTestApp } from "./_helpers.ts";
 import {
@@ -120,6 +121,13 @@ Deno.test("/gh logout forgets the link and says how to revoke on GitHub", async 
   await sendUpdate(world.t, messageUpdate(textMessage("/gh logout")));
   assert.match(textsTo(world.bot, GROUP).at(-1)!, /^Unlinked: .*Settings → Applications/);
   assert.equal(await getTelegramLink(world.t.kv, String(ALICE)), null);
+  const audited = (await listAuditEntries(world.t.kv))
+    .filter((entry) => entry.action.startsWith("link."))
+    .map(({ action, detail }) => [action, detail?.via, detail?.chatUserId]);
+  assert.deepEqual(audited, [
+    ["link.delete", "chat", String(ALICE)],
+    ["link.create", "github sign-in", String(ALICE)],
+  ]);
 });
 
 Deno.test("the link's page names the Telegram user and continues to GitHub with the state", async () => {

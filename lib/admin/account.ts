@@ -4,6 +4,7 @@
  */
 import type { Principal } from "../auth/principal.ts";
 import {
+  chatLinkAudit,
   chatUsersLinkedTo,
   deleteDiscordLink,
   deleteTelegramLink,
@@ -68,7 +69,8 @@ export async function unlinkChatUser(
     ? await getDiscordLink(kv, chatUserId)
     : await getTelegramLink(kv, chatUserId);
   if (!link || link.userId !== principal.userId || principal.debug) return false;
+  const audit = () => chatLinkAudit("link.delete", principal, platform, chatUserId, "console");
   return platform === "discord"
-    ? await deleteDiscordLink(kv, chatUserId)
-    : await deleteTelegramLink(kv, chatUserId);
+    ? await deleteDiscordLink(kv, chatUserId, audit)
+    : await deleteTelegramLink(kv, chatUserId, audit);
 }

@@ -16,7 +16,7 @@ import type { Config } from "../config.ts";
 import { type ErrorStatus, HttpError } from "../fresh/mod.ts";
 import type { Logger } from "../log.ts";
 import { newAuditEntry } from "../store/audit.ts";
-import { saveDiscordLink, saveTelegramLink } from "../store/links.ts";
+import { chatLinkAudit, saveDiscordLink, saveTelegramLink } from "../store/links.ts";
 import {
   consumeOAuthState,
   createOAuthState,
@@ -192,21 +192,29 @@ export async function completeSignIn(
     case "json":
       return { kind: "json", userId: user.userId, login: user.login, redirectTo: flow.redirectTo };
     case "discord_link":
-      await saveDiscordLink(deps.kv, {
-        discordUserId: flow.discordUserId,
-        userId: user.userId,
-        login: user.login,
-        linkedAt: now,
-      });
+      await saveDiscordLink(
+        deps.kv,
+        {
+          discordUserId: flow.discordUserId,
+          userId: user.userId,
+          login: user.login,
+          linkedAt: now,
+        },
+        chatLinkAudit("link.create", user, "discord", flow.discordUserId, "github sign-in", now),
+      );
       await confirmDiscordLink(deps, flow.interactionToken, user.login);
       return { kind: "discord_linked", discordUserId: flow.discordUserId, login: user.login };
     case "telegram_link":
-      await saveTelegramLink(deps.kv, {
-        telegramUserId: flow.telegramUserId,
-        userId: user.userId,
-        login: user.login,
-        linkedAt: now,
-      });
+      await saveTelegramLink(
+        deps.kv,
+        {
+          telegramUserId: flow.telegramUserId,
+          userId: user.userId,
+          login: user.login,
+          linkedAt: now,
+        },
+        chatLinkAudit("link.create", user, "telegram", flow.telegramUserId, "github sign-in", now),
+      );
       await confirmTelegramLink(deps, flow.telegramChatId, user.login);
       return { kind: "telegram_linked", telegramUserId: flow.telegramUserId, login: user.login };
   }

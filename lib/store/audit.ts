@@ -1,6 +1,6 @@
 /**
  * The audit log: one entry per admin write, sign-in, sign-out, invite use,
- * token revocation and install binding. Every entry is committed in the same
+ * token revocation, install binding, and chat account link or unlink. Every entry is committed in the same
  * atomic write as the change it records (the store function making the change
  * takes the entry), so the log never shows a change that did not happen nor
  * misses one that did. Entries are keyed by ulid, so listing the prefix gives
@@ -34,6 +34,8 @@ export const AUDIT_ACTIONS = [
   "session.logout",
   "token.revoke",
   "preferences.update",
+  "link.create",
+  "link.delete",
   "installation.provision",
   "installation.bind",
   "installation.unbind",

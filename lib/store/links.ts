@@ -16,6 +16,7 @@ import {
   linksByGithubLoginPrefix,
   telegramLinkKey,
 } from "./keys.ts";
+import { addAuditEntry, type AuditEntry, newAuditEntry } from "./audit.ts";
 import { createOAuthState } from "./oauth_states.ts";
 
 /** A Discord user's linked GitHub account. */
@@ -78,10 +79,31 @@ export function normalizeGithubLogin(login: unknown): string | null {
     : null;
 }
 
-interface ChatLink {
+/** What every link holds: the GitHub account and when it was linked. */
+export interface ChatLink {
   userId: string;
   login: string;
   linkedAt: number;
+}
+
+/**
+ * The audit entry of linking or unlinking a chat user: the actor is the GitHub account (or,
+ * for an unlink from the console, the person signed in), `via` says where it was done.
+ */
+export function chatLinkAudit(
+  action: "link.create" | "link.delete",
+  actor: { userId: string; login: string },
+  platform: Platform,
+  chatUserId: string,
+  via: "github sign-in" | "console" | "chat",
+  at: number = Date.now(),
+): AuditEntry {
+  return newAuditEntry({
+    actor: { userId: actor.userId, login: actor.login },
+    action,
+    target: `${platform}:${chatUserId}`,
+    detail: { platform, chatUserId, via },
+  }, at);
 }
 
 /**
@@ -94,10 +116,12 @@ async function saveWithIndex(
   key: Deno.KvKey,
   chatUserId: string,
   link: ChatLink,
+  audit?: AuditEntry,
 ): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const previous = await kv.get<ChatLink>(key);
     const op = kv.atomic().check(previous).set(key, link);
+    if (audit) addAuditEntry(op, audit);
     const oldLogin = normalizeGithubLogin(previous.value?.login);
     if (oldLogin) op.delete(linkByGithubLoginKey(platform, oldLogin, chatUserId));
     const login = normalizeGithubLogin(link.login);
@@ -115,11 +139,13 @@ async function deleteWithIndex(
   platform: Platform,
   key: Deno.KvKey,
   chatUserId: string,
+  auditOf?: (link: ChatLink) => AuditEntry,
 ): Promise<boolean> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const previous = await kv.get<ChatLink>(key);
     if (previous.versionstamp === null) return false;
     const op = kv.atomic().check(previous).delete(key);
+    if (auditOf) addAuditEntry(op, auditOf(previous.value!));
     const login = normalizeGithubLogin(previous.value?.login);
     if (login) op.delete(linkByGithubLoginKey(platform, login, chatUserId));
     if ((await op.commit()).ok) return true;
@@ -127,9 +153,14 @@ async function deleteWithIndex(
   throw new Error("the link changed too often to be deleted");
 }
 
-/** Links (or re-links) a Discord user to a GitHub account. */
-export async function saveDiscordLink(kv: Deno.Kv, link: DiscordLink): Promise<void> {
-  await saveWithIndex(kv, "discord", discordLinkKey(link.discordUserId), link.discordUserId, link);
+/** Links (or re-links) a Discord user to a GitHub account, with its audit entry when given. */
+export async function saveDiscordLink(
+  kv: Deno.Kv,
+  link: DiscordLink,
+  audit?: AuditEntry,
+): Promise<void> {
+  const key = discordLinkKey(link.discordUserId);
+  await saveWithIndex(kv, "discord", key, link.discordUserId, link, audit);
 }
 
 /** The Discord user's link, or null. */
@@ -140,15 +171,14 @@ export async function getDiscordLink(
   return (await kv.get<DiscordLink>(discordLinkKey(discordUserId))).value;
 }
 
-/** Links (or re-links) a Telegram user to a GitHub account. */
-export async function saveTelegramLink(kv: Deno.Kv, link: TelegramLink): Promise<void> {
-  await saveWithIndex(
-    kv,
-    "telegram",
-    telegramLinkKey(link.telegramUserId),
-    link.telegramUserId,
-    link,
-  );
+/** Links (or re-links) a Telegram user to a GitHub account, with its audit entry when given. */
+export async function saveTelegramLink(
+  kv: Deno.Kv,
+  link: TelegramLink,
+  audit?: AuditEntry,
+): Promise<void> {
+  const key = telegramLinkKey(link.telegramUserId);
+  await saveWithIndex(kv, "telegram", key, link.telegramUserId, link, audit);
 }
 
 /** The Telegram user's link, or null. */
@@ -159,14 +189,24 @@ export async function getTelegramLink(
   return (await kv.get<TelegramLink>(telegramLinkKey(telegramUserId))).value;
 }
 
-/** Removes a Discord user's link; true when there was one. */
-export async function deleteDiscordLink(kv: Deno.Kv, discordUserId: string): Promise<boolean> {
-  return await deleteWithIndex(kv, "discord", discordLinkKey(discordUserId), discordUserId);
+/** Removes a Discord user's link (audited as `auditOf` says); true when there was one. */
+export async function deleteDiscordLink(
+  kv: Deno.Kv,
+  discordUserId: string,
+  auditOf?: (link: ChatLink) => AuditEntry,
+): Promise<boolean> {
+  const key = discordLinkKey(discordUserId);
+  return await deleteWithIndex(kv, "discord", key, discordUserId, auditOf);
 }
 
-/** Removes a Telegram user's link; true when there was one. */
-export async function deleteTelegramLink(kv: Deno.Kv, telegramUserId: string): Promise<boolean> {
-  return await deleteWithIndex(kv, "telegram", telegramLinkKey(telegramUserId), telegramUserId);
+/** Removes a Telegram user's link (audited as `auditOf` says); true when there was one. */
+export async function deleteTelegramLink(
+  kv: Deno.Kv,
+  telegramUserId: string,
+  auditOf?: (link: ChatLink) => AuditEntry,
+): Promise<boolean> {
+  const key = telegramLinkKey(telegramUserId);
+  return await deleteWithIndex(kv, "telegram", key, telegramUserId, auditOf);
 }
 
 /**

@@ -5,6 +5,7 @@
  * Actions on GitHub answer with a deferral first and complete with an edit.
  */
 import {
+  chatLinkAudit,
   createLinkState,
   deleteDiscordLink,
   type DiscordLink,
@@ -99,7 +100,11 @@ async function link(deps: DiscordDeps, interaction: Interaction): Promise<Intera
 async function unlink(deps: DiscordDeps, userId: string): Promise<InteractionAnswer> {
   const existing = await getDiscordLink(deps.kv, userId);
   if (!existing) return now(ephemeral("Your Discord account is not linked to GitHub."));
-  await deleteDiscordLink(deps.kv, userId);
+  await deleteDiscordLink(
+    deps.kv,
+    userId,
+    (link) => chatLinkAudit("link.delete", link, "discord", userId, "chat"),
+  );
   return now(ephemeral(
     `Unlinked from the GitHub account ${existing.login}. Switchyard no longer acts for you from ` +
       "Discord. To also revoke its access on GitHub, open GitHub → Settings → Applications → " +

@@ -4,7 +4,7 @@
  * `reply`, which answers a message in its chat and topic.
  */
 import { FEATURES } from "../../config.ts";
-import { deleteTelegramLink, getTelegramLink } from "../../store/links.ts";
+import { chatLinkAudit, deleteTelegramLink, getTelegramLink } from "../../store/links.ts";
 import { botUsername } from "./bot_name.ts";
 import { startTelegramLink } from "./link_page.ts";
 import type { TelegramChatContext } from "./context.ts";
@@ -102,7 +102,14 @@ export async function whoami(ctx: TelegramChatContext, message: IncomingMessage)
  */
 export async function logout(ctx: TelegramChatContext, message: IncomingMessage): Promise<void> {
   const sender = senderOf(message);
-  const removed = sender ? await deleteTelegramLink(ctx.kv, String(sender.id)) : false;
+  const chatUserId = sender ? String(sender.id) : null;
+  const removed = chatUserId
+    ? await deleteTelegramLink(
+      ctx.kv,
+      chatUserId,
+      (link) => chatLinkAudit("link.delete", link, "telegram", chatUserId, "chat"),
+    )
+    : false;
   await reply(
     ctx,
     message,
