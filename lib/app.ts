@@ -9,7 +9,9 @@ import { folderOf } from "./file_path.ts";
 import { createFreshApp, setHeader } from "./fresh/app.ts";
 import { type Assets, NO_ASSETS } from "./fresh/assets.ts";
 import type { Logger } from "./log.ts";
+import { HttpError } from "./fresh/http_error.ts";
 import { isNoStorePath } from "./no_store.ts";
+import { isPassingStoreError } from "./store/transient.ts";
 import type { State } from "./state.ts";
 
 /** What the application needs from its host. */
@@ -66,6 +68,12 @@ export function createApp(deps: AppDeps): Hono {
         path: new URL(req.url).pathname,
       });
     },
+    answerFor: (error) =>
+      isPassingStoreError(error)
+        ? new HttpError(503, "Temporarily unavailable: try again in a moment", {
+          "retry-after": "1",
+        })
+        : null,
     async before(c, next) {
       const started = performance.now();
       const state = createState(c.req.raw);

@@ -4,7 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import freshConfig from "../fresh.config.ts";
 import { PROJECT_ROOT } from "../lib/app.ts";
+import { buildIsStale } from "../lib/fresh/stale.ts";
 
 function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -102,7 +104,17 @@ Deno.test("main.ts in DEBUG_MODE listens on 127.0.0.1 and refuses a non-loopback
   }
 });
 
-Deno.test("start.ts with current assets serves without building them again", async () => {
+// Built assets are current when the suite runs through `deno task test`, which builds first;
+// the test never builds itself, since other test files read the assets meanwhile.
+const assetsStale = buildIsStale(PROJECT_ROOT, freshConfig.buildInputs);
+if (assetsStale) {
+  console.warn("start.ts test skipped: the built assets are stale (deno task build)");
+}
+
+Deno.test({
+  name: "start.ts with current assets serves without building them again",
+  ignore: assetsStale,
+}, async () => {
   const assetMap = join(PROJECT_ROOT, "_fresh", "assets.json");
   const builtAt = (await Deno.stat(assetMap)).mtime?.getTime();
   const port = freePort();

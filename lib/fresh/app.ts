@@ -30,6 +30,8 @@ export interface FreshAppOptions<State> {
   isApiPath(pathname: string): boolean;
   /** Reports an unexpected exception (the response says only "Internal server error"). */
   onUnexpectedError(error: unknown, req: Request, state: State): void;
+  /** The answer for an error that is not an `HttpError` but is understood (see errors.ts). */
+  answerFor?(error: unknown): HttpError | null;
   /** Middleware that runs before routing, for every request (request id, logging). */
   // deno-lint-ignore no-explicit-any
   before?: (c: HonoContext<any>, next: () => Promise<void>) => Promise<void | Response>;
@@ -59,6 +61,7 @@ export function createFreshApp<State>(options: FreshAppOptions<State>): Hono {
     renderPage,
     isApiPath: options.isApiPath,
     onUnexpectedError: options.onUnexpectedError,
+    answerFor: options.answerFor,
   });
   const stateOf = (c: HonoContext): State => {
     let state = c.get(STATE_KEY as never) as State | undefined;

@@ -1,11 +1,13 @@
 /**
  * Error handling: a thrown error becomes its answer. An `HttpError` answers
- * its status and message; anything else is reported and answers 500
- * "Internal server error", never its internals. Pages get the `_404` page (for
+ * its status and message; an error the application understands (`answerFor`,
+ * for example a busy store) is reported and answers what it maps it to;
+ * anything else is reported and answers 500 "Internal server error", never its
+ * internals. Pages get the `_404` page (for
  * 404) or the `_error` page, which receive the error as `props.error`; API
  * requests get JSON `{ error: message }`.
  */
-import { isHttpError } from "./http_error.ts";
+import { type HttpError, isHttpError } from "./http_error.ts";
 import type { PageComponent, PageRenderer } from "./rendering.ts";
 
 /** What error handling needs from the application. */
@@ -17,6 +19,8 @@ export interface ErrorHandlingOptions<State> {
   isApiPath(pathname: string): boolean;
   /** Reports an unexpected exception (the response says only "Internal server error"). */
   onUnexpectedError(error: unknown, req: Request, state: State): void;
+  /** The answer for an error that is not an `HttpError` but is understood, or null. */
+  answerFor?(error: unknown): HttpError | null;
 }
 
 /** The request that failed. */
@@ -51,6 +55,8 @@ export function createErrorResponder<State>(
       ({ status, message, headers } = error);
     } else {
       options.onUnexpectedError(error, request.req, request.state);
+      const known = options.answerFor?.(error);
+      if (known) ({ status, message, headers } = known);
     }
     const page = status === 404 && options.notFoundPage ? options.notFoundPage : options.errorPage;
     if (page && answersWithPage(request)) {
