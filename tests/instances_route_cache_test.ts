@@ -40,13 +40,26 @@ async function prepare(a: TestApp): Promise<string> {
   return `switchyard_session=${sessionId}`;
 }
 
-/** Saves the `watch` route to NEW through instance A's admin API; answers when it was saved. */
+/**
+ * Saves the `watch` route to NEW through instance A's admin API; answers when it was saved. The
+ * other handle may hold the file for a moment: a 503 is sent again after its `Retry-After`, as
+ * a client would.
+ */
 async function saveNewRoutes(a: TestApp, cookie: string): Promise<number> {
-  const res = await a.fetch("/admin/api/groups/team/routes", {
-    method: "PUT",
-    headers: { cookie, "content-type": "application/json" },
-    body: JSON.stringify({ routes: [customRoute("watch", [NEW])] }),
-  });
+  const put = () =>
+    a.fetch("/admin/api/groups/team/routes", {
+      method: "PUT",
+      headers: { cookie, "content-type": "application/json" },
+      body: JSON.stringify({ routes: [customRoute("watch", [NEW])] }),
+    });
+  let res = await put();
+  for (let retries = 0; res.status === 503 && retries < 5; retries++) {
+    await res.body?.cancel();
+    await new Promise((resolve) =>
+      setTimeout(resolve, Number(res.headers.get("retry-after")) * 1000)
+    );
+    res = await put();
+  }
   assert.equal(res.status, 200, await res.clone().text());
   assert.deepEqual(await res.json(), { ok: true, count: 1 });
   return Date.now();
