@@ -6,7 +6,7 @@ import { createApp, PROJECT_ROOT } from "./lib/app.ts";
 import { atRestWarning } from "./lib/at_rest.ts";
 import { followUpsHandled } from "./lib/chatops/discord/handle.ts";
 import { updatesHandled } from "./lib/chatops/telegram/webhook.ts";
-import { type Config, ConfigError, loadConfig } from "./lib/config.ts";
+import { loadConfigOrExit } from "./lib/config.ts";
 import { loadAssets } from "./lib/fresh/assets.ts";
 import { createLogger } from "./lib/log.ts";
 import { queueHandlers } from "./lib/queue_handlers.ts";
@@ -15,16 +15,7 @@ import { startQueueWorker } from "./lib/store/queue.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
-let config: Config;
-try {
-  config = loadConfig(Deno.env.toObject(), {
-    onDeploy: Boolean(Deno.env.get("DENO_DEPLOYMENT_ID")),
-  });
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
-  console.error(`Invalid setting ${error.message}`);
-  Deno.exit(1);
-}
+const config = loadConfigOrExit();
 
 const log = createLogger({ minLevel: config.logLevel });
 for (const warning of config.warnings) log.warn(warning);

@@ -271,3 +271,19 @@ export const FEATURES = {
 
 /** A feature's name. */
 export type Feature = keyof typeof FEATURES;
+
+/**
+ * The settings of this process's environment (Deno Deploy recognised by `DENO_DEPLOYMENT_ID`);
+ * a bad setting prints one line naming it and exits with status 1. For entry points only.
+ */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig(Deno.env.toObject(), {
+      onDeploy: Boolean(Deno.env.get("DENO_DEPLOYMENT_ID")),
+    });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`Invalid setting ${error.message}`);
+    Deno.exit(1);
+  }
+}

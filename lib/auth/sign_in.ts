@@ -17,6 +17,7 @@ import { type ErrorStatus, HttpError } from "../fresh/mod.ts";
 import type { Logger } from "../log.ts";
 import { newAuditEntry } from "../store/audit.ts";
 import { chatLinkAudit, saveDiscordLink, saveTelegramLink } from "../store/links.ts";
+import type { Platform } from "../types.ts";
 import {
   consumeOAuthState,
   createOAuthState,
@@ -92,6 +93,21 @@ async function startSession(
   }, now);
   const { sessionId } = await createSession(deps.kv, user, now, audit);
   return { kind: "session", sessionId, redirectTo };
+}
+
+/** Links a chat user to the GitHub account that just signed in, audited in the same commit. */
+async function linkChatUser(
+  kv: Deno.Kv,
+  platform: Platform,
+  chatUserId: string,
+  user: GitHubUser,
+  now: number,
+): Promise<void> {
+  const link = { userId: user.userId, login: user.login, linkedAt: now };
+  const audit = chatLinkAudit("link.create", user, platform, chatUserId, "github sign-in", now);
+  if (platform === "discord") {
+    await saveDiscordLink(kv, { discordUserId: chatUserId, ...link }, audit);
+  } else await saveTelegramLink(kv, { telegramUserId: chatUserId, ...link }, audit);
 }
 
 async function confirmTelegramLink(deps: SignInDeps, chatId: string, login: string) {
@@ -192,29 +208,11 @@ export async function completeSignIn(
     case "json":
       return { kind: "json", userId: user.userId, login: user.login, redirectTo: flow.redirectTo };
     case "discord_link":
-      await saveDiscordLink(
-        deps.kv,
-        {
-          discordUserId: flow.discordUserId,
-          userId: user.userId,
-          login: user.login,
-          linkedAt: now,
-        },
-        chatLinkAudit("link.create", user, "discord", flow.discordUserId, "github sign-in", now),
-      );
+      await linkChatUser(deps.kv, "discord", flow.discordUserId, user, now);
       await confirmDiscordLink(deps, flow.interactionToken, user.login);
       return { kind: "discord_linked", discordUserId: flow.discordUserId, login: user.login };
     case "telegram_link":
-      await saveTelegramLink(
-        deps.kv,
-        {
-          telegramUserId: flow.telegramUserId,
-          userId: user.userId,
-          login: user.login,
-          linkedAt: now,
-        },
-        chatLinkAudit("link.create", user, "telegram", flow.telegramUserId, "github sign-in", now),
-      );
+      await linkChatUser(deps.kv, "telegram", flow.telegramUserId, user, now);
       await confirmTelegramLink(deps, flow.telegramChatId, user.login);
       return { kind: "telegram_linked", telegramUserId: flow.telegramUserId, login: user.login };
   }

@@ -4,7 +4,7 @@
  * `scripts/`. They work on the store the settings name (KV_PATH), so run them with the same
  * settings as the server; the import is audited as done by the task.
  */
-import { ConfigError, loadConfig } from "../config.ts";
+import { loadConfigOrExit } from "../config.ts";
 import type { AuditActor } from "../store/audit.ts";
 import { closeStore, openStore } from "../store/kv.ts";
 
@@ -34,16 +34,7 @@ export function parseTaskArgs(args: readonly string[]): TaskArgs {
 export async function withConfiguredStore<T>(
   work: (kv: Deno.Kv, encryptionKey: string | undefined) => Promise<T>,
 ): Promise<T> {
-  let config;
-  try {
-    config = loadConfig(Deno.env.toObject(), {
-      onDeploy: Boolean(Deno.env.get("DENO_DEPLOYMENT_ID")),
-    });
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    console.error(`Invalid setting ${error.message}`);
-    Deno.exit(1);
-  }
+  const config = loadConfigOrExit();
   const kv = await openStore(config.kvPath);
   try {
     return await work(kv, config.tokenEncryptionKey);
