@@ -8,6 +8,7 @@ import { resolveMentions } from "../lib/delivery/mentions.ts";
 import { telegramMentionLine } from "../lib/format/mentions.ts";
 import { renderTelegram } from "../lib/format/telegram.ts";
 import { saveEvent } from "../lib/store/events.ts";
+import { putGroup } from "../lib/store/groups.ts";
 import {
   chatUsersLinkedTo,
   deleteDiscordLink,
@@ -15,7 +16,7 @@ import {
   saveDiscordLink,
   saveTelegramLink,
 } from "../lib/store/links.ts";
-import type { ForgeEvent, Route } from "../lib/types.ts";
+import type { ForgeEvent, Group, Route } from "../lib/types.ts";
 import { startFakeDiscord, startFakeTelegram } from "../testing/fake_chat.ts";
 import { fixture } from "./_ingest_helpers.ts";
 import { deliveryConfig, runWorker, settled, storeRoutes } from "./_delivery_helpers.ts";
@@ -37,12 +38,27 @@ const ROUTE: Route = {
   ],
 };
 
-/** Delivers the fixture's review request (reviewer `octocat`); answers what each fake got. */
-async function deliverReviewRequest(kv: Deno.Kv) {
+/**
+ * Delivers the fixture's review request (reviewer `octocat`) through a route of group `acme`,
+ * whose members are `members` (GitHub logins) besides its owner; answers what each fake got.
+ */
+async function deliverReviewRequest(kv: Deno.Kv, members: string[] = ["octocat"]) {
   await using discord = startFakeDiscord();
   await using telegram = startFakeTelegram();
   await using _worker = runWorker(kv, deliveryConfig({ discord, telegram }));
   await storeRoutes(kv, [ROUTE]);
+  await putGroup(kv, {
+    id: "acme",
+    name: "acme",
+    members: [
+      { userId: "1", login: "owner", role: "owner" },
+      ...members.map((login, index) => ({
+        userId: `${100 + index}`,
+        login,
+        role: "viewer" as const,
+      })),
+    ],
+  });
   const outcome = await saveEvent(kv, {
     provider: "github",
     kind: "pull_request",
@@ -82,6 +98,25 @@ Deno.test("a review request pings the linked Discord user and links the linked T
     users: [DISCORD_USER],
   });
   assert.match(received.telegram, /<a href="tg:\/\/user\?id=424242">@octocat<\/a>/);
+});
+
+Deno.test("a linked reviewer who is not a member of the route's group is not mentioned: plain login, no ids", async () => {
+  using kv = await Deno.openKv(":memory:");
+  await saveDiscordLink(kv, link(DISCORD_USER, "Octocat"));
+  await saveTelegramLink(kv, {
+    telegramUserId: TELEGRAM_USER,
+    userId: "583231",
+    login: "octocat",
+    linkedAt: Date.now(),
+  });
+  const received = await deliverReviewRequest(kv, ["someone-else"]);
+  assert.equal(received.discord.content, `<@&${ROLE}>`);
+  assert.deepEqual(received.discord.allowed_mentions, { parse: [], roles: [ROLE] });
+  assert.doesNotMatch(JSON.stringify(received.discord), new RegExp(DISCORD_USER));
+  assert.match(JSON.stringify(received.discord.embeds), /octocat/);
+  assert.doesNotMatch(received.telegram, /tg:\/\/user/);
+  assert.doesNotMatch(received.telegram, new RegExp(TELEGRAM_USER));
+  assert.match(received.telegram, /octocat/);
 });
 
 Deno.test("an unlinked reviewer stays plain text: no user ping, no Telegram user link", async () => {
@@ -153,18 +188,31 @@ Deno.test("hostile login values are neither looked up nor linked; other forges a
     await saveDiscordLink(kv, link("323456789012345678", login));
     assert.deepEqual(await chatUsersLinkedTo(kv, "discord", login), [], JSON.stringify(login));
   }
+  const everyone: Group = {
+    id: "acme",
+    name: "acme",
+    members: ["octocat", ...HOSTILE_LOGINS].map((login, index) => ({
+      userId: String(index),
+      login,
+      role: "viewer" as const,
+    })),
+  };
   const mentioned = await resolveMentions(kv, githubEvent(), {
     title: "t",
     mentions: HOSTILE_LOGINS,
-  });
-  assert.deepEqual(mentioned, { discordUserIds: [], telegramUsers: [] });
+  }, [everyone]);
+  assert.deepEqual(mentioned, new Map());
   const gitea = await resolveMentions(kv, githubEvent("gitea"), {
     title: "t",
     mentions: ["octocat"],
-  });
-  assert.deepEqual(gitea, { discordUserIds: [], telegramUsers: [] });
-  const github = await resolveMentions(kv, githubEvent(), { title: "t", mentions: ["octocat"] });
-  assert.deepEqual(github.discordUserIds, [DISCORD_USER]);
+  }, [everyone]);
+  assert.deepEqual(gitea, new Map());
+  const github = await resolveMentions(kv, githubEvent(), {
+    title: "t",
+    mentions: ["octocat"],
+  }, [everyone, { ...everyone, id: "others", members: [] }]);
+  assert.deepEqual([...github.keys()], ["acme"], "only the group octocat is a member of");
+  assert.deepEqual(github.get("acme")?.discordUserIds, [DISCORD_USER]);
 });
 
 Deno.test("the Telegram mention line escapes the login and refuses ids that are not numbers", () => {

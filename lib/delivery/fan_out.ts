@@ -30,7 +30,7 @@ import type { DeliveryContext } from "./context.ts";
 import { isOwnActionSkipped } from "./own_actions.ts";
 import { messageForRoute } from "./render.ts";
 import { inPlacePlanOf, renderUnitBody } from "./edit_in_place.ts";
-import { resolveMentions } from "./mentions.ts";
+import { mentionsOfGroup, resolveMentions } from "./mentions.ts";
 import type { CompiledRouteSet } from "./route_cache.ts";
 import { unitIdFor } from "./targets.ts";
 import { isPassingStoreError, retryTransient } from "../store/transient.ts";
@@ -128,11 +128,18 @@ async function planEvent(
   );
   if (selection.routes.length === 0) return { units: [], records };
   const inPlace = await inPlacePlanOf(event); // edit in place
-  const mentioned = await resolveMentions(ctx.kv, event, message); // linked users it names
+  const routeGroups = new Set(selection.routes.map((route) => route.groupId));
+  const mentions = await resolveMentions( // linked members of each group it names
+    ctx.kv,
+    event,
+    message,
+    routing.groups.filter((group) => routeGroups.has(group.id)),
+  );
   const units: NewUnit[] = [];
   for (const route of selection.routes) {
     const internalId = routing.internalIds.get(route.groupId)!;
     const routed = messageForRoute(event, message, route.template);
+    const mentioned = mentionsOfGroup(mentions, route.groupId);
     const bodies = new Map<string, unknown>();
     for (const target of route.targets) {
       if (await isOwnActionSkipped(ctx.kv, event, target)) continue;
