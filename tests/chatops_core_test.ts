@@ -308,5 +308,6 @@ Deno.test("tracking: a sent pull request notification is recorded with its place
     number: 42,
     routeId: "prs",
     groupId: "alpha",
+    groupInternalId: "alpha",
   });
 });

@@ -5,6 +5,7 @@
  * receives. Merge confirms its method first; Comment opens a form.
  */
 import assert from "node:assert/strict";
+import { readGroupEntry } from "../lib/store/group_set.ts";
 import { getMessageRef, saveMessageRef } from "../lib/store/message_refs.ts";
 import type { Route } from "../lib/types.ts";
 import { startFakeDiscord } from "../testing/fake_chat.ts";
@@ -107,6 +108,7 @@ Deno.test("a delivered pull request carries buttons, is remembered, and Close wo
     number: 2,
     routeId: "prs",
     groupId: "acme",
+    groupInternalId: (await readGroupEntry(app.t.kv, "acme")).entry?.internalId,
   });
 
   await linkGrace(app);

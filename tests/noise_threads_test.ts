@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { utf8 } from "../lib/encoding.ts";
 import { saveEvent } from "../lib/store/events.ts";
+import { readGroupEntry } from "../lib/store/group_set.ts";
 import { getMessageRef } from "../lib/store/message_refs.ts";
 import type { Route, Target } from "../lib/types.ts";
 import { startFakeDiscord, startFakeTelegram } from "../testing/fake_chat.ts";
@@ -143,6 +144,7 @@ Deno.test("threads on Discord: a card per pull request, later events in a thread
     number: 7,
     routeId: "prs",
     groupId: "team",
+    groupInternalId: (await readGroupEntry(kv, "team")).entry?.internalId,
   });
 });
 

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { telegramKeyboard } from "../lib/format/telegram.ts";
+import { readGroupEntry } from "../lib/store/group_set.ts";
 import { getMessageRef } from "../lib/store/message_refs.ts";
 import { runWorker, settled, storeRoutes } from "./_delivery_helpers.ts";
 import { fixture, githubRequest, SECRETS } from "./_ingest_helpers.ts";
@@ -57,6 +58,7 @@ Deno.test("a delivered pull request notification carries buttons that merge it a
     number: 2,
     routeId: "prs",
     groupId: "acme",
+    groupInternalId: (await readGroupEntry(world.t.kv, "acme")).entry?.internalId,
   });
 
   await linkUser(world);

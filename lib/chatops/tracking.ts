@@ -8,7 +8,7 @@
 import type { Logger } from "../log.ts";
 import { loadEvent } from "../store/events.ts";
 import type { NewMessageRef } from "../store/message_refs.ts";
-import type { SendLog } from "../store/send_logs.ts";
+import { historyIdOf, type SendLog } from "../store/send_logs.ts";
 import type { Target } from "../types.ts";
 import { SUBJECT_KINDS, subjectOfPayload } from "./subject.ts";
 
@@ -35,7 +35,12 @@ export async function sentMessageRef(
     if (!subject) return null;
     return {
       place: { platform: log.platform, chatId: chatIdOf(log.target), messageId: log.messageId },
-      subject: { ...subject, routeId: log.routeId, groupId: log.groupId },
+      subject: {
+        ...subject,
+        routeId: log.routeId,
+        groupId: log.groupId,
+        groupInternalId: historyIdOf(log),
+      },
     };
   } catch (error) {
     logger?.warn("message tracking failed", { logId: log.id, error: String(error) });

@@ -6,6 +6,10 @@
  * and given its final count by the closing job when the window ends. Quiet-hours digests are
  * posted only when the hours end. All of it runs in the lane, one unit at a time, and every
  * step is a checked KV commit, so a unit tried again neither counts twice nor posts twice.
+ * Every post and edit of a digest goes through the target guard (`noise_platform.ts`): a digest
+ * whose target its group lost (or whose group was deleted) sends nothing, and the refusal is
+ * logged (and recorded in the send log of the unit whose attempt it was). A digest belongs to
+ * the group's internal id: a group that takes a deleted group's id opens its own windows.
  */
 import { sha256Hex } from "../crypto.ts";
 import type { Config } from "../config.ts";
@@ -22,12 +26,19 @@ import {
   requeueDigestClose,
   updateDigest,
 } from "../store/digests.ts";
-import type { SendLog } from "../store/send_logs.ts";
+import { historyIdOf, type SendLog } from "../store/send_logs.ts";
 import { laneKeyFor } from "../target_ref.ts";
 import type { Route, Target } from "../types.ts";
 import { renderDigest } from "./digest_message.ts";
-import { editMessage, postMessage } from "./noise_platform.ts";
+import {
+  asSendResult,
+  editMessage,
+  type GuardedResult,
+  postMessage,
+  throughGuard,
+} from "./noise_platform.ts";
 import type { QuietPeriod } from "./quiet_hours.ts";
+import type { TargetGuard } from "./target_guard.ts";
 
 /** A digest message is edited at most this often while its window is open. */
 export const EDIT_INTERVAL_MS = 2_000;
@@ -38,6 +49,8 @@ export interface NoiseDeps {
   kv: Deno.Kv;
   config: Config;
   log: Logger;
+  /** Target ownership: every platform call of noise control is checked by it first. */
+  targets: TargetGuard;
   now(): number;
 }
 
@@ -46,14 +59,25 @@ export type WindowSpec =
   | { kind: "burst"; windowMs: number; threshold: number }
   | { kind: "quiet"; period: QuietPeriod };
 
+/** A digest's id: its kind, group (by internal id), route, lane and opening time, hashed. */
 async function digestIdFor(kind: DigestKind, log: SendLog, lane: string, opensAt: number) {
-  const identity = JSON.stringify([kind, log.groupId, log.routeId, lane, opensAt]);
+  const identity = JSON.stringify([kind, historyIdOf(log), log.routeId, lane, opensAt]);
   return `${kind}-${(await sha256Hex(identity)).slice(0, 24)}`;
 }
 
-function isCurrent(digest: DigestRecord | null | undefined, spec: WindowSpec, now: number) {
+/** Whether `digest` is the open window `log` joins (of its group, not of an earlier one). */
+async function isCurrent(
+  digest: DigestRecord | null | undefined,
+  spec: WindowSpec,
+  log: SendLog,
+  lane: string,
+  now: number,
+) {
   if (!digest) return false;
-  return spec.kind === "burst" ? now < digest.closesAt : digest.opensAt === spec.period.opensAt;
+  const open = spec.kind === "burst"
+    ? now < digest.closesAt
+    : digest.opensAt === spec.period.opensAt;
+  return open && digest.id === await digestIdFor(spec.kind, log, lane, digest.opensAt);
 }
 
 async function freshDigest(
@@ -96,7 +120,7 @@ export async function joinWindow(
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const now = deps.now();
     const read = await readWindow(deps.kv, spec.kind, log.groupId, log.routeId, lane);
-    const opens = !isCurrent(read.digest?.value, spec, now);
+    const opens = !(await isCurrent(read.digest?.value, spec, log, lane, now));
     const base = opens ? await freshDigest(spec, log, route, lane, now) : read.digest!.value!;
     const threshold = spec.kind === "burst" ? spec.threshold : 0;
     const direct = base.direct < threshold;
@@ -139,6 +163,22 @@ function shown(messageId: string | undefined, count: number, now: number) {
 /** How a gathered unit posts a digest from its lane: through the lane's own sender. */
 export type LanePost = (id: string, target: Target, body: unknown) => Promise<SendResult>;
 
+/** Logs a digest call the target guard refused; nothing was sent. */
+function noteRefusal(deps: NoiseDeps, digest: DigestRecord, error: string) {
+  deps.log.warn("digest not sent", {
+    digestId: digest.id,
+    groupId: digest.groupId,
+    routeId: digest.routeId,
+    error,
+  });
+}
+
+/** A guarded call's result for the unit; a refusal is logged too. */
+function unitResult(deps: NoiseDeps, digest: DigestRecord, result: GuardedResult): SendResult {
+  if (result.kind === "refused") noteRefusal(deps, digest, result.error);
+  return asSendResult(result);
+}
+
 /**
  * Brings the digest's message up to date for a unit gathered into it, from the unit's lane:
  * posts it when it has no message yet, edits it when it shows fewer events than it has (and
@@ -157,8 +197,17 @@ export async function syncDigest(
     return { kind: "sent", httpStatus: 202, digestId };
   }
   const now = deps.now();
+  const owner = { groupId: digest.groupId, target: digest.target };
   if (digest.messageId === undefined) {
-    const result = await post(digest.id, digest.target, renderDigest(digest));
+    const result = unitResult(
+      deps,
+      digest,
+      await throughGuard(
+        deps.targets,
+        owner,
+        () => post(digest.id, digest.target, renderDigest(digest)),
+      ),
+    );
     if (result.kind !== "sent") return result;
     await patchDigest(deps, digestId, shown(result.messageId, digest.count, now));
     return { ...result, digestId };
@@ -166,11 +215,10 @@ export async function syncDigest(
   const stale = digest.shownCount < digest.count &&
     (digest.closed || digest.shownAt === undefined || now - digest.shownAt >= EDIT_INTERVAL_MS);
   if (!stale) return { kind: "sent", httpStatus: 200, messageId: digest.messageId, digestId };
-  const result = await editMessage(
-    deps.config,
-    digest.target,
-    digest.messageId,
-    renderDigest(digest),
+  const result = unitResult(
+    deps,
+    digest,
+    await editMessage(deps, owner, digest.messageId, renderDigest(digest)),
   );
   if (result.kind !== "sent") return result;
   await patchDigest(deps, digestId, shown(undefined, digest.count, now));
@@ -181,7 +229,7 @@ export async function syncDigest(
  * The closing job of a digest: once its window has ended, the message is written with the
  * final count (a quiet-hours digest is posted now), and the digest is marked closed. A job
  * that comes early is queued again for the rest of the window; a platform failure throws, so
- * the queue tries again.
+ * the queue tries again. A digest the target guard refuses is closed unsent, and logged.
  */
 export async function closeDigest(deps: NoiseDeps, digestId: string): Promise<void> {
   const entry = await getDigestEntry(deps.kv, digestId);
@@ -197,9 +245,15 @@ export async function closeDigest(deps: NoiseDeps, digestId: string): Promise<vo
     return;
   }
   const final: DigestRecord = { ...digest, closed: true };
+  const owner = { groupId: digest.groupId, target: digest.target };
   const result = digest.messageId === undefined
-    ? await postMessage(deps.config, digest.target, digest.id, renderDigest(final))
-    : await editMessage(deps.config, digest.target, digest.messageId, renderDigest(final));
+    ? await postMessage(deps, owner, digest.id, renderDigest(final))
+    : await editMessage(deps, owner, digest.messageId, renderDigest(final));
+  if (result.kind === "refused") {
+    noteRefusal(deps, digest, result.error);
+    await patchDigest(deps, digestId, (current) => ({ ...current, closed: true }));
+    return;
+  }
   if (result.kind === "rejected") {
     deps.log.warn("digest not closed", { digestId, error: result.error });
   } else if (result.kind !== "sent") {

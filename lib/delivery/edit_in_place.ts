@@ -5,7 +5,8 @@
  * reopened (with its buttons), while a short notice of that event is still posted.
  *
  * At fan-out a unit's body names the subject key it edits; in the lane the unit edits the
- * message recorded for (place, key) or posts one and records it. Units of one target run in
+ * message recorded for (its group's internal id, place, key) or posts one and records it, so a
+ * group never edits another group's message. Units of one target run in
  * order in its lane, so an edit never overtakes the post it edits, and each platform call is
  * paced like a send. A message that is gone (or may not be edited) is posted anew.
  */
@@ -19,7 +20,7 @@ import {
   saveFirstProgressMessage,
   saveProgressMessage,
 } from "../store/progress_messages.ts";
-import type { SendLog } from "../store/send_logs.ts";
+import { historyIdOf, type SendLog } from "../store/send_logs.ts";
 import type { ForgeEvent, Route, Target } from "../types.ts";
 import { subjectOfPayload } from "../chatops/subject.ts";
 import type { DeliveryContext } from "./context.ts";
@@ -190,11 +191,22 @@ function isInPlaceBody(body: unknown): body is InPlaceBody {
     (plan.mode === "progress" || plan.mode === "card" || plan.mode === "card_update");
 }
 
-/** The place a target's messages are in: a Discord channel or thread, a Telegram chat and topic. */
-function placeOf(target: Target, key: string): ProgressPlace {
+/**
+ * Where the unit's message of subject `key` is recorded: under its group's internal id, in its
+ * target's place (a Discord channel or thread, a Telegram chat and topic).
+ */
+function placeOf(log: SendLog, key: string): ProgressPlace {
+  const target = log.target;
+  const groupInternalId = historyIdOf(log);
   return target.platform === "discord"
-    ? { platform: "discord", place: target.threadId ?? target.channelId, subjectKey: key }
+    ? {
+      groupInternalId,
+      platform: "discord",
+      place: target.threadId ?? target.channelId,
+      subjectKey: key,
+    }
     : {
+      groupInternalId,
       platform: "telegram",
       place: target.topicId === undefined ? target.chatId : `${target.chatId}:${target.topicId}`,
       subjectKey: key,
@@ -213,7 +225,7 @@ export async function sendOrEdit(
   body: unknown,
 ): Promise<InPlaceResult> {
   if (!isInPlaceBody(body)) return await sender.send(log.id, log.target, body, log);
-  const at = placeOf(log.target, body.inPlace.key);
+  const at = placeOf(log, body.inPlace.key);
   const recorded = await getProgressMessage(ctx.kv, at);
   const { stage } = body.inPlace;
   const post = async (): Promise<InPlaceResult> => {

@@ -9,7 +9,8 @@
  * The guard remembers each group's allowlist as it last read it. An allowed verdict names the
  * version it was judged on and the unit is marked as sending only while the list is still that
  * version (lib/store/units.ts), so a remembered list saves a read per message without ever
- * letting a removed target through; a refusal is always judged on a fresh read.
+ * letting a removed target through; a refusal is always judged on a fresh read. A call that
+ * is not marked that way (noise control's own posts and edits) asks for a fresh read.
  */
 import type { ThreadParents } from "../discord/threads.ts";
 import { getAllowedTargets } from "../store/allowed_targets.ts";
@@ -38,11 +39,18 @@ export interface TargetGuard {
    * (`lib/store/target_upgrade.ts`); every check waits for it. Answers how many it allowed.
    */
   upgrade(): Promise<number>;
-  /** Whether the unit of `log` may be sent to its target now. */
-  check(log: SendLog): Promise<TargetVerdict>;
+  /**
+   * Whether the unit of `log` (or any post of its group to its target) may be sent now. With
+   * `fresh`, the allowlist is read again even when a remembered one allows the target: for a
+   * call no later check of the list's version covers (`lib/delivery/noise_platform.ts`).
+   */
+  check(log: TargetOwner, fresh?: boolean): Promise<TargetVerdict>;
   /** Forgets the allowlist of `groupId` as last read (a mark checked against it failed). */
   forget(groupId: string): void;
 }
+
+/** A post to judge: the group it is made for and the target it goes to. */
+export type TargetOwner = Pick<SendLog, "groupId" | "target">;
 
 /** How many groups' allowlists the guard remembers. */
 const REMEMBERED_GROUPS = 256;
@@ -76,10 +84,10 @@ export function createTargetGuard(kv: Deno.Kv, threads: ThreadParents): TargetGu
   return {
     upgrade,
     forget: (groupId) => lists.delete(groupId),
-    async check(log) {
+    async check(log, fresh = false) {
       await upgrade();
       const key = targetRefKey(log.target);
-      let list = lists.get(log.groupId);
+      let list = fresh ? undefined : lists.get(log.groupId);
       if (!list?.keys.has(key)) list = await read(log.groupId);
       if (!list.keys.has(key) || list.versionstamp === null) {
         return { kind: "refused", error: NOT_ALLOWED };

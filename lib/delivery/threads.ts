@@ -5,12 +5,15 @@
  * Telegram replies to it; and events that carry the subject's state (`pull_request`, `issues`)
  * also replace the card with the latest message. A target that is already a Discord thread
  * cannot hold threads of its own, so it gets the events as usual.
+ *
+ * Every post, thread start and card edit goes through the target guard for the unit's group
+ * and target (`noise_platform.ts`). Cards belong to the group's internal id, so a group that
+ * takes a deleted group's id never replies under, or edits, the old group's cards.
  */
 import { subjectOfPayload } from "../chatops/subject.ts";
-import { startDiscordThread } from "../discord/edit.ts";
 import type { SendResult } from "../platform/send_result.ts";
 import { saveMessageRef } from "../store/message_refs.ts";
-import type { SendLog } from "../store/send_logs.ts";
+import { historyIdOf, type SendLog } from "../store/send_logs.ts";
 import {
   type CardPlace,
   getThreadCard,
@@ -21,7 +24,7 @@ import {
 import { laneKeyFor } from "../target_ref.ts";
 import type { ForgeEvent, Target } from "../types.ts";
 import type { NoiseDeps } from "./digest.ts";
-import { editMessage } from "./noise_platform.ts";
+import { asSendResult, editMessage, startThread, throughGuard } from "./noise_platform.ts";
 
 /** Event kinds whose payload holds the subject's whole state, so they refresh its card. */
 const STATE_KINDS: ReadonlySet<string> = new Set(["pull_request", "issues"]);
@@ -108,12 +111,19 @@ export async function sendThreaded(
 ): Promise<SendResult | null> {
   const target = log.target;
   if (target.platform === "discord" && target.threadId !== undefined) return null;
-  const place = { groupId: log.groupId, routeId: log.routeId, lane: laneKeyFor(target) };
+  const place = {
+    groupInternalId: historyIdOf(log),
+    routeId: log.routeId,
+    lane: laneKeyFor(target),
+  };
   const subject = await subjectKeyOf(deps, place, event);
   if (!subject) return null;
+  // Every post is the unit's group posting into its target (a thread of it: see the module).
+  const guardedPost: ThreadPost = async (logId, to, payload) =>
+    asSendResult(await throughGuard(deps.targets, log, () => post(logId, to, payload)));
   const card = await getThreadCard(deps.kv, place, subject);
   if (!card) {
-    const result = await post(log.id, target, body);
+    const result = await guardedPost(log.id, target, body);
     if (result.kind === "sent" && result.messageId !== undefined) {
       const repository = subject.slice(0, subject.lastIndexOf("#"));
       await saveThreadCard(
@@ -128,10 +138,13 @@ export async function sendThreaded(
     return result;
   }
   const result = target.platform === "discord"
-    ? await replyInThread(deps, { place, subject, card, log, event, target }, body, post)
-    : await post(log.id, target, { ...body as object, reply_parameters: replyTo(card.messageId) });
+    ? await replyInThread(deps, { place, subject, card, log, event, target }, body, guardedPost)
+    : await guardedPost(log.id, target, {
+      ...body as object,
+      reply_parameters: replyTo(card.messageId),
+    });
   if (result.kind === "sent" && STATE_KINDS.has(event.kind)) {
-    const edited = await editMessage(deps.config, target, card.messageId, body);
+    const edited = await editMessage(deps, log, card.messageId, body);
     if (edited.kind !== "sent") {
       deps.log.warn("thread card not updated", {
         eventId: log.eventId,
@@ -165,12 +178,20 @@ async function replyInThread(
 ): Promise<SendResult> {
   let threadId = card.threadId;
   if (threadId === undefined) {
-    const started = await startDiscordThread(
-      deps.config.discord,
-      target.channelId,
+    const started = await startThread(
+      deps,
+      { groupId: log.groupId, target },
       card.messageId,
       card.title ?? subject,
     );
+    if (started.kind === "refused") {
+      deps.log.warn("thread not started", {
+        eventId: log.eventId,
+        logId: log.id,
+        error: started.error,
+      });
+      return asSendResult(started);
+    }
     if (started.kind === "rejected" && !THREAD_EXISTS.test(started.error)) {
       deps.log.warn("thread not started; sent to the channel", {
         eventId: log.eventId,
@@ -197,6 +218,7 @@ async function replyInThread(
         number,
         routeId: log.routeId,
         groupId: log.groupId,
+        groupInternalId: historyIdOf(log),
       },
     ).catch((error) =>
       deps.log.warn("thread reply not tracked", {

@@ -77,10 +77,12 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const ownsRoutes = options.routes === undefined;
   const routes = options.routes ?? createRouteCache(options.kv);
   const now = options.now ?? Date.now;
+  const targets = createTargetGuard(options.kv, createThreadParents(options.config.discord));
   const noise = {
     ...options,
     now,
     routes,
+    targets,
     retentionMs: retentionMs(options.config.sendLogRetentionDays),
   }; // noise control hook
   const ctx: DeliveryContext = {
@@ -88,7 +90,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     log: options.log,
     routes,
     senders: withNoiseControl(noise, createSenders(options.config, options.limiters)), // noise control hook
-    targets: createTargetGuard(options.kv, createThreadParents(options.config.discord)),
+    targets,
     backoffMs: options.backoffMs ?? DEFAULT_BACKOFF_MS,
     rateLimitBound: options.rateLimitBound ?? DEFAULT_RATE_LIMIT_BOUND,
     retentionMs: retentionMs(options.config.sendLogRetentionDays),

@@ -312,11 +312,16 @@ export const messageRefsOfChatPrefix = (platform: Platform, chatId: string) =>
 
 /**
  * The one message a chat shows for something that progresses (a CI run, a deployment) or a
- * pull request's or issue's card: by platform, place (channel, thread, or chat and topic) and
- * the hashed subject key.
+ * pull request's or issue's card: by the internal id of the group whose route posted it,
+ * platform, place (channel, thread, or chat and topic) and the hashed subject key. (Records of
+ * the earlier `["progress_messages", platform, place, key]` are no longer read; they expire.)
  */
-export const progressMessageKey = (platform: Platform, place: string, subjectKey: string) =>
-  ["progress_messages", platform, place, subjectKey] as const;
+export const progressMessageKey = (
+  groupInternalId: string,
+  platform: Platform,
+  place: string,
+  subjectKey: string,
+) => ["group_progress_messages", groupInternalId, platform, place, subjectKey] as const;
 
 /** A chat user linked to a GitHub login (lower case): the reverse of the link records. */
 export const linkByGithubLoginKey = (platform: Platform, login: string, chatUserId: string) =>
@@ -337,13 +342,27 @@ export const digestWindowKey = (kind: string, groupId: string, routeId: string, 
 /** How a unit of a route with noise options went: sent as usual or gathered into a digest. */
 export const digestMemberKey = (logId: string) => ["digest_members", logId] as const;
 
-/** The card of a pull request or issue that a threaded route posted into one lane. */
-export const threadCardKey = (groupId: string, routeId: string, lane: string, subject: string) =>
-  ["thread_cards", groupId, routeId, lane, subject] as const;
+/**
+ * The card of a pull request or issue that a threaded route posted into one lane, under the
+ * group's internal id.
+ */
+export const threadCardKey = (
+  groupInternalId: string,
+  routeId: string,
+  lane: string,
+  subject: string,
+) => ["thread_cards", groupInternalId, routeId, lane, subject] as const;
 
-/** The subject (`owner/repo#12`) whose card a branch (`owner/repo@refs/heads/x`) belongs to. */
-export const threadHeadKey = (groupId: string, routeId: string, lane: string, head: string) =>
-  ["thread_heads", groupId, routeId, lane, head] as const;
+/**
+ * The subject (`owner/repo#12`) whose card a branch (`owner/repo@refs/heads/x`) belongs to,
+ * under the group's internal id.
+ */
+export const threadHeadKey = (
+  groupInternalId: string,
+  routeId: string,
+  lane: string,
+  head: string,
+) => ["thread_heads", groupInternalId, routeId, lane, head] as const;
 
 // --- Telegram updates (lib/store/telegram_updates.ts) ---------------------------------------
 

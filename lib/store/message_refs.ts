@@ -2,8 +2,16 @@
  * What each sent notification is about: (platform, chat, message id) → the pull request or issue
  * it shows, and the route and group that sent it. Buttons and replies on a notification read it
  * to know what they act on. Records expire after {@link MESSAGE_REF_LIFETIME_MS}.
+ *
+ * A record belongs to the group that sent the notification, by its internal id: once the group's
+ * id names another group (the sender was deleted or renamed and the id taken), the record is
+ * read as unknown, so the newcomer never acts through the old group's notifications. Records
+ * written before they carried the internal id belong to the group with that id when they were
+ * sent no earlier than the group was created (a new internal id is a ULID of its creation time).
  */
+import { decodeUlidTime } from "../ulid.ts";
 import type { Platform } from "../types.ts";
+import { readGroupEntry } from "./group_set.ts";
 import { messageRefKey, messageRefsOfChatPrefix } from "./keys.ts";
 
 /** How long a notification stays actionable: 30 days. */
@@ -20,6 +28,8 @@ export interface MessageSubject {
   number: number;
   routeId: string;
   groupId: string;
+  /** The internal id of the group that sent it (absent in records written before it was kept). */
+  groupInternalId?: string;
 }
 
 /** Where a notification was sent: the chat (a Discord channel or thread, a Telegram chat). */
@@ -82,11 +92,29 @@ export function addMessageRef(
   return op.set(keyOf(place), ref, { expireIn: MESSAGE_REF_LIFETIME_MS });
 }
 
-/** What the notification at `place` is about, or null (unknown, expired or malformed). */
+/** Internal ids of groups created since internal ids exist: `#` and a ULID. */
+const NEW_INTERNAL_ID = /^#[0-9A-HJKMNP-TV-Z]{26}$/i;
+
+/** Whether `ref` was sent by the group that has its group id now (module comment). */
+async function sentByCurrentGroup(kv: Deno.Kv, ref: MessageRef): Promise<boolean> {
+  const current = (await readGroupEntry(kv, ref.subject.groupId)).entry;
+  if (!current) return true; // no group has the id: the route lookup finds nothing to act for
+  if (ref.subject.groupInternalId !== undefined) {
+    return ref.subject.groupInternalId === current.internalId;
+  }
+  if (!NEW_INTERNAL_ID.test(current.internalId)) return true; // a group older than internal ids
+  return ref.sentAt >= decodeUlidTime(current.internalId.slice(1));
+}
+
+/**
+ * What the notification at `place` is about, or null (unknown, expired, malformed, or sent by
+ * an earlier group with the same id).
+ */
 export async function getMessageRef(kv: Deno.Kv, place: MessagePlace): Promise<MessageRef | null> {
   if (!validPlace(place)) return null;
   const ref = (await kv.get<MessageRef>(keyOf(place))).value;
-  return ref && ref.sentAt + MESSAGE_REF_LIFETIME_MS > Date.now() ? ref : null;
+  if (!ref || ref.sentAt + MESSAGE_REF_LIFETIME_MS <= Date.now()) return null;
+  return await sentByCurrentGroup(kv, ref) ? ref : null;
 }
 
 /** The most recent notifications of a chat (by message id, newest first), at most `limit`. */

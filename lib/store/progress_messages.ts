@@ -3,6 +3,12 @@
  * topic) and subject key (a CI run, a check suite, a deployment, or a pull request's or issue's
  * card), the one message the chat shows for it. Delivery reads the record to edit that message
  * instead of posting a new one; records expire after {@link PROGRESS_MESSAGE_LIFETIME_MS}.
+ *
+ * Records are kept per group, under the internal id of the group whose route posted the
+ * message (`group_set.ts`): a group never edits another group's message, also when it takes a
+ * deleted group's id or shares a chat with another group. Records written before they were kept
+ * per group are no longer read; they expire within the 30 days, and meanwhile a subject they
+ * covered gets one new message.
  */
 import type { Platform } from "../types.ts";
 import { progressMessageKey } from "./keys.ts";
@@ -15,6 +21,8 @@ const MAX_PART_LENGTH = 96;
 
 /** Where a message edited in place lives, and what it shows. */
 export interface ProgressPlace {
+  /** The internal id of the group whose route posts the message. */
+  groupInternalId: string;
   platform: Platform;
   /** `<channel or thread>` on Discord, `<chat>` or `<chat>:<topic>` on Telegram. */
   place: string;
@@ -39,7 +47,7 @@ function fits(value: string): boolean {
 
 function keyOf(at: ProgressPlace): Deno.KvKey | null {
   return fits(at.place) && fits(at.subjectKey)
-    ? progressMessageKey(at.platform, at.place, at.subjectKey)
+    ? progressMessageKey(at.groupInternalId, at.platform, at.place, at.subjectKey)
     : null;
 }
 

@@ -3,6 +3,11 @@
  * or issue's first event posted into a lane, and (Discord) the thread started from it. A pull
  * request's head branch points back at its card, so pushes to the branch find it. Both expire
  * with the send logs.
+ *
+ * Cards are kept under the group's internal id (`group_set.ts`), never under its reusable id,
+ * so a group that takes a deleted group's id starts without its cards. Groups stored before
+ * internal ids keep their group id as internal id, so their cards are read as before; cards of
+ * other groups recorded under the group id are no longer read and expire with the send logs.
  */
 import { threadCardKey, threadHeadKey } from "./keys.ts";
 
@@ -18,9 +23,9 @@ export interface ThreadCard {
   createdAt: number;
 }
 
-/** Where a card lives: the route and lane it was posted by and into. */
+/** Where a card lives: the group (by internal id), route and lane it was posted by and into. */
 export interface CardPlace {
-  groupId: string;
+  groupInternalId: string;
   routeId: string;
   lane: string;
 }
@@ -31,7 +36,7 @@ export async function getThreadCard(
   place: CardPlace,
   subject: string,
 ): Promise<ThreadCard | null> {
-  const key = threadCardKey(place.groupId, place.routeId, place.lane, subject);
+  const key = threadCardKey(place.groupInternalId, place.routeId, place.lane, subject);
   return (await kv.get<ThreadCard>(key)).value;
 }
 
@@ -47,13 +52,13 @@ export async function saveThreadCard(
   retentionMs: number,
   head?: string,
 ): Promise<void> {
-  const key = threadCardKey(place.groupId, place.routeId, place.lane, subject);
+  const key = threadCardKey(place.groupInternalId, place.routeId, place.lane, subject);
   for (let attempt = 0; attempt < 5; attempt++) {
     const current = await kv.get<ThreadCard>(key);
     const next = current.value ? { ...current.value, threadId: card.threadId } : card;
     const op = kv.atomic().check(current).set(key, next, { expireIn: retentionMs });
     if (head !== undefined) {
-      op.set(threadHeadKey(place.groupId, place.routeId, place.lane, head), subject, {
+      op.set(threadHeadKey(place.groupInternalId, place.routeId, place.lane, head), subject, {
         expireIn: retentionMs,
       });
     }
@@ -67,6 +72,6 @@ export async function subjectOfHead(
   place: CardPlace,
   head: string,
 ): Promise<string | null> {
-  const key = threadHeadKey(place.groupId, place.routeId, place.lane, head);
+  const key = threadHeadKey(place.groupInternalId, place.routeId, place.lane, head);
   return (await kv.get<string>(key)).value;
 }
