@@ -54,3 +54,8 @@ export const ACTION_BODY_BYTES = 256 * 1024;
 export const FORM_BODY_BYTES = 16 * 1024;
 /** A whole request body must arrive within 10 seconds. */
 export const BODY_TIMEOUT_MS = 10_000;
+
+/** Most values one `in` filter lists. */
+export const MAX_IN_OPERANDS = 1000;
+/** Longest string a field filter compares with (`eq`, `ne`, `contains`, … and each `in` value). */
+export const FILTER_VALUE_MAX_LENGTH = 4096;

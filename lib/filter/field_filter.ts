@@ -4,17 +4,10 @@
  * the event's evaluation budget. Browser-safe.
  */
 import type { FieldFilter, FieldOp } from "../types.ts";
-import { type EvaluationBudget, FilterEvaluationError } from "./budget.ts";
+import { type EvaluationBudget, FilterEvaluationError, REGEX_CHARS_PER_STEP } from "./budget.ts";
 import { compilePath, type PathResolver } from "./path.ts";
 import { compileRegex } from "./regex.ts";
-import {
-  compareOrder,
-  flattenValues,
-  foldCase,
-  toEqualityOperand,
-  toOrderOperand,
-  valueEquals,
-} from "./values.ts";
+import { compareOrder, EqualitySet, flattenValues, foldCase, toOrderOperand } from "./values.ts";
 
 /** A field filter ready to test payloads. */
 export interface CompiledField {
@@ -24,21 +17,32 @@ export interface CompiledField {
   /** The path's values before arrays are expanded. */
   resolve: PathResolver;
   /** The operator's test of one value (for `ne`: equality; for `exists`: not null). */
-  testValue: (value: unknown) => boolean;
+  testValue: ValueTest;
   /** `ne` and `exists: false` match when no value passes `testValue`. */
   negated: boolean;
 }
 
+/** An operator's test of one payload value; it charges the budget for the text it reads. */
+export type ValueTest = (value: unknown, budget: EvaluationBudget) => boolean;
+
+/**
+ * A string operator's test: the payload text is case-folded once and searched, both charged
+ * by its length.
+ */
 function stringTest(
   value: unknown,
   caseSensitive: boolean,
   test: (actual: string, expected: string) => boolean,
-): (actual: unknown) => boolean {
+): ValueTest {
   const expected = foldCase(String(value), caseSensitive);
-  return (actual) => typeof actual === "string" && test(foldCase(actual, caseSensitive), expected);
+  return (actual, budget) => {
+    if (typeof actual !== "string") return false;
+    budget.spendChars(actual.length * (caseSensitive ? 1 : 2));
+    return test(foldCase(actual, caseSensitive), expected);
+  };
 }
 
-function orderTest(value: unknown, accept: (difference: number) => boolean) {
+function orderTest(value: unknown, accept: (difference: number) => boolean): ValueTest {
   const operand = toOrderOperand(value);
   return (actual: unknown) => {
     const difference = compareOrder(actual, operand);
@@ -46,14 +50,13 @@ function orderTest(value: unknown, accept: (difference: number) => boolean) {
   };
 }
 
-function equalityTest(values: readonly unknown[], caseSensitive: boolean) {
-  const operands = values.map((value) => toEqualityOperand(value, caseSensitive));
-  return (actual: unknown) =>
-    operands.some((operand) => valueEquals(actual, operand, caseSensitive));
+function equalityTest(values: readonly unknown[], caseSensitive: boolean): ValueTest {
+  const set = new EqualitySet(values, caseSensitive);
+  return (actual, budget) => set.matches(actual, budget);
 }
 
 /** The operator's test of one payload value, with the comparison value prepared once. */
-export function compileValueTest(filter: FieldFilter, op: FieldOp): (value: unknown) => boolean {
+export function compileValueTest(filter: FieldFilter, op: FieldOp): ValueTest {
   const caseSensitive = filter.caseSensitive === true;
   switch (op) {
     case "eq":
@@ -81,7 +84,11 @@ export function compileValueTest(filter: FieldFilter, op: FieldOp): (value: unkn
       );
     case "regex": {
       const search = compileRegex(String(filter.value), caseSensitive);
-      return (actual) => typeof actual === "string" && search(actual);
+      return (actual, budget) => {
+        if (typeof actual !== "string") return false;
+        budget.spendChars(actual.length, REGEX_CHARS_PER_STEP);
+        return search(actual);
+      };
     }
     case "gt":
       return orderTest(filter.value, (difference) => difference > 0);
@@ -143,7 +150,7 @@ export function evaluateField(
     const resolved = field.resolve(payload, budget);
     budget.spend(expandedCount(resolved));
     const values = flattenValues(resolved);
-    return { values, witness: values.findIndex(field.testValue) };
+    return { values, witness: values.findIndex((value) => field.testValue(value, budget)) };
   } catch (error) {
     throw evaluationFailure(field, error);
   }
@@ -172,8 +179,9 @@ export function fieldMatches(
   try {
     const resolved = field.resolve(payload, budget);
     budget.spend(expandedCount(resolved));
+    const test = (value: unknown) => field.testValue(value, budget);
     for (const value of resolved) {
-      if (Array.isArray(value) ? value.some(field.testValue) : field.testValue(value)) {
+      if (Array.isArray(value) ? value.some(test) : test(value)) {
         found = true;
         break;
       }

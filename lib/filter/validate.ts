@@ -3,7 +3,7 @@
  * JSONPath, depth and leaf limits. Every problem carries the path of the bad node, so a
  * message can say `ast.any[2].not.value: invalid regex: …`. Browser-safe.
  */
-import { MAX_DEPTH, MAX_LEAVES } from "../limits.ts";
+import { FILTER_VALUE_MAX_LENGTH, MAX_DEPTH, MAX_IN_OPERANDS, MAX_LEAVES } from "../limits.ts";
 import type { FieldOp } from "../types.ts";
 import { validateEventPattern } from "./event_filter.ts";
 import { validatePath } from "./path.ts";
@@ -74,7 +74,33 @@ function validateEventLeaf(node: Json, path: IssuePath): FilterIssue[] {
   return issues;
 }
 
-function comparisonValueProblem(op: FieldOp, value: unknown, present: boolean): string | null {
+const TOO_LONG = `a comparison value has at most ${FILTER_VALUE_MAX_LENGTH} characters`;
+
+const tooLong = (value: unknown) =>
+  typeof value === "string" && value.length > FILTER_VALUE_MAX_LENGTH;
+
+/** Problems of an `in` list: its length, then each value (by index). */
+function inListIssues(value: unknown, path: IssuePath): FilterIssue[] {
+  if (!Array.isArray(value) || value.length === 0) {
+    return [{ path, message: "op in needs a non-empty list" }];
+  }
+  if (value.length > MAX_IN_OPERANDS) {
+    return [{ path, message: `op in takes at most ${MAX_IN_OPERANDS} values` }];
+  }
+  if (!value.every(isScalar)) {
+    return [{ path, message: "op in accepts strings, numbers, booleans or null" }];
+  }
+  return value.flatMap((item, index) =>
+    tooLong(item) ? [{ path: [...path, index], message: TOO_LONG }] : []
+  );
+}
+
+function comparisonValueProblem(
+  op: Exclude<FieldOp, "in">,
+  value: unknown,
+  present: boolean,
+): string | null {
+  if (op !== "regex" && tooLong(value)) return TOO_LONG;
   switch (op) {
     case "eq":
     case "ne":
@@ -96,9 +122,6 @@ function comparisonValueProblem(op: FieldOp, value: unknown, present: boolean): 
         (parseNumericString(value) !== undefined || parseIsoTimestamp(value) !== undefined)
       ) return null;
       return `op ${op} needs a number, a numeric string or an ISO-8601 timestamp`;
-    case "in":
-      if (!Array.isArray(value) || value.length === 0) return "op in needs a non-empty list";
-      return value.every(isScalar) ? null : "op in accepts strings, numbers, booleans or null";
     case "exists":
       return !present || typeof value === "boolean" ? null : "op exists takes true or false";
   }
@@ -126,7 +149,12 @@ function validateFieldLeaf(node: Json, path: IssuePath): FilterIssue[] {
     });
     return issues;
   }
-  const problem = comparisonValueProblem(op as FieldOp, node.value, "value" in node);
+  if (op === "in") return [...issues, ...inListIssues(node.value, [...path, "value"])];
+  const problem = comparisonValueProblem(
+    op as Exclude<FieldOp, "in">,
+    node.value,
+    "value" in node,
+  );
   if (problem) issues.push({ path: [...path, "value"], message: problem });
   return issues;
 }

@@ -3,6 +3,7 @@
  * strings, ISO-8601 timestamps and case folding. Comparison values are normalized once, when
  * a filter is compiled; payload values are read as they come. Browser-safe.
  */
+import type { EvaluationBudget } from "./budget.ts";
 
 /** A filter's comparison value, prepared for `eq`, `ne` and `in`. */
 export type EqualityOperand =
@@ -78,28 +79,73 @@ export function toEqualityOperand(value: unknown, caseSensitive: boolean): Equal
 }
 
 /**
- * Whether a payload value equals a prepared operand: numbers as numbers (a numeric string
- * counts as its number when the other side is a number), booleans as booleans, null only as
- * null, otherwise as strings. Objects and arrays equal nothing.
+ * The comparison values of `eq`, `ne` or `in`, prepared once into sets. A payload value
+ * equals a value as numbers (a numeric string counts as its number when the other side is a
+ * number), as booleans, null only as null, otherwise as strings; objects and arrays equal
+ * nothing. It is case-folded at most once and looked up, whatever the number of values, a
+ * string longer than every comparison string is not read at all, and the characters read are
+ * charged to the budget.
  */
-export function valueEquals(
-  actual: unknown,
-  operand: EqualityOperand,
-  caseSensitive: boolean,
-): boolean {
-  if (actual === null || operand.kind === "null") return actual === null && operand.kind === "null";
-  switch (typeof actual) {
-    case "number":
-      if (operand.kind === "number") return actual === operand.value;
-      return operand.kind === "string" && operand.number === actual;
-    case "boolean":
-      if (operand.kind === "boolean") return actual === operand.value;
-      return operand.kind === "string" && operand.text === String(actual);
-    case "string":
-      if (operand.kind === "number") return parseNumericString(actual) === operand.value;
-      return foldCase(actual, caseSensitive) === operand.text;
-    default:
-      return false;
+export class EqualitySet {
+  #null = false;
+  /** Number values, and the numbers that string values spell. */
+  readonly #numbers = new Set<number>();
+  readonly #numericStrings = new Set<number>();
+  /** Folded string values, and `true`/`false` for boolean values. */
+  readonly #texts = new Set<string>();
+  /** Folded string values only (a payload boolean equals these by its text). */
+  readonly #stringTexts = new Set<string>();
+  readonly #booleans = new Set<boolean>();
+  #longestText = 0;
+
+  constructor(values: readonly unknown[], readonly caseSensitive: boolean) {
+    for (const value of values) {
+      const operand = toEqualityOperand(value, caseSensitive);
+      switch (operand.kind) {
+        case "null":
+          this.#null = true;
+          break;
+        case "boolean":
+          this.#booleans.add(operand.value);
+          this.#addText(operand.text);
+          break;
+        case "number":
+          this.#numbers.add(operand.value);
+          break;
+        case "string":
+          if (operand.number !== undefined) this.#numericStrings.add(operand.number);
+          this.#stringTexts.add(operand.text);
+          this.#addText(operand.text);
+      }
+    }
+  }
+
+  #addText(text: string) {
+    this.#texts.add(text);
+    this.#longestText = Math.max(this.#longestText, text.length);
+  }
+
+  /** Whether a payload value equals one of the values. */
+  matches(actual: unknown, budget: EvaluationBudget): boolean {
+    if (actual === null) return this.#null;
+    switch (typeof actual) {
+      case "number":
+        return this.#numbers.has(actual) || this.#numericStrings.has(actual);
+      case "boolean":
+        return this.#booleans.has(actual) || this.#stringTexts.has(String(actual));
+      case "string": {
+        if (this.#numbers.size > 0) {
+          const number = parseNumericString(actual);
+          if (number !== undefined && this.#numbers.has(number)) return true;
+        }
+        // Folding never shortens a text, so a longer one equals no value.
+        if (actual.length > this.#longestText) return false;
+        budget.spendChars(actual.length);
+        return this.#texts.has(foldCase(actual, this.caseSensitive));
+      }
+      default:
+        return false;
+    }
   }
 }
 

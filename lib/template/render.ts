@@ -1,7 +1,8 @@
 /**
  * Rendering parsed template nodes for one event into rich text (the neutral message's
  * blocks of spans). Work is bounded twice: every node, path step and written value spends
- * steps of one budget (a TemplateRenderError when it runs out), and the output stops at a
+ * steps of one budget, and every text read, compared or written spends steps by its length
+ * (a TemplateRenderError when it runs out), and the output stops at a
  * character cap (cut with `…`, not an error). Nothing a payload holds is ever interpreted:
  * values are text, and the platform renderers escape them. Browser-safe.
  */
@@ -118,6 +119,7 @@ class Renderer {
       this.#budget.spend();
       switch (node.type) {
         case "text":
+          this.#budget.spendChars(Math.min(node.text.length, this.writer.room + 1));
           this.writer.text(node.text);
           break;
         case "output":

@@ -20,7 +20,6 @@ export type Piece =
   | { kind: "tag"; words: Word[]; at: Position };
 
 const SPACE = /\s/;
-const LINE_SPACE = /^[ \t]*$/;
 const STRING_ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t" };
 
 /** Turns offsets into line and column numbers. */
@@ -33,6 +32,22 @@ class Positions {
   }
 
   at(offset: number): Position {
+    const index = this.#lineIndex(offset);
+    return { line: index + 1, column: offset - this.#lineStarts[index] + 1 };
+  }
+
+  /** Where the line holding `offset` starts. */
+  lineStart(offset: number): number {
+    return this.#lineStarts[this.#lineIndex(offset)];
+  }
+
+  /** Where the line holding `offset` ends (its newline, or the end of the source). */
+  lineEnd(offset: number, sourceLength: number): number {
+    const next = this.#lineStarts[this.#lineIndex(offset) + 1];
+    return next === undefined ? sourceLength : next - 1;
+  }
+
+  #lineIndex(offset: number): number {
     let low = 0;
     let high = this.#lineStarts.length - 1;
     while (low < high) {
@@ -40,8 +55,23 @@ class Positions {
       if (this.#lineStarts[middle] <= offset) low = middle;
       else high = middle - 1;
     }
-    return { line: low + 1, column: offset - this.#lineStarts[low] + 1 };
+    return low;
   }
+}
+
+/** Whether `source` holds only spaces and tabs from `start` to `end`. */
+function lineSpaceOnly(source: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    if (source[i] !== " " && source[i] !== "\t") return false;
+  }
+  return true;
+}
+
+/** A text without the spaces and tabs at its end (found from the end, so in linear time). */
+function trimLineSpaceEnd(text: string): string {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === " " || text[end - 1] === "\t")) end--;
+  return text.slice(0, end);
 }
 
 class Scanner {
@@ -107,13 +137,14 @@ class Scanner {
    */
   #standalone(start: number) {
     const { source } = this;
-    const lineStart = source.lastIndexOf("\n", start - 1) + 1;
-    const newline = source.indexOf("\n", this.#pos);
-    const lineEnd = newline === -1 ? source.length : newline;
-    const after = source.slice(this.#pos, lineEnd).replace(/\r$/, "");
-    if (!LINE_SPACE.test(source.slice(lineStart, start)) || !LINE_SPACE.test(after)) return;
-    this.#text = this.#text.replace(/[ \t]*$/, "");
-    this.#pos = newline === -1 ? source.length : newline + 1;
+    const lineStart = this.#positions.lineStart(start);
+    const lineEnd = this.#positions.lineEnd(this.#pos, source.length);
+    const afterEnd = source[lineEnd - 1] === "\r" && lineEnd > this.#pos ? lineEnd - 1 : lineEnd;
+    if (!lineSpaceOnly(source, lineStart, start) || !lineSpaceOnly(source, this.#pos, afterEnd)) {
+      return;
+    }
+    this.#text = trimLineSpaceEnd(this.#text);
+    this.#pos = lineEnd === source.length ? source.length : lineEnd + 1;
   }
 
   /** Reads the words of the tag at `start` and moves the cursor past its `}}`. */

@@ -1,7 +1,9 @@
 /**
  * How a template reads and shows payload values: truthiness, and text for any JSON value
  * within a character cap (objects as compact JSON, cut at a fixed depth, so no payload shape
- * can overflow the stack or fill the message). Browser-safe.
+ * can overflow the stack or fill the message). No text is read past the cap, and what is
+ * read is charged to the budget by its length (`spendChars`), so a huge string costs no
+ * more than the text it gives. Browser-safe.
  */
 import type { EvaluationBudget } from "../filter/budget.ts";
 
@@ -28,6 +30,17 @@ function scalarText(value: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * A string as JSON, read no further than `room` characters: the first `room` characters of
+ * the result are those of the whole string's JSON (escapes only lengthen), and a cut one is
+ * longer than `room`.
+ */
+function jsonString(value: string, room: number, budget: EvaluationBudget): string {
+  const read = value.slice(0, room + 1);
+  budget.spendChars(read.length);
+  return JSON.stringify(read);
+}
+
 /** Compact JSON of a value, at most `max` characters (longer output ends with `…`). */
 function jsonText(value: unknown, max: number, budget: EvaluationBudget): string {
   let out = "";
@@ -35,8 +48,13 @@ function jsonText(value: unknown, max: number, budget: EvaluationBudget): string
     out += part;
     if (out.length > max) throw new RangeError("full");
   };
+  const room = () => max - out.length;
   const walk = (item: unknown, depth: number) => {
     budget.spend();
+    if (typeof item === "string") {
+      write(jsonString(item, room(), budget));
+      return;
+    }
     if (item === null || typeof item !== "object") {
       write(JSON.stringify(item ?? null));
       return;
@@ -55,8 +73,11 @@ function jsonText(value: unknown, max: number, budget: EvaluationBudget): string
       return;
     }
     write("{");
-    Object.keys(item).forEach((key, index) => {
-      write(`${index > 0 ? "," : ""}${JSON.stringify(key)}:`);
+    const keys = Object.keys(item);
+    budget.spend(keys.length);
+    keys.forEach((key, index) => {
+      if (index > 0) write(",");
+      write(`${jsonString(key, room(), budget)}:`);
       walk((item as Record<string, unknown>)[key], depth + 1);
     });
     write("}");
@@ -77,9 +98,16 @@ function jsonText(value: unknown, max: number, budget: EvaluationBudget): string
  */
 export function textOf(value: unknown, max: number, budget: EvaluationBudget): string {
   const scalar = scalarText(value);
-  if (scalar !== undefined) return cut(scalar, max);
+  if (scalar !== undefined) return readText(scalar, max, budget);
   if (Array.isArray(value)) return joinedText(value, ", ", max, budget);
   return jsonText(value, max, budget);
+}
+
+/** The first `max` characters of a text (see `cut`), charged by the characters read. */
+function readText(value: string, max: number, budget: EvaluationBudget): string {
+  const text = cut(value, max);
+  budget.spendChars(text.length);
+  return text;
 }
 
 /** The items of a list as text, joined with `separator`, at most `max` characters. */
@@ -92,8 +120,13 @@ export function joinedText(
   let out = "";
   for (let i = 0; i < items.length && out.length < max; i++) {
     budget.spend();
+    const room = max - out.length;
+    const gap = i > 0 ? readText(separator, room + 1, budget) : "";
     const scalar = scalarText(items[i]);
-    out += (i > 0 ? separator : "") + (scalar ?? jsonText(items[i], max - out.length, budget));
+    out += gap +
+      (scalar === undefined
+        ? jsonText(items[i], room, budget)
+        : readText(scalar, room + 1, budget));
   }
   return cut(out, max);
 }
