@@ -135,13 +135,18 @@ export function runWorker(
   return { worker, lines, stop, [Symbol.asyncDispose]: stop };
 }
 
-/** Stores groups (by id), allows each group the targets of its routes, and the routes. */
-export async function storeRoutes(kv: Deno.Kv, routes: Route[]): Promise<void> {
+/** Stores groups (by id, with `owners` when given), allows each group the targets of its routes, and the routes. */
+export async function storeRoutes(
+  kv: Deno.Kv,
+  routes: Route[],
+  owners?: string[],
+): Promise<void> {
   for (const groupId of new Set(routes.map((route) => route.groupId))) {
     await putGroup(kv, {
       id: groupId,
       name: groupId,
       members: [{ userId: "1", login: "owner", role: "owner" }],
+      ...(owners ? { owners } : {}),
     });
     const targets = routes.filter((route) => route.groupId === groupId).flatMap((r) => r.targets);
     assert.ok((await allowTargets(kv, groupId, targets, OPERATOR, "admin")).ok);

@@ -4,6 +4,8 @@
  */
 import type { CallbackQuery, Message, Update } from "@grammyjs/types";
 import { updatesHandled } from "../lib/chatops/telegram/webhook.ts";
+import { subjectTag } from "../lib/chatops/subject.ts";
+import { getGroup, putGroup } from "../lib/store/groups.ts";
 import { type MessageSubject, saveMessageRef } from "../lib/store/message_refs.ts";
 import { startTestApp, type TestApp } from "./_helpers.ts";
 import { type FakeGitHub, type FakeUser, githubEnv, startFakeGitHub } from "./fake_github.ts";
@@ -171,12 +173,24 @@ export async function linkUser(
 
 let nextNotificationId = 9000;
 
-/** Records a notification in `chatId` about `subject` (as delivery does); its message id. */
+/** The button data `data` tagged with the item `repository#number` (as a card's buttons are). */
+export function tagged(data: string, repository = "octo/site", number = 12): string {
+  return `${data}#${subjectTag(repository, number)}`;
+}
+
+/**
+ * Records a notification in `chatId` about `subject` (as delivery does); its message id. Its
+ * group is created, bound to the `octo` account through `owners`, when it does not exist.
+ */
 export async function notification(
   t: TestApp,
   subject: Partial<MessageSubject> = {},
   chatId: number | string = GROUP,
 ): Promise<number> {
+  const groupId = subject.groupId ?? "team";
+  if (!(await getGroup(t.kv, groupId))) {
+    await putGroup(t.kv, { id: groupId, name: groupId, members: [], owners: ["octo"] });
+  }
   const messageId = ++nextNotificationId;
   await saveMessageRef(t.kv, {
     platform: "telegram",

@@ -292,6 +292,7 @@ Deno.test("tracking: a sent pull request notification is recorded with its place
     updatedAt: 1,
   };
   assert.equal(await sentMessageRef(kv, { ...log, status: "failed" }), null);
+  await putGroup(kv, { ...ALPHA, owners: ["octo-org"] });
   const discord = await sentMessageRef(kv, log);
   assert.deepEqual(discord?.place, { platform: "discord", chatId: "701", messageId: "9001" });
   const telegram = await sentMessageRef(kv, {

@@ -9,6 +9,7 @@ import { createDeliveryWorker, type DeliveryWorker } from "../lib/delivery/worke
 import { utf8 } from "../lib/encoding.ts";
 import { replaceAllowedTargets } from "../lib/store/allowed_targets.ts";
 import { saveEvent } from "../lib/store/events.ts";
+import { getGroup, putGroup } from "../lib/store/groups.ts";
 import { laneRunKey } from "../lib/store/keys.ts";
 import type { LaneRun } from "../lib/store/lanes.ts";
 import { getMessageRef } from "../lib/store/message_refs.ts";
@@ -34,7 +35,11 @@ async function acceptPullRequests(kv: Deno.Kv, count: number): Promise<string[]>
     const payload = {
       ...opened,
       number,
-      pull_request: { ...opened.pull_request as Record<string, unknown>, number },
+      pull_request: {
+        ...opened.pull_request as Record<string, unknown>,
+        number,
+        html_url: `https://github.com/Codertocat/Hello-World/pull/${number}`,
+      },
     };
     const outcome = await saveEvent(kv, {
       provider: "github",
@@ -69,6 +74,9 @@ async function laneOfPullRequests(
     filters: [{ type: "event", value: "pull_request" }],
     targets: [TARGET],
   }]);
+  // Chat-ops records a notification only for a repository its group is bound to.
+  const group = await getGroup(kv, "team");
+  await putGroup(kv, { ...group!, owners: ["Codertocat"] });
   const eventIds = await acceptPullRequests(kv, count);
   const startedAt = Date.now();
   const worker = createDeliveryWorker({

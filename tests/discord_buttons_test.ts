@@ -6,6 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { readGroupEntry } from "../lib/store/group_set.ts";
+import { subjectTag } from "../lib/chatops/subject.ts";
+import { getGroup, putGroup } from "../lib/store/groups.ts";
 import { getMessageRef, saveMessageRef } from "../lib/store/message_refs.ts";
 import type { Route } from "../lib/types.ts";
 import { startFakeDiscord } from "../testing/fake_chat.ts";
@@ -22,6 +24,14 @@ import {
 
 const ROLE = "600000000000000006";
 const NOTIFICATION = "700000000000000007";
+/** The tag of octo/app#5, the remembered notification's item. */
+const TAG = subjectTag("octo/app", 5);
+
+/** Binds group `acme` to the GitHub account `owner` through its `owners`. */
+async function bindAcme(kv: Deno.Kv, owner: string): Promise<void> {
+  const group = await getGroup(kv, "acme");
+  await putGroup(kv, { ...group!, owners: [owner] });
+}
 
 function prsRoute(roles: string[] = [ROLE]): Route {
   return {
@@ -52,6 +62,7 @@ function press(
 }
 
 async function rememberNotification(kv: Deno.Kv, messageId = NOTIFICATION): Promise<void> {
+  await bindAcme(kv, "octo");
   await saveMessageRef(kv, { platform: "discord", chatId: CHANNEL, messageId }, {
     repository: "octo/app",
     kind: "pull",
@@ -68,6 +79,7 @@ Deno.test("a delivered pull request carries buttons, is remembered, and Close wo
     DISCORD_BOT_TOKEN: "test-bot-token",
   }, discord.url);
   await storeRoutes(app.t.kv, [prsRoute()]);
+  await bindAcme(app.t.kv, "Codertocat");
   await using _worker = runWorker(app.t.kv, app.t.config);
   const body = await fixture("pull_request/opened.payload.json");
   const accepted = await app.t.app.fetch(await githubRequest(body, { delivery: "buttons-1" }));
@@ -82,14 +94,15 @@ Deno.test("a delivered pull request carries buttons, is remembered, and Close wo
     ["Merge", "Close", "Comment", "Open on GitHub"],
   );
   assert.equal(rows[0].components[3].url, "https://github.com/Codertocat/Hello-World/pull/2");
+  const tag = subjectTag("Codertocat/Hello-World", 2);
   assert.deepEqual(rows[0].components.map((c) => c.custom_id), [
-    "gh:merge",
-    "gh:close",
-    "gh:comment",
+    `gh:merge#${tag}`,
+    `gh:close#${tag}`,
+    `gh:comment#${tag}`,
     undefined,
   ]);
   const menu = rows[1].components[0] as { custom_id: string; options: { value: string }[] };
-  assert.equal(menu.custom_id, "gh:react");
+  assert.equal(menu.custom_id, `gh:react#${tag}`);
   assert.deepEqual(menu.options.map((o) => o.value), [
     "+1",
     "-1",
@@ -112,7 +125,7 @@ Deno.test("a delivered pull request carries buttons, is remembered, and Close wo
   });
 
   await linkGrace(app);
-  const refusedPress = press("gh:close", { messageId: posted.messageId, roles: [] });
+  const refusedPress = press(`gh:close#${tag}`, { messageId: posted.messageId, roles: [] });
   assert.deepEqual(await app.interact(refusedPress), {
     type: 4,
     data: {
@@ -121,7 +134,7 @@ Deno.test("a delivered pull request carries buttons, is remembered, and Close wo
       allowed_mentions: { parse: [] },
     },
   });
-  const close = press("gh:close", { messageId: posted.messageId });
+  const close = press(`gh:close#${tag}`, { messageId: posted.messageId });
   assert.deepEqual(await app.interact(close), { type: 5, data: { flags: 64 } });
   assert.equal(await followUpOf(app, close), "Closed Codertocat/Hello-World#2.");
   const [call] = app.github.requestsTo("/repos/");
@@ -139,7 +152,7 @@ Deno.test("Merge asks for the method and a confirmation, then merges as the pres
   await rememberNotification(app.t.kv);
   await linkGrace(app);
 
-  const ask = await app.interact(press("gh:merge")) as {
+  const ask = await app.interact(press(`gh:merge#${TAG}`)) as {
     type: number;
     data: {
       content: string;
@@ -151,17 +164,23 @@ Deno.test("Merge asks for the method and a confirmation, then merges as the pres
   assert.equal(ask.data.flags, 64);
   assert.match(ask.data.content, /^Merge octo\/app#5 as your GitHub account\?/);
   const select = ask.data.components[0].components[0];
-  assert.equal(select.custom_id, `gh:mm:${NOTIFICATION}`);
-  assert.equal(ask.data.components[1].components[0].custom_id, `gh:md:merge:${NOTIFICATION}`);
+  assert.equal(select.custom_id, `gh:mm:${NOTIFICATION}#${TAG}`);
+  assert.equal(
+    ask.data.components[1].components[0].custom_id,
+    `gh:md:merge:${NOTIFICATION}#${TAG}`,
+  );
   assert.equal(app.github.requestsTo("/repos/").length, 0, "nothing merged before confirming");
 
   const chosen = await app.interact(
-    press(`gh:mm:${NOTIFICATION}`, { messageId: "800000000000000008", values: ["squash"] }),
+    press(`gh:mm:${NOTIFICATION}#${TAG}`, { messageId: "800000000000000008", values: ["squash"] }),
   ) as { type: number; data: { components: { components: Record<string, unknown>[] }[] } };
   assert.equal(chosen.type, 7);
-  assert.equal(chosen.data.components[1].components[0].custom_id, `gh:md:squash:${NOTIFICATION}`);
+  assert.equal(
+    chosen.data.components[1].components[0].custom_id,
+    `gh:md:squash:${NOTIFICATION}#${TAG}`,
+  );
 
-  const confirm = press(`gh:md:squash:${NOTIFICATION}`, { messageId: "800000000000000008" });
+  const confirm = press(`gh:md:squash:${NOTIFICATION}#${TAG}`, { messageId: "800000000000000008" });
   assert.deepEqual(await app.interact(confirm), { type: 6 });
   assert.equal(await followUpOf(app, confirm), "Merged octo/app#5 (squash).");
   const [merge] = app.github.requestsTo("/repos/");
@@ -183,17 +202,17 @@ Deno.test("Comment opens a form whose submission comments as the presser", async
   await storeRoutes(app.t.kv, [prsRoute()]);
   await rememberNotification(app.t.kv);
   await linkGrace(app);
-  const form = await app.interact(press("gh:comment")) as {
+  const form = await app.interact(press(`gh:comment#${TAG}`)) as {
     type: number;
     data: { custom_id: string; title: string; components: Record<string, unknown>[] };
   };
   assert.equal(form.type, 9);
-  assert.equal(form.data.custom_id, `gh:cm:${NOTIFICATION}`);
+  assert.equal(form.data.custom_id, `gh:cm:${NOTIFICATION}#${TAG}`);
   assert.equal(form.data.title, "Comment on octo/app#5");
   assert.ok(form.data.custom_id.length <= 100);
 
   const submit = interaction(5, {
-    custom_id: `gh:cm:${NOTIFICATION}`,
+    custom_id: `gh:cm:${NOTIFICATION}#${TAG}`,
     components: [{ type: 18, component: { type: 4, custom_id: "body", value: "Nice work" } }],
   }, {
     message: { id: NOTIFICATION },
@@ -216,30 +235,30 @@ Deno.test("React menu, routes without roles, unknown notifications and unlinked 
     ((await app.interact(body)) as { data: { content: string } }).data.content;
 
   assert.equal(
-    await content(press("gh:close", { roles: [] })),
+    await content(press(`gh:close#${TAG}`, { roles: [] })),
     "Not linked: run /gh link first to link your GitHub account.",
   );
   await linkGrace(app);
-  const react = press("gh:react", { roles: [], values: ["rocket"] });
+  const react = press(`gh:react#${TAG}`, { roles: [], values: ["rocket"] });
   assert.deepEqual(await app.interact(react), { type: 5, data: { flags: 64 } });
   assert.equal(await followUpOf(app, react), "Reacted 🚀 to octo/app#5.");
   const [reaction] = app.github.requestsTo("/repos/");
   assert.deepEqual(reaction.body, { content: "rocket" });
 
   assert.match(
-    await content(press("gh:close", { messageId: "900000000000000009" })),
+    await content(press(`gh:close#${TAG}`, { messageId: "900000000000000009" })),
     /no longer knows what this notification is about/,
   );
   assert.match(await content(press("gh:nope")), /not one Switchyard knows/);
   assert.match(
-    await content(press("gh:react", { values: ["pizza"] })),
+    await content(press(`gh:react#${TAG}`, { values: ["pizza"] })),
     /Pick one of GitHub's reactions/,
   );
   app.github.refusals.set("PATCH /repos/octo/app/issues/5", {
     status: 403,
     message: "Resource not accessible by integration",
   });
-  const close = press("gh:close", { roles: [] });
+  const close = press(`gh:close#${TAG}`, { roles: [] });
   await app.interact(close);
   assert.equal(
     await followUpOf(app, close),

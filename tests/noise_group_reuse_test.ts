@@ -81,12 +81,12 @@ function run(action: "in_progress" | "completed") {
 }
 
 /** Deletes group `team`, then creates a new `team` with the same route and target. */
-async function recreateTeam(kv: Deno.Kv, routes: Route[]) {
+async function recreateTeam(kv: Deno.Kv, routes: Route[], owners?: string[]) {
   const set = await readGroupSet(kv);
   const old = set.entries.find((entry) => entry.group.id === "team")!;
   const changes = [{ kind: "delete" as const, groupId: "team", expected: old.versionstamp }];
   assert.ok(await applyGroupChanges(kv, set, changes, []));
-  await storeRoutes(kv, routes);
+  await storeRoutes(kv, routes, owners);
   const fresh = (await readGroupSet(kv)).entries.find((entry) => entry.group.id === "team")!;
   assert.notEqual(fresh.internalId, old.internalId);
   // The worker's route cache sees the new set within its poll.
@@ -112,7 +112,7 @@ Deno.test("a new group with a deleted group's id posts its own card instead of u
 Deno.test("a new group with a deleted group's id posts anew instead of editing the old group's messages", async () => {
   await using kv = await Deno.openKv(":memory:");
   await using discord = startFakeDiscord();
-  await storeRoutes(kv, [route(false)]);
+  await storeRoutes(kv, [route(false)], ["octo"]);
   await using _worker = runWorker(kv, deliveryConfig({ discord }));
   const card = await deliver(kv, "pull_request", opened);
   await deliver(kv, "workflow_run", run("in_progress"));
@@ -120,7 +120,7 @@ Deno.test("a new group with a deleted group's id posts anew instead of editing t
   const oldPlace = { platform: "discord" as const, chatId: CHANNEL, messageId: card.messageId! };
   assert.equal((await getMessageRef(kv, oldPlace))?.subject.number, 7, "the old card is tracked");
 
-  await recreateTeam(kv, [route(false)]);
+  await recreateTeam(kv, [route(false)], ["octo"]);
   const update = await deliver(kv, "pull_request", closed);
   await deliver(kv, "workflow_run", run("completed"));
   assert.deepEqual(discord.edits, [], "neither the old card nor the old run's message is edited");

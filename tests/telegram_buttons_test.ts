@@ -5,6 +5,7 @@ import {
   reactionKeyboard,
   telegramKeyboard,
 } from "../lib/format/telegram.ts";
+import { subjectTag } from "../lib/chatops/subject.ts";
 import {
   buttonUpdate,
   GROUP,
@@ -13,21 +14,29 @@ import {
   postUpdate,
   sendUpdate,
   startTelegramWorld,
+  tagged,
   type TelegramWorld,
 } from "./_telegram_helpers.ts";
 
 const URL = "https://github.com/octo/site/pull/12";
-const OPEN_PR = telegramKeyboard({ kind: "pull", state: "open", url: URL });
+const TAG = subjectTag("octo/site", 12);
+const TAG_7 = subjectTag("octo/site", 7);
+const OPEN_PR = telegramKeyboard({ kind: "pull", state: "open", url: URL, tag: TAG });
 
-/** Presses the button `data` on message `messageId` showing `markup`; the press's answer. */
+/**
+ * Presses the button `data` (tagged with octo/site#`number` when it is a `gh:` button) on
+ * message `messageId` showing `markup`; the press's answer.
+ */
 async function press(
   world: TelegramWorld,
   data: string,
   messageId: number,
   markup: unknown = OPEN_PR,
+  number = 12,
 ): Promise<{ text: string; alert: boolean }> {
   const before = world.bot.callsOf("answerCallbackQuery").length;
-  const update = buttonUpdate(data, { messageId, markup });
+  const sent = data.startsWith("gh:") ? tagged(data, "octo/site", number) : data;
+  const update = buttonUpdate(sent, { messageId, markup });
   await sendUpdate(world.t, update);
   const answers = world.bot.callsOf("answerCallbackQuery");
   assert.equal(answers.length, before + 1, "answered exactly once");
@@ -51,11 +60,11 @@ Deno.test("Merge asks to confirm, then merges as the presser and shows the merge
   assert.deepEqual(lastButtons(world), {
     chat_id: GROUP,
     message_id: id,
-    reply_markup: mergeConfirmKeyboard(URL),
+    reply_markup: mergeConfirmKeyboard(URL, TAG),
   });
   assert.deepEqual(world.github.requestsTo("/repos/"), []);
 
-  const answer = await press(world, "gh:merge:squash", id, mergeConfirmKeyboard(URL));
+  const answer = await press(world, "gh:merge:squash", id, mergeConfirmKeyboard(URL, TAG));
   assert.deepEqual(answer, { text: "Merged octo/site#12 (squash).", alert: false });
   const [merge] = world.github.requestsTo("/repos/");
   assert.equal(merge.path, "/repos/octo/site/pulls/12/merge");
@@ -66,7 +75,7 @@ Deno.test("Merge asks to confirm, then merges as the presser and shows the merge
   );
   assert.deepEqual(
     lastButtons(world)?.reply_markup,
-    telegramKeyboard({ kind: "pull", state: "merged", url: URL }),
+    telegramKeyboard({ kind: "pull", state: "merged", url: URL, tag: TAG }),
   );
 });
 
@@ -74,7 +83,7 @@ Deno.test("Cancel goes back to the open buttons without calling GitHub", async (
   await using world = await startTelegramWorld();
   await linkUser(world);
   const id = await notification(world.t);
-  assert.equal((await press(world, "gh:back:o", id, mergeConfirmKeyboard(URL))).text, "");
+  assert.equal((await press(world, "gh:back:o", id, mergeConfirmKeyboard(URL, TAG))).text, "");
   assert.deepEqual(lastButtons(world)?.reply_markup, OPEN_PR);
   assert.deepEqual(world.github.requestsTo("/repos/"), []);
 });
@@ -87,7 +96,7 @@ Deno.test("a refused merge says why in a dialog and restores the open buttons", 
     status: 403,
     message: "Resource not accessible by integration",
   });
-  const answer = await press(world, "gh:merge:merge", id, mergeConfirmKeyboard(URL));
+  const answer = await press(world, "gh:merge:merge", id, mergeConfirmKeyboard(URL, TAG));
   assert.equal(answer.alert, true);
   assert.match(answer.text, /^GitHub says you may not merge into this repository \(403\)/);
   assert.deepEqual(lastButtons(world)?.reply_markup, OPEN_PR);
@@ -97,13 +106,13 @@ Deno.test("Close and Reopen switch the buttons; an issue offers no Merge", async
   await using world = await startTelegramWorld();
   await linkUser(world);
   const id = await notification(world.t, { kind: "issue", number: 7 });
-  const openIssue = telegramKeyboard({ kind: "issue", state: "open", url: URL });
-  assert.equal((await press(world, "gh:close", id, openIssue)).text, "Closed octo/site#7.");
-  const closed = telegramKeyboard({ kind: "issue", state: "closed", url: URL });
+  const openIssue = telegramKeyboard({ kind: "issue", state: "open", url: URL, tag: TAG_7 });
+  assert.equal((await press(world, "gh:close", id, openIssue, 7)).text, "Closed octo/site#7.");
+  const closed = telegramKeyboard({ kind: "issue", state: "closed", url: URL, tag: TAG_7 });
   assert.deepEqual(lastButtons(world)?.reply_markup, closed);
-  assert.equal((await press(world, "gh:reopen", id, closed)).text, "Reopened octo/site#7.");
+  assert.equal((await press(world, "gh:reopen", id, closed, 7)).text, "Reopened octo/site#7.");
   assert.deepEqual(lastButtons(world)?.reply_markup, openIssue);
-  assert.deepEqual(await press(world, "gh:merge", id, openIssue), {
+  assert.deepEqual(await press(world, "gh:merge", id, openIssue, 7), {
     text: "Only pull requests merge.",
     alert: true,
   });
@@ -120,10 +129,10 @@ Deno.test("React opens the picker; a reaction is added and the buttons come back
   await using world = await startTelegramWorld();
   await linkUser(world);
   const id = await notification(world.t);
-  const merged = telegramKeyboard({ kind: "pull", state: "merged", url: URL });
+  const merged = telegramKeyboard({ kind: "pull", state: "merged", url: URL, tag: TAG });
   assert.equal((await press(world, "gh:react", id, merged)).text, "Pick a reaction.");
-  assert.deepEqual(lastButtons(world)?.reply_markup, reactionKeyboard("merged", URL));
-  const answer = await press(world, "gh:react:heart", id, reactionKeyboard("merged", URL));
+  assert.deepEqual(lastButtons(world)?.reply_markup, reactionKeyboard("merged", URL, TAG));
+  const answer = await press(world, "gh:react:heart", id, reactionKeyboard("merged", URL, TAG));
   assert.equal(answer.text, "Reacted ❤️ to octo/site#12.");
   assert.deepEqual(lastButtons(world)?.reply_markup, merged);
   const [reaction] = world.github.requestsTo("/repos/");

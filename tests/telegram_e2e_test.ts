@@ -3,8 +3,10 @@
  * message is remembered, and a linked user merges and comments from the chat.
  */
 import assert from "node:assert/strict";
+import { subjectTag } from "../lib/chatops/subject.ts";
 import { telegramKeyboard } from "../lib/format/telegram.ts";
 import { readGroupEntry } from "../lib/store/group_set.ts";
+import { getGroup, putGroup } from "../lib/store/groups.ts";
 import { getMessageRef } from "../lib/store/message_refs.ts";
 import { runWorker, settled, storeRoutes } from "./_delivery_helpers.ts";
 import { fixture, githubRequest, SECRETS } from "./_ingest_helpers.ts";
@@ -29,6 +31,8 @@ Deno.test("a delivered pull request notification carries buttons that merge it a
     filters: [{ type: "event", value: "pull_request.opened" }],
     targets: [{ platform: "telegram", chatId: String(GROUP), topicId: 9 }],
   }]);
+  const group = await getGroup(world.t.kv, "acme");
+  await putGroup(world.t.kv, { ...group!, owners: ["codertocat"] });
   await using _worker = runWorker(world.t.kv, world.t.config);
 
   const body = await fixture("pull_request/opened.payload.json");
@@ -46,6 +50,7 @@ Deno.test("a delivered pull request notification carries buttons that merge it a
     kind: "pull",
     state: "open",
     url: payload.pull_request.html_url,
+    tag: subjectTag("Codertocat/Hello-World", 2),
   });
   assert.deepEqual(sent.reply_markup, keyboard);
 
@@ -62,7 +67,13 @@ Deno.test("a delivered pull request notification carries buttons that merge it a
   });
 
   await linkUser(world);
-  await sendUpdate(world.t, buttonUpdate("gh:merge:rebase", { messageId, markup: keyboard }));
+  await sendUpdate(
+    world.t,
+    buttonUpdate(`gh:merge:rebase#${subjectTag("Codertocat/Hello-World", 2)}`, {
+      messageId,
+      markup: keyboard,
+    }),
+  );
   assert.equal(
     world.bot.callsOf("answerCallbackQuery").at(-1)?.text,
     "Merged Codertocat/Hello-World#2 (rebase).",

@@ -1,11 +1,14 @@
 /**
  * What a GitHub event is about for chat-ops: the pull request or issue its payload names, and
  * which buttons its notification offers (Merge only on an open pull request, Close or Reopen by
- * its state).
+ * its state). A notification is actionable only when the page it links to (the item's
+ * `html_url`) is the item its repository and number name, and its buttons carry a tag of that
+ * item, so a press acts on what the card shows.
  */
 import type { DiscordActions } from "../format/discord.ts";
 import type { MessageSubject } from "../store/message_refs.ts";
 import type { ForgeEvent } from "../types.ts";
+import { parseRef } from "./ref.ts";
 
 /** Event kinds whose payload names one pull request or issue. */
 export const SUBJECT_KINDS: ReadonlySet<string> = new Set([
@@ -53,18 +56,59 @@ function stateOf(item: Record<string, unknown> | null, pull: boolean): DiscordAc
 }
 
 /**
+ * A short tag of one pull request or issue (`owner/repo#number`, without case): the buttons of
+ * its notification carry it, and a press whose tag is not the notification's item is refused.
+ * It tells items apart; it is no secret (the notification names the item anyway).
+ */
+export function subjectTag(repository: string, number: number): string {
+  let hash = 0x811c9dc5;
+  for (const char of `${repository.toLowerCase()}#${number}`) {
+    hash = Math.imul(hash ^ char.codePointAt(0)!, 0x01000193) >>> 0;
+  }
+  return hash.toString(36);
+}
+
+/** Whether `url` is the https page on github.com of the item `repository` and `number` name. */
+function pageNamesItem(url: string, repository: string, number: number): boolean {
+  if (!url.startsWith("https://")) return false;
+  const parsed = parseRef(url);
+  return parsed.ok && parsed.ref.number === number &&
+    `${parsed.ref.owner}/${parsed.ref.repo}`.toLowerCase() === repository.toLowerCase();
+}
+
+/**
+ * The pull request or issue a notification of `payload` may act on, with its page: null when
+ * the payload names none, or when its page (`html_url`) is another item than its repository and
+ * number say (the card would link to one item while its buttons act on another).
+ */
+export function actionableSubject(
+  payload: Record<string, unknown>,
+): { subject: Omit<MessageSubject, "routeId" | "groupId">; url?: string } | null {
+  const subject = subjectOfPayload(payload);
+  if (!subject) return null;
+  const item = record(payload.pull_request) ?? record(payload.issue);
+  const url = item?.html_url;
+  if (url === undefined || url === null) return { subject };
+  if (typeof url !== "string" || !pageNamesItem(url, subject.repository, subject.number)) {
+    return null;
+  }
+  return { subject, url };
+}
+
+/**
  * The buttons a notification of `event` carries: only for a GitHub event about one pull request
- * or issue; null otherwise.
+ * or issue whose page is that item (see {@link actionableSubject}); null otherwise.
  */
 export function actionsOfEvent(event: ForgeEvent): DiscordActions | null {
   if (event.provider !== "github" || !SUBJECT_KINDS.has(event.kind)) return null;
-  const subject = subjectOfPayload(event.payload);
-  if (!subject) return null;
+  const actionable = actionableSubject(event.payload);
+  if (!actionable) return null;
+  const { subject, url } = actionable;
   const item = record(event.payload.pull_request) ?? record(event.payload.issue);
-  const url = item?.html_url;
   return {
     kind: subject.kind,
     state: stateOf(item, subject.kind === "pull"),
-    ...(typeof url === "string" && url.startsWith("https://") ? { url } : {}),
+    tag: subjectTag(subject.repository, subject.number),
+    ...(url ? { url } : {}),
   };
 }

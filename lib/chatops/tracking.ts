@@ -2,15 +2,19 @@
  * Message tracking: once a notification about a pull request or issue is sent, its place
  * (platform, chat, message id) is recorded with what it is about, so buttons and replies on it
  * know what they act on. The subject comes from the event's payload. The delivery worker writes
- * the record in the commit that records the unit's outcome, so a notification the send log
- * shows as sent is always actionable.
+ * the record in the commit that records the unit's outcome. Only a notification its group may
+ * act on is recorded: its card links to the item its repository and number name, and the event
+ * reached the group through a binding to that repository (`eventBoundToGroup`); any other stays
+ * a notification without actions.
  */
 import type { Logger } from "../log.ts";
 import { loadEvent } from "../store/events.ts";
+import { getGroup } from "../store/groups.ts";
 import type { NewMessageRef } from "../store/message_refs.ts";
 import { historyIdOf, type SendLog } from "../store/send_logs.ts";
 import type { Target } from "../types.ts";
-import { SUBJECT_KINDS, subjectOfPayload } from "./subject.ts";
+import { eventBoundToGroup } from "./authorize.ts";
+import { actionableSubject, SUBJECT_KINDS } from "./subject.ts";
 
 /** The chat a message to `target` lands in: a Discord thread or channel, a Telegram chat. */
 export function chatIdOf(target: Target): string {
@@ -19,8 +23,8 @@ export function chatIdOf(target: Target): string {
 
 /**
  * What to record about the notification `log` sent: its place and subject when it was sent,
- * has a message id and is about a pull request or issue; else null. Never throws: tracking
- * must not disturb delivery.
+ * has a message id and is about a pull request or issue its group may act on; else null.
+ * Never throws: tracking must not disturb delivery.
  */
 export async function sentMessageRef(
   kv: Deno.Kv,
@@ -31,8 +35,10 @@ export async function sentMessageRef(
   if (log.digestId !== undefined) return null; // noise control hook: a digest is about many subjects
   try {
     const event = await loadEvent(kv, log.eventId);
-    const subject = event && subjectOfPayload(event.payload);
+    const subject = event && actionableSubject(event.payload)?.subject;
     if (!subject) return null;
+    const group = await getGroup(kv, log.groupId);
+    if (!group || !eventBoundToGroup(event, group, subject.repository)) return null;
     return {
       place: { platform: log.platform, chatId: chatIdOf(log.target), messageId: log.messageId },
       subject: {

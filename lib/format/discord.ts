@@ -57,6 +57,8 @@ export interface DiscordActions {
   state: "open" | "closed" | "merged";
   /** The pull request's or issue's page on GitHub, for the link button. */
   url?: string;
+  /** The item's tag (a few letters and digits), added to each `custom_id` after a `#`. */
+  tag?: string;
 }
 
 /** The `custom_id`s of a notification's buttons and menu (each well under Discord's 100). */
@@ -67,6 +69,9 @@ export const DISCORD_ACTION_IDS = {
   comment: "gh:comment",
   react: "gh:react",
 } as const;
+
+/** What a tag may be: a few lower-case letters and digits. */
+const ACTION_TAG = /^[0-9a-z]{1,13}$/;
 
 /** Longest URL a link button takes. */
 const MAX_BUTTON_URL = 512;
@@ -247,12 +252,15 @@ export function renderDiscord(
 
 /**
  * The rows of a pull request or issue notification: Merge (open pull requests), Close or
- * Reopen, Comment and a link to GitHub, then a menu of GitHub's reactions.
+ * Reopen, Comment and a link to GitHub, then a menu of GitHub's reactions. With a tag, each
+ * `custom_id` ends in `#<tag>`.
  */
 export function discordActionRows(
   actions: DiscordActions,
 ): APIActionRowComponent<APIComponentInMessageActionRow>[] {
   const buttons: APIComponentInMessageActionRow[] = [];
+  const tagged = (id: string) =>
+    actions.tag && ACTION_TAG.test(actions.tag) ? `${id}#${actions.tag}` : id;
   const button = (
     custom_id: string,
     label: string,
@@ -261,7 +269,7 @@ export function discordActionRows(
       | typeof ButtonStyle.Secondary
       | typeof ButtonStyle.Success
       | typeof ButtonStyle.Danger,
-  ) => buttons.push({ type: ComponentType.Button, custom_id, label, style });
+  ) => buttons.push({ type: ComponentType.Button, custom_id: tagged(custom_id), label, style });
   if (actions.kind === "pull" && actions.state === "open") {
     button(DISCORD_ACTION_IDS.merge, "Merge", ButtonStyle.Success);
   }
@@ -284,7 +292,7 @@ export function discordActionRows(
       type: ComponentType.ActionRow,
       components: [{
         type: ComponentType.StringSelect,
-        custom_id: DISCORD_ACTION_IDS.react,
+        custom_id: tagged(DISCORD_ACTION_IDS.react),
         placeholder: "React on GitHub…",
         options: GITHUB_REACTIONS.map(([name, emoji]) => ({
           label: name,

@@ -155,6 +155,8 @@ export interface TelegramActions {
   state: SubjectState;
   /** The subject's page, for the Open button (http(s) only). */
   url?: string;
+  /** The subject's tag (a few letters and digits), added to each button's data after a `#`. */
+  tag?: string;
 }
 
 /** Whether the subject is open, closed, or (a pull request) merged. */
@@ -186,9 +188,25 @@ const STATE_CODES: ReadonlyMap<SubjectState, string> = new Map([
   ["merged", "m"],
 ]);
 const BUTTON_PREFIX = "gh:";
+const TAG = /^[0-9a-z]{1,13}$/;
 
-/** The `callback_data` for a button action (the inverse of {@link parseButtonData}). */
-export function buttonData(action: ButtonAction): string {
+/**
+ * The `callback_data` for a button action (the inverse of {@link parseButtonData}), ending in
+ * `#<tag>` when a well-formed tag is given.
+ */
+export function buttonData(action: ButtonAction, tag?: string): string {
+  const data = untaggedData(action);
+  return tag && TAG.test(tag) ? `${data}#${tag}` : data;
+}
+
+/** The tag a `callback_data` ends in, or undefined. */
+export function buttonTag(data: string): string | undefined {
+  const hash = data.indexOf("#");
+  const tag = hash < 0 ? "" : data.slice(hash + 1);
+  return TAG.test(tag) ? tag : undefined;
+}
+
+function untaggedData(action: ButtonAction): string {
   switch (action.kind) {
     case "merge_confirm":
       return `${BUTTON_PREFIX}merge`;
@@ -206,10 +224,13 @@ export function buttonData(action: ButtonAction): string {
   }
 }
 
-/** The action a `callback_data` names, or null for anything else. */
+/** The action a `callback_data` names (its tag aside), or null for anything else. */
 export function parseButtonData(data: string): ButtonAction | null {
   if (data.length > 64 || !data.startsWith(BUTTON_PREFIX)) return null;
-  const [name, argument, ...rest] = data.slice(BUTTON_PREFIX.length).split(":");
+  const hash = data.indexOf("#");
+  if (hash >= 0 && buttonTag(data) === undefined) return null;
+  const action = hash < 0 ? data : data.slice(0, hash);
+  const [name, argument, ...rest] = action.slice(BUTTON_PREFIX.length).split(":");
   if (rest.length > 0) return null;
   if (argument === undefined) {
     switch (name) {
@@ -238,8 +259,12 @@ export function parseButtonData(data: string): ButtonAction | null {
   return null;
 }
 
-function button(text: string, action: ButtonAction): InlineKeyboardButton.CallbackButton {
-  return { text, callback_data: buttonData(action) };
+function button(
+  text: string,
+  action: ButtonAction,
+  tag?: string,
+): InlineKeyboardButton.CallbackButton {
+  return { text, callback_data: buttonData(action, tag) };
 }
 
 function openRow(url: string | undefined): InlineKeyboardButton[] {
@@ -251,41 +276,46 @@ function openRow(url: string | undefined): InlineKeyboardButton[] {
  * Reopen once closed (not merged), React, and Open (a link to the subject).
  */
 export function telegramKeyboard(actions: TelegramActions): InlineKeyboardMarkup {
+  const { tag } = actions;
   const first: InlineKeyboardButton[] = [];
   if (actions.state === "open") {
-    if (actions.kind === "pull") first.push(button("Merge", { kind: "merge_confirm" }));
-    first.push(button("Close", { kind: "close" }));
+    if (actions.kind === "pull") first.push(button("Merge", { kind: "merge_confirm" }, tag));
+    first.push(button("Close", { kind: "close" }, tag));
   } else if (actions.state === "closed") {
-    first.push(button("Reopen", { kind: "reopen" }));
+    first.push(button("Reopen", { kind: "reopen" }, tag));
   }
-  const second = [button("React", { kind: "react_menu" }), ...openRow(actions.url)];
+  const second = [button("React", { kind: "react_menu" }, tag), ...openRow(actions.url)];
   return { inline_keyboard: first.length ? [first, second] : [second] };
 }
 
 /** The merge confirmation: one button per method, and Cancel (back to the open buttons). */
-export function mergeConfirmKeyboard(url?: string): InlineKeyboardMarkup {
+export function mergeConfirmKeyboard(url?: string, tag?: string): InlineKeyboardMarkup {
   return {
     inline_keyboard: [
       [
-        button("Confirm merge", { kind: "merge", method: "merge" }),
-        button("Squash", { kind: "merge", method: "squash" }),
-        button("Rebase", { kind: "merge", method: "rebase" }),
+        button("Confirm merge", { kind: "merge", method: "merge" }, tag),
+        button("Squash", { kind: "merge", method: "squash" }, tag),
+        button("Rebase", { kind: "merge", method: "rebase" }, tag),
       ],
-      [button("Cancel", { kind: "back", state: "open" }), ...openRow(url)],
+      [button("Cancel", { kind: "back", state: "open" }, tag), ...openRow(url)],
     ],
   };
 }
 
 /** The reaction picker: GitHub's eight reactions, and Back to the buttons for `state`. */
-export function reactionKeyboard(state: SubjectState, url?: string): InlineKeyboardMarkup {
+export function reactionKeyboard(
+  state: SubjectState,
+  url?: string,
+  tag?: string,
+): InlineKeyboardMarkup {
   const reactions = GITHUB_REACTIONS.map(([content, emoji]) =>
-    button(emoji, { kind: "react", content })
+    button(emoji, { kind: "react", content }, tag)
   );
   return {
     inline_keyboard: [
       reactions.slice(0, 4),
       reactions.slice(4),
-      [button("Back", { kind: "back", state }), ...openRow(url)],
+      [button("Back", { kind: "back", state }, tag), ...openRow(url)],
     ],
   };
 }

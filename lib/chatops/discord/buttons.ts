@@ -1,16 +1,20 @@
 /**
  * The buttons, menus and form of a pull request or issue notification. A press acts on what
- * the notification is about (its message ref), may only come from a member holding one of the
- * route's `discordRoleIds` (any member when the route names none), and runs as the presser's
- * linked GitHub account. Merge asks for the method and a confirmation first (an ephemeral
- * message); Comment opens a form. Whatever calls GitHub is deferred and completed by an edit.
+ * the notification is about (its message ref), only when the tag its `custom_id` ends in is
+ * that item's, and as `chatActionRefusal` allows (the route's `discordRoleIds`, the group's
+ * binding to the repository); it runs as the presser's linked GitHub account. Merge asks for
+ * the method and a confirmation first (an ephemeral message); Comment opens a form. Whatever
+ * calls GitHub is deferred and completed by an edit.
  */
 import type { APIModalInteractionResponseCallbackComponent } from "discord-api-types/v10";
 import { ButtonStyle, ComponentType, TextInputStyle } from "../../format/discord_values.ts";
 import { DISCORD_ACTION_IDS } from "../../format/discord.ts";
 import { type DiscordLink, getDiscordLink } from "../../store/links.ts";
-import { getMessageRef, type MessageRef } from "../../store/message_refs.ts";
-import { getGroupRoutes } from "../../store/routes.ts";
+import {
+  getMessageRef,
+  MESSAGE_REF_LIFETIME_MS,
+  type MessageRef,
+} from "../../store/message_refs.ts";
 import {
   actAsLinkedUser,
   type ChatAction,
@@ -20,10 +24,12 @@ import {
   notLinkedText,
   parseMergeMethod,
 } from "../act.ts";
+import { chatActionRefusal } from "../authorize.ts";
 import { parseReaction } from "../reactions.ts";
 import { type IssueRef, refOf, refText } from "../ref.ts";
+import { subjectTag } from "../subject.ts";
 import { type DiscordDeps, type InteractionAnswer, now } from "./answer.ts";
-import { type Interaction, invokerOf, submittedValue } from "./interaction.ts";
+import { discordPlace, type Interaction, invokerOf, submittedValue } from "./interaction.ts";
 import {
   deferEphemeral,
   deferUpdate,
@@ -58,14 +64,40 @@ function refused(text: string): Gate {
   return { ok: false, answer: now(ephemeral(text)) };
 }
 
+/** A `custom_id` split into its name and the item tag after its `#` (the tag may be missing). */
+function splitTag(customId: string): { id: string; tag: string | undefined } {
+  const hash = customId.indexOf("#");
+  return hash < 0
+    ? { id: customId, tag: undefined }
+    : { id: customId.slice(0, hash), tag: customId.slice(hash + 1) };
+}
+
+/** Whether the pressed message is younger than the time its record is kept. */
+function recentlySent(interaction: Interaction): boolean {
+  const sent = Date.parse(interaction.message?.timestamp ?? "");
+  return Number.isFinite(sent) && Date.now() - sent < MESSAGE_REF_LIFETIME_MS;
+}
+
+function unknownNotification(interaction: Interaction): Gate {
+  return refused(
+    recentlySent(interaction)
+      ? "Switchyard does not act on this notification: its repository is not one the group " +
+        "that sent it is bound to (the group's GitHub App installation or owners)."
+      : "Switchyard no longer knows what this notification is about (after 30 days it " +
+        "forgets); use /gh with owner/repo#number instead.",
+  );
+}
+
 /**
  * Whether the presser may act on the notification `messageId` of this channel: it is known,
- * the presser holds one of its route's roles (when it names some), and is linked.
+ * the button's `tag` names its item, `chatActionRefusal` allows it (roles, binding), and the
+ * presser is linked.
  */
 async function gate(
   deps: DiscordDeps,
   interaction: Interaction,
   messageId: string | undefined,
+  tag: string | undefined,
 ): Promise<Gate> {
   const channelId = interaction.channel_id;
   const invoker = invokerOf(interaction);
@@ -77,27 +109,30 @@ async function gate(
     chatId: channelId,
     messageId,
   });
-  const ref = notification &&
-    refOf(notification.subject.repository, notification.subject.number, notification.subject.kind);
-  if (!notification || !ref) {
+  const { subject } = notification ?? {};
+  const ref = subject && refOf(subject.repository, subject.number, subject.kind);
+  if (!notification || !subject || !ref) return unknownNotification(interaction);
+  if (tag !== subjectTag(subject.repository, subject.number)) {
     return refused(
-      "Switchyard no longer knows what this notification is about (after 30 days it forgets); " +
-        "use /gh with owner/repo#number instead.",
+      `This button does not name ${refText(ref)}, which its notification is about; nothing ` +
+        "was done.",
     );
   }
-  const { routes } = await getGroupRoutes(deps.kv, notification.subject.groupId);
-  const route = routes.find((candidate) => candidate.id === notification.subject.routeId);
-  if (!route) return refused("The route that sent this notification no longer exists.");
-  const roles = route.discordRoleIds ?? [];
-  if (roles.length > 0) {
-    const held = new Set(interaction.member?.roles ?? []);
-    if (!roles.some((role) => held.has(role))) {
-      return refused("Only members with one of this notification's roles may use its buttons.");
-    }
-  }
+  const refusal = await chatActionRefusal(
+    deps.kv,
+    discordPlace(interaction),
+    { kind: "notification", notification },
+    new Set(interaction.member?.roles ?? []),
+  );
+  if (refusal !== null) return refused(refusal);
   const link = await getDiscordLink(deps.kv, invoker.id);
   if (!link) return refused(notLinkedText());
   return { ok: true, ref, link, notification };
+}
+
+/** `id` with the item tag of the notification, when it has one. */
+function tagged(id: string, tag: string | undefined): string {
+  return tag === undefined ? id : `${id}#${tag}`;
 }
 
 /** Runs the action deferred: an ephemeral "thinking", then the result (or an edit in place). */
@@ -117,13 +152,13 @@ function deferred(
   };
 }
 
-function mergeRows(messageId: string, method: MergeMethod): Rows {
+function mergeRows(messageId: string, method: MergeMethod, tag: string | undefined): Rows {
   return [
     {
       type: ComponentType.ActionRow,
       components: [{
         type: ComponentType.StringSelect,
-        custom_id: `${IDS.mergeMethod}${messageId}`,
+        custom_id: tagged(`${IDS.mergeMethod}${messageId}`, tag),
         options: MERGE_METHODS.map((value) => ({
           label: METHOD_LABELS.get(value)!,
           value,
@@ -138,7 +173,7 @@ function mergeRows(messageId: string, method: MergeMethod): Rows {
           type: ComponentType.Button,
           style: ButtonStyle.Success,
           label: "Merge",
-          custom_id: `${IDS.mergeDo}${method}:${messageId}`,
+          custom_id: tagged(`${IDS.mergeDo}${method}:${messageId}`, tag),
         },
         {
           type: ComponentType.Button,
@@ -155,7 +190,7 @@ function mergeQuestion(ref: IssueRef): string {
   return `Merge ${refText(ref)} as your GitHub account? Pick the method, then press Merge.`;
 }
 
-function commentForm(messageId: string, ref: IssueRef) {
+function commentForm(messageId: string, ref: IssueRef, tag: string | undefined) {
   const input: APIModalInteractionResponseCallbackComponent = {
     type: ComponentType.Label,
     label: "Comment",
@@ -168,7 +203,9 @@ function commentForm(messageId: string, ref: IssueRef) {
       required: true,
     },
   };
-  return modal(`${IDS.commentForm}${messageId}`, `Comment on ${refText(ref)}`, [input]);
+  return modal(tagged(`${IDS.commentForm}${messageId}`, tag), `Comment on ${refText(ref)}`, [
+    input,
+  ]);
 }
 
 /** Answers a press of a button or a choice in a menu. */
@@ -176,17 +213,17 @@ export async function answerComponent(
   deps: DiscordDeps,
   interaction: Interaction,
 ): Promise<InteractionAnswer> {
-  const id = interaction.data?.custom_id ?? "";
+  const { id, tag } = splitTag(interaction.data?.custom_id ?? "");
   const onMessage = interaction.message?.id;
   const first = interaction.data?.values?.[0];
   const allowedOn = async (messageId: string | undefined) =>
-    await gate(deps, interaction, messageId);
+    await gate(deps, interaction, messageId, tag);
 
   switch (id) {
     case DISCORD_ACTION_IDS.merge: {
       const allowed = await allowedOn(onMessage);
       if (!allowed.ok) return allowed.answer;
-      return now(ephemeral(mergeQuestion(allowed.ref), mergeRows(onMessage!, "merge")));
+      return now(ephemeral(mergeQuestion(allowed.ref), mergeRows(onMessage!, "merge", tag)));
     }
     case DISCORD_ACTION_IDS.close:
     case DISCORD_ACTION_IDS.reopen: {
@@ -205,7 +242,7 @@ export async function answerComponent(
     case DISCORD_ACTION_IDS.comment: {
       const allowed = await allowedOn(onMessage);
       if (!allowed.ok) return allowed.answer;
-      return now(commentForm(onMessage!, allowed.ref));
+      return now(commentForm(onMessage!, allowed.ref, tag));
     }
     case IDS.cancel:
       return now(updateMessage("Nothing was merged."));
@@ -216,7 +253,7 @@ export async function answerComponent(
     const allowed = await allowedOn(messageId);
     if (!allowed.ok) return allowed.answer;
     if (!method) return now(ephemeral("The merge method is merge, squash or rebase."));
-    return now(updateMessage(mergeQuestion(allowed.ref), mergeRows(messageId, method)));
+    return now(updateMessage(mergeQuestion(allowed.ref), mergeRows(messageId, method, tag)));
   }
   if (id.startsWith(IDS.mergeDo)) {
     const [method, messageId] = id.slice(IDS.mergeDo.length).split(":");
@@ -234,14 +271,14 @@ export async function answerModal(
   deps: DiscordDeps,
   interaction: Interaction,
 ): Promise<InteractionAnswer> {
-  const id = interaction.data?.custom_id ?? "";
+  const { id, tag } = splitTag(interaction.data?.custom_id ?? "");
   if (!id.startsWith(IDS.commentForm)) {
     return now(ephemeral("This form is not one Switchyard knows."));
   }
   const body = submittedValue(interaction.data?.components, IDS.commentBody) ?? "";
   if (body.trim().length === 0) return now(ephemeral("The comment is empty."));
   if (body.length > MAX_COMMENT_LENGTH) return now(ephemeral("The comment is too long."));
-  const allowed = await gate(deps, interaction, id.slice(IDS.commentForm.length));
+  const allowed = await gate(deps, interaction, id.slice(IDS.commentForm.length), tag);
   if (!allowed.ok) return allowed.answer;
   return deferred(deps, interaction, allowed, { kind: "comment", body });
 }

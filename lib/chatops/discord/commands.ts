@@ -2,7 +2,8 @@
  * The `/gh` application command: link, unlink, whoami, the GitHub actions on a `<ref>`
  * (comment, merge, close, reopen, react), subscribe and unsubscribe, and autocomplete of refs
  * from the channel's recent notifications. Every answer is ephemeral: only the invoker sees it.
- * Actions on GitHub answer with a deferral first and complete with an edit.
+ * Actions on GitHub pass `chatActionRefusal` first (the channel's route roles, the repository's
+ * binding to the groups posting there), answer with a deferral and complete with an edit.
  */
 import {
   chatLinkAudit,
@@ -13,6 +14,7 @@ import {
 } from "../../store/links.ts";
 import { recentMessageRefs } from "../../store/message_refs.ts";
 import { actAsLinkedUser, type ChatAction, notLinkedText, parseMergeMethod } from "../act.ts";
+import { chatActionRefusal } from "../authorize.ts";
 import { parseReaction, reactionList } from "../reactions.ts";
 import { parseRef, refText } from "../ref.ts";
 import { subscribeChat, unsubscribeChat } from "../subscribe.ts";
@@ -21,6 +23,7 @@ import {
   canManageChannels,
   channelForClaim,
   type CommandOption,
+  discordPlace,
   type Interaction,
   invokerOf,
   stringOption,
@@ -35,16 +38,23 @@ export const COMMAND_NAME = "gh";
 
 const UNKNOWN = "Unknown command. Try /gh whoami, /gh link, or /gh merge owner/repo#123.";
 
-/** Runs `action` on the ref option as the invoker's linked account, deferred. */
-function runAction(
+/** Runs `action` on the ref option as the invoker's linked account, deferred, when allowed. */
+async function runAction(
   deps: DiscordDeps,
   interaction: Interaction,
   link: DiscordLink | null,
   refInput: string | undefined,
   action: ChatAction,
-): InteractionAnswer {
+): Promise<InteractionAnswer> {
   const parsed = parseRef(refInput);
   if (!parsed.ok) return now(ephemeral(parsed.error));
+  const refusal = await chatActionRefusal(
+    deps.kv,
+    discordPlace(interaction),
+    { kind: "named", ref: parsed.ref },
+    new Set(interaction.member?.roles ?? []),
+  );
+  if (refusal !== null) return now(ephemeral(refusal));
   if (!link) return now(ephemeral(notLinkedText()));
   return {
     response: deferEphemeral(),
@@ -172,7 +182,7 @@ export async function answerCommand(
   const action = actionOf(sub.name, sub.options);
   if (typeof action === "string") return now(ephemeral(action));
   const linked = await getDiscordLink(deps.kv, invoker.id);
-  return runAction(deps, interaction, linked, stringOption(sub.options, "ref"), action);
+  return await runAction(deps, interaction, linked, stringOption(sub.options, "ref"), action);
 }
 
 /** Suggests refs from the channel's recent notifications, filtered by what was typed. */

@@ -1,12 +1,14 @@
 /**
  * `POST /discord/interactions`: 503 until DISCORD_PUBLIC_KEY and DISCORD_APPLICATION_ID are
  * set; the body is read with a 64 KiB limit and its Ed25519 signature checked before anything
- * is parsed (any failure → 401); PING answers PONG; commands, buttons, menus, forms and
- * autocomplete get their answers. Work that calls GitHub runs after the answer is sent (the
+ * is parsed (any failure → 401); PING answers PONG; an interaction id seen before (a replay
+ * within the signature window) is 401 too; commands, buttons, menus, forms and autocomplete get
+ * their answers. Work that calls GitHub runs after the answer is sent (the
  * answer is a deferral) and never delays it; its failures are logged, never thrown.
  */
 import { fromUtf8 } from "../../encoding.ts";
 import { BODY_ERRORS, readBody } from "../../request_body.ts";
+import { claimInteractionId } from "../../store/interaction_ids.ts";
 import { answerAutocomplete, answerCommand } from "./commands.ts";
 import { answerComponent, answerModal } from "./buttons.ts";
 import type { DiscordDeps, InteractionAnswer } from "./answer.ts";
@@ -91,6 +93,9 @@ export async function handleInteraction(
   }
   const interaction = parseInteraction(body);
   if (!interaction) return error(400, "Not a Discord interaction");
+  if (!(await claimInteractionId(deps.kv, interaction.id))) {
+    return error(401, "Interaction already handled");
+  }
   const result = await answer(deps, interaction);
   if (result.later) {
     const later = result.later;

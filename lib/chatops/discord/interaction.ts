@@ -4,6 +4,7 @@
  * that does not fit is a 400, never a crash.
  */
 import { z } from "zod";
+import type { ChatPlace } from "../authorize.ts";
 
 const snowflake = z.string().regex(/^\d{1,20}$/);
 const text = (max: number) => z.string().max(max);
@@ -70,7 +71,7 @@ const interactionSchema = z.object({
     permissions: z.string().regex(/^\d{1,30}$/).optional(),
   }).optional(),
   user: userSchema.optional(),
-  message: z.object({ id: snowflake }).optional(),
+  message: z.object({ id: snowflake, timestamp: text(64).optional() }).optional(),
   data: z.object({
     name: text(32).optional(),
     options: z.array(optionSchema).max(25).optional(),
@@ -124,6 +125,24 @@ export function channelForClaim(interaction: Interaction): string | null {
   const channel = interaction.channel;
   if (channel && THREAD_TYPES.has(channel.type) && channel.parent_id) return channel.parent_id;
   return interaction.channel_id ?? null;
+}
+
+/**
+ * Where the interaction acts from, for `chatActionRefusal`: the channel routes name (a thread's
+ * parent) and the channel or thread notifications are recorded under. Nothing in a direct
+ * message.
+ */
+export function discordPlace(interaction: Interaction): ChatPlace {
+  const channelId = channelForClaim(interaction);
+  const here = interaction.channel_id;
+  if (!interaction.guild_id || !channelId || !here) {
+    return { platform: "discord", chats: [], recordedIn: [] };
+  }
+  return {
+    platform: "discord",
+    chats: [{ platform: "discord", channelId }],
+    recordedIn: [...new Set([here, channelId])],
+  };
 }
 
 /** The sub-command of the `/gh` command and its options by name. */

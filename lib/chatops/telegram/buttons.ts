@@ -3,11 +3,13 @@
  * button per merge method, and Cancel); React swaps them for GitHub's eight reactions. An
  * action runs as the presser's linked GitHub account; its outcome is the press's answer, and a
  * merge, close or reopen that worked updates the buttons to the new state. Every press gets
- * an answer, also when it is refused.
+ * an answer, also when it is refused. A press acts only when its data's tag is the
+ * notification's item and `chatActionRefusal` allows it (the group's binding to the repository).
  */
 import type { InlineKeyboardMarkup } from "@grammyjs/types";
 import {
   type ButtonAction,
+  buttonTag,
   mergeConfirmKeyboard,
   parseButtonData,
   reactionKeyboard,
@@ -16,11 +18,21 @@ import {
   telegramKeyboard,
 } from "../../format/telegram.ts";
 import { getTelegramLink } from "../../store/links.ts";
+import { MESSAGE_REF_LIFETIME_MS } from "../../store/message_refs.ts";
 import { actAsLinkedUser, type ChatAction, notLinkedText } from "../act.ts";
+import { chatActionRefusal } from "../authorize.ts";
 import type { Reaction } from "../reactions.ts";
 import { REACTION_EMOJI } from "../reactions.ts";
 import type { TelegramChatContext } from "./context.ts";
-import { findNotification, issueRefOf, UNKNOWN_NOTIFICATION } from "./notification.ts";
+import { refText } from "../ref.ts";
+import { subjectTag } from "../subject.ts";
+import {
+  findNotification,
+  issueRefOf,
+  telegramPlace,
+  UNBOUND_NOTIFICATION,
+  UNKNOWN_NOTIFICATION,
+} from "./notification.ts";
 import { LINK_COMMAND } from "./replies.ts";
 import type { ButtonPress, IncomingKeyboard, IncomingMessage } from "./update.ts";
 
@@ -112,10 +124,25 @@ export async function pressButton(
   }
   const notification = await findNotification(ctx.kv, message.chat, message.message_id);
   const ref = notification && issueRefOf(notification);
-  if (!notification || !ref) return refused(UNKNOWN_NOTIFICATION);
+  if (!notification || !ref) {
+    const recent = Date.now() - message.date * 1000 < MESSAGE_REF_LIFETIME_MS;
+    return refused(recent ? UNBOUND_NOTIFICATION : UNKNOWN_NOTIFICATION);
+  }
+  const tag = buttonTag(press.data ?? "");
+  if (tag !== subjectTag(notification.subject.repository, notification.subject.number)) {
+    return refused(`This button does not name ${refText(ref)}; nothing was done.`);
+  }
+  const refusal = await chatActionRefusal(
+    ctx.kv,
+    telegramPlace(message.chat),
+    { kind: "notification", notification },
+    null,
+  );
+  if (refusal !== null) return refused(refusal);
   const current: TelegramActions = {
     kind: notification.subject.kind,
     state: stateOf(message.reply_markup),
+    tag,
     ...(openUrlOf(message.reply_markup) ? { url: openUrlOf(message.reply_markup) } : {}),
   };
   const link = press.from.is_bot ? null : await getTelegramLink(ctx.kv, String(press.from.id));
@@ -125,12 +152,12 @@ export async function pressButton(
       await setButtons(ctx, message, telegramKeyboard({ ...current, state: action.state }));
       return done("");
     case "react_menu":
-      await setButtons(ctx, message, reactionKeyboard(current.state, current.url));
+      await setButtons(ctx, message, reactionKeyboard(current.state, current.url, tag));
       return done("Pick a reaction.");
     case "merge_confirm":
       if (current.kind !== "pull") return refused("Only pull requests merge.");
       if (!link) return refused(notLinkedText(LINK_COMMAND));
-      await setButtons(ctx, message, mergeConfirmKeyboard(current.url));
+      await setButtons(ctx, message, mergeConfirmKeyboard(current.url, tag));
       return done("Choose how to merge, or Cancel.");
   }
 

@@ -4,6 +4,7 @@
  * chat routes name by `@username`, under that name.
  */
 import { getMessageRef, type MessageRef } from "../../store/message_refs.ts";
+import type { ChatPlace } from "../authorize.ts";
 import type { IssueRef } from "../ref.ts";
 import { refOf } from "../ref.ts";
 
@@ -25,10 +26,31 @@ export async function findNotification(
   return await getMessageRef(kv, { ...place, chatId: `@${chat.username}` });
 }
 
+/**
+ * Where a message acts from, for `chatActionRefusal`: the chat by its id and, when it has one,
+ * its `@username` (routes may name it either way; notifications are recorded under that name).
+ */
+export function telegramPlace(chat: ChatOfMessage): ChatPlace {
+  const ids = [String(chat.id), ...(chat.username ? [`@${chat.username}`] : [])];
+  return {
+    platform: "telegram",
+    chats: ids.map((chatId) => ({ platform: "telegram" as const, chatId })),
+    recordedIn: ids,
+  };
+}
+
 /** The pull request or issue a record is about, or null when its repository is malformed. */
 export function issueRefOf(ref: MessageRef): IssueRef | null {
   return refOf(ref.subject.repository, ref.subject.number, ref.subject.kind);
 }
+
+/**
+ * Said when a message sent less than 30 days ago is not a notification the bot may act on: its
+ * group is not bound to its repository.
+ */
+export const UNBOUND_NOTIFICATION =
+  "I do not act on that notification: its repository is not one the group that sent it is " +
+  "bound to (the group's GitHub App installation or owners).";
 
 /** Said when a message is not a notification the bot remembers. */
 export const UNKNOWN_NOTIFICATION =

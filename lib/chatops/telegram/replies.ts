@@ -3,16 +3,24 @@
  * `/gh close`, `/gh reopen`, `/gh react <emoji>`. Each acts on the notification's pull request
  * or issue as the sender's linked GitHub account, and answers the outcome in the chat. Outside
  * a reply (or for a notification older than 30 days) the pull request or issue is named first:
- * `/gh close owner/repo#123`, `/gh comment <GitHub address> <text>`.
+ * `/gh close owner/repo#123`, `/gh comment <GitHub address> <text>`. Either passes
+ * `chatActionRefusal` first (the group's binding to the repository; for a named item in a chat
+ * routes post into, a repository of those routes' groups).
  */
 import { getTelegramLink } from "../../store/links.ts";
 import { actAsLinkedUser, type ChatAction, MERGE_METHODS, parseMergeMethod } from "../act.ts";
+import { type ActionSubject, chatActionRefusal } from "../authorize.ts";
 import { parseReaction, reactionList } from "../reactions.ts";
 import { type IssueRef, parseRef, refText } from "../ref.ts";
 import { reply } from "./account.ts";
 import type { ChatCommand } from "./command.ts";
 import type { TelegramChatContext } from "./context.ts";
-import { findNotification, issueRefOf, UNKNOWN_NOTIFICATION } from "./notification.ts";
+import {
+  findNotification,
+  issueRefOf,
+  telegramPlace,
+  UNKNOWN_NOTIFICATION,
+} from "./notification.ts";
 import type { IncomingMessage } from "./update.ts";
 
 /** The command that links an account, named in refusals. */
@@ -59,16 +67,22 @@ async function subjectOf(
   ctx: TelegramChatContext,
   message: IncomingMessage,
   command: ChatCommand,
-): Promise<{ ref: IssueRef; command: ChatCommand } | string> {
+): Promise<{ ref: IssueRef; command: ChatCommand; subject: ActionSubject } | string> {
   const repliedTo = message.reply_to_message?.message_id;
   if (repliedTo !== undefined) {
     const notification = await findNotification(ctx.kv, message.chat, repliedTo);
     const ref = notification && issueRefOf(notification);
-    if (ref) return { ref, command };
+    if (ref) return { ref, command, subject: { kind: "notification", notification } };
   }
   const [first = "", rest = ""] = command.rest.split(/\s+([\s\S]*)/, 2);
   const named = parseRef(first);
-  if (named.ok) return { ref: named.ref, command: { ...command, rest: rest.trim() } };
+  if (named.ok) {
+    return {
+      ref: named.ref,
+      command: { ...command, rest: rest.trim() },
+      subject: { kind: "named", ref: named.ref },
+    };
+  }
   if (repliedTo !== undefined) return UNKNOWN_NOTIFICATION;
   return `Reply to a notification with /gh ${command.subcommand}, or name what to act on: ` +
     `/gh ${command.subcommand} owner/repo#123.`;
@@ -92,6 +106,13 @@ export async function replyCommand(
       `${refText(ref)} is an issue; only pull requests merge.`,
     );
   }
+  const refusal = await chatActionRefusal(
+    ctx.kv,
+    telegramPlace(message.chat),
+    subject.subject,
+    null,
+  );
+  if (refusal !== null) return await reply(ctx, message, refusal);
   const from = message.from;
   const link = from && !from.is_bot ? await getTelegramLink(ctx.kv, String(from.id)) : null;
   const result = await actAsLinkedUser(ctx, link?.userId ?? null, ref, action, {
