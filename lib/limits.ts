@@ -17,8 +17,11 @@ export const MAX_ROUTE_BYTES = 60_000;
 export const MAX_GROUPS = 100;
 /** Largest stored group, in bytes of JSON (KV values are at most 64 KiB). */
 export const MAX_GROUP_BYTES = 60_000;
-/** Most targets one group may be allowed. */
-export const MAX_ALLOWED_TARGETS = 200;
+/**
+ * Most targets one group may be allowed: every target the route limits let one group's routes
+ * name (all routes of an instance may belong to one group), so no valid route set is refused.
+ */
+export const MAX_ALLOWED_TARGETS = MAX_ROUTES * MAX_TARGETS;
 
 /** Most fragments one group keeps. */
 export const MAX_FRAGMENTS = 100;

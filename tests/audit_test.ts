@@ -292,8 +292,13 @@ Deno.test("audit: every action is recorded by the change that makes it", async (
       },
     },
     {
-      name: "a configuration import of one group",
-      makes: ["config.import"],
+      name: "a configuration export with the webhook secrets",
+      makes: ["config.export"],
+      run: () => ok(app.call("superAdmin", "GET", "/admin/api/config/export?secrets=true")),
+    },
+    {
+      name: "a configuration export, then an import of one group",
+      makes: ["config.export", "config.import"],
       run: async () => {
         const exported = await ok(app.call("superAdmin", "GET", "/admin/api/config/export"));
         const alpha = (exported.groups as unknown as { id: string }[]).filter((group) =>
@@ -400,6 +405,19 @@ Deno.test("audit: a webhook change whose write fails leaves neither the change n
   const disable = await failing("/admin/api/groups/alpha/webhook", { method: "DELETE", headers });
   assert.equal(disable, 500);
   assert.deepEqual(await getGroupSecret(app.kv, "alpha"), before, "the secret is not removed");
+  assert.equal(await auditCount(app.kv), entries);
+});
+
+Deno.test("audit: an export whose entry cannot be written answers no document", async () => {
+  await using app = await startAdminApp();
+  await ok(app.call("owner", "POST", "/admin/api/groups/alpha/webhook/regenerate"));
+  const entries = await auditCount(app.kv);
+  const failing = withFailingAuditedWrites(app);
+  const headers = { cookie: await app.cookie("superAdmin") };
+  for (const query of ["", "?secrets=true"]) {
+    const status = await failing(`/admin/api/config/export${query}`, { headers });
+    assert.equal(status, 500, query);
+  }
   assert.equal(await auditCount(app.kv), entries);
 });
 

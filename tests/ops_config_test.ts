@@ -1,5 +1,6 @@
 /** Configuration export and import through the admin API. */
 import assert from "node:assert/strict";
+import { MAX_ALLOWED_TARGETS } from "../lib/limits.ts";
 import { signGithubBody } from "../lib/providers/github.ts";
 import { listAuditEntries } from "../lib/store/audit.ts";
 import { createSession } from "../lib/store/sessions.ts";
@@ -133,6 +134,25 @@ Deno.test("config: the export leaves secrets out unless asked for", async () => 
   assert.equal(JSON.stringify(plain.body).includes("secret"), false);
 });
 
+Deno.test("config: every export is audited, saying who exported and whether with secrets", async () => {
+  const { admin } = await populatedInstance();
+  await using _a = admin;
+  const before = Date.now();
+  assert.equal((await admin.call("superAdmin", "GET", EXPORT)).status, 200);
+  assert.equal((await admin.call("superAdmin", "GET", `${EXPORT}?secrets=true`)).status, 200);
+  const exports = (await listAuditEntries(admin.kv)).filter((entry) =>
+    entry.action === "config.export"
+  );
+  assert.deepEqual(
+    exports.map(({ actor, detail, groupId }) => ({ actor, detail, groupId })),
+    [
+      { actor: PEOPLE.superAdmin, detail: { secrets: true, groups: 2 }, groupId: undefined },
+      { actor: PEOPLE.superAdmin, detail: { secrets: false, groups: 2 }, groupId: undefined },
+    ],
+  );
+  for (const entry of exports) assert.ok(entry.at >= before && entry.at <= Date.now());
+});
+
 Deno.test("config: a refused import changes nothing", async () => {
   const { admin } = await populatedInstance();
   await using _a = admin;
@@ -164,7 +184,7 @@ Deno.test("config: a refused import changes nothing", async () => {
       ...document,
       allowedTargets: [{
         groupId: "alpha",
-        targets: Array.from({ length: 201 }, (_, i) => ({
+        targets: Array.from({ length: MAX_ALLOWED_TARGETS + 1 }, (_, i) => ({
           platform: "discord",
           channelId: String(1000 + i),
         })),

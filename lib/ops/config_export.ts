@@ -1,5 +1,6 @@
 /** Reading the configuration document out of the store (see `config_document.ts`). */
 import { getAllowedTargets } from "../store/allowed_targets.ts";
+import { type AuditActor, newAuditEntry, writeAuditEntry } from "../store/audit.ts";
 import { getFragments } from "../store/fragments.ts";
 import { listGroups } from "../store/groups.ts";
 import { getRoutes } from "../store/routes.ts";
@@ -40,6 +41,24 @@ export async function exportConfig(
     })).filter((entry) => entry.targets.length > 0),
   };
   if (options.secrets) document.secrets = await secretsOf(kv, ids, options.encryptionKey);
+  return document;
+}
+
+/**
+ * {@link exportConfig} for a person: every export is audited (`config.export`, with who, when,
+ * whether it holds the webhook secrets and how many groups), with secrets or without, since
+ * even without them it reads every group's members, routes and targets. The entry is written
+ * before the document is answered; when it cannot be, this throws and nothing is answered.
+ */
+export async function exportConfigAudited(
+  kv: Deno.Kv,
+  actor: AuditActor,
+  options: ExportOptions = {},
+): Promise<ConfigDocument> {
+  const document = await exportConfig(kv, options);
+  const detail = { secrets: options.secrets === true, groups: document.groups.length };
+  const entry = newAuditEntry({ actor, action: "config.export", detail }, Date.now());
+  await writeAuditEntry(kv, entry);
   return document;
 }
 

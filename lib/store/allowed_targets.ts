@@ -1,7 +1,8 @@
 /**
  * Target ownership: each group's allowlist of the chat targets (Discord channels, Telegram
- * chats) its routes may post into. A group's list is one record `["allowed_targets", groupId]`,
- * so a change is one atomic write together with its audit entry, and its versionstamp serves
+ * chats) its routes may post into. A group's list is stored as pages under
+ * `["allowed_targets", groupId]` (`allowed_target_pages.ts`), written together, so a change is
+ * one atomic write together with its audit entry, and the first page's versionstamp serves
  * `If-Match`. Every write that adds a target also bumps `["allowed_targets_epoch"]`, which a
  * claim checks (`target_claims.ts`), so a claim never misses a target allowed meanwhile.
  */
@@ -15,6 +16,7 @@ import {
   currentInternalIds,
   newAuditEntry,
 } from "./audit.ts";
+import { addAllowlistWrite, readAllowlist, type StoredAllowlist } from "./allowed_target_pages.ts";
 import { getManyInBatches } from "./batch.ts";
 import { allowedTargetsEpochKey, allowedTargetsKey } from "./keys.ts";
 
@@ -30,18 +32,17 @@ export interface AllowedTarget {
   via: AllowedVia;
 }
 
-/** The value at `["allowed_targets", groupId]`. */
+/** The value at `["allowed_targets", groupId]`: the list's first page. */
 export interface AllowedTargetsRecord {
   targets: AllowedTarget[];
   /** Unix milliseconds. */
   updatedAt: number;
+  /** How many pages the list has, when more than one. */
+  pages?: number;
 }
 
 /** A group's allowlist with the record's versionstamp (null when none was ever stored). */
-export interface StoredAllowedTargets {
-  targets: AllowedTarget[];
-  versionstamp: string | null;
-}
+export type StoredAllowedTargets = StoredAllowlist;
 
 /** Outcome of a change: `conflict` when the list changed since it was read. */
 export type AllowedTargetsResult =
@@ -50,14 +51,20 @@ export type AllowedTargetsResult =
   | { ok: false; reason: "too_many"; limit: number };
 
 const ATTEMPTS = 5;
+/** Most targets an audit entry names; it counts the others (`addedMore`, `removedMore`). */
+const AUDIT_LISTED = 100;
+
+/** The targets for an audit entry's detail: the first {@link AUDIT_LISTED}, and how many more. */
+function auditList(name: "added" | "removed", refs: readonly TargetRef[]) {
+  const listed = { [name]: refs.slice(0, AUDIT_LISTED).map(describeTargetRef) };
+  return refs.length > AUDIT_LISTED
+    ? { ...listed, [`${name}More`]: refs.length - AUDIT_LISTED }
+    : listed;
+}
 
 /** The group's allowed targets, in stored order. */
-export async function getAllowedTargets(
-  kv: Deno.Kv,
-  groupId: string,
-): Promise<StoredAllowedTargets> {
-  const entry = await kv.get<AllowedTargetsRecord>(allowedTargetsKey(groupId));
-  return { targets: entry.value?.targets ?? [], versionstamp: entry.versionstamp };
+export function getAllowedTargets(kv: Deno.Kv, groupId: string): Promise<StoredAllowedTargets> {
+  return readAllowlist(kv, groupId);
 }
 
 /** The keys (`targetRefKey`) each group is allowed, by group id. */
@@ -68,10 +75,13 @@ export async function allowedKeysOf(
   const ids = [...new Set(groupIds)];
   const allowed = new Map<string, Set<string>>();
   const entries = await getManyInBatches<AllowedTargetsRecord>(kv, ids.map(allowedTargetsKey));
-  ids.forEach((groupId, index) => {
-    const targets = entries[index].value?.targets ?? [];
+  for (const [index, groupId] of ids.entries()) {
+    const first = entries[index].value;
+    const targets = (first?.pages ?? 1) > 1
+      ? (await readAllowlist(kv, groupId)).targets
+      : first?.targets ?? [];
     allowed.set(groupId, new Set(targets.map((entry) => targetRefKey(entry.target))));
-  });
+  }
   return allowed;
 }
 
@@ -118,12 +128,11 @@ async function commitChange(
   now: number,
   checks: readonly Deno.AtomicCheck[] = [],
 ): Promise<boolean> {
-  const record: AllowedTargetsRecord = { targets: change.next, updatedAt: now };
   const internalIds = await currentInternalIds(kv);
   const op = kv.atomic()
     .check(...checks)
-    .check({ key: allowedTargetsKey(change.groupId), versionstamp: change.read.versionstamp })
-    .set(allowedTargetsKey(change.groupId), record);
+    .check({ key: allowedTargetsKey(change.groupId), versionstamp: change.read.versionstamp });
+  addAllowlistWrite(op, change.groupId, change.next, now);
   if (change.added.length > 0) op.sum(allowedTargetsEpochKey(), 1n);
   addAuditEntry(op, newAuditEntry({ ...change.audit, groupId: change.groupId }, now), internalIds);
   return (await op.commit()).ok;
@@ -174,10 +183,7 @@ export async function replaceAllowedTargets(
       audit: {
         actor,
         action: "targets.replace",
-        detail: {
-          added: added.map(describeTargetRef),
-          removed: removed.map(describeTargetRef),
-        },
+        detail: { ...auditList("added", added), ...auditList("removed", removed) },
       },
     };
     if (await commitChange(kv, change, now)) {
@@ -230,7 +236,7 @@ export async function allowTargetsOnce(
       actor,
       action: via === "claim" ? "targets.claim" : "targets.allow",
       ...(added.length === 1 ? { target: describeTargetRef(added[0]) } : {}),
-      detail: { added: added.map(describeTargetRef), via },
+      detail: { ...auditList("added", added), via },
     },
   };
   return await commitChange(kv, change, now, options.checks)

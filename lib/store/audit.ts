@@ -1,9 +1,10 @@
 /**
  * The audit log: one entry per admin write, sign-in, sign-out, invite use,
- * token revocation, install binding, and chat account link or unlink. Every entry is committed in the same
- * atomic write as the change it records (the store function making the change
- * takes the entry), so the log never shows a change that did not happen nor
- * misses one that did. Entries are keyed by ulid, so listing the prefix gives
+ * token revocation, install binding, chat account link or unlink, and configuration export.
+ * Every entry is committed in the same atomic write as the change it records (the store
+ * function making the change takes the entry), so the log never shows a change that did not
+ * happen nor misses one that did; an export changes nothing, so its entry is committed before
+ * the document is answered. Entries are keyed by ulid, so listing the prefix gives
  * them in time order; entries about a group are also indexed under that
  * group's internal id (`group_set.ts`), so they follow the group through
  * renames and never pass to a later group with the same id.
@@ -40,6 +41,7 @@ export const AUDIT_ACTIONS = [
   "installation.bind",
   "installation.unbind",
   "config.import",
+  "config.export",
 ] as const;
 
 /** What an audit entry records: a dotted verb, one of {@link AUDIT_ACTIONS}. */
@@ -88,6 +90,15 @@ export function addAuditEntry(
   const internalId = entry.groupId === undefined ? undefined : internalIds.get(entry.groupId);
   if (internalId !== undefined) op.set(auditByGroupKey(internalId, entry.id), entry.id);
   return op;
+}
+
+/**
+ * Commits `entry` on its own, for an action that changes nothing stored (a configuration
+ * export); throws when the write does not go through, so the caller answers an error instead.
+ */
+export async function writeAuditEntry(kv: Deno.Kv, entry: AuditEntry): Promise<void> {
+  const op = addAuditEntry(kv.atomic(), entry, await currentInternalIds(kv));
+  if (!(await op.commit()).ok) throw new Error(`Cannot write the audit entry ${entry.action}`);
 }
 
 /** Group id → internal id of every current group, for {@link addAuditEntry}. */

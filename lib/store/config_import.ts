@@ -10,7 +10,8 @@
 import type { TargetRef } from "../target_ref.ts";
 import { targetRefKey } from "../target_ref.ts";
 import type { Fragment, Group, Route } from "../types.ts";
-import type { AllowedTarget, AllowedTargetsRecord } from "./allowed_targets.ts";
+import { addAllowlistWrite, readAllowlist } from "./allowed_target_pages.ts";
+import type { AllowedTarget } from "./allowed_targets.ts";
 import { addAuditEntry, type AuditActor, newAuditEntry } from "./audit.ts";
 import type { FragmentsRecord } from "./fragments.ts";
 import { groupSetWriter, newInternalId, readGroupSet } from "./group_set.ts";
@@ -47,14 +48,14 @@ function allowlist(
   wanted: readonly TargetRef[],
   before: readonly AllowedTarget[],
   context: ImportContext,
-): { record: AllowedTargetsRecord; added: boolean } {
+): { targets: AllowedTarget[]; added: boolean } {
   const kept = new Map(before.map((entry) => [targetRefKey(entry.target), entry]));
   const targets = wanted.map((target) =>
     kept.get(targetRefKey(target)) ??
       { target, allowedAt: context.now, allowedBy: context.actor, via: "admin" as const }
   );
   return {
-    record: { targets, updatedAt: context.now },
+    targets,
     added: wanted.some((target) => !kept.has(targetRefKey(target))),
   };
 }
@@ -68,22 +69,21 @@ async function importOnce(
   const set = await readGroupSet(kv);
   const existing = set.entries.find((entry) => entry.group.id === groupId);
   const routes = await getRoutes(kv);
-  const allowed = await kv.get<AllowedTargetsRecord>(allowedTargetsKey(groupId));
+  const allowed = await readAllowlist(kv, groupId);
   const leftoverInvites = existing ? [] : await listInviteEntries(kv, groupId, context.now);
   const secret = input.secret === undefined
     ? undefined
     : await storedSecretRecord(input.secret, context.now, context.encryptionKey);
   const internalId = existing?.internalId ?? newInternalId();
-  const { record, added } = allowlist(input.allowedTargets, allowed.value?.targets ?? [], context);
+  const { targets, added } = allowlist(input.allowedTargets, allowed.targets, context);
   const fragments: FragmentsRecord = { fragments: input.fragments, updatedAt: context.now };
 
   const result = await replaceGroupRoutes(kv, groupId, input.routes, routes.versionstamp, {
     alongside: (op) => {
       groupSetWriter(op, set).put({ group: input.group, internalId });
-      op.check(allowed).set(allowedTargetsKey(groupId), record).set(
-        fragmentsKey(groupId),
-        fragments,
-      );
+      op.check({ key: allowedTargetsKey(groupId), versionstamp: allowed.versionstamp })
+        .set(fragmentsKey(groupId), fragments);
+      addAllowlistWrite(op, groupId, targets, context.now);
       if (added) op.sum(allowedTargetsEpochKey(), 1n);
       if (secret) op.set(tenantKey(groupId), secret);
       else if (!existing) op.delete(tenantKey(groupId));

@@ -20,7 +20,12 @@
  *   the routes under the old id. A failed move removes the copies again.
  */
 import type { Group, Route } from "../types.ts";
-import type { AllowedTargetsRecord } from "./allowed_targets.ts";
+import {
+  addAllowlistDelete,
+  addAllowlistWrite,
+  readAllowlist,
+  storedAllowlistKeys,
+} from "./allowed_target_pages.ts";
 import { addAuditEntry, type AuditEntry } from "./audit.ts";
 import type { FragmentsRecord } from "./fragments.ts";
 import {
@@ -98,9 +103,8 @@ async function clearLeftovers(
   if (groupIds.size === 0) return true;
   const unchanged = groupsUnchanged(version);
   const op = kv.atomic().check(unchanged);
-  for (const id of groupIds) {
-    op.delete(tenantKey(id)).delete(fragmentsKey(id)).delete(allowedTargetsKey(id));
-  }
+  for (const id of groupIds) op.delete(tenantKey(id)).delete(fragmentsKey(id));
+  for (const key of await storedAllowlistKeys(kv, groupIds)) op.delete(key);
   if (!(await op.commit()).ok) return false;
   for (const groupId of groupIds) {
     for (const { invite } of await listInviteEntries(kv, groupId)) {
@@ -210,19 +214,21 @@ interface MoveInput {
 async function moveGroup(kv: Deno.Kv, input: MoveInput, now: number): Promise<Group | null> {
   const { source, to } = input;
   const from = source.group.id;
-  const [secret, fragments, allowed] = await kv.getMany<
-    [GroupSecret, FragmentsRecord, AllowedTargetsRecord]
-  >([tenantKey(from), fragmentsKey(from), allowedTargetsKey(from)]);
+  const [secret, fragments] = await kv.getMany<[GroupSecret, FragmentsRecord]>([
+    tenantKey(from),
+    fragmentsKey(from),
+  ]);
+  const allowed = await readAllowlist(kv, from);
   const invites: InviteEntry[] = await listInviteEntries(kv, from, now);
   const leftovers = await listInviteEntries(kv, to, now);
   const group: Group = { ...source.group, id: to, name: input.name ?? source.group.name };
 
   const op = kv.atomic()
     .check({ key: routesPointerKey(), versionstamp: input.routesVersionstamp })
-    .check(secret, fragments, allowed)
+    .check(secret, fragments, { key: allowedTargetsKey(from), versionstamp: allowed.versionstamp })
     .delete(tenantKey(to))
-    .delete(fragmentsKey(to))
-    .delete(allowedTargetsKey(to));
+    .delete(fragmentsKey(to));
+  addAllowlistDelete(op, to);
   const writer = groupSetWriter(op, input.set);
   writer.remove(from);
   writer.put({ group, internalId: source.internalId });
@@ -234,7 +240,10 @@ async function moveGroup(kv: Deno.Kv, input: MoveInput, now: number): Promise<Gr
     };
     op.delete(fragmentsKey(from)).set(fragmentsKey(to), moved);
   }
-  if (allowed.value) op.delete(allowedTargetsKey(from)).set(allowedTargetsKey(to), allowed.value);
+  if (allowed.versionstamp !== null) {
+    addAllowlistDelete(op, from);
+    addAllowlistWrite(op, to, allowed.targets, now);
+  }
   for (const { invite } of leftovers) addInviteDelete(op, invite);
   for (const entry of invites) {
     op.check({ key: inviteKey(entry.invite.token), versionstamp: entry.versionstamp });

@@ -286,8 +286,12 @@ export const undeliveredJobsPrefix = () => ["undelivered_jobs"] as const;
 
 // --- Target ownership (lib/store/allowed_targets.ts, target_claims.ts, target_upgrade.ts) ---
 
-/** A group's allowed chat targets, stored together: `{ targets, updatedAt }`. */
+/** A group's allowed chat targets: `{ targets, updatedAt, pages? }`, the list's first page. */
 export const allowedTargetsKey = (groupId: string) => ["allowed_targets", groupId] as const;
+
+/** A further page (1, 2, …) of a group's allowed targets: `{ targets }`. */
+export const allowedTargetsPageKey = (groupId: string, page: number) =>
+  ["allowed_targets", groupId, page] as const;
 
 /** Prefix of every group's allowed targets. */
 export const allowedTargetsPrefix = () => ["allowed_targets"] as const;
@@ -368,6 +372,11 @@ export const threadHeadKey = (
 
 /** An update Telegram sent, once taken by an instance (Telegram's update ids are integers). */
 export const telegramUpdateKey = (updateId: number) => ["telegram_updates", updateId] as const;
+
+// --- Instance secret (lib/store/instance_secret.ts) ---------------------------------------
+
+/** The instance's own random secret, from which signing keys are derived. */
+export const instanceSecretKey = () => ["instance_secret"] as const;
 
 // --- Selectors ------------------------------------------------------------------------------
 

@@ -1,6 +1,11 @@
 /**
  * `GET /api/richheader`: the small Open Graph page Telegram reads for a notification's
- * link-preview card. Only these query parameters are accepted, each at most once:
+ * link-preview card. It renders only cards the product made: {@link richHeaderLink} is the one
+ * way to make a card's link, and it signs the card's parameters (HMAC-SHA256 under a key derived
+ * from the instance secret, `lib/store/instance_secret.ts`) into `sig`. A query without a valid
+ * signature over exactly its parameters, with a parameter given twice or one not listed here,
+ * answers 404, so no one can have the product's origin show a title of their choosing. The
+ * parameters, each at most once:
  *
  * - `title` (required, 1-256 characters; runs of white space become one space, other control
  *   characters are refused),
@@ -8,14 +13,18 @@
  * - `ref`: `owner/repo` or `owner/repo#123`, which makes the card's address (the repository,
  *   or its issue or pull request, on the configured GitHub) and its image (the owner's avatar),
  * - `kind`: `pull` or `issues`, the page a numbered `ref` points at (default `issues`, which
- *   GitHub also redirects to a pull request).
+ *   GitHub also redirects to a pull request),
+ * - `sig`: the signature.
  *
  * Every value is checked (400 names the parameter) and escaped in the page; the page links
  * only to the configured GitHub and never redirects.
  */
 import { z } from "zod";
 import type { Config } from "../../config.ts";
+import { hmacSha256, timingSafeEqual } from "../../crypto.ts";
+import { fromBase64, utf8 } from "../../encoding.ts";
 import { HttpError } from "../../fresh/mod.ts";
+import { checkingKey, signingKey } from "../../store/instance_secret.ts";
 
 /** How long a card may be cached (it only repeats its parameters). */
 export const RICH_HEADER_MAX_AGE_SECONDS = 86_400;
@@ -36,7 +45,18 @@ export const richHeaderQuerySchema = z.object({
     .describe("owner/repo or owner/repo#number: the card's address and image"),
   kind: z.enum(["pull", "issues"]).optional()
     .describe("the page a numbered ref points at (default issues)"),
+  sig: z.string().describe("the signature the product put in the link it made"),
 });
+
+/** What the product puts on a card; {@link richHeaderLink} makes its link. */
+export interface RichHeaderCard {
+  title: string;
+  description?: string;
+  /** `owner/repo` or `owner/repo#123`. */
+  ref?: string;
+  /** The page a numbered `ref` points at. */
+  kind?: "pull" | "issues";
+}
 
 /** What a card shows. */
 export interface RichHeader {
@@ -75,6 +95,46 @@ function text(name: string, value: string | undefined, max: number): string | un
 
 /** Longest query string read (the parameters' limits, encoded, fit well within it). */
 const QUERY_MAX = 8_192;
+/** What the card signing key is derived for. */
+const SIGNING_PURPOSE = "richheader card";
+const SIGNATURE = "sig";
+
+/** The signed text: the card's parameters in a fixed order, absent ones as null. */
+function signedText(values: (name: string) => string | undefined): Uint8Array<ArrayBuffer> {
+  return utf8(JSON.stringify([SIGNING_PURPOSE, ...[...PARAMETERS].map((n) => values(n) ?? null)]));
+}
+
+const base64url = (bytes: Uint8Array) =>
+  bytes.toBase64({ alphabet: "base64url", omitPadding: true });
+
+/** `value` as card text: control characters and runs of white space become one space, cut to `max`. */
+function cardText(value: string, max: number): string {
+  const text = value.replace(/\p{Cc}/gu, " ").replace(/\s+/g, " ").trim();
+  if (text.length <= max) return text;
+  return `${text.slice(0, max - 1).replace(/[\uD800-\uDBFF]$/, "")}…`;
+}
+
+/**
+ * The signed link of a card, on the instance's own address (`BASE_URL`). Text is made to fit
+ * the card's limits; a `ref` or `kind` the card refuses throws the same 400 a request would get.
+ */
+export async function richHeaderLink(
+  kv: Deno.Kv,
+  config: Config,
+  card: RichHeaderCard,
+): Promise<string> {
+  const query = new URLSearchParams({ title: cardText(card.title, TITLE_MAX) });
+  if (card.description !== undefined) {
+    query.set("description", cardText(card.description, DESCRIPTION_MAX));
+  }
+  if (card.ref !== undefined) query.set("ref", card.ref);
+  if (card.kind !== undefined) query.set("kind", card.kind);
+  readRichHeader(config, query);
+  const key = await signingKey(kv, SIGNING_PURPOSE);
+  const signature = await hmacSha256(key, signedText((name) => query.get(name) ?? undefined));
+  query.set(SIGNATURE, base64url(signature));
+  return `${config.baseUrl}/api/richheader?${query}`;
+}
 
 /** Reads the card's parameters; throws 400 naming the first bad one. */
 export function readRichHeader(config: Config, query: URLSearchParams): RichHeader {
@@ -141,9 +201,46 @@ export function richHeaderHtml(header: RichHeader): string {
     "</body>\n</html>\n";
 }
 
-/** The answer to `GET /api/richheader` (cacheable: it depends only on its address). */
-export function richHeaderResponse(config: Config, query: URLSearchParams): Response {
-  const html = richHeaderHtml(readRichHeader(config, query));
+/** The query string's signature, as bytes (null when absent or not a 32-byte base64url). */
+function signatureOf(query: URLSearchParams): Uint8Array | null {
+  const given = query.getAll(SIGNATURE);
+  if (given.length !== 1) return null;
+  const bytes = fromBase64(given[0], "base64url");
+  return bytes && bytes.length === 32 ? bytes : null;
+}
+
+/**
+ * Whether `query` is a link the product made: short enough, only the card's parameters, each
+ * at most once, and a signature over exactly them under this store's key.
+ */
+async function isProductCard(kv: Deno.Kv, query: URLSearchParams): Promise<boolean> {
+  if (query.toString().length > QUERY_MAX) return false;
+  for (const name of query.keys()) {
+    if (name !== SIGNATURE && !PARAMETERS.has(name)) return false;
+    if (query.getAll(name).length > 1) return false;
+  }
+  const signature = signatureOf(query);
+  const key = signature && await checkingKey(kv, SIGNING_PURPOSE);
+  if (!signature || !key) return false;
+  const expected = await hmacSha256(key, signedText((name) => query.get(name) ?? undefined));
+  return timingSafeEqual(signature, expected);
+}
+
+/**
+ * The answer to `GET /api/richheader`: the card's page for a link the product made (cacheable:
+ * it depends only on its address), 404 for any other query.
+ */
+export async function richHeaderResponse(
+  kv: Deno.Kv,
+  config: Config,
+  query: URLSearchParams,
+): Promise<Response> {
+  if (!await isProductCard(kv, query)) {
+    return Response.json({ error: "Not found" }, { status: 404 });
+  }
+  const card = new URLSearchParams(query);
+  card.delete(SIGNATURE);
+  const html = richHeaderHtml(readRichHeader(config, card));
   return new Response(html, {
     headers: {
       "content-type": "text/html; charset=utf-8",
