@@ -19,7 +19,7 @@ import { loadAssets } from "../lib/fresh/assets.ts";
 import { createLogger } from "../lib/log.ts";
 import { queueHandlers } from "../lib/queue_handlers.ts";
 import { closeStore, openStore } from "../lib/store/kv.ts";
-import { createLinkState } from "../lib/store/links.ts";
+import { startChatLink } from "../lib/auth/chat_link.ts";
 import { startQueueWorker } from "../lib/store/queue.ts";
 import { hasChromium, launchChromium } from "./chromium.ts";
 
@@ -229,11 +229,13 @@ async function photograph(
   path: string,
   prefix = "",
   name?: string,
+  open?: (page: Page) => Promise<void>,
 ): Promise<void> {
   for (const view of VIEWS) {
     await page.setViewportSize({ width: view.width, height: view.height });
     await page.emulateMedia({ colorScheme: view.dark ? "dark" : "light" });
-    await page.goto(`${base}${path}`, { waitUntil: "networkidle" });
+    if (open) await open(page);
+    else await page.goto(`${base}${path}`, { waitUntil: "networkidle" });
     const file = join(
       OUT_DIR,
       prefix + (name ? `${name}-${view.name}.png` : fileName(path, view.name)),
@@ -245,20 +247,53 @@ async function photograph(
   console.log(`screenshots: ${path}`);
 }
 
-/** The pages between a chat's link command and GitHub: a pending link, and one not valid. */
+/**
+ * A stand-in for GitHub's sign-in: authorizing goes straight back to the callback (as for a
+ * user who authorized the app before), and the code is octocat's.
+ */
+function startFakeGitHubSignIn(): Deno.HttpServer<Deno.NetAddr> {
+  return Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (req) => {
+    const url = new URL(req.url);
+    if (url.pathname === "/login/oauth/authorize") {
+      const back = new URL(url.searchParams.get("redirect_uri")!);
+      back.search = new URLSearchParams({ code: "shots", state: url.searchParams.get("state")! })
+        .toString();
+      return Response.redirect(back, 302);
+    }
+    if (url.pathname === "/login/oauth/access_token") {
+      return Response.json({ access_token: "shots-token", token_type: "bearer" });
+    }
+    return Response.json({ id: 583231, login: "octocat" });
+  });
+}
+
+/** The chat link pages: the first page, the pair to confirm, the result, and a dead link. */
 async function photographLinkPages(page: Page, app: Running): Promise<void> {
-  const discord = await createLinkState(app.kv, {
-    discordUserId: "80351110224678912",
-    discordName: "octocat",
+  const start = async (platform: "discord" | "telegram", p: Page) => {
+    const url = new URL(
+      await startChatLink(app.kv, app.config, {
+        platform,
+        chatUserId: platform === "discord" ? "80351110224678912" : "123456789",
+        username: platform === "discord" ? "octocat" : "mona_lisa",
+        telegramChatId: "123456789",
+      }),
+    );
+    await p.goto(`${app.base}${url.pathname}${url.search}`, { waitUntil: "networkidle" });
+  };
+  const toPair = async (p: Page) => {
+    await start("discord", p);
+    await p.getByRole("button", { name: /continue to GitHub/ }).click();
+    await p.waitForURL(/\/auth\/github\/callback/, { waitUntil: "networkidle" });
+  };
+  await photograph(page, app.base, "", "", "discord-link", (p) => start("discord", p));
+  await photograph(page, app.base, "", "", "telegram-link", (p) => start("telegram", p));
+  await photograph(page, app.base, "", "", "link-pair", toPair);
+  await photograph(page, app.base, "", "", "link-done", async (p) => {
+    await toPair(p);
+    await p.getByRole("button", { name: /^Link / }).click();
+    await p.waitForLoadState("networkidle");
   });
-  const telegram = await createLinkState(app.kv, {
-    telegramUserId: "123456789",
-    telegramChatId: "123456789",
-    telegramName: "Mona",
-  });
-  await photograph(page, app.base, `/discord/link?state=${discord}`, "", "discord-link");
-  await photograph(page, app.base, `/telegram/link?state=${telegram}`, "", "telegram-link");
-  await photograph(page, app.base, "/discord/link?state=unknown-state-0000", "", "link-unusable");
+  await photograph(page, app.base, "/discord/link?token=unknown-0000", "", "link-unusable");
 }
 
 if (!hasChromium) {
@@ -279,9 +314,13 @@ try {
     await photograph(page, signedOut.base, "/admin/login", "signed-out-");
   }
   {
+    await using github = startFakeGitHubSignIn();
+    const githubUrl = `http://127.0.0.1:${github.addr.port}`;
     await using linking = await startApp({
       GITHUB_CLIENT_ID: "shots",
       GITHUB_CLIENT_SECRET: "shots",
+      GITHUB_URL: githubUrl,
+      GITHUB_API_URL: githubUrl,
     });
     await photographLinkPages(page, linking);
   }

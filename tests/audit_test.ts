@@ -8,7 +8,9 @@ import { createApp } from "../lib/app.ts";
 import { AUDIT_ACTIONS, type AuditAction, listAuditEntries } from "../lib/store/audit.ts";
 import { auditPrefix, unitBodyKey } from "../lib/store/keys.ts";
 import { getSendLog } from "../lib/store/send_logs.ts";
-import { createLinkState, getDiscordLink } from "../lib/store/links.ts";
+import { getDiscordLink } from "../lib/store/links.ts";
+import { startChatLink } from "../lib/auth/chat_link.ts";
+import { completeLinkInBrowser } from "./_chat_link_helpers.ts";
 import { createSession, getSession } from "../lib/store/sessions.ts";
 import { claimTarget } from "../lib/store/target_claims.ts";
 import { getGroupSecret } from "../lib/store/tenants.ts";
@@ -199,11 +201,12 @@ Deno.test("audit: every action is recorded by the change that makes it", async (
       name: "a Discord user links to a GitHub account",
       makes: ["link.create"],
       run: async () => {
-        const state = await createLinkState(app.kv, { discordUserId: LINKED_DISCORD_USER });
-        const res = await app.t.fetch(
-          `/auth/github/callback?code=${fake.issueCode(SAM)}&state=${state}`,
-          { headers: HTML },
-        );
+        const pageUrl = await startChatLink(app.kv, app.t.config, {
+          platform: "discord",
+          chatUserId: LINKED_DISCORD_USER,
+        });
+        const res = await completeLinkInBrowser(app.t, pageUrl, fake.issueCode(SAM));
+        assert.equal(res.status, 200);
         await res.body?.cancel();
         assert.equal((await getDiscordLink(app.kv, LINKED_DISCORD_USER))?.login, SAM.login);
       },
@@ -313,7 +316,7 @@ Deno.test("audit: every action is recorded by the change that makes it", async (
       name: "signing out",
       makes: ["session.logout"],
       run: async () => {
-        const csrf = await pageToken(app, "/admin/logout", samCookie);
+        const csrf = await pageToken(app, "/admin/account", samCookie);
         const status = await postForm(app, "/admin/logout", samCookie, {
           csrf,
           csrf_token: csrf,
@@ -441,7 +444,7 @@ Deno.test("audit: a sign-out or redelivery whose write fails changes nothing and
   await storeSendLogs(app.kv, [failed]);
   await app.kv.set(unitBodyKey(failed.id), { content: "hello" });
   const cookie = await app.cookie("owner");
-  const csrf = await pageToken(app, "/admin/logout", cookie);
+  const csrf = await pageToken(app, "/admin/account", cookie);
   const entries = await auditCount(app.kv);
   const failing = withFailingAuditedWrites(app);
 

@@ -2,10 +2,12 @@ import assert from "node:assert/strict";
 import { listAuditEntries } from "../lib/store/audit.ts";
 import { startChatLink } from "../lib/auth/chat_link.ts";
 import { getDiscordLink, getTelegramLink } from "../lib/store/links.ts";
-import { createOAuthState, OAUTH_STATE_LIFETIME_MS } from "../lib/store/oauth_states.ts";
+import { OAUTH_STATE_LIFETIME_MS } from "../lib/store/oauth_states.ts";
+import { issueOAuthState } from "../lib/auth/oauth_state.ts";
 import { putGroup } from "../lib/store/groups.ts";
 import { getToken } from "../lib/store/tokens.ts";
 import { startTestApp } from "./_helpers.ts";
+import { completeLinkAsClient, completeLinkInBrowser, continueLink } from "./_chat_link_helpers.ts";
 import {
   bindingCookieOf,
   CLIENT_ID,
@@ -44,7 +46,7 @@ Deno.test("GET /auth/github redirects to GitHub's authorize address with a fresh
     "https://relay.example/auth/github/callback",
   );
   const state = location.searchParams.get("state")!;
-  assert.match(state, /^[\w-]{32}$/);
+  assert.match(state, /^[\w-]+\.[\w-]{43}$/, "a signed state");
   const second = stateOf(await t.fetch("/auth/github"));
   assert.notEqual(second, state);
 });
@@ -113,15 +115,16 @@ Deno.test("JSON flow: ?flow=json or Accept: application/json answers the identit
   assert.ok(await getToken(t.kv, "202"));
 });
 
-Deno.test("Discord link: the pending Discord user is linked, JSON or a page", async () => {
+Deno.test("Discord link: linked after both confirmations in the browser, or as a JSON client with its cookie", async () => {
   await using fake = startFakeGitHub();
   await using t = await startTestApp(githubEnv(fake));
-  const url = new URL(
-    await startChatLink(t.kv, t.config, { discordUserId: "80351110224678912" }),
-  );
-  assert.equal(url.origin + url.pathname, `${fake.url}/login/oauth/authorize`);
-  const state = url.searchParams.get("state")!;
-  const res = await callback(t, { code: fake.issueCode(ADA), state });
+  const pageUrl = await startChatLink(t.kv, t.config, {
+    platform: "discord",
+    chatUserId: "80351110224678912",
+    username: "ada_discord",
+  });
+  assert.equal(new URL(pageUrl).pathname, "/discord/link");
+  const res = await completeLinkAsClient(t, pageUrl, fake.issueCode(ADA));
   assert.equal(res.status, 200);
   assert.deepEqual(await res.json(), {
     ok: true,
@@ -136,15 +139,141 @@ Deno.test("Discord link: the pending Discord user is linked, JSON or a page", as
     linkedAt: 0,
   });
 
-  const again = new URL(await startChatLink(t.kv, t.config, { discordUserId: "42" }));
-  const page = await callback(
-    t,
-    { code: fake.issueCode(BOB), state: again.searchParams.get("state")! },
-    "text/html",
-  );
+  const again = await startChatLink(t.kv, t.config, {
+    platform: "discord",
+    chatUserId: "42",
+    username: "bob.dev",
+  });
+  const page = await completeLinkInBrowser(t, again, fake.issueCode(BOB));
   assert.equal(page.status, 200);
   assert.match(await page.text(), /Discord account now acts as the GitHub account <strong>bob/);
   assert.equal((await getDiscordLink(t.kv, "42"))?.login, "bob");
+});
+
+for (const platform of ["discord", "telegram"] as const) {
+  Deno.test(`${platform} link: the callback with the link's state and no cookie links nothing`, async () => {
+    await using fake = startFakeGitHub();
+    await using t = await startTestApp(githubEnv(fake));
+    const chatUserId = "31337";
+    const pageUrl = await startChatLink(t.kv, t.config, {
+      platform,
+      chatUserId,
+      username: "attacker_1",
+      telegramChatId: chatUserId,
+    });
+    // The attacker continues in their own browser and hands GitHub's address on to a victim.
+    const { state } = await continueLink(t, pageUrl);
+    for (const accept of ["text/html", "application/json"]) {
+      const res = await callback(t, { code: fake.issueCode(ADA), state }, accept);
+      assert.equal(res.status, 403, accept);
+      assert.match(await res.text(), /not started in this browser/);
+    }
+    const victimCookie = bindingCookieOf(await t.fetch("/auth/github")) ?? "";
+    const other = await callback(
+      t,
+      { code: fake.issueCode(ADA), state },
+      "text/html",
+      victimCookie,
+    );
+    assert.equal(other.status, 403, "another browser's binding");
+    await other.body?.cancel();
+    const linked = platform === "discord"
+      ? await getDiscordLink(t.kv, chatUserId)
+      : await getTelegramLink(t.kv, chatUserId);
+    assert.equal(linked, null);
+    assert.equal(fake.requestsTo("/login/oauth/access_token").length, 0, "no code was used");
+  });
+}
+
+Deno.test("chat link: the browser page links only on the second same-origin confirmation", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake));
+  const pageUrl = await startChatLink(t.kv, t.config, {
+    platform: "discord",
+    chatUserId: "77",
+    username: "grace",
+  });
+  const { state, cookie } = await continueLink(t, pageUrl);
+  const pair = await callback(t, { code: fake.issueCode(ADA), state }, "text/html", cookie);
+  assert.equal(pair.status, 200);
+  const html = await pair.text();
+  assert.match(html, /Link these accounts\?/);
+  assert.match(html, />@grace</);
+  assert.match(html, />ada</);
+  assert.equal(await getDiscordLink(t.kv, "77"), null, "nothing linked before the confirmation");
+  const token = html.match(/name="token" value="([^"]+)"/)![1];
+  const csrf = html.match(/name="csrf_token" value="([^"]+)"/)![1];
+  const form = { token, csrf_token: csrf, intent: "confirm" };
+  const post = (headers: Record<string, string>, body = form) =>
+    t.fetch("/discord/link", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      body: new URLSearchParams(body),
+    });
+  const refusals: [Record<string, string>, typeof form][] = [
+    [{ cookie, origin: "https://evil.example" }, form],
+    [{ cookie, "sec-fetch-site": "cross-site" }, form],
+    [{ origin: "http://localhost" }, form],
+    [{ cookie, origin: "http://localhost" }, { ...form, csrf_token: "x".repeat(43) }],
+    [{ cookie: bindingCookieOf(await t.fetch("/auth/github"))!, origin: "http://localhost" }, form],
+  ];
+  for (const [headers, body] of refusals) {
+    const res = await post(headers, body);
+    assert.equal(res.status, 403, JSON.stringify(headers));
+    await res.body?.cancel();
+  }
+  assert.equal(await getDiscordLink(t.kv, "77"), null);
+  const ok = await post({ cookie, origin: "http://localhost" });
+  assert.equal(ok.status, 200);
+  assert.match(await ok.text(), /Accounts linked/);
+  assert.equal((await getDiscordLink(t.kv, "77"))?.login, "ada");
+  const replay = await post({ cookie, origin: "http://localhost" });
+  assert.equal(replay.status, 400, "the request is used up");
+  await replay.body?.cancel();
+});
+
+Deno.test("chat link: a newer /gh link replaces the pending request, whose links stop working", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake));
+  const start = { platform: "telegram" as const, chatUserId: "5", telegramChatId: "5" };
+  const first = await startChatLink(t.kv, t.config, start);
+  const { state, cookie } = await continueLink(t, first);
+  const second = await startChatLink(t.kv, t.config, start);
+  assert.equal((await Array.fromAsync(t.kv.list({ prefix: ["link_requests"] }))).length, 1);
+  const old = new URL(first);
+  const stale = await t.fetch(`${old.pathname}${old.search}`, { headers: { accept: "text/html" } });
+  assert.equal(stale.status, 404);
+  assert.match(await stale.text(), /Link not valid/);
+  const late = await callback(t, { code: fake.issueCode(ADA), state }, "application/json", cookie);
+  assert.equal(late.status, 400);
+  assert.match((await late.json()).error, /replaced by a newer one/);
+  const res = await completeLinkAsClient(t, second, fake.issueCode(ADA));
+  assert.deepEqual(await res.json(), { ok: true, telegramUserId: "5", login: "ada" });
+});
+
+Deno.test("sign-in starts write nothing: anonymous GET /auth/github leaves the store's keys as they were", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake));
+  const keys = async () => (await Array.fromAsync(t.kv.list({ prefix: [] }))).map((e) => e.key);
+  const first = await t.fetch("/auth/github");
+  await first.body?.cancel();
+  assert.deepEqual(await keys(), [["instance_secret"]], "at most the instance's signing key");
+  const before = await keys();
+  for (let i = 0; i < 200; i++) {
+    const res = await t.fetch(`/auth/github?redirect=/admin/${i}`, {
+      headers: { accept: i % 2 ? "application/json" : "text/html" },
+    });
+    assert.equal(res.status, 302);
+    await res.body?.cancel();
+  }
+  assert.deepEqual(await keys(), before);
+  // A state still works once: the callback writes the one mark that refuses its replay.
+  const state = stateOf(await t.fetch("/auth/github?flow=json"));
+  const used = await callback(t, { code: fake.issueCode(ADA), state });
+  assert.equal(used.status, 200);
+  await used.body?.cancel();
+  const marks = await Array.fromAsync(t.kv.list({ prefix: ["oauth_states_used"] }));
+  assert.equal(marks.length, 1);
 });
 
 Deno.test("Telegram link: linked, and a confirmation goes to the pending chat", async () => {
@@ -161,13 +290,12 @@ Deno.test("Telegram link: linked, and a confirmation goes to the pending chat", 
     TELEGRAM_BOT_TOKEN: "123456:ABC-def",
     TELEGRAM_API_URL: `http://127.0.0.1:${telegram.addr.port}`,
   }));
-  const url = new URL(
-    await startChatLink(t.kv, t.config, { telegramUserId: "777", telegramChatId: "-100123" }),
-  );
-  const res = await callback(t, {
-    code: fake.issueCode(ADA),
-    state: url.searchParams.get("state")!,
+  const pageUrl = await startChatLink(t.kv, t.config, {
+    platform: "telegram",
+    chatUserId: "777",
+    telegramChatId: "-100123",
   });
+  const res = await completeLinkAsClient(t, pageUrl, fake.issueCode(ADA));
   assert.equal(res.status, 200);
   assert.deepEqual(await res.json(), { ok: true, telegramUserId: "777", login: "ada" });
   assert.equal((await getTelegramLink(t.kv, "777"))?.userId, "101");
@@ -189,16 +317,19 @@ Deno.test("callback: a reused, expired, unknown or missing state answers 400", a
   assert.equal(reused.status, 400);
   assert.match((await reused.json()).error, /unknown or was already used/);
 
-  const old = await createOAuthState(
+  const old = await issueOAuthState(
     t.kv,
     { kind: "json", redirectTo: "/" },
+    undefined,
     Date.now() - OAUTH_STATE_LIFETIME_MS - 1000,
   );
   const expired = await callback(t, { code: fake.issueCode(ADA), state: old });
   assert.equal(expired.status, 400);
   assert.match((await expired.json()).error, /has expired/);
-  const expiredAgain = await callback(t, { code: fake.issueCode(ADA), state: old });
-  assert.match((await expiredAgain.json()).error, /unknown or was already used/);
+  const forged = `${old.split(".")[0]}.${"A".repeat(43)}`;
+  const forgedAnswer = await callback(t, { code: fake.issueCode(ADA), state: forged });
+  assert.equal(forgedAnswer.status, 400);
+  assert.match((await forgedAnswer.json()).error, /unknown or was already used/);
 
   const unknown = await callback(t, { code: "c", state: "a".repeat(32) });
   assert.equal(unknown.status, 400);

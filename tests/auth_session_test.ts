@@ -57,7 +57,7 @@ Deno.test("the session cookie is HttpOnly, SameSite=Lax, Path=/, 7 days; Secure 
   }
 });
 
-Deno.test("sign-out: GET only asks; a same-origin POST with the form token ends the session", async () => {
+Deno.test("sign-out: a cross-site GET only asks; a same-origin POST with the form token ends the session", async () => {
   await using fake = startFakeGitHub();
   await using t = await startTestApp(githubEnv(fake, { ADMIN_USER_IDS: "101" }));
   const { cookie } = await signIn(t, fake, ADA);
@@ -66,7 +66,9 @@ Deno.test("sign-out: GET only asks; a same-origin POST with the form token ends 
   assert.equal(before.status, 200);
   assert.match(await before.text(), /href="\/admin\/logout"/);
 
-  const confirm = await t.fetch("/admin/logout", { headers: { ...HTML, cookie } });
+  const confirm = await t.fetch("/admin/logout", {
+    headers: { ...HTML, cookie, "sec-fetch-site": "cross-site" },
+  });
   assert.equal(confirm.status, 200);
   assert.equal(confirm.headers.get("set-cookie"), null);
   const html = await confirm.text();
@@ -94,6 +96,44 @@ Deno.test("sign-out: GET only asks; a same-origin POST with the form token ends 
   await after.body?.cancel();
   const actions = (await listAuditEntries(t.kv)).map((e) => e.action);
   assert.deepEqual(actions, ["session.logout", "session.login"]);
+});
+
+Deno.test("sign-out: GET from this site, typed in or without Sec-Fetch-Site ends the session", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake, { ADMIN_USER_IDS: "101" }));
+  for (const site of ["same-origin", "none", undefined]) {
+    const { cookie } = await signIn(t, fake, ADA);
+    assert.ok(cookie);
+    const headers: Record<string, string> = { ...HTML, cookie };
+    if (site) headers["sec-fetch-site"] = site;
+    const res = await t.fetch("/admin/logout", { headers });
+    assert.equal(res.status, 303, String(site));
+    assert.equal(res.headers.get("location"), "/admin/logout");
+    assert.match(res.headers.get("set-cookie") ?? "", /^switchyard_session=; Max-Age=0; /);
+    await res.body?.cancel();
+    assert.equal((await Array.fromAsync(t.kv.list({ prefix: ["sessions"] }))).length, 0);
+    const after = await t.fetch("/admin/groups", { headers: { ...HTML, cookie } });
+    assert.equal(after.status, 302, "the old cookie no longer works");
+    await after.body?.cancel();
+  }
+  const actions = (await listAuditEntries(t.kv)).map((e) => e.action);
+  assert.equal(actions.filter((action) => action === "session.logout").length, 3);
+});
+
+Deno.test("sign-out: a GET from another site keeps the session and asks", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake, { ADMIN_USER_IDS: "101" }));
+  const { cookie } = await signIn(t, fake, ADA);
+  assert.ok(cookie);
+  for (const site of ["cross-site", "same-site"]) {
+    const res = await t.fetch("/admin/logout", {
+      headers: { ...HTML, cookie, "sec-fetch-site": site },
+    });
+    assert.equal(res.status, 200, site);
+    assert.equal(res.headers.get("set-cookie"), null);
+    assert.match(await res.text(), /<form method="post" action="\/admin\/logout">/);
+  }
+  assert.equal((await Array.fromAsync(t.kv.list({ prefix: ["sessions"] }))).length, 1);
 });
 
 Deno.test("sign-out: a cross-site POST or one without the form token keeps the session", async () => {

@@ -9,6 +9,7 @@ import { listAuditEntries } from "../lib/store/audit.ts";
 import { putGroup } from "../lib/store/groups.ts";
 import { getDiscordLink } from "../lib/store/links.ts";
 import { saveMessageRef } from "../lib/store/message_refs.ts";
+import { completeLinkInBrowser } from "./_chat_link_helpers.ts";
 import { startTestApp } from "./_helpers.ts";
 import { ALPHA } from "./_admin_helpers.ts";
 import { discordKeys, signatureHeaders } from "./discord_fake.ts";
@@ -104,29 +105,17 @@ Deno.test("/gh whoami, link (through the sign-in callback, confirmed in Discord)
   assert.equal(confirmPage.status, 200);
   assert.equal(confirmPage.headers.get("cache-control"), "no-store");
   const html = await confirmPage.text();
-  assert.match(html, /The Discord user <strong>Grace<\/strong>/);
-  const authorize = new URL(
-    html.match(/href="([^"]+login\/oauth\/authorize[^"]+)"/)![1].replaceAll("&amp;", "&"),
-  );
-  assert.equal(authorize.origin, app.github.url);
-  const state = authorize.searchParams.get("state")!;
-  assert.equal(state, url.searchParams.get("state"));
-  const bogus = await app.t.fetch("/discord/link?state=not-a-state-at-all", {
+  assert.match(html, />@gracie</, "named by the unique username, not the display name");
+  assert.doesNotMatch(html, /Grace/);
+  const bogus = await app.t.fetch("/discord/link?token=not-a-token-at-all", {
     headers: { accept: "text/html" },
   });
   assert.equal(bogus.status, 404);
   await bogus.body?.cancel();
 
-  const code = app.github.issueCode(GRACE);
-  const callback = await app.t.fetch(`/auth/github/callback?code=${code}&state=${state}`, {
-    headers: { accept: "application/json" },
-  });
-  assert.equal(callback.status, 200);
-  assert.deepEqual(await callback.json(), {
-    ok: true,
-    discordUserId: DISCORD_USER,
-    login: "grace",
-  });
+  const res = await completeLinkInBrowser(app.t, url.href, app.github.issueCode(GRACE));
+  assert.equal(res.status, 200);
+  assert.match(await res.text(), /Accounts linked/);
   assert.equal((await getDiscordLink(app.t.kv, DISCORD_USER))?.login, "grace");
   const used = await app.t.fetch(`${url.pathname}${url.search}`, {
     headers: { accept: "text/html" },

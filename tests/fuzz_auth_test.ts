@@ -39,7 +39,9 @@ async function startAuth(): Promise<AuthApp> {
 }
 
 const url = (path: string, query: string) => `http://localhost${path}${query ? `?${query}` : ""}`;
-const oauthStateKey = (key: string) => key.startsWith('["oauth_states",');
+/** What a refused sign-in may still write: the used mark of a real state, the signing key once. */
+const oauthStateKey = (key: string) =>
+  key.startsWith('["oauth_states_used",') || key === '["instance_secret"]';
 
 const callbackQuery = fc.record({
   code: fc.option(fc.oneof(hostileString, fc.stringMatching(/^[0-9a-f]{0,40}$/)), {

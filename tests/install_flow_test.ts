@@ -228,9 +228,11 @@ Deno.test("bind: a forged installation id, a missing CSRF token or another origi
   assert.equal(await getGroup(t.kv, "inst-4242"), null);
 });
 
-/** The session's CSRF token, read from the sign-out confirmation form. */
+/** The session's CSRF token, read from the sign-out confirmation form (shown to another site). */
 async function sessionCsrfToken(t: TestApp, cookie: string): Promise<string> {
-  const page = await t.fetch("/admin/logout", { headers: { ...HTML, cookie } });
+  const page = await t.fetch("/admin/logout", {
+    headers: { ...HTML, cookie, "sec-fetch-site": "cross-site" },
+  });
   const token = (await page.text()).match(/name="csrf_token" value="([^"]+)"/)?.[1];
   assert.ok(token);
   return token;

@@ -9,6 +9,7 @@ import { getDiscordLink, getTelegramLink } from "../lib/store/links.ts";
 import { APP_ID, command, DISCORD_USER, GRACE } from "./discord_app.ts";
 import { discordKeys, signatureHeaders, startFakeDiscordWebhooks } from "./discord_fake.ts";
 import type { TestApp } from "./_helpers.ts";
+import { continueLink, linkCallback } from "./_chat_link_helpers.ts";
 import { sharedStore, startInstanceApp } from "./_instances_helpers.ts";
 import {
   ALICE,
@@ -68,7 +69,9 @@ Deno.test("sign-in started on A completes on B; the session works on A; signing 
   await replay.body?.cancel();
   assert.equal(sessionCookieOf(replay), null, "the state B used up is gone on A too");
 
-  const confirm = await b.fetch("/admin/logout", { headers: { ...HTML, cookie } });
+  const confirm = await b.fetch("/admin/logout", {
+    headers: { ...HTML, cookie, "sec-fetch-site": "cross-site" },
+  });
   const csrf = (await confirm.text()).match(/name="csrf_token" value="([^"]+)"/)?.[1];
   assert.ok(csrf);
   const logout = await b.fetch("/admin/logout", {
@@ -144,17 +147,14 @@ Deno.test("a Telegram link started on A (/gh login) completes on B", async () =>
 
   await sendUpdate(a, messageUpdate(textMessage("/gh login", { chatId: ALICE, userId: ALICE })));
   const link = new URL(textsTo(bot, ALICE)[0].match(/https?:\/\/\S+/)![0]);
-  const page = await b.fetch(`${link.pathname}${link.search}`, { headers: HTML });
-  assert.equal(page.status, 200, "B shows the link page of A's state");
-  assert.match(await page.text(), /Alice \(@alice\)/);
-
-  const state = link.searchParams.get("state");
-  const res = await b.fetch(
-    `/auth/github/callback?code=${github.issueCode(ALICE_GITHUB)}&state=${state}`,
-    { headers: { accept: "application/json" } },
-  );
+  const { state, cookie, html } = await continueLink(b, link.href);
+  assert.match(html, />@alice</, "B shows the link page of A's request");
+  const res = await linkCallback(a, state, github.issueCode(ALICE_GITHUB), {
+    accept: "application/json",
+    cookie,
+  });
   await res.body?.cancel();
-  assert.equal(res.status, 200);
+  assert.equal(res.status, 200, "A takes the state B signed");
   const linked = await getTelegramLink(a.kv, String(ALICE));
   assert.equal(linked?.login, ALICE_GITHUB.login, "A reads the link B saved");
   assert.equal(linked?.userId, String(ALICE_GITHUB.id));
@@ -184,15 +184,11 @@ Deno.test("a Discord link started on A (/gh link) completes on B, which confirms
   assert.equal(answer.status, 200);
   const { data } = await answer.json() as { data: { content: string } };
   const url = new URL(data.content.match(/https?:\/\/\S+/)![0]);
-  const page = await b.fetch(`${url.pathname}${url.search}`, { headers: HTML });
-  assert.equal(page.status, 200, "B shows the link page of A's state");
-  await page.body?.cancel();
-
-  const state = url.searchParams.get("state");
-  const res = await b.fetch(
-    `/auth/github/callback?code=${github.issueCode(GRACE)}&state=${state}`,
-    { headers: { accept: "application/json" } },
-  );
+  const { state, cookie } = await continueLink(b, url.href);
+  const res = await linkCallback(a, state, github.issueCode(GRACE), {
+    accept: "application/json",
+    cookie,
+  });
   assert.deepEqual(await res.json(), { ok: true, discordUserId: DISCORD_USER, login: "grace" });
   assert.equal((await getDiscordLink(a.kv, DISCORD_USER))?.login, "grace", "A reads B's link");
   const [confirmation] = hooks.callsFor(String(linkCommand.token));

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { listAuditEntries } from "../lib/store/audit.ts";
 import { getTelegramLink } from "../lib/store/links.ts";
 import { startTestApp } from "./_helpers.ts";
+import { completeLinkInBrowser } from "./_chat_link_helpers.ts";
 import {
   ALICE,
   GROUP,
@@ -28,14 +29,11 @@ function assertNoLinkIn(texts: string[]): void {
   for (const text of texts) assert.doesNotMatch(text, /oauth|state=/, text);
 }
 
-/** Completes the sign-in the link in Alice's private chat starts. */
+/** Completes, in a browser, the link in Alice's private chat (page, GitHub, confirmation). */
 async function completeLink(world: TelegramWorld): Promise<Response> {
   const [text] = textsTo(world.bot, ALICE);
-  const state = signInLinkIn(text).searchParams.get("state");
   const code = world.github.issueCode(ALICE_GITHUB);
-  return await world.t.fetch(`/auth/github/callback?code=${code}&state=${state}`, {
-    headers: { accept: "application/json" },
-  });
+  return await completeLinkInBrowser(world.t, signInLinkIn(text).href, code);
 }
 
 Deno.test("/gh login in a group: the link goes privately, the group only hears where", async () => {
@@ -45,7 +43,7 @@ Deno.test("/gh login in a group: the link goes privately, the group only hears w
   const link = signInLinkIn(privateText);
   assert.equal(link.origin, "https://relay.example");
   assert.equal(link.pathname, "/telegram/link");
-  assert.ok(link.searchParams.get("state"));
+  assert.ok(link.searchParams.get("token"));
   const groupTexts = textsTo(world.bot, GROUP);
   assert.deepEqual(groupTexts, ["I sent you a private message with your sign-in link."]);
   assertNoLinkIn(groupTexts);
@@ -130,7 +128,7 @@ Deno.test("/gh logout forgets the link and says how to revoke on GitHub", async 
   ]);
 });
 
-Deno.test("the link's page names the Telegram user and continues to GitHub with the state", async () => {
+Deno.test("the link's page names the Telegram user by username and continues with a form", async () => {
   await using world = await startTelegramWorld();
   await sendUpdate(world.t, messageUpdate(textMessage("/gh login")));
   const link = signInLinkIn(textsTo(world.bot, ALICE)[0]);
@@ -140,19 +138,16 @@ Deno.test("the link's page names the Telegram user and continues to GitHub with 
   assert.equal(res.status, 200);
   assert.equal(res.headers.get("cache-control"), "no-store");
   const html = await res.text();
-  assert.match(html, /The Telegram user <strong>Alice \(@alice\)<\/strong>/);
-  const continueUrl = new URL(
-    html.match(/href="([^"]*login\/oauth\/authorize[^"]*)"/)![1].replaceAll("&amp;", "&"),
-  );
-  assert.equal(continueUrl.origin, world.github.url);
-  assert.equal(continueUrl.searchParams.get("state"), link.searchParams.get("state"));
+  assert.match(html, />@alice</);
+  assert.match(html, /<form method="post" action="\/telegram\/link">/);
+  assert.doesNotMatch(html, /login\/oauth\/authorize/, "no way to GitHub without the POST");
 
   const again = await world.t.fetch(`${link.pathname}${link.search}`, {
     headers: { accept: "text/html" },
   });
   assert.equal(again.status, 200, "looking does not use the link up");
   await again.body?.cancel();
-  for (const query of ["", "?state=nope", "?state=" + "a".repeat(40)]) {
+  for (const query of ["", "?token=nope", "?token=" + "a".repeat(40) + "." + "b".repeat(43)]) {
     const unusable = await world.t.fetch(`/telegram/link${query}`, {
       headers: { accept: "text/html" },
     });
@@ -161,10 +156,12 @@ Deno.test("the link's page names the Telegram user and continues to GitHub with 
   }
 });
 
-Deno.test("a hostile Telegram name is escaped on the page", async () => {
+Deno.test("a user without a valid username is named by the numeric id, never the chosen name", async () => {
   await using world = await startTelegramWorld();
   const message = textMessage("/gh login", { chatId: ALICE });
-  (message.from as { first_name: string }).first_name = '<script>alert(1)</script>"';
+  const from = message.from as { first_name: string; username?: string };
+  from.first_name = '<script>alert(1)</script>"';
+  from.username = "<b>x</b>";
   await sendUpdate(world.t, messageUpdate(message));
   const link = signInLinkIn(textsTo(world.bot, ALICE)[0]);
   const res = await world.t.fetch(`${link.pathname}${link.search}`, {
@@ -173,5 +170,6 @@ Deno.test("a hostile Telegram name is escaped on the page", async () => {
   assert.equal(res.status, 200);
   const html = await res.text();
   assert.ok(!html.includes("<script>alert"));
-  assert.match(html, /<strong>&lt;script>alert\(1\)&lt;\/script>&quot; \(@alice\)<\/strong>/);
+  assert.ok(!html.includes("&lt;script>alert"), "the first name is not shown at all");
+  assert.match(html, new RegExp(`I am ${ALICE}: continue to GitHub`));
 });

@@ -8,25 +8,17 @@
  * - install: a session (an installer may not have a group yet), back to the
  *   install page;
  * - json: the identity, no session;
- * - discord_link / telegram_link: the chat user is linked to this account
- *   (and the chat gets a confirmation: Telegram in the pending chat, Discord as a follow-up
- *   of the `/gh link` interaction).
+ * - discord_link / telegram_link: the chat link waits for its second confirmation in the
+ *   browser that started it (`chat_link_confirm.ts`).
  */
 import type { Config } from "../config.ts";
 import { type ErrorStatus, HttpError } from "../fresh/mod.ts";
 import type { Logger } from "../log.ts";
 import { newAuditEntry } from "../store/audit.ts";
-import { chatLinkAudit, saveDiscordLink, saveTelegramLink } from "../store/links.ts";
-import type { Platform } from "../types.ts";
-import {
-  consumeOAuthState,
-  createOAuthState,
-  type OAuthFlow,
-  type StateRefusal,
-} from "../store/oauth_states.ts";
+import type { OAuthFlow } from "../store/oauth_states.ts";
 import { createSession } from "../store/sessions.ts";
-import { callTelegram } from "../telegram/api.ts";
-import { confirmDiscordLink } from "../chatops/discord/link_confirmation.ts";
+import type { SignedInChatLink } from "./chat_link_confirm.ts";
+import { consumeOAuthState, issueOAuthState, type StateRefusal } from "./oauth_state.ts";
 import {
   authorizeUrl,
   exchangeCode,
@@ -44,8 +36,7 @@ export type SignInOutcome =
   | { kind: "session"; sessionId: string; redirectTo: string }
   | { kind: "forbidden"; user: GitHubUser }
   | { kind: "json"; userId: string; login: string; redirectTo: string }
-  | { kind: "discord_linked"; discordUserId: string; login: string }
-  | { kind: "telegram_linked"; telegramUserId: string; login: string };
+  | { kind: "chat_link"; pending: SignedInChatLink };
 
 /** The services a sign-in needs (a request's state fits). */
 export interface SignInDeps {
@@ -95,32 +86,6 @@ async function startSession(
   return { kind: "session", sessionId, redirectTo };
 }
 
-/** Links a chat user to the GitHub account that just signed in, audited in the same commit. */
-async function linkChatUser(
-  kv: Deno.Kv,
-  platform: Platform,
-  chatUserId: string,
-  user: GitHubUser,
-  now: number,
-): Promise<void> {
-  const link = { userId: user.userId, login: user.login, linkedAt: now };
-  const audit = chatLinkAudit("link.create", user, platform, chatUserId, "github sign-in", now);
-  if (platform === "discord") {
-    await saveDiscordLink(kv, { discordUserId: chatUserId, ...link }, audit);
-  } else await saveTelegramLink(kv, { telegramUserId: chatUserId, ...link }, audit);
-}
-
-async function confirmTelegramLink(deps: SignInDeps, chatId: string, login: string) {
-  if (!deps.config.telegram.botToken) return;
-  const outcome = await callTelegram(deps.config.telegram, "sendMessage", {
-    chat_id: chatId,
-    text: `Your Telegram account is now linked to the GitHub account ${login}.`,
-  });
-  if (outcome.kind !== "ok") {
-    deps.log.warn("telegram link confirmation not sent", { chatId, outcome: outcome.kind });
-  }
-}
-
 /** The flows that end in a browser session, and so are bound to the browser that starts them. */
 const BROWSER_FLOWS: ReadonlySet<OAuthFlow["kind"]> = new Set(["browser", "install"]);
 
@@ -142,7 +107,7 @@ export async function redirectToGitHub(
     browserHash = await browserBindingHash(binding.value);
     headers.set("set-cookie", binding.setCookie);
   }
-  const state = await createOAuthState(kv, flow, Date.now(), browserHash);
+  const state = await issueOAuthState(kv, flow, browserHash);
   headers.set("location", authorizeUrl(config, state));
   return new Response(null, { status: 302, headers });
 }
@@ -166,7 +131,7 @@ const STATE_REFUSALS: Record<StateRefusal, { status: ErrorStatus; message: strin
 /**
  * Uses up the callback's `state` and answers the flow it was issued for.
  * Throws 400 for an unknown, used or expired state, and 403 when the state
- * belongs to a sign-in another browser started (it then stays usable there).
+ * belongs to a sign-in or chat link another browser started (it then stays usable there).
  */
 export async function consumeSignInState(
   deps: SignInDeps,
@@ -208,12 +173,10 @@ export async function completeSignIn(
     case "json":
       return { kind: "json", userId: user.userId, login: user.login, redirectTo: flow.redirectTo };
     case "discord_link":
-      await linkChatUser(deps.kv, "discord", flow.discordUserId, user, now);
-      await confirmDiscordLink(deps, flow.interactionToken, user.login);
-      return { kind: "discord_linked", discordUserId: flow.discordUserId, login: user.login };
-    case "telegram_link":
-      await linkChatUser(deps.kv, "telegram", flow.telegramUserId, user, now);
-      await confirmTelegramLink(deps, flow.telegramChatId, user.login);
-      return { kind: "telegram_linked", telegramUserId: flow.telegramUserId, login: user.login };
+    case "telegram_link": {
+      const platform = flow.kind === "discord_link" ? "discord" : "telegram";
+      const { chatUserId, requestId } = flow;
+      return { kind: "chat_link", pending: { platform, chatUserId, requestId, user } };
+    }
   }
 }

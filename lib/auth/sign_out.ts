@@ -16,3 +16,14 @@ export async function signOut(kv: Deno.Kv, req: Request): Promise<boolean> {
   await deleteSession(kv, sessionId, audit);
   return true;
 }
+
+/**
+ * Whether a GET sign-out may end the session at once: the browser says it comes from this very
+ * origin (`same-origin`) or from the user (`none`: typed in, a bookmark), or it sends no
+ * `Sec-Fetch-Site` at all (not a current browser). Any other site (`cross-site`, also a sibling
+ * `same-site` origin) only gets the confirmation page, so no other site can end a session.
+ */
+export function mayEndSessionOnGet(req: Request): boolean {
+  const site = req.headers.get("sec-fetch-site");
+  return site === null || site === "same-origin" || site === "none";
+}

@@ -103,13 +103,19 @@ export const routeSetPendingKey = (setId: string) => ["route_sets_pending", setI
 /** Prefix of every pending route set. */
 export const routeSetsPendingPrefix = () => ["route_sets_pending"] as const;
 
-// --- Identity (lib/store/sessions.ts, oauth_states.ts, links.ts) ----------------------------
+// --- Identity (lib/store/sessions.ts, oauth_states.ts, link_requests.ts, links.ts)
 
 /** An admin session, by the sha256 hex of its cookie value (the raw id is never stored). */
 export const sessionKey = (sessionIdSha256: string) => ["sessions", sessionIdSha256] as const;
 
-/** A pending OAuth `state` and the flow that started it. */
-export const oauthStateKey = (state: string) => ["oauth_states", state] as const;
+/** A signed OAuth `state` the callback has used (by the state's random id), until it expires. */
+export const usedOAuthStateKey = (stateId: string) => ["oauth_states_used", stateId] as const;
+
+/** The instance's random key that signs OAuth states and chat link tokens (one per store). */
+
+/** The one pending link request of a chat user (`/gh link`, `/gh login`), replaced by a newer one. */
+export const linkRequestKey = (platform: string, chatUserId: string) =>
+  ["link_requests", platform, chatUserId] as const;
 
 /** A Discord user's linked GitHub account. */
 export const discordLinkKey = (discordUserId: string) => ["discord_links", discordUserId] as const;

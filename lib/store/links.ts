@@ -1,8 +1,8 @@
 /**
  * Chat users linked to GitHub accounts (the `discord_links` and
- * `telegram_links` collections), and the pending link a chat command starts:
- * an OAuth state that remembers the chat user, so the callback knows whom to
- * link. The GitHub user's token itself is stored under `["token", userId]`.
+ * `telegram_links` collections). The pending request a chat command starts is in
+ * `link_requests.ts`; saving a link can use it up in the same commit. The GitHub user's token
+ * itself is stored under `["token", userId]`.
  *
  * Each link also has a reverse entry by GitHub login (lower case), written and removed in the
  * same atomic commit as the link, so a notification that names a GitHub user can mention the
@@ -17,7 +17,6 @@ import {
   telegramLinkKey,
 } from "./keys.ts";
 import { addAuditEntry, type AuditEntry, newAuditEntry } from "./audit.ts";
-import { createOAuthState } from "./oauth_states.ts";
 
 /** A Discord user's linked GitHub account. */
 export interface DiscordLink {
@@ -33,33 +32,6 @@ export interface TelegramLink {
   userId: string;
   login: string;
   linkedAt: number;
-}
-
-/** Who a pending link is for. */
-export type PendingLink =
-  | { discordUserId: string; discordName?: string; interactionToken?: string }
-  | { telegramUserId: string; telegramChatId: string; telegramName?: string };
-
-/**
- * Starts linking a chat user: stores a single-use OAuth state (10 minutes)
- * that remembers whom to link, and returns it (`startChatLink` in
- * lib/auth/chat_link.ts turns it into GitHub's authorize address).
- */
-export async function createLinkState(kv: Deno.Kv, pending: PendingLink): Promise<string> {
-  const flow = "discordUserId" in pending
-    ? {
-      kind: "discord_link" as const,
-      discordUserId: pending.discordUserId,
-      ...(pending.discordName ? { discordName: pending.discordName } : {}),
-      ...(pending.interactionToken ? { interactionToken: pending.interactionToken } : {}),
-    }
-    : {
-      kind: "telegram_link" as const,
-      telegramUserId: pending.telegramUserId,
-      telegramChatId: pending.telegramChatId,
-      ...(pending.telegramName ? { telegramName: pending.telegramName } : {}),
-    };
-  return await createOAuthState(kv, flow);
 }
 
 /** Longest GitHub login (GitHub allows 39 characters). */
@@ -108,7 +80,9 @@ export function chatLinkAudit(
 
 /**
  * Saves a link and its reverse entry in one commit, dropping the reverse entry of the link it
- * replaces; retried when the link changed meanwhile.
+ * replaces; retried when the link changed meanwhile. With `request`, the commit also uses that
+ * entry up (deletes it, provided it is unchanged): false, and nothing saved, when it changed or
+ * went meanwhile.
  */
 async function saveWithIndex(
   kv: Deno.Kv,
@@ -117,10 +91,12 @@ async function saveWithIndex(
   chatUserId: string,
   link: ChatLink,
   audit?: AuditEntry,
-): Promise<void> {
+  request?: Deno.KvEntry<unknown>,
+): Promise<boolean> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const previous = await kv.get<ChatLink>(key);
     const op = kv.atomic().check(previous).set(key, link);
+    if (request) op.check(request).delete(request.key);
     if (audit) addAuditEntry(op, audit);
     const oldLogin = normalizeGithubLogin(previous.value?.login);
     if (oldLogin) op.delete(linkByGithubLoginKey(platform, oldLogin, chatUserId));
@@ -128,7 +104,8 @@ async function saveWithIndex(
     if (login) {
       op.set(linkByGithubLoginKey(platform, login, chatUserId), { linkedAt: link.linkedAt });
     }
-    if ((await op.commit()).ok) return;
+    if ((await op.commit()).ok) return true;
+    if (request && (await kv.get(request.key)).versionstamp !== request.versionstamp) return false;
   }
   throw new Error("the link changed too often to be saved");
 }
@@ -153,14 +130,18 @@ async function deleteWithIndex(
   throw new Error("the link changed too often to be deleted");
 }
 
-/** Links (or re-links) a Discord user to a GitHub account, with its audit entry when given. */
+/**
+ * Links (or re-links) a Discord user to a GitHub account, with its audit entry when given, using
+ * up `request` in the same commit when given (false, nothing saved, when it changed meanwhile).
+ */
 export async function saveDiscordLink(
   kv: Deno.Kv,
   link: DiscordLink,
   audit?: AuditEntry,
-): Promise<void> {
+  request?: Deno.KvEntry<unknown>,
+): Promise<boolean> {
   const key = discordLinkKey(link.discordUserId);
-  await saveWithIndex(kv, "discord", key, link.discordUserId, link, audit);
+  return await saveWithIndex(kv, "discord", key, link.discordUserId, link, audit, request);
 }
 
 /** The Discord user's link, or null. */
@@ -171,14 +152,15 @@ export async function getDiscordLink(
   return (await kv.get<DiscordLink>(discordLinkKey(discordUserId))).value;
 }
 
-/** Links (or re-links) a Telegram user to a GitHub account, with its audit entry when given. */
+/** Links (or re-links) a Telegram user to a GitHub account, as `saveDiscordLink` does. */
 export async function saveTelegramLink(
   kv: Deno.Kv,
   link: TelegramLink,
   audit?: AuditEntry,
-): Promise<void> {
+  request?: Deno.KvEntry<unknown>,
+): Promise<boolean> {
   const key = telegramLinkKey(link.telegramUserId);
-  await saveWithIndex(kv, "telegram", key, link.telegramUserId, link, audit);
+  return await saveWithIndex(kv, "telegram", key, link.telegramUserId, link, audit, request);
 }
 
 /** The Telegram user's link, or null. */

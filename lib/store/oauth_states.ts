@@ -1,13 +1,10 @@
 /**
- * OAuth `state` values: random, single use, valid for 10
- * minutes, and bound to the flow that started the sign-in and, for sign-ins a
- * browser starts, to that browser (the sha256 of its binding cookie). Consuming
- * one is a get followed by an atomic delete that checks the entry, so a state
- * is used at most once even when two callbacks race; a state presented by
- * another browser is refused and left in place.
+ * OAuth `state` values are signed, not stored (`lib/auth/oauth_state.ts`), so starting a sign-in
+ * writes nothing. What the store keeps is the id of each state a callback has used, until the
+ * state expires: marking it is one atomic create-if-absent, so a state works at most once even
+ * when two callbacks race, and a replay finds the mark.
  */
-import { randomToken } from "../crypto.ts";
-import { oauthStateKey } from "./keys.ts";
+import { usedOAuthStateKey } from "./keys.ts";
 
 /** How long a state may wait for its callback. */
 export const OAUTH_STATE_LIFETIME_MS = 10 * 60 * 1000;
@@ -18,77 +15,26 @@ export type OAuthFlow =
   | { kind: "json"; redirectTo: string }
   | { kind: "install"; installationId: number; setupAction?: string }
   | {
-    kind: "discord_link";
-    discordUserId: string;
-    /** The Discord user's name, shown on the page that asks to confirm the link. */
-    discordName?: string;
-    /** The `/gh link` interaction, to confirm the link in Discord (valid 15 minutes). */
-    interactionToken?: string;
-  }
-  | {
-    kind: "telegram_link";
-    telegramUserId: string;
-    telegramChatId: string;
-    /** The Telegram user's name, shown on the page that asks to confirm the link. */
-    telegramName?: string;
+    /** A chat user's pending link request (`lib/store/link_requests.ts`). */
+    kind: "discord_link" | "telegram_link";
+    chatUserId: string;
+    requestId: string;
   };
 
-interface StoredState {
-  flow: OAuthFlow;
-  createdAt: number;
-  /** sha256 of the browser binding cookie, for flows a browser started. */
-  browserHash?: string;
-}
-
-/** Why a state could not be used. */
-export type StateRefusal = "unknown" | "expired" | "other_browser";
-
-/** Stores a new state for the flow (bound to a browser when `browserHash` is given) and returns it. */
-export async function createOAuthState(
-  kv: Deno.Kv,
-  flow: OAuthFlow,
-  now: number = Date.now(),
-  browserHash?: string,
-): Promise<string> {
-  const state = randomToken(24);
-  const value: StoredState = { flow, createdAt: now, ...(browserHash ? { browserHash } : {}) };
-  await kv.set(oauthStateKey(state), value, { expireIn: OAUTH_STATE_LIFETIME_MS });
-  return state;
-}
-
 /**
- * Uses a state up: answers its flow and deletes it. `unknown` covers a state
- * never issued, already used, or lost to a concurrent callback; `expired` a
- * state older than 10 minutes that KV has not removed yet; `other_browser` a
- * browser-bound state whose binding `browserHash` does not match (the state
- * stays usable by the browser that started it).
+ * Marks the state `stateId` used until `expiresAt`; true for the first callback to use it,
+ * false when it was used already.
  */
-export async function consumeOAuthState(
+export async function markOAuthStateUsed(
   kv: Deno.Kv,
-  state: string,
-  browserHash: string | null,
+  stateId: string,
+  expiresAt: number,
   now: number = Date.now(),
-): Promise<{ flow: OAuthFlow } | { refused: StateRefusal }> {
-  const entry = await kv.get<StoredState>(oauthStateKey(state));
-  if (!entry.value) return { refused: "unknown" };
-  const bound = entry.value.browserHash;
-  if (bound !== undefined && bound !== browserHash) return { refused: "other_browser" };
-  const committed = await kv.atomic().check(entry).delete(oauthStateKey(state)).commit();
-  if (!committed.ok) return { refused: "unknown" };
-  if (now - entry.value.createdAt >= OAUTH_STATE_LIFETIME_MS) return { refused: "expired" };
-  return { flow: entry.value.flow };
-}
-
-/**
- * The flow of a state that is still usable, without using it up (a page that asks the user to
- * confirm before going to GitHub reads it); null when unknown, used or expired.
- */
-export async function peekOAuthState(
-  kv: Deno.Kv,
-  state: string,
-  now: number = Date.now(),
-): Promise<OAuthFlow | null> {
-  const entry = await kv.get<StoredState>(oauthStateKey(state));
-  if (!entry.value || now - entry.value.createdAt >= OAUTH_STATE_LIFETIME_MS) return null;
-  return entry.value.flow;
+): Promise<boolean> {
+  const key = usedOAuthStateKey(stateId);
+  const result = await kv.atomic()
+    .check({ key, versionstamp: null })
+    .set(key, expiresAt, { expireIn: Math.max(1, expiresAt - now) })
+    .commit();
+  return result.ok;
 }

@@ -3,6 +3,11 @@
  * when its answer is late or lost, and the repeat may reach another instance, so taking one is
  * an atomic claim in the store. Telegram keeps an update for at most 24 hours, so the claim
  * expires after a day.
+ *
+ * Claims cannot grow from anonymous input: only a request carrying the webhook secret
+ * (`X-Telegram-Bot-Api-Secret-Token`, checked before the body is read) with a well-formed update
+ * claims one, and updates chat-ops ignores claim nothing. So the store holds at most one small
+ * key per update Telegram delivered in the last day: the bot's own traffic.
  */
 import { telegramUpdateKey } from "./keys.ts";
 

@@ -1,6 +1,6 @@
 import { CSRF_FIELD, requireCsrfToken, requireSameOrigin } from "../../lib/auth/access.ts";
 import { clearedSessionCookie } from "../../lib/auth/session_cookie.ts";
-import { signOut } from "../../lib/auth/sign_out.ts";
+import { mayEndSessionOnGet, signOut } from "../../lib/auth/sign_out.ts";
 import { page } from "../../lib/fresh/mod.ts";
 import { FORM_BODY_BYTES } from "../../lib/limits.ts";
 import { readFormBody } from "../../lib/http_body.ts";
@@ -15,16 +15,26 @@ interface SignOutPage {
 const NO_STORE = { "cache-control": "no-store" };
 
 /**
- * Sign-out is a same-origin POST carrying the session's CSRF token, so no
- * other site can end a session. GET only shows the confirmation form (or,
- * without a session, that nobody is signed in). The console middleware has
- * put the session's person, if any, on `ctx.state.principal`.
+ * Sign-out: a GET from this site (or typed in) ends the session and comes back here to say so;
+ * a GET another site started only shows the confirmation form, a same-origin POST carrying the
+ * session's CSRF token (so no other site can end a session). Without a session both say that
+ * nobody is signed in. The console middleware has put the session's person, if any, on
+ * `ctx.state.principal`.
  */
 export const handler = define.handlers({
-  GET(ctx) {
+  async GET(ctx) {
     const principal = ctx.state.principal;
-    const data: SignOutPage = principal?.sessionId ? { csrfToken: principal.csrfToken } : {};
-    return page(data, { headers: NO_STORE });
+    if (!principal?.sessionId) return page<SignOutPage>({}, { headers: NO_STORE });
+    if (!mayEndSessionOnGet(ctx.req)) {
+      return page<SignOutPage>({ csrfToken: principal.csrfToken }, { headers: NO_STORE });
+    }
+    await signOut(ctx.state.kv, ctx.req);
+    const headers = {
+      ...NO_STORE,
+      location: "/admin/logout",
+      "set-cookie": clearedSessionCookie(ctx.state.config),
+    };
+    return new Response(null, { status: 303, headers });
   },
   async POST(ctx) {
     const { kv, config } = ctx.state;

@@ -7,11 +7,11 @@
  */
 import {
   chatLinkAudit,
-  createLinkState,
   deleteDiscordLink,
   type DiscordLink,
   getDiscordLink,
 } from "../../store/links.ts";
+import { startChatLink } from "../../auth/chat_link.ts";
 import { recentMessageRefs } from "../../store/message_refs.ts";
 import { actAsLinkedUser, type ChatAction, notLinkedText, parseMergeMethod } from "../act.ts";
 import { chatActionRefusal } from "../authorize.ts";
@@ -29,7 +29,6 @@ import {
   stringOption,
   subcommandOf,
 } from "./interaction.ts";
-import { linkPageUrl } from "./link_page.ts";
 import { answerMute, MUTE_SUBCOMMANDS } from "./mute.ts"; // noise control hook
 import { choices, deferEphemeral, editOriginal, ephemeral } from "./reply.ts";
 
@@ -95,13 +94,14 @@ async function link(deps: DiscordDeps, interaction: Interaction): Promise<Intera
   if (!deps.config.github.clientId || !deps.config.github.clientSecret) {
     return now(ephemeral("GitHub sign-in is not set up on this Switchyard; ask its operator."));
   }
-  const state = await createLinkState(deps.kv, {
-    discordUserId: invoker.id,
-    discordName: invoker.global_name ?? invoker.username ?? invoker.id,
+  const url = await startChatLink(deps.kv, deps.config, {
+    platform: "discord",
+    chatUserId: invoker.id,
+    username: invoker.username,
     interactionToken: interaction.token,
   });
   return now(ephemeral(
-    `Link your Discord account to GitHub: ${linkPageUrl(deps.config, state)}\n` +
+    `Link your Discord account to GitHub: ${url}\n` +
       "This link is for you alone and works once, for 10 minutes. Whoever signs in with it " +
       "becomes the GitHub account that acts for you here, so never share it.",
   ));

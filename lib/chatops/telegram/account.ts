@@ -3,10 +3,10 @@
  * group), `/gh logout` forgets the link, `/gh whoami` says which GitHub account is linked; and
  * `reply`, which answers a message in its chat and topic.
  */
+import { startChatLink } from "../../auth/chat_link.ts";
 import { FEATURES } from "../../config.ts";
 import { chatLinkAudit, deleteTelegramLink, getTelegramLink } from "../../store/links.ts";
 import { botUsername } from "./bot_name.ts";
-import { startTelegramLink } from "./link_page.ts";
 import type { TelegramChatContext } from "./context.ts";
 import { answerPlace, isPrivate } from "./place.ts";
 import type { IncomingMessage } from "./update.ts";
@@ -67,7 +67,12 @@ export async function login(ctx: TelegramChatContext, message: IncomingMessage):
   if (!FEATURES["GitHub sign-in"](ctx.config)) {
     return await reply(ctx, message, "Linking is not available: GitHub sign-in is not set up.");
   }
-  const url = await startTelegramLink(ctx.kv, ctx.config, sender);
+  const url = await startChatLink(ctx.kv, ctx.config, {
+    platform: "telegram",
+    chatUserId: String(sender.id),
+    username: sender.username,
+    telegramChatId: String(sender.id),
+  });
   const sent = await ctx.bot.send({ chatId: sender.id }, signInText(url));
   if (isPrivate(message)) {
     if (sent.kind !== "ok") ctx.log.warn("telegram: sign-in link not sent", { kind: sent.kind });

@@ -1,16 +1,21 @@
 import { acceptsHtml } from "@/lib/auth/access.ts";
+import { linkSignedIn, pairToConfirm } from "@/lib/auth/chat_link_confirm.ts";
 import { sessionCookie } from "@/lib/auth/session_cookie.ts";
 import { completeSignIn, consumeSignInState } from "@/lib/auth/sign_in.ts";
 import { requireFeature } from "@/lib/http_guards.ts";
 import { type Context, HttpError, isHttpError, page } from "@/lib/fresh/mod.ts";
 import { define, type State } from "@/lib/state.ts";
+import { ChatLinkPanel, type ChatLinkView } from "@/components/ChatLinkPanel.tsx";
 
-interface Linked {
-  platform: "Discord" | "Telegram";
-  login: string;
+/** A plausible state (a signed one is checked later): url-safe characters and dots, bounded. */
+const STATE_FORMAT = /^[\w.-]{16,4100}$/;
+
+const NO_STORE = { "cache-control": "no-store", "referrer-policy": "no-referrer" };
+
+/** Whether a browser asks (a page, or any request a browser marks with `Sec-Fetch-Site`). */
+function fromBrowser(req: Request): boolean {
+  return acceptsHtml(req) || req.headers.has("sec-fetch-site");
 }
-
-const STATE_FORMAT = /^[\w-]{16,128}$/;
 
 /**
  * GitHub's install redirect when the app asks for authorization during
@@ -59,20 +64,15 @@ async function answer(ctx: Context<State>) {
         login: outcome.login,
         redirectTo: outcome.redirectTo,
       });
-    case "discord_linked":
-      if (acceptsHtml(ctx.req)) return page<Linked>({ platform: "Discord", login: outcome.login });
-      return Response.json({
-        ok: true,
-        discordUserId: outcome.discordUserId,
-        login: outcome.login,
-      });
-    case "telegram_linked":
-      if (acceptsHtml(ctx.req)) return page<Linked>({ platform: "Telegram", login: outcome.login });
-      return Response.json({
-        ok: true,
-        telegramUserId: outcome.telegramUserId,
-        login: outcome.login,
-      });
+    case "chat_link": {
+      if (fromBrowser(ctx.req)) {
+        const pair = await pairToConfirm(ctx.state, ctx.req, outcome.pending);
+        return page<ChatLinkView>({ kind: "pair", ...pair }, { headers: NO_STORE });
+      }
+      const linked = await linkSignedIn(ctx.state, outcome.pending);
+      const idField = linked.account.platform === "discord" ? "discordUserId" : "telegramUserId";
+      return Response.json({ ok: true, [idField]: linked.account.chatUserId, login: linked.login });
+    }
   }
 }
 
@@ -94,15 +94,7 @@ export const handler = define.handlers({
   },
 });
 
-/** The page a browser sees after linking a chat account. */
-export default define.page<typeof handler>(function LinkedPage({ data }) {
-  return (
-    <main class="mx-4 mt-24 max-w-md rounded-lg border border-slate-200 bg-white p-6 sm:mx-auto sm:p-8 dark:border-slate-800 dark:bg-slate-900 text-center shadow-sm">
-      <h1 class="text-xl font-semibold">Account linked</h1>
-      <p class="mt-2 text-slate-600 dark:text-slate-400">
-        Your {data.platform} account now acts as the GitHub account{" "}
-        <strong>{data.login}</strong>. You can close this page and go back to {data.platform}.
-      </p>
-    </main>
-  );
+/** The page a browser sees for a chat link: the two accounts, to link them. */
+export default define.page<typeof handler>(function ChatLinkPairPage({ data }) {
+  return <ChatLinkPanel view={data} />;
 });

@@ -1,0 +1,175 @@
+/**
+ * The last step of a chat link (see `chat_link.ts`): after GitHub's callback the browser sees
+ * the GitHub account and the chat account side by side, and a second same-origin POST links
+ * them. The link uses the pending request up in the same commit as its audit entry, and the
+ * chat hears about it (a Discord follow-up of `/gh link`, a Telegram message in the private chat).
+ */
+import type { Config } from "../config.ts";
+import { HttpError } from "../fresh/mod.ts";
+import type { Logger } from "../log.ts";
+import type { Platform } from "../types.ts";
+import {
+  LINK_REQUEST_LIFETIME_MS,
+  type LinkRequest,
+  pendingLinkRequest,
+} from "../store/link_requests.ts";
+import { chatLinkAudit, saveDiscordLink, saveTelegramLink } from "../store/links.ts";
+import { callTelegram } from "../telegram/api.ts";
+import { confirmDiscordLink } from "../chatops/discord/link_confirmation.ts";
+import {
+  type ChatAccount,
+  LINK_TOKEN_FIELD,
+  linkFormToken,
+  requestOfToken,
+  requireLinkForm,
+  unusableLink,
+} from "./chat_link.ts";
+import { browserBindingHash, browserBindingOf } from "./browser_binding.ts";
+import type { GitHubUser } from "./oauth.ts";
+import { signToken } from "./signed_token.ts";
+
+/** The services linking needs. */
+export interface LinkDeps {
+  kv: Deno.Kv;
+  config: Config;
+  log: Logger;
+}
+
+/** A chat link waiting for its second confirmation (the chat link flows' sign-in outcome). */
+export interface SignedInChatLink {
+  platform: Platform;
+  chatUserId: string;
+  requestId: string;
+  user: GitHubUser;
+}
+
+/** What the side-by-side page shows, and its form's fields. */
+export interface PairView {
+  account: ChatAccount;
+  login: string;
+  token: string;
+  formToken: string;
+}
+
+/** What was linked. */
+export interface LinkedAccounts {
+  account: ChatAccount;
+  login: string;
+}
+
+function accountOf(request: LinkRequest): ChatAccount {
+  const { platform, chatUserId, username } = request;
+  return { platform, chatUserId, username };
+}
+
+async function requestOf(kv: Deno.Kv, pending: SignedInChatLink) {
+  const request = await pendingLinkRequest(
+    kv,
+    pending.platform,
+    pending.chatUserId,
+    pending.requestId,
+  );
+  if (!request) throw unusableLink(pending.platform);
+  return request;
+}
+
+/**
+ * The side-by-side page for a signed-in chat link (its browser's binding was checked with the
+ * state), with a confirmation token bound to that browser, the request and the GitHub account.
+ */
+export async function pairToConfirm(
+  deps: LinkDeps,
+  req: Request,
+  pending: SignedInChatLink,
+  now: number = Date.now(),
+): Promise<PairView> {
+  const request = await requestOf(deps.kv, pending);
+  const binding = browserBindingOf(req, deps.config)!;
+  const data = {
+    p: pending.platform,
+    u: pending.chatUserId,
+    r: pending.requestId,
+    g: pending.user.userId,
+    l: pending.user.login,
+    b: await browserBindingHash(binding),
+  };
+  const token = await signToken(deps.kv, "link_confirm", data, now + LINK_REQUEST_LIFETIME_MS);
+  return {
+    account: accountOf(request.value),
+    login: pending.user.login,
+    token,
+    formToken: await linkFormToken(deps.kv, binding),
+  };
+}
+
+async function confirmInTelegram(deps: LinkDeps, chatId: string | undefined, login: string) {
+  if (!chatId || !deps.config.telegram.botToken) return;
+  const outcome = await callTelegram(deps.config.telegram, "sendMessage", {
+    chat_id: chatId,
+    text: `Your Telegram account is now linked to the GitHub account ${login}.`,
+  });
+  if (outcome.kind !== "ok") {
+    deps.log.warn("telegram link confirmation not sent", { chatId, outcome: outcome.kind });
+  }
+}
+
+/**
+ * Links the request's chat user to `user`, using the request up and auditing it in one commit,
+ * then tells the chat. 400 when the request changed or went meanwhile.
+ */
+async function link(
+  deps: LinkDeps,
+  request: Deno.KvEntry<LinkRequest>,
+  user: GitHubUser,
+  now: number = Date.now(),
+): Promise<LinkedAccounts> {
+  const { platform, chatUserId } = request.value;
+  const link = { userId: user.userId, login: user.login, linkedAt: now };
+  const audit = chatLinkAudit("link.create", user, platform, chatUserId, "github sign-in", now);
+  const saved = platform === "discord"
+    ? await saveDiscordLink(deps.kv, { discordUserId: chatUserId, ...link }, audit, request)
+    : await saveTelegramLink(deps.kv, { telegramUserId: chatUserId, ...link }, audit, request);
+  if (!saved) throw unusableLink(platform);
+  if (platform === "discord") {
+    await confirmDiscordLink(deps, request.value.interactionToken, user.login);
+  } else await confirmInTelegram(deps, request.value.telegramChatId, user.login);
+  return { account: accountOf(request.value), login: user.login };
+}
+
+/**
+ * Links at once, for a client that is not a browser page (no `text/html`, no
+ * `Sec-Fetch-Site`) but holds the browser binding the state was bound to.
+ */
+export async function linkSignedIn(
+  deps: LinkDeps,
+  pending: SignedInChatLink,
+): Promise<LinkedAccounts> {
+  return await link(deps, await requestOf(deps.kv, pending), pending.user);
+}
+
+/**
+ * The side-by-side page's POST: same origin, this browser's binding and form token, and a
+ * confirmation token issued to this browser for the still pending request. Links and answers
+ * the pair; 403 for another browser or a bad form, 400 for an unusable link.
+ */
+export async function confirmChatLink(
+  deps: LinkDeps,
+  req: Request,
+  platform: Platform,
+  form: FormData,
+): Promise<LinkedAccounts> {
+  const browserHash = await requireLinkForm(deps, req, form);
+  const found = await requestOfToken(
+    deps.kv,
+    "link_confirm",
+    platform,
+    form.get(LINK_TOKEN_FIELD),
+  );
+  if (!found) throw unusableLink(platform);
+  const { g: userId, l: login, b: bound } = found.data;
+  if (bound !== browserHash) {
+    throw new HttpError(403, "This link was signed in from another browser; confirm it there");
+  }
+  if (typeof userId !== "string" || typeof login !== "string") throw unusableLink(platform);
+  return await link(deps, found.request, { userId, login });
+}
