@@ -19,56 +19,57 @@ import * as $r15 from "./routes/admin/api/groups/[id]/rename.ts";
 import * as $r16 from "./routes/admin/api/groups/[id]/routes.ts";
 import * as $r17 from "./routes/admin/api/groups/[id]/targets.ts";
 import * as $r18 from "./routes/admin/api/groups/[id]/webhook/index.ts";
-import * as $r19 from "./routes/admin/api/groups/[id]/webhook/regenerate.ts";
-import * as $r20 from "./routes/admin/api/groups/index.ts";
-import * as $r21 from "./routes/admin/api/invites/[token].ts";
-import * as $r22 from "./routes/admin/api/logs/[id].ts";
-import * as $r23 from "./routes/admin/api/logs/index.ts";
-import * as $r24 from "./routes/admin/api/me.ts";
-import * as $r25 from "./routes/admin/api/me/preferences.ts";
-import * as $r26 from "./routes/admin/api/metrics.ts";
-import * as $r27 from "./routes/admin/api/preview.ts";
-import * as $r28 from "./routes/admin/api/routes.ts";
-import * as $r29 from "./routes/admin/api/test-match.ts";
-import * as $r30 from "./routes/admin/audit.tsx";
-import * as $r31 from "./routes/admin/events.tsx";
-import * as $r32 from "./routes/admin/events/[groupId]/[eventId].tsx";
-import * as $r33 from "./routes/admin/events/[groupId]/index.tsx";
-import * as $r34 from "./routes/admin/groups.tsx";
-import * as $r35 from "./routes/admin/groups/[id].tsx";
-import * as $r36 from "./routes/admin/index.tsx";
-import * as $r37 from "./routes/admin/invite.tsx";
-import * as $r38 from "./routes/admin/login.tsx";
-import * as $r39 from "./routes/admin/logout.tsx";
-import * as $r40 from "./routes/admin/logs.tsx";
-import * as $r41 from "./routes/admin/logs/[id].tsx";
-import * as $r42 from "./routes/admin/routes/[groupId]/edit/[routeId].tsx";
-import * as $r43 from "./routes/admin/routes/[groupId]/index.tsx";
-import * as $r44 from "./routes/admin/routes/[groupId]/new.tsx";
-import * as $r45 from "./routes/admin/routes/index.tsx";
-import * as $r46 from "./routes/api/_middleware.ts";
-import * as $r47 from "./routes/api/close.ts";
-import * as $r48 from "./routes/api/comment.ts";
-import * as $r49 from "./routes/api/merge.ts";
-import * as $r50 from "./routes/api/react.ts";
-import * as $r51 from "./routes/api/richheader.ts";
-import * as $r52 from "./routes/auth/github/callback.tsx";
-import * as $r53 from "./routes/auth/github/index.ts";
-import * as $r54 from "./routes/auth/github/install/_middleware.ts";
-import * as $r55 from "./routes/auth/github/install/bind.ts";
-import * as $r56 from "./routes/auth/github/install/index.tsx";
-import * as $r57 from "./routes/auth/token/[userId].ts";
-import * as $r58 from "./routes/auth/token/_middleware.ts";
-import * as $r59 from "./routes/discord/interactions.ts";
-import * as $r60 from "./routes/discord/link.tsx";
-import * as $r61 from "./routes/health.ts";
-import * as $r62 from "./routes/index.ts";
-import * as $r63 from "./routes/metrics.ts";
-import * as $r64 from "./routes/openapi.json.ts";
-import * as $r65 from "./routes/telegram/link.tsx";
-import * as $r66 from "./routes/telegram/webhook.ts";
-import * as $r67 from "./routes/webhook/[groupId].ts";
-import * as $r68 from "./routes/webhook/index.ts";
+import * as $r19 from "./routes/admin/api/groups/[id]/webhook/previous.ts";
+import * as $r20 from "./routes/admin/api/groups/[id]/webhook/regenerate.ts";
+import * as $r21 from "./routes/admin/api/groups/index.ts";
+import * as $r22 from "./routes/admin/api/invites/[token].ts";
+import * as $r23 from "./routes/admin/api/logs/[id].ts";
+import * as $r24 from "./routes/admin/api/logs/index.ts";
+import * as $r25 from "./routes/admin/api/me.ts";
+import * as $r26 from "./routes/admin/api/me/preferences.ts";
+import * as $r27 from "./routes/admin/api/metrics.ts";
+import * as $r28 from "./routes/admin/api/preview.ts";
+import * as $r29 from "./routes/admin/api/routes.ts";
+import * as $r30 from "./routes/admin/api/test-match.ts";
+import * as $r31 from "./routes/admin/audit.tsx";
+import * as $r32 from "./routes/admin/events.tsx";
+import * as $r33 from "./routes/admin/events/[groupId]/[eventId].tsx";
+import * as $r34 from "./routes/admin/events/[groupId]/index.tsx";
+import * as $r35 from "./routes/admin/groups.tsx";
+import * as $r36 from "./routes/admin/groups/[id].tsx";
+import * as $r37 from "./routes/admin/index.tsx";
+import * as $r38 from "./routes/admin/invite.tsx";
+import * as $r39 from "./routes/admin/login.tsx";
+import * as $r40 from "./routes/admin/logout.tsx";
+import * as $r41 from "./routes/admin/logs.tsx";
+import * as $r42 from "./routes/admin/logs/[id].tsx";
+import * as $r43 from "./routes/admin/routes/[groupId]/edit/[routeId].tsx";
+import * as $r44 from "./routes/admin/routes/[groupId]/index.tsx";
+import * as $r45 from "./routes/admin/routes/[groupId]/new.tsx";
+import * as $r46 from "./routes/admin/routes/index.tsx";
+import * as $r47 from "./routes/api/_middleware.ts";
+import * as $r48 from "./routes/api/close.ts";
+import * as $r49 from "./routes/api/comment.ts";
+import * as $r50 from "./routes/api/merge.ts";
+import * as $r51 from "./routes/api/react.ts";
+import * as $r52 from "./routes/api/richheader.ts";
+import * as $r53 from "./routes/auth/github/callback.tsx";
+import * as $r54 from "./routes/auth/github/index.ts";
+import * as $r55 from "./routes/auth/github/install/_middleware.ts";
+import * as $r56 from "./routes/auth/github/install/bind.ts";
+import * as $r57 from "./routes/auth/github/install/index.tsx";
+import * as $r58 from "./routes/auth/token/[userId].ts";
+import * as $r59 from "./routes/auth/token/_middleware.ts";
+import * as $r60 from "./routes/discord/interactions.ts";
+import * as $r61 from "./routes/discord/link.tsx";
+import * as $r62 from "./routes/health.ts";
+import * as $r63 from "./routes/index.ts";
+import * as $r64 from "./routes/metrics.ts";
+import * as $r65 from "./routes/openapi.json.ts";
+import * as $r66 from "./routes/telegram/link.tsx";
+import * as $r67 from "./routes/telegram/webhook.ts";
+import * as $r68 from "./routes/webhook/[groupId].ts";
+import * as $r69 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
 import * as $i1 from "./islands/console/groups/CreateGroupForm.tsx";
 import * as $i2 from "./islands/console/groups/GroupSettings.tsx";
@@ -107,56 +108,57 @@ const manifest: Manifest = {
     "admin/api/groups/[id]/routes.ts": $r16,
     "admin/api/groups/[id]/targets.ts": $r17,
     "admin/api/groups/[id]/webhook/index.ts": $r18,
-    "admin/api/groups/[id]/webhook/regenerate.ts": $r19,
-    "admin/api/groups/index.ts": $r20,
-    "admin/api/invites/[token].ts": $r21,
-    "admin/api/logs/[id].ts": $r22,
-    "admin/api/logs/index.ts": $r23,
-    "admin/api/me.ts": $r24,
-    "admin/api/me/preferences.ts": $r25,
-    "admin/api/metrics.ts": $r26,
-    "admin/api/preview.ts": $r27,
-    "admin/api/routes.ts": $r28,
-    "admin/api/test-match.ts": $r29,
-    "admin/audit.tsx": $r30,
-    "admin/events.tsx": $r31,
-    "admin/events/[groupId]/[eventId].tsx": $r32,
-    "admin/events/[groupId]/index.tsx": $r33,
-    "admin/groups.tsx": $r34,
-    "admin/groups/[id].tsx": $r35,
-    "admin/index.tsx": $r36,
-    "admin/invite.tsx": $r37,
-    "admin/login.tsx": $r38,
-    "admin/logout.tsx": $r39,
-    "admin/logs.tsx": $r40,
-    "admin/logs/[id].tsx": $r41,
-    "admin/routes/[groupId]/edit/[routeId].tsx": $r42,
-    "admin/routes/[groupId]/index.tsx": $r43,
-    "admin/routes/[groupId]/new.tsx": $r44,
-    "admin/routes/index.tsx": $r45,
-    "api/_middleware.ts": $r46,
-    "api/close.ts": $r47,
-    "api/comment.ts": $r48,
-    "api/merge.ts": $r49,
-    "api/react.ts": $r50,
-    "api/richheader.ts": $r51,
-    "auth/github/callback.tsx": $r52,
-    "auth/github/index.ts": $r53,
-    "auth/github/install/_middleware.ts": $r54,
-    "auth/github/install/bind.ts": $r55,
-    "auth/github/install/index.tsx": $r56,
-    "auth/token/[userId].ts": $r57,
-    "auth/token/_middleware.ts": $r58,
-    "discord/interactions.ts": $r59,
-    "discord/link.tsx": $r60,
-    "health.ts": $r61,
-    "index.ts": $r62,
-    "metrics.ts": $r63,
-    "openapi.json.ts": $r64,
-    "telegram/link.tsx": $r65,
-    "telegram/webhook.ts": $r66,
-    "webhook/[groupId].ts": $r67,
-    "webhook/index.ts": $r68,
+    "admin/api/groups/[id]/webhook/previous.ts": $r19,
+    "admin/api/groups/[id]/webhook/regenerate.ts": $r20,
+    "admin/api/groups/index.ts": $r21,
+    "admin/api/invites/[token].ts": $r22,
+    "admin/api/logs/[id].ts": $r23,
+    "admin/api/logs/index.ts": $r24,
+    "admin/api/me.ts": $r25,
+    "admin/api/me/preferences.ts": $r26,
+    "admin/api/metrics.ts": $r27,
+    "admin/api/preview.ts": $r28,
+    "admin/api/routes.ts": $r29,
+    "admin/api/test-match.ts": $r30,
+    "admin/audit.tsx": $r31,
+    "admin/events.tsx": $r32,
+    "admin/events/[groupId]/[eventId].tsx": $r33,
+    "admin/events/[groupId]/index.tsx": $r34,
+    "admin/groups.tsx": $r35,
+    "admin/groups/[id].tsx": $r36,
+    "admin/index.tsx": $r37,
+    "admin/invite.tsx": $r38,
+    "admin/login.tsx": $r39,
+    "admin/logout.tsx": $r40,
+    "admin/logs.tsx": $r41,
+    "admin/logs/[id].tsx": $r42,
+    "admin/routes/[groupId]/edit/[routeId].tsx": $r43,
+    "admin/routes/[groupId]/index.tsx": $r44,
+    "admin/routes/[groupId]/new.tsx": $r45,
+    "admin/routes/index.tsx": $r46,
+    "api/_middleware.ts": $r47,
+    "api/close.ts": $r48,
+    "api/comment.ts": $r49,
+    "api/merge.ts": $r50,
+    "api/react.ts": $r51,
+    "api/richheader.ts": $r52,
+    "auth/github/callback.tsx": $r53,
+    "auth/github/index.ts": $r54,
+    "auth/github/install/_middleware.ts": $r55,
+    "auth/github/install/bind.ts": $r56,
+    "auth/github/install/index.tsx": $r57,
+    "auth/token/[userId].ts": $r58,
+    "auth/token/_middleware.ts": $r59,
+    "discord/interactions.ts": $r60,
+    "discord/link.tsx": $r61,
+    "health.ts": $r62,
+    "index.ts": $r63,
+    "metrics.ts": $r64,
+    "openapi.json.ts": $r65,
+    "telegram/link.tsx": $r66,
+    "telegram/webhook.ts": $r67,
+    "webhook/[groupId].ts": $r68,
+    "webhook/index.ts": $r69,
   },
   islands: {
     "PathTester": $i0,

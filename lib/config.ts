@@ -141,8 +141,9 @@ export interface Config {
   logLevel: "debug" | "info" | "warn" | "error";
   sendLogRetentionDays: number;
   /**
-   * Which groups events of the global ingress enter: `all` (every group) or `claimed` (only
-   * groups bound to the event's installation or whose `owners` names its repository owner).
+   * Which groups events of the global ingress enter when no group is bound to the event's
+   * installation (one that is bound enters only its bound groups): `all` (every group) or
+   * `claimed` (only groups whose `owners` names its repository owner).
    */
   globalIngressGroups: GlobalIngressGroups;
   /** The bearer token of `GET /metrics`; the endpoint answers 404 without one. */

@@ -24,9 +24,17 @@ async function readBodyBytes(
   }
 }
 
-/** The body parsed as JSON; as {@link readBodyBytes}, and 400 `Invalid JSON` when it is not. */
-export async function readJsonBody(request: Request, limits: BodyLimits): Promise<unknown> {
+/**
+ * The body parsed as JSON; as {@link readBodyBytes}, and 400 `Invalid JSON` when it is not. An
+ * empty body is `whenEmpty` when one is given (an optional body).
+ */
+export async function readJsonBody(
+  request: Request,
+  limits: BodyLimits,
+  whenEmpty?: unknown,
+): Promise<unknown> {
   const bytes = await readBodyBytes(request, limits);
+  if (bytes.length === 0 && whenEmpty !== undefined) return whenEmpty;
   try {
     return JSON.parse(fromUtf8(bytes));
   } catch {

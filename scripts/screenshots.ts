@@ -190,6 +190,10 @@ async function addFixtures(app: Running): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
     if (tries === 99) console.warn("screenshots: not every event reached the fake Discord in time");
   }
+  // A rotation in progress: the group page shows the new secret and the one it replaced.
+  await call(app, "POST", "/admin/api/groups/web/webhook/regenerate", {
+    graceSeconds: 24 * 60 * 60,
+  });
   const recent = await call(app, "GET", "/admin/api/groups/web/events");
   const unlabelled = recent.items.find((event: { routeIds: string[] }) =>
     !event.routeIds.includes("bugs")

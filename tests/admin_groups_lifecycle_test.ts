@@ -41,7 +41,7 @@ async function acceptAs(app: AdminApp, caller: Exclude<Caller, "none">, token: s
   return { status: res.status, html: await res.text(), location: res.headers.get("location") };
 }
 
-Deno.test("webhook: regenerate answers the secret once; the ingress takes the new one and refuses the old", async () => {
+Deno.test("webhook: regenerate answers the secret once; without grace the ingress takes the new one and refuses the old", async () => {
   await using app = await startAdminApp();
   const off = await app.call("owner", "GET", "/admin/api/groups/alpha/webhook");
   assert.deepEqual(off.body, { url: "http://localhost:8000/webhook/alpha", enabled: false });
@@ -50,7 +50,9 @@ Deno.test("webhook: regenerate answers the secret once; the ingress takes the ne
   assert.match(first.body.secret, /^[0-9a-f]{64}$/);
   assert.equal(await ingress(app, "alpha", first.body.secret), 200);
 
-  const second = await app.call("owner", "POST", "/admin/api/groups/alpha/webhook/regenerate");
+  const second = await app.call("owner", "POST", "/admin/api/groups/alpha/webhook/regenerate", {
+    body: { graceSeconds: 0 },
+  });
   assert.notEqual(second.body.secret, first.body.secret);
   assert.equal(await ingress(app, "alpha", second.body.secret), 200);
   assert.equal(await ingress(app, "alpha", first.body.secret), 401);

@@ -31,6 +31,8 @@ interface Cell {
   name: string;
   method: string;
   path: string | ((app: AdminApp) => Promise<string>);
+  /** The path a computed `path` is (default: the invite of `alpha`). */
+  covers?: string;
   body?: unknown;
   /** none, viewer, admin, otherOwner, owner, superAdmin */
   expected: [number, number, number, number, number, number];
@@ -198,6 +200,17 @@ const MATRIX: Cell[] = [
     expected: [401, 403, 403, 403, 200, 200],
   },
   {
+    name: "revoke the previous secret",
+    method: "DELETE",
+    path: async (app) => {
+      await regenerateGroupSecret(app.kv, "alpha");
+      await regenerateGroupSecret(app.kv, "alpha", Date.now(), undefined, undefined, 60_000);
+      return "/admin/api/groups/alpha/webhook/previous";
+    },
+    covers: "/admin/api/groups/alpha/webhook/previous",
+    expected: [401, 403, 403, 403, 200, 200],
+  },
+  {
     name: "disable webhook",
     method: "DELETE",
     path: "/admin/api/groups/alpha/webhook",
@@ -341,7 +354,9 @@ for (const cell of MATRIX) {
 
 Deno.test("permissions: the matrix covers every endpoint of the registry", () => {
   const covered = new Set(MATRIX.map((cell) => {
-    const path = typeof cell.path === "string" ? cell.path : "/admin/api/invites/{token}";
+    const path = typeof cell.path === "string"
+      ? cell.path
+      : cell.covers ?? "/admin/api/invites/{token}";
     return `${cell.method} ${path.split("?")[0]}`;
   }));
   for (const { method, path } of Object.values(ADMIN_ENDPOINTS)) {

@@ -164,6 +164,14 @@ Deno.test("audit: every action is recorded by the change that makes it", async (
       run: () => ok(app.call("owner", "POST", "/admin/api/groups/alpha/webhook/regenerate")),
     },
     {
+      name: "a replaced webhook secret revoked",
+      makes: ["webhook.regenerate", "webhook.revoke"],
+      run: async () => {
+        await ok(app.call("owner", "POST", "/admin/api/groups/alpha/webhook/regenerate"));
+        await ok(app.call("owner", "DELETE", "/admin/api/groups/alpha/webhook/previous"));
+      },
+    },
+    {
       name: "switching the webhook off",
       makes: ["webhook.delete"],
       run: () => ok(app.call("owner", "DELETE", "/admin/api/groups/alpha/webhook")),

@@ -140,13 +140,37 @@ Deno.test({
       );
 
       await regenerate.click();
+      const grace = dialog.getByLabel("Keep the current secret working for");
+      assert.equal(await grace.inputValue(), String(24 * 3600), "24 hours by default");
+      await grace.selectOption({ label: "1 hour" });
       await dialog.getByRole("button", { name: "Regenerate secret", exact: true }).click();
       await dialog.waitFor({ state: "hidden" });
       await page.getByTestId("secret").and(page.locator(`:not([value="${secret}"])`)).waitFor();
       const next = await page.getByTestId("secret").inputValue();
       assert.notEqual(next, secret);
       assert.equal(await sendSignedPush(ingress, next), 200);
-      assert.equal(await sendSignedPush(ingress, secret), 401, "the old secret stops working");
+      assert.equal(await sendSignedPush(ingress, secret), 200, "the old one during its grace");
+
+      await page.reload();
+      const previous = page.getByTestId("secret-previous");
+      assert.match(await previous.innerText(), /Previous[\s\S]*last used [\d-]+ [\d:]+ UTC/);
+      assert.match(await previous.innerText(), /in under an hour|in about an hour/);
+      assert.match(
+        await page.getByTestId("secret-current").innerText(),
+        /Current[\s\S]*last used [\d-]+ [\d:]+ UTC/,
+      );
+      await assertGoodEverywhere(page);
+      await page.getByRole("button", { name: "Revoke previous secret…" }).click();
+      const revokeDialog = page.getByRole("dialog", { name: "Revoke the previous secret?" });
+      await revokeDialog.waitFor();
+      await assertGoodEverywhere(page);
+      await revokeDialog.getByRole("button", { name: "Revoke previous secret", exact: true })
+        .click();
+      await page.getByTestId("webhook-status").filter({ hasText: "Previous secret revoked" })
+        .waitFor();
+      assert.equal(await previous.count(), 0);
+      assert.equal(await sendSignedPush(ingress, secret), 401, "refused once revoked");
+      assert.equal(await sendSignedPush(ingress, next), 200);
 
       await page.reload();
       assert.equal(await page.getByTestId("secret-reveal").count(), 0, "shown only once");

@@ -215,8 +215,14 @@ Deno.test("select: with globalIngress claimed, global events enter only groups t
     (await selectRoutes({ ...pr, payload }, scope, routes, groups, { globalIngress }))
       .routes.map((route) => route.id);
   const global: Scope = { type: "global" };
-  assert.deepEqual(await fired("all", global), ["r-bound", "r-owned", "r-open"]);
-  assert.deepEqual(await fired("claimed", global), ["r-bound", "r-owned"]);
+  assert.deepEqual(await fired("all", global), ["r-bound"], "a bound installation's event");
+  assert.deepEqual(await fired("claimed", global), ["r-bound"]);
+  const unbound = { ...payload, installation: { id: 78 } };
+  const firedUnbound = async (globalIngress: "all" | "claimed") =>
+    (await selectRoutes({ ...pr, payload: unbound }, global, routes, groups, { globalIngress }))
+      .routes.map((route) => route.id);
+  assert.deepEqual(await firedUnbound("all"), ["r-owned", "r-open"]);
+  assert.deepEqual(await firedUnbound("claimed"), ["r-owned"]);
   assert.deepEqual(await fired("claimed", { type: "group", groupId: "open" }), ["r-open"]);
   const custom = { kind: "custom", provider: "custom" as const, payload: { action: "x" } };
   const customFired = await selectRoutes(

@@ -14,7 +14,9 @@ function Field(props: { name: string; children: ComponentChildren }) {
 /** How to point GitHub and Gitea (or Forgejo) at a group's webhook address. */
 export function WebhookSetup(props: { url: string }) {
   const url = <code class={CODE}>{props.url}</code>;
-  const json = <code class={CODE}>application/json</code>;
+  const form = <code class={CODE}>application/x-www-form-urlencoded</code>;
+  const plain = <code class={CODE}>application/json</code>;
+  const json = <>{plain} (or {form})</>;
   return (
     <section class={CARD} aria-labelledby="setup-title">
       <h2 id="setup-title" class={CARD_TITLE}>Connect a repository</h2>

@@ -34,6 +34,8 @@ export interface Endpoint<Body = unknown, Query = unknown> {
   access: string;
   /** The JSON body; validated before the endpoint runs unless `bodyCheckedByEndpoint`. */
   body?: z.ZodType<Body, unknown>;
+  /** The body may be left out: an empty body counts as `{}`. */
+  bodyOptional?: boolean;
   /** The endpoint validates the body itself (with the same schemas, see its module). */
   bodyCheckedByEndpoint?: boolean;
   query?: z.ZodType<Query, unknown>;
@@ -171,7 +173,11 @@ export function apiHandler<Body, Query>(
       : undefined as Query;
     let body = undefined as Body;
     if (endpoint.body) {
-      const raw = await readJsonBody(ctx.req, { maxBytes: ADMIN_BODY_BYTES });
+      const raw = await readJsonBody(
+        ctx.req,
+        { maxBytes: ADMIN_BODY_BYTES },
+        endpoint.bodyOptional ? {} : undefined,
+      );
       body = endpoint.bodyCheckedByEndpoint ? raw as Body : parseOr400(endpoint.body, raw);
     }
     const data = await run({

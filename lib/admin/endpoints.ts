@@ -216,9 +216,20 @@ export const ADMIN_ENDPOINTS = {
   regenerateWebhook: defineEndpoint({
     method: "POST",
     path: "/admin/api/groups/{id}/webhook/regenerate",
-    summary: "Generate or regenerate the group's webhook secret; the only time it is shown",
+    summary: "Generate or regenerate the group's webhook secret; the only time it is shown. " +
+      "The replaced secret keeps working for `graceSeconds` (default 24 hours)",
     access: OWN,
+    body: s.webhookRegenerateSchema,
+    bodyOptional: true,
     response: s.webhookSecretSchema,
+  }),
+  revokePreviousWebhookSecret: defineEndpoint({
+    method: "DELETE",
+    path: "/admin/api/groups/{id}/webhook/previous",
+    summary: "End the replaced webhook secret's grace period at once",
+    access: OWN,
+    response: s.okSchema,
+    errors: { "404": "the group has no replaced secret in its grace period" },
   }),
   deleteWebhook: defineEndpoint({
     method: "DELETE",

@@ -279,7 +279,7 @@ function operation(
     ...(endpoint.body
       ? {
         requestBody: {
-          required: true,
+          required: endpoint.bodyOptional !== true,
           content: {
             [page ? "application/x-www-form-urlencoded" : "application/json"]: {
               schema: ref(idOf(endpoint.body)),

@@ -17,6 +17,7 @@ import {
 import { ID_PATTERN } from "../ids.ts";
 import { MAX_ALLOWED_TARGETS } from "../limits.ts";
 import { AUDIT_ACTIONS } from "../store/audit.ts";
+import { MAX_SECRET_GRACE_MS } from "../store/tenants.ts";
 
 /** A route, group or fragment id. */
 export const idSchema = z.string().regex(ID_PATTERN, {
@@ -140,10 +141,30 @@ export const webhookInfoSchema = z.object({
   url: z.string(),
   enabled: z.boolean(),
   createdAt: timeSchema.optional(),
+  lastUsedAt: timeSchema.optional().describe("when the current secret last verified a webhook"),
+  previous: z.object({
+    createdAt: timeSchema,
+    expiresAt: timeSchema.describe("the replaced secret verifies webhooks until then"),
+    lastUsedAt: timeSchema.optional(),
+  }).optional().describe("the replaced secret, while its grace period lasts"),
 });
 
+/** How long the replaced secret keeps working after a regenerate. */
+export const webhookRegenerateSchema = z.object({
+  graceSeconds: z.number().int().min(0, { error: "must be 0..604800" }).max(
+    MAX_SECRET_GRACE_MS / 1000,
+    { error: "must be 0..604800" },
+  ).optional().describe(
+    "how long the replaced secret keeps working, in seconds (0..604800, default 86400)",
+  ),
+}).strict();
+
 /** A freshly generated group secret (shown this once). */
-export const webhookSecretSchema = z.object({ secret: z.string(), url: z.string() });
+export const webhookSecretSchema = z.object({
+  secret: z.string(),
+  url: z.string(),
+  previousExpiresAt: timeSchema.optional().describe("until when the replaced secret works"),
+});
 
 const statusSchema = z.enum(["ok", "failed", "retrying", "dead"]);
 const platformSchema = z.enum(["discord", "telegram"]);

@@ -117,6 +117,24 @@ export function groupClaimsEvent(event: SelectableEvent, group: Group): boolean 
   return ownerLoginsOf(event.payload).some((login) => owners.has(login));
 }
 
+/**
+ * The groups a global event may enter: when its `installation.id` is bound to groups, only
+ * those (so an installation's events never reach another tenant); otherwise every group, or
+ * with `claimed` the groups that claimed it.
+ */
+function globalEntrants(
+  event: SelectableEvent,
+  groups: readonly Group[],
+  globalIngress: "all" | "claimed" | undefined,
+): readonly Group[] {
+  const installationId = installationIdOf(event.payload);
+  const bound = installationId === undefined
+    ? []
+    : groups.filter((group) => group.installationId === installationId);
+  if (bound.length > 0) return bound;
+  return globalIngress === "claimed" ? groups.filter((g) => groupClaimsEvent(event, g)) : groups;
+}
+
 /** A route that could not be evaluated for an event, and why. */
 export interface UnevaluatedRoute {
   route: Route;
@@ -134,8 +152,9 @@ export interface Selection {
 /** How selection spends and shares time, and which groups global events enter. */
 export interface SelectOptions {
   /**
-   * Global ingress only: `all` groups (default), or only groups that `claimed` the event (bound
-   * to its installation, or whose `owners` names its repository owner or organization).
+   * Global ingress only, for events whose installation no group is bound to: `all` groups
+   * (default), or only groups that `claimed` the event (whose `owners` names its repository
+   * owner or organization).
    */
   globalIngress?: "all" | "claimed";
   /** Steps each group may spend on one event (default EVALUATION_STEPS). */
@@ -151,9 +170,10 @@ const nextMacrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0
 
 /**
  * The routes that fire for an event, in stored order, and those that could not be evaluated.
- * Only enabled routes of groups the event may enter count (global ingress: every group, or
- * with `globalIngress: "claimed"` the groups that claimed it; a group's ingress: that group). A fallback route fires only when its filters match and no
- * non-fallback route of its group fired.
+ * Only enabled routes of groups the event may enter count (global ingress: the groups bound to
+ * the event's installation when there are any, else every group, or with `globalIngress:
+ * "claimed"` the groups that claimed it; a group's ingress: that group). A fallback route fires
+ * only when its filters match and no non-fallback route of its group fired.
  */
 export async function selectRoutes(
   event: SelectableEvent,
@@ -163,12 +183,9 @@ export async function selectRoutes(
   options: SelectOptions = {},
 ): Promise<Selection> {
   const open = new Set(
-    groups
-      .filter((group) =>
-        scope.type === "global"
-          ? options.globalIngress !== "claimed" || groupClaimsEvent(event, group)
-          : group.id === scope.groupId
-      )
+    (scope.type === "global"
+      ? globalEntrants(event, groups, options.globalIngress)
+      : groups.filter((group) => group.id === scope.groupId))
       .filter((group) => eventEntersGroup(event, group))
       .map((group) => group.id),
   );

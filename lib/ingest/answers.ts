@@ -22,6 +22,8 @@ export const INGRESS_ERRORS = {
   unreadable: BODY_ERRORS.unreadable,
   invalidSignature: "Invalid signature",
   invalidEvent: "Invalid event",
+  formWithoutPayload:
+    "Invalid event: a form body (application/x-www-form-urlencoded) needs exactly one `payload` field holding the JSON event",
   invalidDeliveryId:
     `Invalid delivery id: at most ${MAX_DELIVERY_ID_LENGTH} printable ASCII characters`,
   unknownGroup: "Unknown group webhook",

@@ -1,8 +1,9 @@
 /**
  * The webhook ingress: `POST /webhook` (global secrets, provider detected from
  * the headers) and `POST /webhook/:groupId` (the group's own secret, whatever
- * the provider). Checks run in a fixed order: size (413), signature
- * (401), event header and JSON object body (400); only then de-duplication and
+ * the provider). Checks run in a fixed order: size (413), signature over the raw body
+ * (401), event header and JSON object body (400; a URL-encoded form body is read for its
+ * `payload` field, see `event_body.ts`); only then de-duplication and
  * the durable accept (group-committed with the events accepted at the same time,
  * answered only once the commit holding the event succeeded). Matching and sending happen later, in the queue worker.
  * Whatever becomes part of a KV key or the stored event is bounded first: the
@@ -11,11 +12,16 @@
  * event that is acknowledged can always be stored and delivered.
  */
 import { detectProvider } from "../providers/detect.ts";
-import type { EventName, ProviderAdapter } from "../providers/adapter.ts";
+import type {
+  EventName,
+  ProviderAdapter,
+  SignedRequest,
+  Verification,
+} from "../providers/adapter.ts";
 import { isNonceReplayed, type SaveOutcome } from "../store/events.ts";
 import { saveEventGrouped } from "../store/group_commit.ts";
 import { getGroup } from "../store/groups.ts";
-import { getGroupSecret } from "../store/tenants.ts";
+import { noteSecretUsed, readGroupSecrets, type SecretSlot } from "../store/tenants.ts";
 import { fromUtf8 } from "../encoding.ts";
 import type { Provider, Scope } from "../types.ts";
 import { isBoundedAction, isId } from "../ids.ts";
@@ -24,6 +30,7 @@ import { type BodyRefusal, readBody } from "../request_body.ts";
 import { accepted, duplicate, INGRESS_ERRORS, json, jsonError } from "./answers.ts";
 import { pickHeaders } from "./headers.ts";
 import { applyInstallationEvent } from "./installation.ts";
+import { eventJsonOf } from "./event_body.ts";
 
 /** A structured log line from the ingress. */
 export type IngressLog = (
@@ -53,21 +60,72 @@ export type IngestResult =
   | { outcome: "accepted" | "duplicate"; provider: Provider }
   | { outcome: "refused" | "failed"; status: number };
 
-interface Ingress {
-  scope: Scope;
-  secretsFor: (provider: Provider) => readonly string[];
+/** Secrets tried together, and what to note when a request they verify is accepted. */
+interface SecretSet {
+  secrets: readonly string[];
+  onAccepted?: () => Promise<void>;
 }
 
-async function resolveIngress(deps: IngressDeps, groupId?: string): Promise<Ingress | null> {
+interface Ingress {
+  scope: Scope;
+  /** The secret sets to try, in order. */
+  secretsFor: (provider: Provider) => readonly SecretSet[];
+}
+
+async function resolveIngress(
+  deps: IngressDeps,
+  groupId: string | undefined,
+  now: number,
+): Promise<Ingress | null> {
   if (groupId === undefined) {
-    return { scope: { type: "global" }, secretsFor: (provider) => deps.secrets[provider] };
+    return {
+      scope: { type: "global" },
+      secretsFor: (provider) => [{ secrets: deps.secrets[provider] }],
+    };
   }
-  const [group, secret] = await Promise.all([
+  const [group, read] = await Promise.all([
     getGroup(deps.kv, groupId),
-    getGroupSecret(deps.kv, groupId, deps.encryptionKey),
+    readGroupSecrets(deps.kv, groupId, deps.encryptionKey, now),
   ]);
-  if (!group || !secret) return null;
-  return { scope: { type: "group", groupId }, secretsFor: () => [secret.secret] };
+  if (!group || !read) return null;
+  const setOf = (secret: string, slot: SecretSlot): SecretSet => ({
+    secrets: [secret],
+    onAccepted: () => noteSecretUsed(deps.kv, read, slot, now),
+  });
+  const sets = [setOf(read.current.secret, "current")];
+  if (read.previous) sets.push(setOf(read.previous.secret, "previous"));
+  return { scope: { type: "group", groupId }, secretsFor: () => sets };
+}
+
+/** Verifies the request with each secret set in turn; the set that matched, if one did. */
+async function verifyWithAny(
+  adapter: ProviderAdapter,
+  request: Omit<SignedRequest, "secrets">,
+  sets: readonly SecretSet[],
+): Promise<{ verification: Verification; matched?: SecretSet }> {
+  let verification: Verification = { ok: false, reason: "no secret is configured" };
+  for (const set of sets) {
+    if (set.secrets.length === 0) continue;
+    verification = await adapter.verify({ ...request, secrets: set.secrets });
+    if (verification.ok) return { verification, matched: set };
+  }
+  return { verification };
+}
+
+/**
+ * Notes the secret that verified an accepted request (its last-used time); a refused or
+ * failed request changes nothing, and a failed note never fails the request.
+ */
+async function noteAccepted(
+  deps: IngressDeps,
+  matched: SecretSet | undefined,
+  response: Response,
+): Promise<Response> {
+  if (response.status !== 200 || !matched?.onAccepted) return response;
+  await matched.onAccepted().catch((error) =>
+    deps.log?.("warn", "webhook secret last-used not recorded", { error: String(error) })
+  );
+  return response;
 }
 
 function parseJsonObject(body: Uint8Array): Record<string, unknown> | null {
@@ -157,7 +215,7 @@ async function ingest(
   const log = deps.log ?? (() => {});
   const now = (deps.now ?? Date.now)();
   const ingress = groupId === undefined || isId("group", groupId)
-    ? await resolveIngress(deps, groupId)
+    ? await resolveIngress(deps, groupId, now)
     : null;
   if (!ingress) {
     request.body?.cancel().catch(() => {});
@@ -175,17 +233,16 @@ async function ingest(
     log("warn", "webhook refused: no known signature or event header");
     return jsonError(401, INGRESS_ERRORS.invalidSignature);
   }
-  const secrets = ingress.secretsFor(adapter.provider);
-  if (secrets.length === 0) {
+  const secretSets = ingress.secretsFor(adapter.provider);
+  if (secretSets.every((set) => set.secrets.length === 0)) {
     log("warn", "webhook refused: no secret is configured", { provider: adapter.provider });
     return jsonError(401, INGRESS_ERRORS.invalidSignature);
   }
-  const verification = await adapter.verify({
-    headers: request.headers,
-    body,
-    secrets,
-    nowMs: now,
-  });
+  const { verification, matched } = await verifyWithAny(
+    adapter,
+    { headers: request.headers, body, nowMs: now },
+    secretSets,
+  );
   if (!verification.ok) {
     log("warn", "webhook refused: invalid signature", {
       provider: adapter.provider,
@@ -211,13 +268,15 @@ async function ingest(
     return jsonError(401, INGRESS_ERRORS.invalidSignature);
   }
 
-  const payload = parseJsonObject(body);
+  const eventJson = eventJsonOf(request.headers, body);
+  if (!eventJson.ok) return jsonError(400, eventJson.error);
+  const payload = parseJsonObject(eventJson.json);
   const name = payload && adapter.eventName(request.headers, payload);
   if (!payload || !name || !isBoundedAction(name.action)) {
     return jsonError(400, INGRESS_ERRORS.invalidEvent);
   }
 
-  if (name.kind === "ping") return accepted();
+  if (name.kind === "ping") return await noteAccepted(deps, matched, accepted());
   if (
     adapter.provider === "github" && name.kind === "installation" &&
     ingress.scope.type === "global"
@@ -225,11 +284,21 @@ async function ingest(
     const outcome = await applyInstallationEvent(deps.kv, name.action, payload, now);
     if (!outcome) return jsonError(400, INGRESS_ERRORS.invalidEvent);
     log("info", "installation event applied", { action: name.action, ...outcome });
-    return accepted();
+    return await noteAccepted(deps, matched, accepted());
   }
   // Returned without `await`, so this function's variables (the body, the parsed payload)
   // are not kept while the event waits for its commit.
-  return acceptEvent(deps, request, ingress, adapter, name, body, deliveryId, nonce, now);
+  return acceptEvent(
+    deps,
+    request,
+    ingress,
+    adapter,
+    name,
+    eventJson.json,
+    deliveryId,
+    nonce,
+    now,
+  ).then((response) => noteAccepted(deps, matched, response));
 }
 
 /**

@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = [
   "invite.revoke",
   "invite.accept",
   "webhook.regenerate",
+  "webhook.revoke",
   "webhook.delete",
   "delivery.redeliver",
   "targets.replace",

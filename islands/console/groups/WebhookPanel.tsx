@@ -1,8 +1,8 @@
-import { useState } from "preact/hooks";
+import { useId, useState } from "preact/hooks";
+import { ActiveSecrets } from "../../../components/groups/ActiveSecrets.tsx";
 import { callApi, groupPath } from "../../../components/groups/api.ts";
 import { ConfirmDialog } from "../../../components/groups/ConfirmDialog.tsx";
 import { CopyButton } from "../../../components/groups/CopyButton.tsx";
-import { formatTime } from "../../../components/groups/format.ts";
 import { UntilHydrated } from "../../../components/groups/UntilHydrated.tsx";
 import { type Status, StatusMessage } from "../../../components/groups/StatusMessage.tsx";
 import {
@@ -12,37 +12,75 @@ import {
   CARD_TITLE,
   CODE_FIELD,
   DANGER_QUIET,
+  INPUT,
   MUTED,
   PRIMARY,
   SECONDARY,
 } from "../../../components/groups/ui.ts";
 import type { WebhookView } from "../../../lib/admin/group_pages.ts";
 
+/** How long the replaced secret may keep working, as the regenerate dialog offers it. */
+const GRACE_CHOICES: [seconds: number, label: string][] = [
+  [0, "Not at all: it stops at once"],
+  [60 * 60, "1 hour"],
+  [24 * 60 * 60, "24 hours"],
+  [3 * 24 * 60 * 60, "3 days"],
+  [7 * 24 * 60 * 60, "7 days"],
+];
+const DEFAULT_GRACE = 24 * 60 * 60;
+
 /**
- * A group's own webhook (owner): its address to copy, whether it has a secret, a new secret
- * shown this once with a copy button, and switching the webhook off.
+ * A group's own webhook (owner): its address to copy, its active secrets with when they were
+ * last used, a new secret shown this once with a copy button (the replaced one keeps working
+ * for the grace period chosen, and can be revoked early), and switching the webhook off.
  */
 export default function WebhookPanel(props: { groupId: string; webhook: WebhookView }) {
   const [webhook, setWebhook] = useState(props.webhook);
   const [secret, setSecret] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<Status>(null);
-  const [confirm, setConfirm] = useState<"regenerate" | "delete" | null>(null);
+  const [confirm, setConfirm] = useState<"regenerate" | "revoke" | "delete" | null>(null);
+  const [graceSeconds, setGraceSeconds] = useState(DEFAULT_GRACE);
+  const graceId = useId();
 
   const regenerate = async () => {
     setBusy(true);
-    const answer = await callApi<{ secret: string; url: string }>(
+    const answer = await callApi<{ secret: string; url: string; previousExpiresAt?: number }>(
       "POST",
       groupPath(props.groupId, "/webhook/regenerate"),
+      { body: webhook.enabled ? { graceSeconds } : {} },
     );
     setBusy(false);
     setConfirm(null);
     if (!answer.ok || !answer.data) {
       return setStatus({ tone: "error", text: `No new secret: ${answer.error}` });
     }
+    const { previousExpiresAt } = answer.data;
     setSecret(answer.data.secret);
-    setWebhook({ url: answer.data.url, enabled: true, createdAt: Date.now() });
+    setWebhook({
+      url: answer.data.url,
+      enabled: true,
+      createdAt: Date.now(),
+      ...(previousExpiresAt === undefined ? {} : {
+        previous: {
+          createdAt: webhook.createdAt ?? 0,
+          expiresAt: previousExpiresAt,
+          ...(webhook.lastUsedAt === undefined ? {} : { lastUsedAt: webhook.lastUsedAt }),
+        },
+      }),
+    });
     setStatus({ tone: "ok", text: "New secret generated. Copy it now." });
+  };
+
+  const revoke = async () => {
+    setBusy(true);
+    const answer = await callApi("DELETE", groupPath(props.groupId, "/webhook/previous"));
+    setBusy(false);
+    setConfirm(null);
+    if (!answer.ok) return setStatus({ tone: "error", text: `Not revoked: ${answer.error}` });
+    const { previous: _revoked, ...rest } = webhook;
+    setWebhook(rest);
+    setStatus({ tone: "ok", text: "Previous secret revoked: only the current one works now." });
   };
 
   const disable = async () => {
@@ -70,9 +108,7 @@ export default function WebhookPanel(props: { groupId: string; webhook: WebhookV
         </div>
         <p class={`mt-1 ${MUTED}`}>
           {webhook.enabled
-            ? `Events signed with this group's secret are accepted at this address (secret created ${
-              formatTime(webhook.createdAt ?? 0)
-            }). Only this group's routes see them.`
+            ? "Events signed with one of this group's active secrets are accepted at this address. Only this group's routes see them."
             : "This address answers 404 until the group has a secret: generate one, then paste both into the sender's webhook settings."}
         </p>
         <label for="webhook-url" class="mt-4 block text-sm font-medium">Payload URL</label>
@@ -80,6 +116,7 @@ export default function WebhookPanel(props: { groupId: string; webhook: WebhookV
           <input id="webhook-url" class={CODE_FIELD} readOnly value={webhook.url} />
           <CopyButton text={webhook.url} what="webhook URL" testId="copy-webhook-url" />
         </div>
+        <ActiveSecrets webhook={webhook} busy={busy} onRevoke={() => setConfirm("revoke")} />
         {secret !== null && (
           <div
             class="mt-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50"
@@ -133,8 +170,34 @@ export default function WebhookPanel(props: { groupId: string; webhook: WebhookV
           onConfirm={regenerate}
           onCancel={() => setConfirm(null)}
         >
-          The current secret stops working at once: senders still using it get 401 until you paste
-          the new one into their webhook settings.
+          <p>
+            Senders still using the current secret keep working for the time chosen here; paste the
+            new secret into their webhook settings before it ends.
+          </p>
+          <label for={graceId} class="mt-3 block font-medium">
+            Keep the current secret working for
+          </label>
+          <select
+            id={graceId}
+            class={`${INPUT} mt-1`}
+            value={String(graceSeconds)}
+            onChange={(event) => setGraceSeconds(Number(event.currentTarget.value))}
+            data-testid="grace-period"
+          >
+            {GRACE_CHOICES.map(([seconds, label]) => (
+              <option key={seconds} value={String(seconds)}>{label}</option>
+            ))}
+          </select>
+        </ConfirmDialog>
+        <ConfirmDialog
+          open={confirm === "revoke"}
+          title="Revoke the previous secret?"
+          confirmLabel="Revoke previous secret"
+          busy={busy}
+          onConfirm={revoke}
+          onCancel={() => setConfirm(null)}
+        >
+          The previous secret stops working now: senders still signing with it get 401.
         </ConfirmDialog>
         <ConfirmDialog
           open={confirm === "delete"}
