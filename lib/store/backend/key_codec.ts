@@ -31,6 +31,12 @@ const decoder = new TextDecoder("utf-8", { fatal: true });
 /** Encodes a key; throws a TypeError for an empty key or a part of an unsupported type. */
 export function encodeKey(key: KvKey): Uint8Array {
   if (!Array.isArray(key) || key.length === 0) throw new TypeError("key cannot be empty");
+  return encodePrefix(key);
+}
+
+/** Encodes a list prefix, which (unlike a key) may be empty: the prefix of every key. */
+export function encodePrefix(key: KvKey): Uint8Array {
+  if (!Array.isArray(key)) throw new TypeError("key must be an array");
   const out: number[] = [];
   for (const part of key) encodePart(part, out);
   return Uint8Array.from(out);
@@ -115,7 +121,7 @@ export function decodeKey(bytes: Uint8Array): KvKey {
       }
       key.push(negative ? -magnitude : magnitude);
     } else if (tag === NUMBER) {
-      const body = bytes.slice(at, at + 8);
+      const body = Uint8Array.from(bytes.subarray(at, at + 8));
       at += 8;
       if (body[0] & 0x80) body[0] ^= 0x80;
       else { for (let i = 0; i < 8; i++) body[i] ^= 0xff; }

@@ -5,7 +5,7 @@
  * selector's prefix, as Deno KV's is.
  */
 import { concatBytes, fromBase64, toBase64 } from "../../encoding.ts";
-import { encodeKey, startsWith } from "./key_codec.ts";
+import { encodeKey, encodePrefix, startsWith } from "./key_codec.ts";
 import { checkReadKey } from "./limits.ts";
 import type { KvListSelector } from "./types.ts";
 
@@ -21,7 +21,7 @@ const END = Uint8Array.of(0xff);
 
 /** The range of a selector, narrowed by a cursor (forward: after it; reverse: before it). */
 export function rangeOf(selector: KvListSelector, cursor?: string, reverse = false): KeyRange {
-  const prefix = "prefix" in selector ? encodeKey(selector.prefix) : undefined;
+  const prefix = "prefix" in selector ? encodePrefix(selector.prefix) : undefined;
   const start = "start" in selector ? encodeKey(selector.start) : undefined;
   const end = "end" in selector ? encodeKey(selector.end) : undefined;
   for (const key of [prefix, start, end]) if (key) checkReadKey(key);
