@@ -78,7 +78,8 @@ const databaseUrl = optionalText.superRefine((value, ctx) => {
   if (value === undefined) return;
   const parsed = URL.parse(value);
   const ok = parsed !== null && (parsed.protocol === "postgres:" ||
-    parsed.protocol === "postgresql:") && parsed.hostname !== "" && parsed.pathname.length > 1;
+    parsed.protocol === "postgresql:") &&
+    parsed.hostname !== "" && parsed.pathname.length > 1;
   if (!ok) {
     ctx.addIssue({
       code: "custom",

@@ -143,37 +143,46 @@ conformance("keys of every type list in Deno KV's order and read back equal", as
   }
 });
 
-conformance("a prefix list leaves out the prefix itself; start inclusive, end exclusive", async ({ kv }) => {
-  await kv.set(["p"], "self");
-  for (let i = 0; i < 6; i++) await kv.set(["p", i], i);
-  await kv.set(["p", 2, "child"], "deep");
-  await kv.set(["q", 0], "other");
-  assert.deepEqual(await collect(kv.list({ prefix: ["p"] })), [
-    ["p", 0],
-    ["p", 1],
-    ["p", 2],
-    ["p", 2, "child"],
-    ["p", 3],
-    ["p", 4],
-    ["p", 5],
-  ]);
-  assert.deepEqual(await collect(kv.list({ prefix: ["p"], start: ["p", 3] })), [
-    ["p", 3],
-    ["p", 4],
-    ["p", 5],
-  ]);
-  assert.deepEqual(await collect(kv.list({ prefix: ["p"], end: ["p", 2] })), [["p", 0], ["p", 1]]);
-  assert.deepEqual(await collect(kv.list({ start: ["p", 1], end: ["p", 3] })), [
-    ["p", 1],
-    ["p", 2],
-    ["p", 2, "child"],
-  ]);
-  assert.deepEqual(
-    await collect(kv.list({ prefix: ["p"] }, { reverse: true, limit: 2 })),
-    [["p", 5], ["p", 4]],
-  );
-  await assert.rejects(async () => await collect(kv.list({ prefix: ["p"], start: ["q"] })), TypeError);
-});
+conformance(
+  "a prefix list leaves out the prefix itself; start inclusive, end exclusive",
+  async ({ kv }) => {
+    await kv.set(["p"], "self");
+    for (let i = 0; i < 6; i++) await kv.set(["p", i], i);
+    await kv.set(["p", 2, "child"], "deep");
+    await kv.set(["q", 0], "other");
+    assert.deepEqual(await collect(kv.list({ prefix: ["p"] })), [
+      ["p", 0],
+      ["p", 1],
+      ["p", 2],
+      ["p", 2, "child"],
+      ["p", 3],
+      ["p", 4],
+      ["p", 5],
+    ]);
+    assert.deepEqual(await collect(kv.list({ prefix: ["p"], start: ["p", 3] })), [
+      ["p", 3],
+      ["p", 4],
+      ["p", 5],
+    ]);
+    assert.deepEqual(await collect(kv.list({ prefix: ["p"], end: ["p", 2] })), [["p", 0], [
+      "p",
+      1,
+    ]]);
+    assert.deepEqual(await collect(kv.list({ start: ["p", 1], end: ["p", 3] })), [
+      ["p", 1],
+      ["p", 2],
+      ["p", 2, "child"],
+    ]);
+    assert.deepEqual(
+      await collect(kv.list({ prefix: ["p"] }, { reverse: true, limit: 2 })),
+      [["p", 5], ["p", 4]],
+    );
+    await assert.rejects(
+      async () => await collect(kv.list({ prefix: ["p"], start: ["q"] })),
+      TypeError,
+    );
+  },
+);
 
 conformance("cursors page through a list forwards and backwards without gaps", async ({ kv }) => {
   for (let i = 0; i < 25; i++) await kv.set(["page", i], i);
@@ -208,39 +217,49 @@ conformance("versionstamps are 20 hex digits and grow with each commit", async (
   assert.equal((await kv.get(["v"])).versionstamp, second.versionstamp);
 });
 
-conformance("check: a changed versionstamp or an existing key fails the whole commit", async ({ kv }) => {
-  const { versionstamp } = await kv.set(["c"], "old");
-  const fresh = await kv.atomic().check({ key: ["c"], versionstamp }).set(["c"], "new")
-    .set(["c2"], "x").commit();
-  assert.equal(fresh.ok, true);
-  const stale = await kv.atomic().check({ key: ["c"], versionstamp }).set(["c"], "stale")
-    .set(["c3"], "y").commit();
-  assert.deepEqual(stale, { ok: false });
-  assert.equal((await kv.get(["c"])).value, "new");
-  assert.equal((await kv.get(["c3"])).versionstamp, null, "nothing of a failed commit is written");
-  const mustNotExist = await kv.atomic().check({ key: ["c"], versionstamp: null }).set(["c4"], 1)
-    .commit();
-  assert.deepEqual(mustNotExist, { ok: false });
-  const absent = await kv.atomic().check({ key: ["nobody"], versionstamp: null }).set(
-    ["nobody"],
-    1,
-  ).commit();
-  assert.equal(absent.ok, true);
-  await kv.delete(["nobody"]);
-  const gone = await kv.atomic().check({ key: ["nobody"], versionstamp: null }).commit();
-  assert.equal(gone.ok, true, "a deleted key does not exist");
-});
+conformance(
+  "check: a changed versionstamp or an existing key fails the whole commit",
+  async ({ kv }) => {
+    const { versionstamp } = await kv.set(["c"], "old");
+    const fresh = await kv.atomic().check({ key: ["c"], versionstamp }).set(["c"], "new")
+      .set(["c2"], "x").commit();
+    assert.equal(fresh.ok, true);
+    const stale = await kv.atomic().check({ key: ["c"], versionstamp }).set(["c"], "stale")
+      .set(["c3"], "y").commit();
+    assert.deepEqual(stale, { ok: false });
+    assert.equal((await kv.get(["c"])).value, "new");
+    assert.equal(
+      (await kv.get(["c3"])).versionstamp,
+      null,
+      "nothing of a failed commit is written",
+    );
+    const mustNotExist = await kv.atomic().check({ key: ["c"], versionstamp: null }).set(["c4"], 1)
+      .commit();
+    assert.deepEqual(mustNotExist, { ok: false });
+    const absent = await kv.atomic().check({ key: ["nobody"], versionstamp: null }).set(
+      ["nobody"],
+      1,
+    ).commit();
+    assert.equal(absent.ok, true);
+    await kv.delete(["nobody"]);
+    const gone = await kv.atomic().check({ key: ["nobody"], versionstamp: null }).commit();
+    assert.equal(gone.ok, true, "a deleted key does not exist");
+  },
+);
 
 conformance("commits racing on one check from two connections: exactly one wins", async (store) => {
   const other = await store.another();
   for (let round = 0; round < 5; round++) {
     const key = ["race", round];
     const results = await Promise.all(
-      Array.from({ length: 8 }, (_, i) =>
-        whileBusy(() =>
-          (i % 2 ? other : store.kv).atomic().check({ key, versionstamp: null }).set(key, i)
-            .commit()
-        )),
+      Array.from(
+        { length: 8 },
+        (_, i) =>
+          whileBusy(() =>
+            (i % 2 ? other : store.kv).atomic().check({ key, versionstamp: null }).set(key, i)
+              .commit()
+          ),
+      ),
     );
     assert.equal(results.filter((result) => result.ok).length, 1, `round ${round}`);
   }
@@ -259,34 +278,40 @@ conformance("commits racing on one check from two connections: exactly one wins"
   assert.equal((await store.kv.get(counter)).value, 10);
 });
 
-conformance("sum wraps around at 2^64; min and max; counting a non-U64 value is a TypeError", async ({ kv }) => {
-  await kv.atomic().sum(["n"], 5n).commit();
-  await kv.atomic().sum(["n"], 7n).sum(["n"], 1n).commit();
-  assert.deepEqual((await kv.get(["n"])).value, new KvU64(13n));
-  await kv.set(["wrap"], new KvU64(2n ** 64n - 1n));
-  await kv.atomic().sum(["wrap"], 3n).commit();
-  assert.equal((await kv.get<KvU64>(["wrap"])).value!.value, 2n);
-  await kv.atomic().min(["lo"], 9n).commit();
-  await kv.atomic().min(["lo"], 4n).min(["lo"], 6n).commit();
-  await kv.atomic().max(["hi"], 4n).commit();
-  await kv.atomic().max(["hi"], 9n).max(["hi"], 6n).commit();
-  assert.equal((await kv.get<KvU64>(["lo"])).value!.value, 4n);
-  assert.equal((await kv.get<KvU64>(["hi"])).value!.value, 9n);
-  await kv.set(["text"], 5);
-  await assert.rejects(async () => await kv.atomic().sum(["text"], 1n).commit(), TypeError);
-  assert.equal((await kv.get(["text"])).value, 5);
-  assert.throws(() => kv.atomic().sum(["n"], -1n), RangeError);
-});
+conformance(
+  "sum wraps around at 2^64; min and max; counting a non-U64 value is a TypeError",
+  async ({ kv }) => {
+    await kv.atomic().sum(["n"], 5n).commit();
+    await kv.atomic().sum(["n"], 7n).sum(["n"], 1n).commit();
+    assert.deepEqual((await kv.get(["n"])).value, new KvU64(13n));
+    await kv.set(["wrap"], new KvU64(2n ** 64n - 1n));
+    await kv.atomic().sum(["wrap"], 3n).commit();
+    assert.equal((await kv.get<KvU64>(["wrap"])).value!.value, 2n);
+    await kv.atomic().min(["lo"], 9n).commit();
+    await kv.atomic().min(["lo"], 4n).min(["lo"], 6n).commit();
+    await kv.atomic().max(["hi"], 4n).commit();
+    await kv.atomic().max(["hi"], 9n).max(["hi"], 6n).commit();
+    assert.equal((await kv.get<KvU64>(["lo"])).value!.value, 4n);
+    assert.equal((await kv.get<KvU64>(["hi"])).value!.value, 9n);
+    await kv.set(["text"], 5);
+    await assert.rejects(async () => await kv.atomic().sum(["text"], 1n).commit(), TypeError);
+    assert.equal((await kv.get(["text"])).value, 5);
+    assert.throws(() => kv.atomic().sum(["n"], -1n), RangeError);
+  },
+);
 
-conformance("expireIn: an entry is there until it expires; a bad expireIn is a TypeError", async ({ kv }) => {
-  await kv.set(["exp", "short"], "soon gone", { expireIn: 60_000 });
-  await kv.atomic().set(["exp", "long"], "stays", { expireIn: 600_000 }).set(["exp", "plain"], 1)
-    .commit();
-  assert.equal((await kv.get(["exp", "short"])).value, "soon gone");
-  assert.equal((await collect(kv.list({ prefix: ["exp"] }))).length, 3);
-  await assert.rejects(async () => await kv.set(["exp", "bad"], 1, { expireIn: -1 }), TypeError);
-  await assert.rejects(async () => await kv.set(["exp", "bad"], 1, { expireIn: 1.5 }), TypeError);
-});
+conformance(
+  "expireIn: an entry is there until it expires; a bad expireIn is a TypeError",
+  async ({ kv }) => {
+    await kv.set(["exp", "short"], "soon gone", { expireIn: 60_000 });
+    await kv.atomic().set(["exp", "long"], "stays", { expireIn: 600_000 }).set(["exp", "plain"], 1)
+      .commit();
+    assert.equal((await kv.get(["exp", "short"])).value, "soon gone");
+    assert.equal((await collect(kv.list({ prefix: ["exp"] }))).length, 3);
+    await assert.rejects(async () => await kv.set(["exp", "bad"], 1, { expireIn: -1 }), TypeError);
+    await assert.rejects(async () => await kv.set(["exp", "bad"], 1, { expireIn: 1.5 }), TypeError);
+  },
+);
 
 conformance("values of every kind read back as they were written", async ({ kv }) => {
   const values: unknown[] = [
@@ -324,67 +349,79 @@ conformance("values of every kind read back as they were written", async ({ kv }
   await assert.rejects(async () => await kv.set(["fn"], () => 1), TypeError);
 });
 
-conformance("getMany reads keys in the order given, missing ones as null entries", async ({ kv }) => {
-  await kv.set(["m", 1], "one");
-  await kv.set(["m", 3], "three");
-  const entries = await kv.getMany<[string, string, string]>([["m", 3], ["m", 2], ["m", 1]]);
-  assert.deepEqual(entries.map((entry: KvEntryMaybe<string>) => [entry.key, entry.value]), [
-    [["m", 3], "three"],
-    [["m", 2], null],
-    [["m", 1], "one"],
-  ]);
-  assert.equal(entries[1].versionstamp, null);
-  await assert.rejects(
-    async () => await kv.getMany(Array.from({ length: 11 }, (_, i) => ["m", i])),
-    TypeError,
-  );
-});
+conformance(
+  "getMany reads keys in the order given, missing ones as null entries",
+  async ({ kv }) => {
+    await kv.set(["m", 1], "one");
+    await kv.set(["m", 3], "three");
+    const entries = await kv.getMany<[string, string, string]>([["m", 3], ["m", 2], ["m", 1]]);
+    assert.deepEqual(entries.map((entry: KvEntryMaybe<string>) => [entry.key, entry.value]), [
+      [["m", 3], "three"],
+      [["m", 2], null],
+      [["m", 1], "one"],
+    ]);
+    assert.equal(entries[1].versionstamp, null);
+    await assert.rejects(
+      async () => await kv.getMany(Array.from({ length: 11 }, (_, i) => ["m", i])),
+      TypeError,
+    );
+  },
+);
 
-conformance("watch emits at once, then within a second of a change made elsewhere", async (store) => {
-  const other = await store.another();
-  await store.kv.set(["watched", "a"], 1);
-  const reader = store.kv.watch([["watched", "a"], ["watched", "b"]]).getReader();
-  try {
-    const first = await reader.read();
-    assert.deepEqual(first.value!.map((entry) => entry.value), [1, null]);
-    const started = Date.now();
-    await other.set(["unwatched"], "noise");
-    await other.set(["watched", "b"], "changed");
-    let next = await withTimeout(reader.read(), 5_000);
-    // Deno KV may report the unchanged state once more before the change
-    while (next.value![1].value === null) next = await withTimeout(reader.read(), 5_000);
-    assert.deepEqual(next.value!.map((entry) => entry.value), [1, "changed"]);
-    assert.ok(Date.now() - started < 1_500, `seen after ${Date.now() - started} ms`);
-  } finally {
-    await reader.cancel();
-  }
-});
+conformance(
+  "watch emits at once, then within a second of a change made elsewhere",
+  async (store) => {
+    const other = await store.another();
+    await store.kv.set(["watched", "a"], 1);
+    const reader = store.kv.watch([["watched", "a"], ["watched", "b"]]).getReader();
+    try {
+      const first = await reader.read();
+      assert.deepEqual(first.value!.map((entry) => entry.value), [1, null]);
+      const started = Date.now();
+      await other.set(["unwatched"], "noise");
+      await other.set(["watched", "b"], "changed");
+      let next = await withTimeout(reader.read(), 5_000);
+      // Deno KV may report the unchanged state once more before the change
+      while (next.value![1].value === null) next = await withTimeout(reader.read(), 5_000);
+      assert.deepEqual(next.value!.map((entry) => entry.value), [1, "changed"]);
+      assert.ok(Date.now() - started < 1_500, `seen after ${Date.now() - started} ms`);
+    } finally {
+      await reader.cancel();
+    }
+  },
+);
 
-conformance("limits: keys, values and commits as large as Deno KV allows, and no larger", async ({ kv }) => {
-  await kv.set(["x".repeat(2045)], "largest key");
-  await assert.rejects(async () => await kv.set(["x".repeat(2046 + 1)], 1), /Key too large/);
-  await kv.set(["bytes"], new Uint8Array(65_536));
-  await assert.rejects(async () => await kv.set(["bytes"], new Uint8Array(65_537)), /Value too large/);
-  await assert.rejects(async () => await kv.set(["text"], "x".repeat(65_536)), /Value too large/);
-  const many = kv.atomic();
-  for (let i = 0; i < 1000; i++) many.set(["many", i], i);
-  assert.equal((await many.commit()).ok, true);
-  assert.equal((await collect(kv.list({ prefix: ["many"] }))).length, 1000);
-  const tooMany = kv.atomic();
-  for (let i = 0; i < 1001; i++) tooMany.set(["many", i], i);
-  await assert.rejects(async () => await tooMany.commit(), /Too many mutations/);
-  const checks = kv.atomic();
-  for (let i = 0; i < 100; i++) checks.check({ key: ["checked", i], versionstamp: null });
-  assert.equal((await checks.commit()).ok, true);
-  checks.check({ key: ["checked", 100], versionstamp: null });
-  await assert.rejects(async () => await checks.commit(), /Too many checks/);
-  const heavy = kv.atomic();
-  for (let i = 0; i < 13; i++) heavy.set(["heavy", i], new Uint8Array(62_000));
-  assert.equal((await heavy.commit()).ok, true, "806 KB in one commit");
-  heavy.set(["heavy", 13], new Uint8Array(62_000));
-  await assert.rejects(async () => await heavy.commit(), /Total mutation size too large/);
-  await assert.rejects(async () => await kv.set([], 1), TypeError);
-});
+conformance(
+  "limits: keys, values and commits as large as Deno KV allows, and no larger",
+  async ({ kv }) => {
+    await kv.set(["x".repeat(2045)], "largest key");
+    await assert.rejects(async () => await kv.set(["x".repeat(2046 + 1)], 1), /Key too large/);
+    await kv.set(["bytes"], new Uint8Array(65_536));
+    await assert.rejects(
+      async () => await kv.set(["bytes"], new Uint8Array(65_537)),
+      /Value too large/,
+    );
+    await assert.rejects(async () => await kv.set(["text"], "x".repeat(65_536)), /Value too large/);
+    const many = kv.atomic();
+    for (let i = 0; i < 1000; i++) many.set(["many", i], i);
+    assert.equal((await many.commit()).ok, true);
+    assert.equal((await collect(kv.list({ prefix: ["many"] }))).length, 1000);
+    const tooMany = kv.atomic();
+    for (let i = 0; i < 1001; i++) tooMany.set(["many", i], i);
+    await assert.rejects(async () => await tooMany.commit(), /Too many mutations/);
+    const checks = kv.atomic();
+    for (let i = 0; i < 100; i++) checks.check({ key: ["checked", i], versionstamp: null });
+    assert.equal((await checks.commit()).ok, true);
+    checks.check({ key: ["checked", 100], versionstamp: null });
+    await assert.rejects(async () => await checks.commit(), /Too many checks/);
+    const heavy = kv.atomic();
+    for (let i = 0; i < 13; i++) heavy.set(["heavy", i], new Uint8Array(62_000));
+    assert.equal((await heavy.commit()).ok, true, "806 KB in one commit");
+    heavy.set(["heavy", 13], new Uint8Array(62_000));
+    await assert.rejects(async () => await heavy.commit(), /Total mutation size too large/);
+    await assert.rejects(async () => await kv.set([], 1), TypeError);
+  },
+);
 
 async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;

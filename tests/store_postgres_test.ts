@@ -64,7 +64,11 @@ Deno.test({
   ignore,
   async fn() {
     await using db = await freshDatabase();
-    const config = loadConfig({ KV_PATH: ":memory:", DATABASE_URL: db.url, DATABASE_POOL_SIZE: "3" });
+    const config = loadConfig({
+      KV_PATH: ":memory:",
+      DATABASE_URL: db.url,
+      DATABASE_POOL_SIZE: "3",
+    });
     const kv = await openStore(config);
     assert.ok(kv instanceof PostgresKv);
     await kv.set(["where"], "postgres");
@@ -86,7 +90,9 @@ Deno.test({
   async fn() {
     await using db = await freshDatabase();
     const stores = await Promise.all(
-      [1, 2, 3].map(() => openStore({ kvPath: undefined, databaseUrl: db.url, databasePoolSize: 2 })),
+      [1, 2, 3].map(() =>
+        openStore({ kvPath: undefined, databaseUrl: db.url, databasePoolSize: 2 })
+      ),
     );
     const rows = await db.sql`SELECT version FROM schema_migrations ORDER BY version`;
     assert.deepEqual(rows.map((row) => row.version), [1]);
@@ -152,7 +158,11 @@ Deno.test({
         }
       });
       await kv.set(["after"], 3);
-      assert.equal((await kv.get(["during"])).versionstamp, null, "the refused write did not happen");
+      assert.equal(
+        (await kv.get(["during"])).versionstamp,
+        null,
+        "the refused write did not happen",
+      );
     } finally {
       await closeStore(kv);
       proxy.close();
@@ -182,7 +192,9 @@ Deno.test({
       proxy.restore();
       const next = await Promise.race([
         reader.read(),
-        new Promise<never>((_, reject) => setTimeout(() => reject(new Error("no catch-up")), 15_000)),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error("no catch-up")), 15_000)
+        ),
       ]);
       assert.equal(next.value![0].value, "while cut");
     } finally {

@@ -124,7 +124,7 @@ export function decodeKey(bytes: Uint8Array): KvKey {
       const body = Uint8Array.from(bytes.subarray(at, at + 8));
       at += 8;
       if (body[0] & 0x80) body[0] ^= 0x80;
-      else { for (let i = 0; i < 8; i++) body[i] ^= 0xff; }
+      else for (let i = 0; i < 8; i++) body[i] ^= 0xff;
       key.push(new DataView(body.buffer).getFloat64(0));
     } else if (tag === FALSE || tag === TRUE) {
       key.push(tag === TRUE);

@@ -36,7 +36,10 @@ function encodeUnchecked(value: unknown): EncodedValue {
   }
   try {
     const bytes = serialize(value);
-    return { kind: ValueKind.V8, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length) };
+    return {
+      kind: ValueKind.V8,
+      bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length),
+    };
   } catch (error) {
     throw new TypeError(error instanceof Error ? error.message : String(error));
   }
