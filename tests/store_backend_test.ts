@@ -205,6 +205,10 @@ conformance("cursors page through a list forwards and backwards without gaps", a
   const small = kv.list({ prefix: ["page"] }, { batchSize: 3 });
   assert.throws(() => small.cursor, /before first iteration/);
   assert.equal((await collect(small)).length, 25, "batches of 3 still read everything");
+  assert.equal(small.cursor, "", "a list that ran out has an empty cursor");
+  const limited = kv.list({ prefix: ["page"] }, { limit: 25 });
+  await collect(limited);
+  assert.notEqual(limited.cursor, "", "a list that reached its limit has a cursor");
 });
 
 conformance("versionstamps are 20 hex digits and grow with each commit", async ({ kv }) => {
@@ -363,7 +367,7 @@ conformance(
     assert.equal(entries[1].versionstamp, null);
     await assert.rejects(
       async () => await kv.getMany(Array.from({ length: 11 }, (_, i) => ["m", i])),
-      TypeError,
+      /Too many ranges \(max 10\)/,
     );
   },
 );

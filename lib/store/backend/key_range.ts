@@ -2,9 +2,9 @@
  * A list selector as a byte range of encoded keys: lower bound inclusive, upper bound
  * exclusive, as Deno KV defines lists (a prefix never includes the prefix's own entry; `start`
  * is inclusive, `end` exclusive). A cursor is the base64 of the last key read without the
- * selector's prefix, as Deno KV's is.
+ * selector's prefix (base64url), as Deno KV's is.
  */
-import { concatBytes, fromBase64, toBase64 } from "../../encoding.ts";
+import { concatBytes, fromBase64 } from "../../encoding.ts";
 import { encodeKey, encodePrefix, startsWith } from "./key_codec.ts";
 import { checkReadKey } from "./limits.ts";
 import type { KvListSelector } from "./types.ts";
@@ -45,11 +45,11 @@ export function rangeOf(selector: KvListSelector, cursor?: string, reverse = fal
 
 /** The cursor that resumes after `key`. */
 export function cursorAfter(range: KeyRange, key: Uint8Array): string {
-  return toBase64(key.subarray(range.cursorPrefix.length));
+  return key.subarray(range.cursorPrefix.length).toBase64({ alphabet: "base64url" });
 }
 
 function decodeCursor(cursor: string): Uint8Array {
-  const bytes = fromBase64(cursor);
+  const bytes = fromBase64(cursor, "base64url");
   if (!bytes) throw new TypeError("invalid cursor");
   return bytes;
 }

@@ -45,10 +45,10 @@ export function checkValue(encoded: Uint8Array): void {
   }
 }
 
-/** Throws unless a read of `count` keys is allowed. */
-export function checkKeyCount(count: number): void {
+/** Throws unless a getMany (`"ranges"`, in Deno KV's words) or a watch (`"keys"`) is small enough. */
+export function checkKeyCount(count: number, what: "ranges" | "keys"): void {
   if (count > MAX_KEYS_PER_READ) {
-    throw new TypeError(`Too many keys (max ${MAX_KEYS_PER_READ})`);
+    throw new TypeError(`Too many ${what} (max ${MAX_KEYS_PER_READ})`);
   }
 }
 

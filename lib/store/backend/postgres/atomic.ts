@@ -1,16 +1,12 @@
 /**
  * Atomic operations on PostgreSQL, with Deno KV's semantics.
  *
- * One commit is one transaction (READ COMMITTED):
- * 1. a transaction-scoped advisory lock on every key it checks or writes, taken in a fixed
- *    order (so two commits never wait on each other in a circle), held until commit;
- * 2. the checked and counted keys are read (after the locks, so every commit that wrote them
- *    has finished) and each check compared: a versionstamp that differs, or a key that exists
- *    when the check says null, ends the commit with `{ ok: false }`;
- * 3. one version is drawn from `kv_versions` (after the locks, so a key's versionstamp only
- *    grows), and the sets, deletes and counters written in one statement with one `pg_notify`
- *    that carries the hashes of the keys written (see ./watch.ts).
- * A serialization failure or deadlock runs the whole commit again (a few times, with backoff).
+ * The operation is encoded and checked against Deno KV's limits here, reduced to the final
+ * state of each key (a set or delete, or a chain of counters on the stored value), and applied
+ * by one call of `kv_commit` (./commit_function.ts): locks on every key checked or written, the
+ * checks, one version from the sequence, the writes and one notification, in one implicit
+ * transaction. A failed check returns `{ ok: false }`; a serialization failure or deadlock runs
+ * the commit again (a few times, with backoff).
  */
 import { encodeKey } from "../key_codec.ts";
 import { checkCommitSize, checkExpireIn, checkWriteKey } from "../limits.ts";
@@ -24,7 +20,8 @@ import {
   KvU64,
 } from "../types.ts";
 import { encodeValue, u64Bytes, ValueKind } from "../value_codec.ts";
-import { isRetryableConflict, reachable, type Sql, type TransactionSql } from "./connection.ts";
+import { NOT_U64 } from "./commit_function.ts";
+import { isRetryableConflict, reachable, type Sql } from "./connection.ts";
 import { keyHex, versionstampOf } from "./rows.ts";
 import { keyHash, notificationOf, NOTIFY_CHANNEL } from "./key_hash.ts";
 
@@ -33,18 +30,6 @@ type Mutation =
   | { type: "set"; key: KvKey; value: unknown; expireIn?: number }
   | { type: "delete"; key: KvKey }
   | { type: "sum" | "min" | "max"; key: KvKey; value: KvU64 };
-
-/** What a key holds once the commit's mutations are applied in order. */
-type Final =
-  | { op: "set"; kind: number; bytes: Uint8Array; expireIn: number }
-  | { op: "delete" };
-
-/** A stored entry as the commit reads it. */
-interface Current {
-  kind: number;
-  value: Uint8Array;
-  version: string;
-}
 
 /** How often a commit that lost a serialization conflict is run again. */
 const COMMIT_ATTEMPTS = 8;
@@ -93,8 +78,14 @@ export class PostgresAtomicOperation implements AtomicOperation {
     const plan = planCommit(this.#checks, this.#mutations);
     for (let attempt = 1;; attempt++) {
       try {
-        return await reachable(() => this.#sql.begin((tx) => runCommit(tx, plan)));
+        const version = await reachable(() => runCommit(this.#sql, plan));
+        return version === null
+          ? { ok: false }
+          : { ok: true, versionstamp: versionstampOf(version) };
       } catch (error) {
+        if ((error as { code?: unknown }).code === NOT_U64) {
+          throw new TypeError((error as Error).message);
+        }
         if (!isRetryableConflict(error)) throw error;
         if (attempt >= COMMIT_ATTEMPTS) throw new StoreUnavailableError(error);
         await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * 2 ** attempt));
@@ -103,47 +94,55 @@ export class PostgresAtomicOperation implements AtomicOperation {
   }
 }
 
-/** A commit encoded and checked against the limits, ready to run (and run again). */
+/** A commit encoded, checked against the limits and reduced, ready to run (and run again). */
 interface CommitPlan {
-  checks: { hex: string; versionstamp: string | null }[];
-  mutations: { hex: string; mutation: Mutation; encoded?: { kind: number; bytes: Uint8Array } }[];
-  /** Every key checked or written, as advisory lock ids in lock order. */
   locks: string[];
-  /** Keys whose stored value the commit must read (checks and counters). */
-  reads: string[];
+  checkKeys: string[];
+  checkVersions: (string | null)[];
+  sets: { hex: string; kind: number; bytes: Uint8Array; expireIn: number }[];
+  deletes: string[];
+  counters: { hex: string; op: CounterOp; operand: bigint }[];
   notification: string;
 }
+
+type CounterOp = "sum" | "min" | "max";
+
+/** What a commit does to one key: a final set or delete, or counters on the stored value. */
+type KeyState =
+  | { op: "set"; kind: number; bytes: Uint8Array; expireIn: number }
+  | { op: "delete" }
+  | { op: "count"; chain: { op: CounterOp; operand: bigint }[] };
 
 function planCommit(checks: AtomicCheck[], mutations: Mutation[]): CommitPlan {
   let checkKeyBytes = 0;
   let mutationKeyBytes = 0;
   let valueBytes = 0;
   const hashes = new Map<string, { lock: bigint; notify: string }>();
-  const remember = (hex: string, encoded: Uint8Array) => {
-    if (!hashes.has(hex)) hashes.set(hex, keyHash(encoded));
-  };
-  const plannedChecks = checks.map((check) => {
-    const encoded = encodeKey(check.key);
+  const hexOf = (key: KvKey, bytes: (n: number) => void) => {
+    const encoded = encodeKey(key);
     checkWriteKey(encoded);
-    checkKeyBytes += encoded.length;
+    bytes(encoded.length);
     const hex = keyHex(encoded);
-    remember(hex, encoded);
-    return { hex, versionstamp: check.versionstamp };
-  });
-  const written = new Set<string>();
-  const plannedMutations = mutations.map((mutation) => {
-    const key = encodeKey(mutation.key);
-    checkWriteKey(key);
-    mutationKeyBytes += key.length;
-    const hex = keyHex(key);
-    remember(hex, key);
-    written.add(hex);
-    if (mutation.type === "delete") return { hex, mutation };
+    if (!hashes.has(hex)) hashes.set(hex, keyHash(encoded));
+    return hex;
+  };
+  const checkKeys = checks.map((check) => hexOf(check.key, (n) => checkKeyBytes += n));
+  const states = new Map<string, KeyState>();
+  for (const mutation of mutations) {
+    const hex = hexOf(mutation.key, (n) => mutationKeyBytes += n);
+    if (mutation.type === "delete") {
+      states.set(hex, { op: "delete" });
+      continue;
+    }
     if (mutation.type === "set") checkExpireIn(mutation.expireIn);
     const encoded = encodeValue(mutation.value);
     valueBytes += encoded.bytes.length;
-    return { hex, mutation, encoded };
-  });
+    if (mutation.type === "set") {
+      states.set(hex, { op: "set", ...encoded, expireIn: mutation.expireIn ?? -1 });
+    } else {
+      states.set(hex, count(states.get(hex), mutation.type, mutation.value.value));
+    }
+  }
   checkCommitSize({
     checks: checks.length,
     mutations: mutations.length,
@@ -151,110 +150,67 @@ function planCommit(checks: AtomicCheck[], mutations: Mutation[]): CommitPlan {
     mutationKeyBytes,
     valueBytes,
   });
-  const counted = plannedMutations.filter((m) => m.mutation.type !== "set").map((m) => m.hex);
-  const locks = [...new Set([...hashes.values()].map((hash) => hash.lock))]
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(String);
-  return {
-    checks: plannedChecks,
-    mutations: plannedMutations,
-    locks,
-    reads: [...new Set([...plannedChecks.map((c) => c.hex), ...counted])],
-    notification: notificationOf([...written].map((hex) => hashes.get(hex)!.notify)),
+  const plan: CommitPlan = {
+    locks: [...new Set([...hashes.values()].map((hash) => hash.lock))]
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(String),
+    checkKeys,
+    checkVersions: checks.map((check) => versionOf(check.versionstamp)),
+    sets: [],
+    deletes: [],
+    counters: [],
+    notification: notificationOf([...states.keys()].map((hex) => hashes.get(hex)!.notify)),
   };
+  for (const [hex, state] of states) {
+    if (state.op === "set") plan.sets.push({ hex, ...state });
+    else if (state.op === "delete") plan.deletes.push(hex);
+    else for (const step of state.chain) plan.counters.push({ hex, ...step });
+  }
+  return plan;
 }
 
-async function runCommit(
-  tx: TransactionSql,
-  plan: CommitPlan,
-): Promise<KvCommitResult | KvCommitError> {
-  if (plan.locks.length > 0) {
-    await tx`SELECT count(pg_advisory_xact_lock(id)) FROM (
-      SELECT unnest(${plan.locks}::bigint[]) AS id ORDER BY 1
-    ) AS ordered`;
-  }
-  const current = new Map<string, Current>();
-  if (plan.reads.length > 0) {
-    const rows = await tx<(Current & { hex: string })[]>`
-      SELECT encode(key, 'hex') AS hex, kind, value, version FROM kv_entries
-      WHERE key = ANY (ARRAY(SELECT decode(unnest(${plan.reads}::text[]), 'hex')))
-        AND (expires_at IS NULL OR expires_at > now())`;
-    for (const row of rows) current.set(row.hex, row);
-  }
-  for (const check of plan.checks) {
-    const stored = current.get(check.hex);
-    const versionstamp = stored ? versionstampOf(stored.version) : null;
-    if (versionstamp !== check.versionstamp) return { ok: false };
-  }
-  const finals = applyMutations(plan, current);
-  const sets = [...finals].filter(([, final]) => final.op === "set") as [
-    string,
-    Extract<Final, { op: "set" }>,
-  ][];
-  const deletes = [...finals].filter(([, final]) => final.op === "delete").map(([hex]) => hex);
-  const [{ version }] = await tx<{ version: string }[]>`
-    WITH drawn AS (SELECT nextval('kv_versions') AS version),
-    written AS (
-      INSERT INTO kv_entries (key, kind, value, version, expires_at)
-      SELECT decode(k, 'hex'), kind, decode(v, 'hex'), drawn.version,
-        CASE WHEN e < 0 THEN NULL ELSE now() + e * interval '1 millisecond' END
-      FROM unnest(
-        ${sets.map(([hex]) => hex)}::text[],
-        ${sets.map(([, final]) => final.kind)}::int2[],
-        ${sets.map(([, final]) => keyHex(final.bytes))}::text[],
-        ${sets.map(([, final]) => final.expireIn)}::int8[]
-      ) AS given(k, kind, v, e), drawn
-      ON CONFLICT (key) DO UPDATE SET kind = excluded.kind, value = excluded.value,
-        version = excluded.version, expires_at = excluded.expires_at
-      RETURNING 1
-    ),
-    deleted AS (
-      DELETE FROM kv_entries
-      WHERE key = ANY (ARRAY(SELECT decode(unnest(${deletes}::text[]), 'hex')))
-      RETURNING 1
-    ),
-    notified AS (SELECT pg_notify(${NOTIFY_CHANNEL}, ${plan.notification}))
-    SELECT drawn.version FROM drawn, notified`;
-  return { ok: true, versionstamp: versionstampOf(version) };
-}
-
-/** Applies the mutations in order over what is stored: the final state of each key written. */
-function applyMutations(plan: CommitPlan, current: Map<string, Current>): Map<string, Final> {
-  const finals = new Map<string, Final>();
-  for (const { hex, mutation, encoded } of plan.mutations) {
-    if (mutation.type === "delete") {
-      finals.set(hex, { op: "delete" });
-    } else if (mutation.type === "set") {
-      finals.set(hex, { op: "set", ...encoded!, expireIn: mutation.expireIn ?? -1 });
-    } else {
-      const before = counterBefore(finals.get(hex), current.get(hex), mutation.type);
-      const operand = mutation.value.value;
-      const after = before === null
-        ? operand
-        : mutation.type === "sum"
-        ? (before + operand) & 0xffff_ffff_ffff_ffffn
-        : mutation.type === "min"
-        ? (before < operand ? before : operand)
-        : (before > operand ? before : operand);
-      finals.set(hex, { op: "set", kind: ValueKind.U64, bytes: u64Bytes(after), expireIn: -1 });
+/** A counter applied after what the commit already did to the key. */
+function count(before: KeyState | undefined, op: CounterOp, operand: bigint): KeyState {
+  if (!before) return { op: "count", chain: [{ op, operand }] };
+  if (before.op === "count") return { op: "count", chain: [...before.chain, { op, operand }] };
+  let value = operand;
+  if (before.op === "set") {
+    if (before.kind !== ValueKind.U64) {
+      throw new TypeError(`Failed to perform '${op}' mutation on a non-U64 value in the database`);
     }
+    const current = new DataView(before.bytes.buffer, before.bytes.byteOffset, 8)
+      .getBigUint64(0, true);
+    value = op === "sum"
+      ? (current + operand) & 0xffff_ffff_ffff_ffffn
+      : op === "min"
+      ? (current < operand ? current : operand)
+      : (current > operand ? current : operand);
   }
-  return finals;
+  return { op: "set", kind: ValueKind.U64, bytes: u64Bytes(value), expireIn: -1 };
 }
 
-/** The counter a sum/min/max starts from: null when the key has no value. */
-function counterBefore(
-  pending: Final | undefined,
-  stored: Current | undefined,
-  type: string,
-): bigint | null {
-  const source = pending
-    ? (pending.op === "delete" ? null : { kind: pending.kind, value: pending.bytes })
-    : stored ?? null;
-  if (!source) return null;
-  if (source.kind !== ValueKind.U64) {
-    throw new TypeError(`Failed to perform '${type}' mutation on a non-U64 value in the database`);
-  }
-  const bytes = source.value;
-  return new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true);
+/** Runs the plan; the commit's version, or null when a check failed. */
+async function runCommit(sql: Sql, plan: CommitPlan): Promise<string | null> {
+  const [{ version }] = await sql<{ version: string | null }[]>`SELECT kv_commit(
+    ${plan.locks}::bigint[],
+    ${plan.checkKeys}::text[], ${plan.checkVersions}::bigint[],
+    ${plan.sets.map((set) => set.hex)}::text[],
+    ${plan.sets.map((set) => set.kind)}::smallint[],
+    ${plan.sets.map((set) => keyHex(set.bytes))}::text[],
+    ${plan.sets.map((set) => set.expireIn)}::bigint[],
+    ${plan.deletes}::text[],
+    ${plan.counters.map((counter) => counter.hex)}::text[],
+    ${plan.counters.map((counter) => counter.op)}::text[],
+    ${plan.counters.map((counter) => counter.operand.toString())}::numeric[],
+    ${NOTIFY_CHANNEL}, ${plan.notification}
+  ) AS version`;
+  return version;
+}
+
+/** The stored version a versionstamp stands for; -1 (matching nothing) for a foreign one. */
+function versionOf(versionstamp: string | null): string | null {
+  if (versionstamp === null) return null;
+  return /^[0-9a-f]{16}0000$/.test(versionstamp)
+    ? BigInt(`0x${versionstamp.slice(0, 16)}`).toString()
+    : "-1";
 }

@@ -8,8 +8,6 @@ import { StoreUnavailableError } from "../errors.ts";
 
 /** A pooled PostgreSQL client. */
 export type Sql = postgres.Sql;
-/** A client inside a transaction. */
-export type TransactionSql = postgres.TransactionSql;
 
 /** Opens a pool of at most `poolSize` connections (nothing connects before the first query). */
 export function openPool(url: string, poolSize: number): Sql {

@@ -20,6 +20,7 @@ export class PostgresListIterator<T> implements KvListIterator<T> {
   #remaining: number;
   #buffered: { entry: KvEntry<T>; key: Uint8Array }[] = [];
   #exhausted = false;
+  #finished = false;
   #lastKey: Uint8Array | undefined;
 
   constructor(sql: Sql, selector: KvListSelector, options: KvListOptions = {}) {
@@ -37,12 +38,13 @@ export class PostgresListIterator<T> implements KvListIterator<T> {
     this.#batchSize = Math.max(1, batchSize ?? Math.min(limit ?? DEFAULT_BATCH, DEFAULT_BATCH));
   }
 
-  /** Resumes after the last entry read; throws before the first one, as Deno KV does. */
+  /**
+   * As Deno KV's: after the last entry read; "" once the list ran out of entries (not merely
+   * reached its limit); throws before the first `next()`.
+   */
   get cursor(): string {
-    if (!this.#lastKey) {
-      if (this.#exhausted) return "";
-      throw new Error("Cannot get cursor before first iteration");
-    }
+    if (this.#finished) return "";
+    if (!this.#lastKey) throw new Error("Cannot get cursor before first iteration");
     return cursorAfter(this.#range, this.#lastKey);
   }
 
@@ -50,7 +52,10 @@ export class PostgresListIterator<T> implements KvListIterator<T> {
     if (this.#remaining <= 0) return { done: true, value: undefined };
     if (this.#buffered.length === 0 && !this.#exhausted) await this.#fetch();
     const next = this.#buffered.shift();
-    if (!next) return { done: true, value: undefined };
+    if (!next) {
+      this.#finished = true;
+      return { done: true, value: undefined };
+    }
     this.#remaining--;
     this.#lastKey = next.key;
     return { done: false, value: next.entry };

@@ -7,8 +7,10 @@
  * `kv_entries` holds every entry: `key` is the order-preserving encoding (../key_codec.ts) and
  * the primary key, so prefix and range lists are index range scans; `kind` and `value` are the
  * encoded value (../value_codec.ts); `version` comes from the `kv_versions` sequence and is the
- * entry's versionstamp; `expires_at` is set by `expireIn`.
+ * entry's versionstamp; `expires_at` is set by `expireIn`. `kv_commit` (./commit_function.ts)
+ * applies an atomic commit in one statement.
  */
+import { CREATE_COMMIT_FUNCTION } from "./commit_function.ts";
 import type { Sql } from "./connection.ts";
 
 /** One schema change. */
@@ -30,6 +32,7 @@ const MIGRATIONS: Migration[] = [
       )`,
       `CREATE INDEX kv_entries_expiry ON kv_entries (expires_at) WHERE expires_at IS NOT NULL`,
       `CREATE SEQUENCE kv_versions`,
+      CREATE_COMMIT_FUNCTION,
     ],
   },
 ];

@@ -72,7 +72,7 @@ export class PostgresKv implements Kv {
   async getMany<T extends readonly unknown[]>(
     keys: readonly [...{ [K in keyof T]: KvKey }],
   ): Promise<{ [K in keyof T]: KvEntryMaybe<T[K]> }> {
-    checkKeyCount(keys.length);
+    checkKeyCount(keys.length, "ranges");
     return await this.#readMany(keys as readonly KvKey[]) as {
       [K in keyof T]: KvEntryMaybe<T[K]>;
     };

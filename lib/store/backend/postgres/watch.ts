@@ -41,7 +41,7 @@ export class Watchers {
 
   /** A stream of the entries of `keys`: now, then after every change. */
   watch(keys: KvKey[]): ReadableStream<KvEntryMaybe<unknown>[]> {
-    checkKeyCount(keys.length);
+    checkKeyCount(keys.length, "keys");
     const tags = new Set(keys.map((key) => {
       const encoded = encodeKey(key);
       checkReadKey(encoded);
