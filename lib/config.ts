@@ -69,6 +69,25 @@ const kvPath = optionalText.superRefine((value, ctx) => {
   }
 });
 
+/**
+ * DATABASE_URL: a PostgreSQL URL (`postgres://` or `postgresql://`, with a host and a database);
+ * when set the store is PostgreSQL and KV_PATH is ignored. The value is never echoed in errors
+ * (it may hold a password).
+ */
+const databaseUrl = optionalText.superRefine((value, ctx) => {
+  if (value === undefined) return;
+  const parsed = URL.parse(value);
+  const ok = parsed !== null && (parsed.protocol === "postgres:" ||
+    parsed.protocol === "postgresql:") &&
+    parsed.hostname !== "" && parsed.pathname.length > 1;
+  if (!ok) {
+    ctx.addIssue({
+      code: "custom",
+      message: "must be postgres://user:password@host:port/database",
+    });
+  }
+});
+
 /** METRICS_TOKEN: the bearer token `GET /metrics` asks for; at least 16 characters. */
 const metricsToken = z.string().trim().min(16, { error: "must be at least 16 characters" })
   .max(512, { error: "must be at most 512 characters" }).optional();
@@ -78,6 +97,8 @@ const schema = z.object({
   HOSTNAME: optionalText,
   BASE_URL: url.optional(),
   KV_PATH: kvPath,
+  DATABASE_URL: databaseUrl,
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   GITHUB_WEBHOOK_SECRET: secretList,
   GITEA_WEBHOOK_SECRET: secretList,
   CUSTOM_WEBHOOK_SECRET: secretList,
@@ -123,6 +144,10 @@ export interface Config {
    * default store (Deno Deploy).
    */
   kvPath: string | undefined;
+  /** The PostgreSQL URL; when set it is the store and `kvPath` is not used. */
+  databaseUrl: string | undefined;
+  /** Most connections the PostgreSQL store opens at once. */
+  databasePoolSize: number;
   webhookSecrets: { github: string[]; gitea: string[]; custom: string[] };
   github: {
     url: string;
@@ -225,6 +250,8 @@ export function loadConfig(
     hostname: raw.HOSTNAME ?? (debugMode ? DEBUG_HOSTNAME : DEFAULT_HOSTNAME),
     baseUrl,
     kvPath: raw.KV_PATH ?? (options.onDeploy ? undefined : "./data/switchyard.kv"),
+    databaseUrl: raw.DATABASE_URL,
+    databasePoolSize: raw.DATABASE_POOL_SIZE,
     webhookSecrets: {
       github: raw.GITHUB_WEBHOOK_SECRET,
       gitea: raw.GITEA_WEBHOOK_SECRET,
