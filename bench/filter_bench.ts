@@ -131,7 +131,10 @@ function naiveMatch(node: FilterNode, event: BenchEvent): boolean {
   const op = node.op ?? "eq";
   const test = compileValueTest(node, op);
   const negated = op === "ne" || (op === "exists" && node.value === false);
-  const found = flattenValues(resolvePathNaively(node.path, event.payload)).some(test);
+  const budget = new EvaluationBudget(Number.MAX_SAFE_INTEGER);
+  const found = flattenValues(resolvePathNaively(node.path, event.payload)).some((value) =>
+    test(value, budget)
+  );
   return found !== negated;
 }
 

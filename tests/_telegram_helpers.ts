@@ -2,6 +2,7 @@
  * Shared pieces of the Telegram chat-ops tests: the app against a fake Bot API and a fake
  * GitHub, updates built with the Bot API's own types, and posting them to the webhook.
  */
+import { completeLinkAsClient } from "./_chat_link_helpers.ts";
 import type { CallbackQuery, Message, Update } from "@grammyjs/types";
 import { updatesHandled } from "../lib/chatops/telegram/webhook.ts";
 import { subjectTag } from "../lib/chatops/subject.ts";
@@ -153,7 +154,7 @@ export const ALICE_GITHUB: FakeUser = { id: 9001, login: "alice-gh" };
 
 /**
  * Links Telegram user `userId` to `user` the way a person does: `/gh login` in the private
- * chat, then GitHub's redirect back to the callback with the link's state.
+ * chat, then the link page in a browser, GitHub, and the callback with that browser's cookie.
  */
 export async function linkUser(
   world: TelegramWorld,
@@ -162,11 +163,8 @@ export async function linkUser(
 ): Promise<void> {
   await sendUpdate(world.t, messageUpdate(textMessage("/gh login", { chatId: userId, userId })));
   const text = textsTo(world.bot, userId).at(-1) ?? "";
-  const state = new URL(text.match(/https?:\/\/\S+/)![0]).searchParams.get("state");
-  const code = world.github.issueCode(user);
-  const res = await world.t.fetch(`/auth/github/callback?code=${code}&state=${state}`, {
-    headers: { accept: "application/json" },
-  });
+  const pageUrl = text.match(/https?:\/\/\S+/)![0];
+  const res = await completeLinkAsClient(world.t, pageUrl, world.github.issueCode(user));
   await res.body?.cancel();
   if (res.status !== 200) throw new Error(`link failed: ${res.status}`);
 }
