@@ -116,11 +116,11 @@ Deno.test({
       await page.locator("[data-testid=verdict-summary]:not([data-matched=unknown])").waitFor();
       await page.getByLabel("Name", { exact: true }).fill("Bug PRs to Discord");
       await page.getByLabel("Channel id").fill(CHANNEL);
-      await page.getByRole("button", { name: "Add an event filter to the all group" }).click();
+      await page.getByRole("button", { name: "+ Event filter in the all group" }).click();
       const event = page.locator("[data-testid=node][data-kind=event]");
       await event.getByLabel("Event kind", { exact: true }).fill("pull_request");
       await event.getByLabel("Action", { exact: true }).fill("opened");
-      await page.getByRole("button", { name: "Add a field filter to the all group" }).click();
+      await page.getByRole("button", { name: "+ Field filter in the all group" }).click();
       const field = page.locator("[data-testid=node][data-kind=field]");
       await field.getByLabel("Path", { exact: true }).fill("pull_request.labels[*].name");
       await field.getByLabel("Operator", { exact: true }).selectOption("eq");
@@ -130,7 +130,9 @@ Deno.test({
       await page.locator("[data-testid=verdict-summary][data-matched=true]").waitFor();
       await page.locator("[data-testid=server-check][data-ok=true]").waitFor();
       await page.getByRole("button", { name: "Create route" }).click();
-      await page.waitForURL(/\/admin\/routes\/backend-team\/edit\/bug-prs-to-discord\?saved=1$/);
+      await page.waitForURL(
+        /\/admin\/routes\/backend-team\/edit\/bug-prs-to-discord\?saved=1&sample=pull_request\.opened$/,
+      );
 
       // A signed webhook is delivered, and its send log is in the logs.
       assert.equal(await sendSigned(ingress, secret, "pull_request", pullRequest(1, "bug")), 200);

@@ -162,7 +162,7 @@ Deno.test({
       await page.getByLabel("Channel id").fill(CHANNEL);
       assert.equal(await page.getByText("must be a Discord id (digits)").count(), 0);
 
-      await page.getByRole("button", { name: "Add an event filter to the all group" }).click();
+      await page.getByRole("button", { name: "+ Event filter in the all group" }).click();
       const event = nodes(page, "event");
       await event.getByLabel("Event kind", { exact: true }).fill("pull_request");
       await event.getByLabel("Action", { exact: true }).fill("closed");
@@ -171,7 +171,7 @@ Deno.test({
       await event.getByLabel("Action", { exact: true }).fill("opened");
       await waitForMatched(page, true);
 
-      await page.getByRole("button", { name: "Add a field filter to the all group" }).click();
+      await page.getByRole("button", { name: "+ Field filter in the all group" }).click();
       const field = nodes(page, "field");
       await field.getByLabel("Path", { exact: true }).fill("pull_request.labels[*].name");
       await field.getByLabel("Operator", { exact: true }).selectOption("eq");
@@ -188,7 +188,9 @@ Deno.test({
       await page.getByTestId("telegram-preview").getByText(/Update the README/).waitFor();
 
       await page.getByRole("button", { name: "Create route" }).click();
-      await page.waitForURL(/\/admin\/routes\/alpha\/edit\/bug-prs-to-dev\?saved=1$/);
+      await page.waitForURL(
+        /\/admin\/routes\/alpha\/edit\/bug-prs-to-dev\?saved=1&sample=pull_request\.opened$/,
+      );
       await expectStatus(page, "Route saved");
 
       const [saved] = await storedRoutes(app);
@@ -232,10 +234,13 @@ Deno.test({
       await nodes(page, "not").waitFor();
       const bad = nodes(page, "field");
       await bad.getByText(/invalid regex/).waitFor();
-      assert.equal(await bad.getByLabel("Pattern (RE2)").getAttribute("aria-invalid"), "true");
+      assert.equal(
+        await bad.getByLabel("Value", { exact: true }).getAttribute("aria-invalid"),
+        "true",
+      );
       assert.equal(await verdictOf(bad).getAttribute("data-matched"), "unknown");
 
-      await bad.getByLabel("Pattern (RE2)").fill("^refs/heads/");
+      await bad.getByLabel("Value", { exact: true }).fill("^refs/heads/");
       await page.waitForFunction(() =>
         (document.querySelector("[data-testid=tree-json]") as HTMLTextAreaElement).value
           .includes("^refs/heads/")
@@ -249,10 +254,10 @@ Deno.test({
       const many = { all: Array.from({ length: 63 }, () => ({ type: "event", value: "push" })) };
       await json.fill(JSON.stringify(many));
       await page.getByTestId("limits").getByText("63 of 64 filters").waitFor();
-      await page.getByRole("button", { name: "Add an event filter to the all group" }).click();
+      await page.getByRole("button", { name: "+ Event filter in the all group" }).click();
       await page.getByTestId("limits").getByText("64 of 64 filters").waitFor();
       assert.ok(
-        await page.getByRole("button", { name: "Add a field filter to the all group" })
+        await page.getByRole("button", { name: "+ Field filter in the all group" })
           .isDisabled(),
       );
       await page.getByTestId("limit-reason").getByText(/at most 64 filters/).waitFor();
@@ -376,7 +381,7 @@ Deno.test({
       await page.keyboard.type("Pushes");
       await tabTo(page, /^Channel id$/);
       await page.keyboard.type(CHANNEL);
-      await tabTo(page, /^Add an event filter to the all group$/);
+      await tabTo(page, /^\+ Event filter in the all group$/);
       await page.keyboard.press("Enter");
       // Focus moves to the new filter once it is shown.
       await page.waitForFunction(() => document.activeElement?.id.endsWith("-event-0"));
@@ -388,7 +393,7 @@ Deno.test({
       await waitForMatched(page, false);
       await tabTo(page, /^Create route$/, true);
       await page.keyboard.press("Space");
-      await page.waitForURL(/\/edit\/pushes\?saved=1$/);
+      await page.waitForURL(/\/edit\/pushes\?saved=1&sample=pull_request\.opened$/);
       const [saved] = await storedRoutes(app);
       assert.deepEqual(saved.ast, { all: [{ type: "event", value: "issues.opened" }] });
     });
@@ -539,5 +544,93 @@ Deno.test({
       const [saved] = await storedRoutes(app);
       assert.deepEqual(saved.ast, { all: [tree.all[2], tree.all[0], tree.all[1]] });
     }, [route("bugs", "Bugs", { filters: [], ast: tree })]);
+  },
+});
+
+Deno.test({
+  name:
+    "routes: a new field filter is `equals`, quiet until a field is left, labelled Value, suggests sample paths, and the chosen sample stays after saving",
+  ignore: !hasChromium,
+  async fn() {
+    await withConsole(async (page, base, app) => {
+      await openEditor(page, `${base}/admin/routes/alpha/new`);
+      await page.locator("#sample-source").selectOption("release.published");
+      await page.waitForFunction(() =>
+        (document.querySelector("[data-testid=sample-payload]") as HTMLTextAreaElement).value
+          .includes('"tag_name"')
+      );
+      await page.getByLabel("Name", { exact: true }).fill("Releases");
+      await page.getByLabel("Channel id").fill(CHANNEL);
+
+      await page.getByRole("button", { name: "+ Field filter in the all group" }).click();
+      const field = nodes(page, "field");
+      const path = field.getByLabel("Path", { exact: true });
+      await page.waitForFunction(() => document.activeElement?.id.endsWith("-path"));
+      assert.equal(await field.getByLabel("Operator", { exact: true }).inputValue(), "eq");
+      assert.equal(await field.locator("[aria-invalid=true]").count(), 0, "no error yet");
+      assert.equal(await field.getByText(/invalid JSONPath/).count(), 0);
+      assert.doesNotMatch(await page.getByTestId("verdict-summary").innerText(), /to fix/);
+      await assertNoAxeViolations(page);
+
+      // The path suggestions are the sample's paths.
+      const listId = await path.getAttribute("list");
+      assert.ok(listId);
+      const offered = await page.locator(`datalist#${listId} option`).evaluateAll((options) =>
+        options.map((option) => (option as HTMLOptionElement).value)
+      );
+      assert.ok(offered.includes("release.tag_name"), "the release sample's paths are offered");
+
+      // Leaving the empty path shows its problem.
+      await page.keyboard.press("Tab");
+      await field.getByText(/invalid JSONPath: empty path/).waitFor();
+      assert.equal(await path.getAttribute("aria-invalid"), "true");
+
+      // The long path fits its box.
+      await path.fill("pull_request.labels[*].name");
+      assert.ok(
+        await path.evaluate((input) => input.scrollWidth <= input.clientWidth),
+        "pull_request.labels[*].name fits the Path box",
+      );
+      await path.fill("release.tag_name");
+      const operator = field.getByLabel("Operator", { exact: true });
+      for (const op of ["contains", "regex", "gt", "in", "exists", "eq"]) {
+        await operator.selectOption(op);
+        assert.equal(await field.getByText("Value", { exact: true }).count(), 1, op);
+      }
+      await field.getByLabel("Value", { exact: true }).fill("0.0.2");
+      await waitForMatched(page, false);
+      await field.getByLabel("Value", { exact: true }).fill("0.0.1");
+      await waitForMatched(page, true);
+
+      await page.getByRole("button", { name: "Create route" }).click();
+      await page.waitForURL(/\/edit\/releases\?saved=1&sample=release\.published$/);
+      await openEditor(page, page.url());
+      assert.equal(await page.locator("#sample-source").inputValue(), "release.published");
+      await waitForMatched(page, true);
+      await page.getByTestId("status").getByText("Route saved").waitFor();
+      const [saved] = await storedRoutes(app);
+      assert.deepEqual(saved.ast, {
+        all: [{ type: "field", path: "release.tag_name", value: "0.0.1" }],
+      });
+      await assertNoAxeViolations(page);
+
+      // A pasted sample stays too.
+      await open(page, `${base}/admin/routes/alpha/new`);
+      await page.getByTestId("sample-payload").fill(
+        JSON.stringify({ action: "deployed", service: { name: "api" } }),
+      );
+      await page.getByLabel("Name", { exact: true }).fill("Deploys");
+      await page.getByLabel("Channel id").fill(CHANNEL);
+      await page.getByRole("button", { name: "+ Field filter in the all group" }).click();
+      await nodes(page, "field").getByLabel("Path", { exact: true }).fill("service.name");
+      await nodes(page, "field").getByLabel("Value", { exact: true }).fill("api");
+      await waitForMatched(page, true);
+      await page.getByRole("button", { name: "Create route" }).click();
+      await page.waitForURL(/\/edit\/deploys\?saved=1&sample=pasted$/);
+      await openEditor(page, page.url());
+      assert.equal(await page.locator("#sample-source").inputValue(), "pasted");
+      assert.match(await page.getByTestId("sample-payload").inputValue(), /"deployed"/);
+      await waitForMatched(page, true);
+    });
   },
 });

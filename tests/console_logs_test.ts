@@ -246,6 +246,7 @@ Deno.test("overview: totals, per-day numbers, failures by platform and event, re
   assert.equal(value("total-delivered"), "2");
   assert.equal(value("total-failed"), "1");
   assert.equal(value("success-rate"), "66.7 %");
+  assert.equal(value("recent-failures-count"), "1 failure in this period.");
   assert.match(page.text, /JSONPath tester/);
   const bars = [...page.text.matchAll(/<g data-day="([\d-]+)" data-rate="([\d.]+)"/g)];
   assert.deepEqual(bars.map((m) => m[2]), ["0.6667"]);

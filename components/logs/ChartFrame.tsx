@@ -3,13 +3,14 @@ import { MUTED } from "./ui.ts";
 
 /**
  * The frame of the overview's day charts (hand-written SVG, hidden from screen readers: each
- * chart has a table of its numbers): three axis labels (top, middle, bottom) beside a plot one
- * unit wide per day and 100 high, with grid lines at 0, 50 and 100.
+ * chart has a table of its numbers): axis labels at even steps from the top down to 0, beside a
+ * plot one unit wide per day and 100 high, with a grid line at each label.
  */
 export function ChartFrame(
   props: {
     days: number;
-    axis: readonly [top: string, middle: string, bottom: string];
+    /** The axis labels from the top down to 0, evenly spaced (at least two). */
+    axis: readonly string[];
     /** The height and the axis labels' width, as classes (`h-40 w-10`). */
     size: { height: string; axisWidth: string };
     testId: string;
@@ -31,7 +32,7 @@ export function ChartFrame(
         aria-hidden="true"
         data-testid={props.testId}
       >
-        {[0, 50, 100].map((y) => (
+        {props.axis.map((_, index) => (index * 100) / (props.axis.length - 1)).map((y) => (
           <line
             key={y}
             x1={0}

@@ -1,19 +1,8 @@
 import type { OverviewData } from "../../lib/admin/overview_page.ts";
 import { ChartFrame } from "./ChartFrame.tsx";
+import { latencyAxis } from "./chart_ticks.ts";
 import { formatDuration } from "./format.ts";
 import { LINK, MUTED, TD, TH } from "./ui.ts";
-
-const NICE_STEPS = [1, 2, 2.5, 5, 10];
-/** The axis never goes below 10 ms, so an empty chart reads 10 ms, 5 ms, 0. */
-const MIN_TOP_MS = 10;
-
-/** The smallest "round" number (1, 2, 2.5, 5 × 10ⁿ) at or above `value`. */
-export function niceCeiling(value: number): number {
-  if (value <= 0) return 1;
-  const magnitude = 10 ** Math.floor(Math.log10(value));
-  const step = NICE_STEPS.find((s) => s * magnitude >= value) ?? 10;
-  return step * magnitude;
-}
 
 type Point = [x: number, y: number];
 
@@ -74,12 +63,13 @@ export function LatencyChart(props: { daily: OverviewData["daily"] }) {
   const { daily } = props;
   const p50 = daily.map((day) => day.latency?.p50Ms);
   const p95 = daily.map((day) => day.latency?.p95Ms);
-  const top = niceCeiling(Math.max(MIN_TOP_MS, ...p95.filter((v) => v !== undefined)));
+  const axis = latencyAxis(Math.max(0, ...p95.filter((v) => v !== undefined)));
+  const top = axis.top;
   return (
     <figure>
       <ChartFrame
         days={daily.length}
-        axis={[formatDuration(top), formatDuration(top / 2), "0"]}
+        axis={[...axis.labels].reverse()}
         size={{ height: "h-32", axisWidth: "w-14" }}
         testId="latency-chart"
       >

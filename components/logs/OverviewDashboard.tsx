@@ -53,6 +53,17 @@ function OverviewFilters(props: { data: OverviewData }) {
   );
 }
 
+/** The send logs of the overview's group and period with one status. */
+function periodLogsHref(data: OverviewData, status: "failed" | "dead"): string {
+  const query = new URLSearchParams({ status });
+  if (data.group) query.set("group", data.group);
+  if (data.metrics) {
+    query.set("from", data.metrics.from);
+    query.set("to", data.metrics.to);
+  }
+  return `/admin/logs?${query}`;
+}
+
 /**
  * The delivery overview: totals, success rate per day, latency per day, failures by platform
  * and by event, and the newest failures with links to their logs.
@@ -129,11 +140,14 @@ export function OverviewDashboard(props: { data: OverviewData }) {
               </div>
             </Panel>
             <Panel title="Recent failures" id="recent-title">
-              <RecentFailures logs={metrics.recentFailures} />
+              <RecentFailures
+                logs={metrics.recentFailures}
+                total={metrics.totals.failed + metrics.totals.dead}
+              />
               <p class="mt-3 text-sm">
-                <a class={LINK} href="/admin/logs?status=failed">Every failed unit</a>
+                <a class={LINK} href={periodLogsHref(data, "failed")}>Every failed message</a>
                 <span class={`mx-1 ${MUTED}`} aria-hidden="true">·</span>
-                <a class={LINK} href="/admin/logs?status=dead">Every dead unit</a>
+                <a class={LINK} href={periodLogsHref(data, "dead")}>Every dead message</a>
               </p>
             </Panel>
           </div>

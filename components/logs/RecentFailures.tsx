@@ -6,12 +6,37 @@ import { LINK, MUTED } from "./ui.ts";
 const SHOWN = 10;
 const ERROR_CHARS = 140;
 
-/** The newest failed and dead units, each linking to its log. */
-export function RecentFailures(props: { logs: SendLog[] }) {
+/**
+ * The newest failed and dead units of the period, each linking to its log, and how many of the
+ * period's failures (`total`, the figure the overview's "Failed" shows) they are.
+ */
+export function RecentFailures(props: { logs: SendLog[]; total: number }) {
   const logs = props.logs.slice(0, SHOWN);
   if (logs.length === 0) {
-    return <p class={`text-sm ${MUTED}`}>No failures recently.</p>;
+    return (
+      <p class={`text-sm ${MUTED}`} data-testid="recent-failures-count">
+        {props.total === 0
+          ? "No failures in this period."
+          : `${props.total} failure${
+            props.total === 1 ? "" : "s"
+          } in this period; their logs have expired.`}
+      </p>
+    );
   }
+  return (
+    <>
+      <p class={`mb-1 text-sm ${MUTED}`} data-testid="recent-failures-count">
+        {logs.length === props.total
+          ? `${props.total} failure${props.total === 1 ? "" : "s"} in this period.`
+          : `The newest ${logs.length} of ${props.total} failures in this period.`}
+      </p>
+      <RecentList logs={logs} />
+    </>
+  );
+}
+
+function RecentList(props: { logs: SendLog[] }) {
+  const { logs } = props;
   return (
     <ul class="divide-y divide-slate-100 dark:divide-slate-800" data-testid="recent-failures">
       {logs.map((log) => (

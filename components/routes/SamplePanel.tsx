@@ -2,11 +2,11 @@
  * The sample event the filter tree is explained against: one of the bundled GitHub payloads,
  * one of the group's recent real events, or a pasted one, with the event kind and action inferred from it (and changeable).
  */
-import type { Sample } from "../../lib/console/samples.ts";
+import { PASTED_SAMPLE, type Sample } from "../../lib/console/samples.ts";
 import { ERROR, INPUT, LABEL, MUTED } from "./ui.tsx";
 
 /** The value of the sample menu's "your own payload" entry. */
-export const PASTED = "pasted";
+export const PASTED = PASTED_SAMPLE;
 
 /** The sample menu's value for a recent event of the group. */
 export function recentSource(eventId: string): string {

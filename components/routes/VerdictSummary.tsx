@@ -13,7 +13,10 @@ export function VerdictSummary(
     loading: boolean;
     enabled: boolean;
     fallback: boolean;
+    /** Problems shown in the tree. */
     problems: number;
+    /** Problems of filters added but not filled in yet (not shown until their fields are left). */
+    incomplete: number;
     server: { text: string; ok: boolean } | null;
   },
 ) {
@@ -30,6 +33,8 @@ export function VerdictSummary(
   } else if (!explained.ok) {
     headline = "The sample could not be explained.";
     detail = explained.error;
+  } else if (!explained.matched && props.incomplete > 0 && props.problems === 0) {
+    headline = "Fill in the new filter to see whether this route sends the sample event.";
   } else {
     matched = explained.matched;
     const root = [...explained.byNode.values()][0];
@@ -46,6 +51,8 @@ export function VerdictSummary(
     `${props.problems} problem${
       props.problems === 1 ? "" : "s"
     } to fix: invalid filters are not evaluated.`,
+    props.incomplete > 0 && props.problems === 0 && matched !== null &&
+    "A new filter is not filled in yet, so it is not evaluated.",
     matched && !props.enabled && "The route is disabled, so it sends nothing until enabled.",
     matched && props.fallback &&
     "As a fallback it sends only when no other route of the group did.",

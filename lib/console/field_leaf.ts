@@ -2,13 +2,21 @@
  * The field filter's form logic: the operators in words, which operators compare text (and so
  * take the case-sensitivity toggle), and how a leaf's comparison value follows when its
  * operator changes (a value becomes a one-item list for `in`, a list its first item for the
- * others, `exists` takes none). Browser-safe.
+ * others, `exists` takes none), and the filter a "+ Field" button adds. Browser-safe.
  */
 import { FIELD_OPS } from "../filter/validate.ts";
 import type { FieldOp } from "../types.ts";
 import type { LeafFilter } from "./filter_tree.ts";
 
 export { FIELD_OPS };
+
+/** A new field filter: `equals`, with the path and value still to be typed. */
+export function newFieldLeaf(): LeafFilter {
+  return { type: "field", path: "", value: "" };
+}
+
+/** The label of a field filter's comparison value, the same for every operator. */
+export const VALUE_LABEL = "Value";
 
 /** Each operator in words, as the operator menu lists it. */
 export const OP_LABELS: Record<FieldOp, string> = {

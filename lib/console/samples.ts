@@ -1,8 +1,13 @@
 /**
  * The sample events the route editor explains a filter against: a small set of real GitHub
  * webhook payloads served from `static/samples/github/` (MIT licensed, see the LICENSE file
- * there), and the inference of an event's kind and action from a pasted payload.
- * Browser-safe.
+ * there), the sample a saved route's editor reopens with, and the inference of an event's kind
+ * and action from a pasted payload. Browser-safe.
+ *
+ * Three samples are real payloads with a few fields changed to show a common case: the failing
+ * workflow run is the successful one with `conclusion: "failure"` on branch `main`, and the push
+ * to a tag is GitHub's tag-deletion push turned into a tag creation (`created`, `after`, and
+ * the head commit of the branch push).
  */
 
 /** A bundled sample payload. */
@@ -44,15 +49,50 @@ export const SAMPLES: readonly Sample[] = [
     action: "created",
     label: "Issue comment created",
   },
+  {
+    id: "pull_request.review_requested",
+    kind: "pull_request",
+    action: "review_requested",
+    label: "Review requested from octocat",
+  },
   { id: "push", kind: "push", label: "Push to master (1 commit)" },
+  { id: "push.tag", kind: "push", label: "Push of tag simple-tag" },
   {
     id: "workflow_run.completed",
     kind: "workflow_run",
     action: "completed",
     label: "Workflow run completed (success)",
   },
-  { id: "release.published", kind: "release", action: "published", label: "Release published" },
+  {
+    id: "workflow_run.completed.failure",
+    kind: "workflow_run",
+    action: "completed",
+    label: "Workflow run failed on main",
+  },
+  {
+    id: "release.published",
+    kind: "release",
+    action: "published",
+    label: "Release 0.0.1 published",
+  },
 ];
+
+/** The sample menu's value for a payload the person pasted. */
+export const PASTED_SAMPLE = "pasted";
+
+/**
+ * The sample a `sample` query parameter names (a bundled sample's id, or the pasted payload
+ * kept in the browser's session), or null for anything else.
+ */
+export function sampleChoiceOf(param: string | null): string | null {
+  if (param === PASTED_SAMPLE) return param;
+  return SAMPLES.some((sample) => sample.id === param) ? param : null;
+}
+
+/** Where the browser keeps a pasted sample while the editor reloads after creating a route. */
+export function pastedSampleKey(groupId: string): string {
+  return `switchyard.pasted-sample.${groupId}`;
+}
 
 /** The URL of a sample's payload. */
 export function sampleUrl(sample: Sample): string {

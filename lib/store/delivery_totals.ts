@@ -1,11 +1,14 @@
 /**
  * Store-wide delivery totals for `/metrics`: the day counters of `metrics.ts` and the latency
  * histograms of `latency.ts`, summed over every day still kept (counters older than the
- * send-log retention plus a week are pruned, which a scraper sees as a counter reset). Platform
+ * send-log retention plus a week are pruned, which a scraper sees as a counter reset). Every
+ * outcome counts as it happened: the withdrawals the overview subtracts for redelivered units
+ * are left out, so these totals only grow. Platform
  * and status come from stored keys; the maps are Maps, so no value reaches an inherited member.
  */
 import { deliveryCountersPrefix, deliveryLatencyPrefix } from "./keys.ts";
 import { LATENCY_BUCKETS_MS } from "./latency.ts";
+import { isWithdrawal } from "./metrics.ts";
 
 /** Outcomes by platform, then by status (`ok`, `failed`, `retrying`, `dead`). */
 export type DeliveryTotals = Map<string, Map<string, number>>;
@@ -19,6 +22,7 @@ export async function readDeliveryTotals(kv: Deno.Kv): Promise<DeliveryTotals> {
   const entries = kv.list<Deno.KvU64>({ prefix: deliveryCountersPrefix({ type: "global" }) });
   for await (const entry of entries) {
     const [, , , platform, , status] = entry.key as string[];
+    if (isWithdrawal(status)) continue;
     let byStatus = totals.get(platform);
     if (!byStatus) totals.set(platform, byStatus = new Map());
     byStatus.set(status, (byStatus.get(status) ?? 0) + Number(entry.value.value));

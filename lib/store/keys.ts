@@ -7,7 +7,7 @@
  * `all` in delivery counters, as stored since the start) are written here only.
  */
 import type { Platform, Provider, Scope } from "../types.ts";
-import type { CounterScope } from "./metrics.ts";
+import type { CounterScope, CounterStatus } from "./metrics.ts";
 import type { SendStatus } from "./send_logs.ts";
 
 /** Health probe record, read by `GET /health`. */
@@ -211,13 +211,16 @@ function counterScopePart(scope: CounterScope): string {
   return scope.type === "global" ? "all" : `group:${scope.internalId}`;
 }
 
-/** One delivery counter: scope, UTC day (`YYYY-MM-DD`), platform, event kind, status. */
+/**
+ * One delivery counter: scope, UTC day (`YYYY-MM-DD`), platform, event kind, status (or a
+ * withdrawal of a final status that redelivery reopened, `metrics.ts`).
+ */
 export const deliveryCounterKey = (
   scope: CounterScope,
   day: string,
   platform: Platform,
   kind: string,
-  status: SendStatus,
+  status: CounterStatus,
 ) => ["delivery_counters", counterScopePart(scope), day, platform, kind, status] as const;
 
 /** Prefix of every delivery counter. */

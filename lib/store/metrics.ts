@@ -7,6 +7,10 @@
  * `pruneCounters` deletes the days older than the send-log retention plus a week. A unit that
  * succeeds also adds its latency (accepted → platform answered) to the day's histogram
  * (`latency.ts`).
+ * The overview counts each unit once, by its final state: when redelivery puts a `failed` or
+ * `dead` unit back in its lane, `withdrawOutcome` adds a `withdrawn:<status>` counter on the day
+ * that outcome was counted, and `readMetrics` subtracts it. The outcome counters themselves only
+ * grow, so `/metrics` (`delivery_totals.ts`) keeps counting every outcome as it happened.
  * Event kinds and platforms come from senders; the maps keyed by them have no
  * prototype, so no kind (`__proto__`, `constructor`) reaches an inherited member.
  */
@@ -44,6 +48,20 @@ function latencyScopeNames(scopes: readonly CounterScope[]): string[] {
   return scopes.map((scope) => scope.type === "global" ? "all" : `group:${scope.internalId}`);
 }
 
+/** Final statuses a redelivery can reopen. */
+type ReopenedStatus = "failed" | "dead";
+
+/** The counter that takes back a final outcome a redelivery reopened. */
+export type WithdrawnStatus = `withdrawn:${ReopenedStatus}`;
+
+/** What a delivery counter counts: outcomes with this status, or withdrawals of one. */
+export type CounterStatus = SendStatus | WithdrawnStatus;
+
+/** Whether a counter's status segment is a withdrawal. */
+export function isWithdrawal(status: string): status is WithdrawnStatus {
+  return status === "withdrawn:failed" || status === "withdrawn:dead";
+}
+
 /**
  * Adds one outcome of `log` (its current status) to the counters of its day, and when it is
  * `ok`, its latency since the event was accepted.
@@ -60,6 +78,21 @@ export function countOutcome(
   }
   if (log.status === "ok") {
     countLatency(op, latencyScopeNames(scopes), day, at - acceptedAt(log.eventId, log.createdAt));
+  }
+  return op;
+}
+
+/**
+ * Takes back the final outcome of `log`, a `failed` or `dead` unit that redelivery puts back
+ * in its lane: a withdrawal counter on the day its outcome was counted (`updatedAt`, the time
+ * of its last attempt), so the unit counts again only by the outcome of its next attempts.
+ */
+export function withdrawOutcome(op: Deno.AtomicOperation, log: SendLog): Deno.AtomicOperation {
+  if (log.status !== "failed" && log.status !== "dead") return op;
+  const day = utcDay(log.updatedAt);
+  const withdrawn: WithdrawnStatus = `withdrawn:${log.status}`;
+  for (const scope of [counterScope(undefined), counterScope(historyIdOf(log))]) {
+    op.sum(deliveryCounterKey(scope, day, log.platform, log.event, withdrawn), 1n);
   }
   return op;
 }
@@ -93,7 +126,7 @@ export interface DeliveryMetrics {
   byEvent: Record<string, OutcomeCounts>;
   byStatus: Record<SendStatus, number>;
   byDay: DayCounts[];
-  /** The newest failed or dead units of the scope. */
+  /** The newest failed or dead units of the scope whose last attempt was in the period. */
   recentFailures: SendLog[];
   /** Latency of the units that succeeded (accepted → platform answered), whole period. */
   latency: LatencySummary;
@@ -106,6 +139,12 @@ function emptyCounts(): OutcomeCounts {
 }
 
 function add(counts: OutcomeCounts, status: string, value: number) {
+  if (isWithdrawal(status)) {
+    const reopened = status === "withdrawn:failed" ? "failed" : "dead";
+    counts[reopened] -= value;
+    counts.total -= value;
+    return;
+  }
   if (status !== "ok" && status !== "failed" && status !== "dead" && status !== "retrying") return;
   counts[status] += value;
   if (status !== "retrying") counts.total += value;
@@ -117,9 +156,11 @@ function countsAt(map: Record<string, OutcomeCounts>, key: string): OutcomeCount
   return map[key];
 }
 
+/** The newest failed or dead units whose last attempt was at or after `since`. */
 async function recentFailures(
   kv: Deno.Kv,
   internalIds: readonly (string | undefined)[],
+  since: number,
 ): Promise<SendLog[]> {
   const pages = await Promise.all(
     internalIds.flatMap((groupInternalId) =>
@@ -129,6 +170,7 @@ async function recentFailures(
     ),
   );
   return pages.flatMap((page) => page.items)
+    .filter((log) => log.updatedAt >= since)
     .sort((a, b) => b.updatedAt - a.updatedAt)
     .slice(0, RECENT_FAILURES);
 }
@@ -152,7 +194,7 @@ async function internalIdsFor(kv: Deno.Kv, options: MetricsOptions) {
 /**
  * Delivery metrics over the last `days` UTC days (default 7, today included),
  * summed over the given groups, or over everything when no group is given:
- * totals of final outcomes, failure rate, and counts by platform, event kind,
+ * totals of final outcomes (each unit once, by its latest outcome), failure rate, and counts by platform, event kind,
  * status and day, plus the newest failures.
  */
 export async function readMetrics(
@@ -199,7 +241,7 @@ export async function readMetrics(
       retrying: totals.retrying,
     },
     byDay: [...byDayMap.values()].sort((a, b) => a.day.localeCompare(b.day)),
-    recentFailures: await recentFailures(kv, internalIds),
+    recentFailures: await recentFailures(kv, internalIds, Date.parse(from)),
     latency: latency.overall,
     latencyByDay: latency.byDay,
   };

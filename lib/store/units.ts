@@ -24,7 +24,7 @@ import {
   unitBodyKey,
 } from "./keys.ts";
 import { addMessageRef, type NewMessageRef } from "./message_refs.ts";
-import { countOutcome } from "./metrics.ts";
+import { countOutcome, withdrawOutcome } from "./metrics.ts";
 import {
   DEFAULT_RETENTION_DAYS,
   getSendLogEntry,
@@ -295,6 +295,7 @@ async function requeueUnit(
     const next: SendLog = { ...log.value, status: "retrying", updatedAt: now };
     const op = kv.atomic().check(log).check(body);
     putSendLog(op, next, log.value, retentionMs);
+    withdrawOutcome(op, log.value);
     op.set(unitBodyKey(logId), body.value, { expireIn: retentionMs });
     appendToLane(op, lane, { logId, failures: 0 }, run, now);
     if (audit) addAuditEntry(op, ...auditOfUnit(audit, log.value));

@@ -1,7 +1,8 @@
 /**
- * A field filter's fields: the JSONPath (suggested from the sample payload), the operator
- * menu, a value input that fits the operator (a typed value for equals, chips for `in`, a
- * switch for `exists`, a case toggle for text), and what the path finds in the sample.
+ * A field filter's fields: the JSONPath on a line of its own (suggested from the sample
+ * payload), the operator menu, a value input that fits the operator under one "Value" label (a
+ * typed value for equals, chips for `in`, a switch for `exists`, a case toggle for text), and
+ * what the path finds in the sample.
  */
 import {
   FIELD_OPS,
@@ -12,6 +13,7 @@ import {
   type ScalarKind,
   scalarKindOf,
   TEXT_OPS,
+  VALUE_LABEL,
   withOp,
 } from "../../../lib/console/field_leaf.ts";
 import type { LeafFilter } from "../../../lib/console/filter_tree.ts";
@@ -52,7 +54,7 @@ export function FieldLeaf(
   return (
     <div class="mt-2 flex flex-col gap-2">
       <div class="flex flex-wrap items-start gap-2">
-        <div class="flex min-w-48 flex-[2] flex-col gap-0.5">
+        <div class="flex w-full flex-col gap-0.5">
           <label for={controlId.path(nodeId)} class={LABEL}>Path</label>
           <input
             id={controlId.path(nodeId)}
@@ -64,7 +66,11 @@ export function FieldLeaf(
             value={typeof filter.path === "string" ? filter.path : ""}
             disabled={props.readOnly}
             aria-invalid={pathProblem ? true : undefined}
-            aria-describedby={pathProblem ? id("path-error") : id("found")}
+            aria-describedby={pathProblem
+              ? id("path-error")
+              : verdict?.values
+              ? id("found")
+              : undefined}
             onInput={(event) => set({ path: event.currentTarget.value })}
           />
           {pathProblem && <span id={id("path-error")} class={ERROR}>{pathProblem}</span>}
@@ -154,7 +160,7 @@ function ValueInput(
     const present = filter.value !== false;
     return (
       <div class="flex min-w-36 flex-1 flex-col gap-0.5">
-        <span class={LABEL} id={`${valueId}-label`}>Present</span>
+        <span class={LABEL} id={`${valueId}-label`}>{VALUE_LABEL}</span>
         <div class="flex items-center gap-2 py-1 text-sm">
           <Switch
             id={valueId}
@@ -179,10 +185,10 @@ function ValueInput(
     const values = Array.isArray(filter.value) ? filter.value.map(String) : [];
     return (
       <div class="flex min-w-48 flex-[2] flex-col gap-0.5">
-        <span class={LABEL}>Values (Enter adds one)</span>
+        <span class={LABEL} id={`${valueId}-label`}>{VALUE_LABEL}</span>
         <ChipsInput
           id={valueId}
-          label="Values"
+          label={`${VALUE_LABEL} (Enter adds one)`}
           values={values}
           placeholder="bug, security"
           disabled={props.readOnly}
@@ -197,7 +203,7 @@ function ValueInput(
     const kind = scalarKindOf(filter.value);
     return (
       <div class="flex min-w-48 flex-[2] flex-col gap-0.5">
-        <span class={LABEL} id={`${valueId}-label`}>Value</span>
+        <span class={LABEL} id={`${valueId}-label`}>{VALUE_LABEL}</span>
         <div class="flex gap-1">
           <select
             class={`${INPUT} w-24 shrink-0`}
@@ -217,7 +223,7 @@ function ValueInput(
           {kind === "boolean" && (
             <select
               id={valueId}
-              class={INPUT}
+              class={`${INPUT} min-w-0 flex-1`}
               aria-labelledby={`${valueId}-label`}
               value={String(filter.value)}
               disabled={props.readOnly}
@@ -230,7 +236,7 @@ function ValueInput(
           {(kind === "text" || kind === "number") && (
             <input
               id={valueId}
-              class={`${INPUT} font-mono`}
+              class={`${INPUT} min-w-0 flex-1 font-mono`}
               aria-labelledby={`${valueId}-label`}
               inputMode={kind === "number" ? "decimal" : undefined}
               spellcheck={false}
@@ -248,11 +254,11 @@ function ValueInput(
   }
 
   const order = op === "gt" || op === "gte" || op === "lt" || op === "lte";
+  const hint = op === "regex" ? "an RE2 pattern" : order ? "a number or an ISO-8601 time" : null;
+  const hintId = `${valueId}-hint`;
   return (
     <div class="flex min-w-48 flex-[2] flex-col gap-0.5">
-      <label for={valueId} class={LABEL}>
-        {op === "regex" ? "Pattern (RE2)" : order ? "Number or ISO-8601 time" : "Text"}
-      </label>
+      <label for={valueId} class={LABEL}>{VALUE_LABEL}</label>
       <input
         id={valueId}
         class={`${INPUT} font-mono`}
@@ -261,11 +267,11 @@ function ValueInput(
         value={filter.value === undefined || filter.value === null ? "" : String(filter.value)}
         disabled={props.readOnly}
         aria-invalid={invalid}
-        aria-describedby={describedBy}
+        aria-describedby={describedBy ?? (hint ? hintId : undefined)}
         onInput={(event) =>
           set(order ? orderValueFrom(event.currentTarget.value) : event.currentTarget.value)}
       />
-      {error}
+      {error ?? (hint && <span id={hintId} class={`text-xs ${MUTED}`}>{hint}</span>)}
     </div>
   );
 }

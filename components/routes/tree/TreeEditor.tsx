@@ -29,6 +29,8 @@ import {
   unwrapNode,
   wrapNode,
 } from "../../../lib/console/filter_tree.ts";
+import { newFieldLeaf } from "../../../lib/console/field_leaf.ts";
+import { fieldOfControl } from "../../../lib/console/problem_visibility.ts";
 import { summarizeFilter } from "../../../lib/console/route_summary.ts";
 import { Icon } from "../Icon.tsx";
 import { BUTTON, ERROR, INPUT, MUTED } from "../ui.tsx";
@@ -63,8 +65,6 @@ export function nodeLabel(node: TreeNode): string {
 function newEventLeaf(api: TreeApi): LeafFilter {
   return { type: "event", value: api.sampleEvent ?? "push" };
 }
-
-const NEW_FIELD_LEAF: LeafFilter = { type: "field", path: "", op: "contains", value: "" };
 
 function tagOf(node: TreeNode): keyof typeof KIND_TAGS {
   return isGroup(node) ? node.kind : node.filter.type === "event" ? "event" : "field";
@@ -320,7 +320,7 @@ function RowActions(
 /** The buttons that add to a group, with the reason when a limit stops them. */
 function AddBar(props: { api: TreeApi; group: GroupNode }) {
   const { api, group } = props;
-  const leaf: TreeNode = { id: "", kind: "leaf", filter: NEW_FIELD_LEAF };
+  const leaf: TreeNode = { id: "", kind: "leaf", filter: newFieldLeaf() };
   const nested: TreeNode = { id: "", kind: "all", children: [] };
   const leafRefusal = canInsert(api.root, group.id, leaf);
   const groupRefusal = canInsert(api.root, group.id, nested) ??
@@ -336,7 +336,7 @@ function AddBar(props: { api: TreeApi; group: GroupNode }) {
         group={group}
         refusal={leafRefusal}
         label="+ Event"
-        name={`Add an event filter to the ${group.kind} group`}
+        rest={` filter in the ${group.kind} group`}
         make={(id) => ({ id, kind: "leaf", filter: newEventLeaf(api) })}
         focus={(id) => controlId.eventKind(id, 0)}
       />
@@ -345,8 +345,8 @@ function AddBar(props: { api: TreeApi; group: GroupNode }) {
         group={group}
         refusal={leafRefusal}
         label="+ Field"
-        name={`Add a field filter to the ${group.kind} group`}
-        make={(id) => ({ id, kind: "leaf", filter: { ...NEW_FIELD_LEAF } })}
+        rest={` filter in the ${group.kind} group`}
+        make={(id) => ({ id, kind: "leaf", filter: newFieldLeaf() })}
         focus={(id) => controlId.path(id)}
       />
       <AddButton
@@ -354,7 +354,7 @@ function AddBar(props: { api: TreeApi; group: GroupNode }) {
         group={group}
         refusal={groupRefusal}
         label={`+ “${subKind}” group`}
-        name={`Add an ${subKind} group to the ${group.kind} group`}
+        rest={` in the ${group.kind} group`}
         make={(id) => ({ id, kind: subKind, children: [] })}
         focus={(id) => controlId.groupKind(id)}
       />
@@ -373,8 +373,10 @@ function AddButton(
     api: TreeApi;
     group: GroupNode;
     refusal: string | null;
+    /** The visible text; its accessible name starts with it. */
     label: string;
-    name: string;
+    /** The rest of the accessible name, for screen readers only (`filter in the all group`). */
+    rest: string;
     make: (id: string) => TreeNode;
     focus: (id: string) => string;
   },
@@ -384,19 +386,19 @@ function AddButton(
       type="button"
       id={props.id}
       class={`${BUTTON.secondary} px-2 py-1 text-xs`}
-      aria-label={props.name}
       disabled={!!props.refusal}
       title={props.refusal ?? undefined}
       onClick={() => {
-        let focus: string | undefined;
+        let added: string | undefined;
         props.api.edit((root, ids) => {
-          const id = ids.next();
-          focus = props.focus(id);
-          return insertNode(root, props.group.id, props.make(id));
-        }, () => focus);
+          added = ids.next();
+          return insertNode(root, props.group.id, props.make(added));
+        }, () => added && props.focus(added));
+        if (added) props.api.added(added);
       }}
     >
       {props.label}
+      <span class="sr-only">{props.rest}</span>
     </button>
   );
 }
@@ -412,8 +414,12 @@ function NodeView(
   },
 ) {
   const { api, drag, node, parent, index } = props;
-  const issues = api.issues.byNode.get(node.id) ?? [];
-  const verdict = api.verdicts?.get(node.id);
+  const allIssues = api.issues.byNode.get(node.id) ?? [];
+  const issues = allIssues.filter((issue) => api.shows(node.id, issue.field));
+  const explained = api.verdicts?.get(node.id);
+  const verdict = explained?.matched === null && issues.length < allIssues.length
+    ? { ...explained, reason: "not evaluated until it is filled in" }
+    : explained;
   const selected = api.selected === node.id;
   const tag = tagOf(node);
   const label = nodeLabel(node);
@@ -424,6 +430,10 @@ function NodeView(
       data-node-id={node.id}
       data-kind={tag}
       {...dropHandlers(api, drag, parent, index)}
+      onFocusOut={(event) => {
+        const field = fieldOfControl(node.id, (event.target as HTMLElement).id);
+        if (field) api.left(node.id, field);
+      }}
       class={`relative min-w-0 rounded-md border p-2 sm:p-3 ${dropLine(drag, parent, index)} ${
         drag.shown.dragging?.id === node.id ? "opacity-50" : ""
       } ${

@@ -25,6 +25,12 @@ export interface TreeApi {
     focus?: string | (() => string | undefined),
   ): void;
   select(id: string | null): void;
+  /** Whether a problem of a node's field (null: the whole leaf) is shown yet. */
+  shows(nodeId: string, field: string | null): boolean;
+  /** Notes a node the person added (its problems wait until its fields are left). */
+  added(nodeId: string): void;
+  /** Notes that the person left a field of a node (`path`, `op`, `value`). */
+  left(nodeId: string, field: string): void;
   /** Selects the node and moves to the form that saves it as a fragment. */
   saveAsFragment(id: string): void;
 }

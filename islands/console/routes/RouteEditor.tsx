@@ -69,9 +69,15 @@ import {
   type RouteDraft,
   routeFromDraft,
 } from "../../../lib/console/route_draft.ts";
+import {
+  hiddenCount,
+  isShown,
+  type ProblemVisibility,
+  touchedKeys,
+} from "../../../lib/console/problem_visibility.ts";
 import { putRoute } from "../../../lib/console/route_list.ts";
 import { samplePaths } from "../../../lib/console/sample_paths.ts";
-import { inferEvent, SAMPLES, sampleUrl } from "../../../lib/console/samples.ts";
+import { inferEvent, pastedSampleKey, SAMPLES, sampleUrl } from "../../../lib/console/samples.ts";
 import { checkTree, explainTree, type SampleEvent } from "../../../lib/console/tree_check.ts";
 import { ID_ERROR, ID_PATTERN } from "../../../lib/filter/route_rules.ts";
 import type { TargetRef } from "../../../lib/target_ref.ts";
@@ -93,6 +99,11 @@ interface Props {
   recentEvents: { id: string; label: string }[];
   /** The recent event to explain against first; else the first bundled sample. */
   sampleEventId: string | null;
+  /**
+   * The bundled sample (or `pasted`: the payload kept in the browser's session) to explain
+   * against first, when no recent event is named: the one chosen before the route was created.
+   */
+  sampleChoice?: string | null;
 }
 
 /** What the editor reads of `GET /admin/api/groups/:id/events/:eventId`. */
@@ -121,6 +132,66 @@ const EMPTY: FilterNode = { all: [] };
 const FIRST_INVALID = "[aria-invalid=true]";
 /** How long the tree must stay unchanged before the server confirms the explanation. */
 const CONFIRM_DELAY_MS = 300;
+
+/** The sample first shown: the named recent event, the chosen sample, or the first bundled one. */
+function initialSample(props: Pick<Props, "sampleEventId" | "sampleChoice">): SampleState {
+  if (props.sampleEventId) {
+    return {
+      source: recentSource(props.sampleEventId),
+      text: "",
+      kind: "",
+      action: "",
+      loading: true,
+    };
+  }
+  if (props.sampleChoice === PASTED) {
+    return { source: PASTED, text: "", kind: "", action: "", loading: true };
+  }
+  const chosen = SAMPLES.find((entry) => entry.id === props.sampleChoice) ?? SAMPLES[0];
+  return {
+    source: chosen.id,
+    text: "",
+    kind: chosen.kind,
+    action: chosen.action ?? "",
+    loading: true,
+  };
+}
+
+/** The query of the editor opened after creating a route: "saved", and the sample in use. */
+function savedQuery(sample: SampleState): string {
+  const query = new URLSearchParams({ saved: "1" });
+  const eventId = recentEventOf(sample.source);
+  if (eventId !== null) query.set("event", eventId);
+  else query.set("sample", sample.source);
+  return query.toString();
+}
+
+/** Keeps a pasted sample in the browser's session for the editor that opens next. */
+function keepPastedSample(groupId: string, sample: SampleState) {
+  try {
+    const { text, kind, action } = sample;
+    sessionStorage.setItem(pastedSampleKey(groupId), JSON.stringify({ text, kind, action }));
+  } catch {
+    // A full or disabled session storage: the editor opens with the first bundled sample.
+  }
+}
+
+/**
+ * The pasted sample {@link keepPastedSample} kept, or null. It stays in the session (a reload
+ * of the page shows it again) until the next pasted sample of the group replaces it.
+ */
+function readPastedSample(groupId: string): { text: string; kind: string; action: string } | null {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(pastedSampleKey(groupId)) ?? "null");
+    if (
+      kept !== null && typeof kept === "object" && typeof kept.text === "string" &&
+      typeof kept.kind === "string" && typeof kept.action === "string"
+    ) return { text: kept.text, kind: kept.kind, action: kept.action };
+  } catch {
+    // Unreadable: fall back to the first bundled sample.
+  }
+  return null;
+}
 
 function treeOf(route: Route | undefined, ids: NodeIds): TreeNode {
   const node = route ? route.ast ?? { all: route.filters } : EMPTY;
@@ -158,13 +229,7 @@ export default function RouteEditor(props: Props) {
   const [list, setList] = useState({ routes: props.routes, etag: props.etag });
   const [editingId, setEditingId] = useState(props.routeId);
   const [selected, setSelected] = useState<string | null>(null);
-  const [sample, setSample] = useState<SampleState>({
-    source: props.sampleEventId ? recentSource(props.sampleEventId) : SAMPLES[0].id,
-    text: "",
-    kind: props.sampleEventId ? "" : SAMPLES[0].kind,
-    action: props.sampleEventId ? "" : SAMPLES[0].action ?? "",
-    loading: true,
-  });
+  const [sample, setSample] = useState<SampleState>(() => initialSample(props));
   const [fragments, setFragments] = useState({
     items: props.fragments,
     etag: props.fragmentsEtag,
@@ -195,6 +260,17 @@ export default function RouteEditor(props: Props) {
     focusAfter.current = null;
     if (element instanceof HTMLElement) element.focus();
   });
+
+  // A pasted sample the browser kept while the editor reloaded after creating the route.
+  useEffect(() => {
+    if (sample.source !== PASTED || !sample.loading) return;
+    const kept = readPastedSample(props.group.id);
+    setSample(
+      kept ? { ...kept, source: PASTED, loading: false } : initialSample({
+        sampleEventId: null,
+      }),
+    );
+  }, []);
 
   // The sample: load a bundled one, or a recent event of the group, when chosen.
   useEffect(() => {
@@ -299,6 +375,10 @@ export default function RouteEditor(props: Props) {
     [list.routes, editingId],
   );
   const [attempted, setAttempted] = useState(false);
+  const [fresh, setFresh] = useState<ReadonlySet<string>>(new Set());
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const visibility: ProblemVisibility = { attempted, fresh, touched };
+  const hiddenProblems = hiddenCount(visibility, issues);
   const allProblems = useMemo(() => {
     const found = draftProblems(draft, takenIds);
     for (const [field, message] of apiErrors) if (!found.has(field)) found.set(field, message);
@@ -374,6 +454,13 @@ export default function RouteEditor(props: Props) {
       : null,
     edit,
     select: setSelected,
+    shows: (nodeId, field) => isShown(visibility, nodeId, field),
+    added: (nodeId) => setFresh((current) => new Set([...current, nodeId])),
+    left: (nodeId, field) =>
+      setTouched((current) => {
+        const keys = touchedKeys(nodeId, field);
+        return keys.every((key) => current.has(key)) ? current : new Set([...current, ...keys]);
+      }),
     saveAsFragment: (id) => {
       setSelected(id);
       focusAfter.current = "fragment-name";
@@ -505,7 +592,8 @@ export default function RouteEditor(props: Props) {
       const etag = await putVersioned(routesPath, { routes }, base.etag);
       setDirty(false);
       if (editingId === null) {
-        location.replace(`${editorHref(props.group.id, route.id)}?saved=1`);
+        if (sample.source === PASTED) keepPastedSample(props.group.id, sample);
+        location.replace(`${editorHref(props.group.id, route.id)}?${savedQuery(sample)}`);
         return;
       }
       setList({ routes, etag });
@@ -535,7 +623,7 @@ export default function RouteEditor(props: Props) {
     } finally {
       setSaving(false);
     }
-  }, [draft, template, noiseForm, editingId, props.group.id, routesPath]);
+  }, [draft, template, noiseForm, editingId, props.group.id, routesPath, sample]);
 
   const save = () => {
     if (readOnly || saving) return;
@@ -777,7 +865,8 @@ export default function RouteEditor(props: Props) {
               enabled={draft.enabled}
               fallback={draft.fallback}
               server={serverAgrees}
-              problems={issues.count}
+              problems={issues.count - hiddenProblems}
+              incomplete={hiddenProblems}
             />
             <div class="mt-3">
               <TreeEditor api={api} />

@@ -3,6 +3,7 @@ import { PageBody } from "../../../../../components/routes/ui.tsx";
 import RouteEditor from "../../../../../islands/console/routes/RouteEditor.tsx";
 import { loadRouteEditorPage } from "../../../../../lib/admin/console_routes.ts";
 import { readConsoleFrame } from "../../../../../lib/admin/console_frame.ts";
+import { sampleChoiceOf } from "../../../../../lib/console/samples.ts";
 import { principalOf } from "../../../../../lib/auth/principal.ts";
 import { page } from "../../../../../lib/fresh/mod.ts";
 import { define } from "../../../../../lib/state.ts";
@@ -23,7 +24,10 @@ export const handler = define.handlers({
       readConsoleFrame(ctx),
     ]);
     const justSaved = ctx.url.searchParams.get("saved") === "1";
-    return page({ ...data, justSaved, frame }, { headers: { "cache-control": "no-store" } });
+    const sampleChoice = sampleChoiceOf(ctx.url.searchParams.get("sample"));
+    return page({ ...data, justSaved, sampleChoice, frame }, {
+      headers: { "cache-control": "no-store" },
+    });
   },
 });
 
@@ -49,6 +53,7 @@ export default define.page<typeof handler>(function EditRoute({ data }) {
           allowedTargets={data.allowedTargets}
           recentEvents={data.recentEvents}
           sampleEventId={data.sampleEventId}
+          sampleChoice={data.sampleChoice}
           justSaved={data.justSaved}
         />
       </PageBody>
