@@ -5,7 +5,7 @@
  * commit that holds, for each, everything `saveEvent` commits alone (record, payload, dedup
  * mark, nonce, pending fan-out mark), and one deliver job naming all the batch's events
  * (lib/store/fan_out_jobs.ts): the delivery worker then fans the batch out in one job, which
- * costs the store's single writer one queue message instead of one per event. Each caller is
+ * costs the store's single writer one job instead of one per event. Each caller is
  * answered only after the commit that holds its event.
  *
  * A batch stays within KV's per-commit limits (100 checks, 1,000 mutations, 800 KiB of

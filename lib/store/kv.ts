@@ -19,7 +19,7 @@ export async function openStore(path: string | undefined): Promise<Deno.Kv> {
   return await Deno.openKv(path);
 }
 
-/** Closes a store opened with {@link openStore}; pending reads and the queue listener end. */
+/** Closes a store opened with {@link openStore}; pending reads and job worker wake-ups end. */
 export function closeStore(kv: Deno.Kv): void {
   kv.close();
 }
