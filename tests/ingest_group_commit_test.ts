@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { type NewEvent, saveEvent } from "../lib/store/events.ts";
 import { GroupCommit, MAX_BATCH_EVENTS } from "../lib/store/group_commit.ts";
 import { loadEvent } from "../lib/store/events.ts";
+import type { JobRecord } from "../lib/store/jobs.ts";
 
 const encoder = new TextEncoder();
 
@@ -27,7 +28,7 @@ function newEvent(deliveryId: string | undefined, extra: Partial<NewEvent> = {})
 interface CommitLog {
   /** How many events (named by its deliver jobs) each commit attempted to hold. */
   sizes: number[];
-  /** How many deliver jobs each commit enqueued. */
+  /** How many deliver jobs each commit added. */
   jobs: number[];
 }
 
@@ -55,8 +56,8 @@ function loggedKv(kv: Deno.Kv, failWhen: (events: number) => boolean = () => fal
             const value = Reflect.get(opTarget, name, opTarget);
             if (typeof value !== "function") return value;
             return (...args: unknown[]) => {
-              if (name === "enqueue") {
-                events += eventsOfJob(args[0]);
+              if (name === "set" && (args[0] as Deno.KvKey)[0] === "jobs") {
+                events += eventsOfJob((args[1] as JobRecord).message);
                 jobs++;
               }
               if (name === "commit") {
