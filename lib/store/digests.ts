@@ -146,7 +146,6 @@ export async function commitJoin(kv: Deno.Kv, join: WindowJoin): Promise<boolean
       expireIn,
     });
     addJob(op, { type: "digest_close", digestId: next.id } satisfies DigestCloseJob, {
-      now: join.now,
       delayMs: closeDelay(next.closesAt - join.now),
     });
   }

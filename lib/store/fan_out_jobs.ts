@@ -20,6 +20,7 @@ import {
   undeliveredJobKey,
   undeliveredJobsPrefix,
 } from "./keys.ts";
+import { MAX_CHECKS_PER_COMMIT } from "./commit_limits.ts";
 import { addJob } from "./jobs.ts";
 import { listStalledFanOuts, markFanOutPending } from "./pending_fan_outs.ts";
 
@@ -38,7 +39,7 @@ export interface BatchDeliverJob {
 /** A deliver job of either shape: one event, or the events accepted in one commit. */
 export type FanOutJob = DeliverJob | BatchDeliverJob;
 
-/** The most events one job names (a group commit holds at most 32, a job the sweep writes 8). */
+/** The most events one job names (a group commit holds at most 32, a job the sweep writes 10). */
 const MAX_JOB_EVENTS = 64;
 /** Longest event id a job may name (event ids are 26-character ulids). */
 const MAX_EVENT_ID_LENGTH = 64;
@@ -87,9 +88,8 @@ function parkingKey(eventIds: readonly string[]): Deno.KvKey {
 export function enqueueDeliverJob(
   op: Deno.AtomicOperation,
   eventIds: readonly string[],
-  now?: number,
 ): Deno.AtomicOperation {
-  return addJob(op, deliverJobFor(eventIds), { now, deadKey: parkingKey(eventIds) });
+  return addJob(op, deliverJobFor(eventIds), { deadKey: parkingKey(eventIds) });
 }
 
 /** The deliver job a parking entry holds: a dead job's message, or a bare job parked by KV. */
@@ -118,18 +118,15 @@ export async function requeueUndeliveredJobs(
       continue;
     }
     const eventIds = eventIdsOf(job);
-    const op = enqueueDeliverJob(kv.atomic().check(entry).delete(entry.key), eventIds, now);
+    const op = enqueueDeliverJob(kv.atomic().check(entry).delete(entry.key), eventIds);
     for (const eventId of eventIds) markFanOutPending(op, eventId, now);
     if ((await op.commit()).ok) count++;
   }
   return count;
 }
 
-/**
- * Most stalled fan-outs one job re-queued by the sweep names: its commit checks each mark, and
- * a `denokv` server allows 10 checks per commit.
- */
-const REQUEUE_BATCH = 8;
+/** Most stalled fan-outs one job re-queued by the sweep names: its commit checks each mark. */
+const REQUEUE_BATCH = MAX_CHECKS_PER_COMMIT;
 
 /**
  * Re-queues the fan-out of every event pending since before `now - stallMs` (its job is held
@@ -166,7 +163,7 @@ async function requeueMarks(
     op.check({ key: fanOutPendingKey(eventId), versionstamp });
     markFanOutPending(op, eventId, now);
   }
-  enqueueDeliverJob(op, marks.map((mark) => mark.eventId), now);
+  enqueueDeliverJob(op, marks.map((mark) => mark.eventId));
   return (await op.commit()).ok;
 }
 

@@ -8,9 +8,10 @@
  * costs the store's single writer one job instead of one per event. Each caller is
  * answered only after the commit that holds its event.
  *
- * A batch stays within KV's per-commit limits (100 checks, 1,000 mutations, 800 KiB of
- * mutations, 80 KiB of keys): at most {@link MAX_BATCH_EVENTS} events and bounded value and key
- * bytes. An event whose payload needs more than one chunk commits alone, as before.
+ * A batch stays within the per-commit limits (lib/store/commit_limits.ts: 10 checks on a
+ * `denokv` server; 1,000 mutations, 800 KiB of mutations, 80 KiB of keys on Deno KV): at most
+ * {@link MAX_BATCH_EVENTS} events, {@link MAX_CHECKS_PER_COMMIT} dedup and nonce checks, and
+ * bounded value and key bytes. An event whose payload needs more than one chunk commits alone, as before.
  *
  * De-duplication stays exact: an event whose dedup or nonce mark is already in the batch
  * waits for the batch and then commits alone, where it finds the first one's mark (one new,
@@ -27,6 +28,7 @@ import {
   type SaveOutcome,
   savePreparedEvent,
 } from "./events.ts";
+import { MAX_CHECKS_PER_COMMIT } from "./commit_limits.ts";
 import { enqueueDeliverJob } from "./fan_out_jobs.ts";
 
 /** The most events one batch holds (each has at most two checks and five mutations; one job). */
@@ -160,14 +162,15 @@ export class GroupCommit {
     let keyBytesTaken = 0;
     let taken = 0;
     for (const waiting of this.#waiting) {
+      const ids = [markId(waiting.prepared.dedup), markId(waiting.prepared.nonceMark)]
+        .filter((id): id is string => id !== null);
       const full = batch.length >= this.#maxEvents ||
         (batch.length > 0 &&
           (valueBytes + waiting.valueBytes > BATCH_VALUE_BYTES ||
-            keyBytesTaken + waiting.keyBytes > BATCH_KEY_BYTES));
+            keyBytesTaken + waiting.keyBytes > BATCH_KEY_BYTES ||
+            marks.size + ids.length > MAX_CHECKS_PER_COMMIT));
       if (full) break;
       taken++;
-      const ids = [markId(waiting.prepared.dedup), markId(waiting.prepared.nonceMark)]
-        .filter((id): id is string => id !== null);
       if (ids.some((id) => marks.has(id))) {
         later.push(waiting);
         continue;

@@ -65,18 +65,19 @@ function jobDelay(delayMs: number): number {
   return Math.min(MAX_JOB_DELAY_MS, Math.max(0, Math.ceil(delayMs)));
 }
 
-/** When and where a new job goes. */
+/**
+ * When and where a new job goes. A delay counts from this process's clock, as the job worker
+ * reads it (never from a caller's clock, which tests shift).
+ */
 export interface AddJobOptions {
-  /** Unix ms the delay counts from (default now). */
-  now?: number;
-  /** How long after `now` the job is due (default 0). */
+  /** How long from now the job is due (default 0). */
   delayMs?: number;
   /** Where the job goes after its last attempt (default `["jobs_dead", id]`). */
   deadKey?: Deno.KvKey;
 }
 
 /**
- * Adds to `op` a new job carrying `message`, due `delayMs` after `now`, and the wake-up of
+ * Adds to `op` a new job carrying `message`, due `delayMs` from now, and the wake-up of
  * the workers watching for jobs. Throws when the job is larger than {@link MAX_JOB_BYTES}.
  */
 export function addJob<Message extends { type: string }>(
@@ -84,7 +85,7 @@ export function addJob<Message extends { type: string }>(
   message: Message,
   options: AddJobOptions = {},
 ): Deno.AtomicOperation {
-  const now = Math.floor(options.now ?? Date.now());
+  const now = Date.now();
   const dueAt = now + jobDelay(options.delayMs ?? 0);
   const record: JobRecord = { id: nextJobId(now), message: message as JobMessage, attempts: 0 };
   if (options.deadKey) record.deadKey = options.deadKey;

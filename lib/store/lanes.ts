@@ -80,7 +80,7 @@ function wake(op: Deno.AtomicOperation, lane: string, now: number, delayMs: numb
   const delay = laneDelay(delayMs);
   const token = crypto.randomUUID();
   op.set(laneRunKey(lane), { token, dueAt: now + delay } satisfies LaneRun);
-  addJob(op, { type: "lane", lane, token } satisfies LaneMessage, { now, delayMs: delay });
+  addJob(op, { type: "lane", lane, token } satisfies LaneMessage, { delayMs: delay });
 }
 
 /** The run record of a lane, as an entry (value null when the lane is idle). */
