@@ -22,6 +22,7 @@ import {
   retryJob,
 } from "./jobs.ts";
 import { jobsWakeKey } from "./keys.ts";
+import { retryTransient } from "./transient.ts";
 
 /** A job's message: a plain object with a `type`. */
 export type QueueMessage = JobMessage;
@@ -106,13 +107,13 @@ export function startQueueWorker(
   async function settle(claimed: Deno.KvEntry<JobRecord>, failure: unknown): Promise<void> {
     const { message, attempts, id } = claimed.value;
     if (failure === undefined) {
-      await finishJob(kv, claimed);
+      await retryTransient(log, "finish a job", () => finishJob(kv, claimed));
       return;
     }
     const reason = describe(failure);
     if (attempts >= maxAttempts) {
       log.error("job failed its last attempt and is dead", { type: message.type, id, reason });
-      await buryJob(kv, claimed, reason, now());
+      await retryTransient(log, "end a dead job", () => buryJob(kv, claimed, reason, now()));
       return;
     }
     log.error("job failed; it will be tried again", {
@@ -122,7 +123,8 @@ export function startQueueWorker(
       attempts,
       error: failure,
     });
-    await retryJob(kv, claimed, now() + backoffAfter(backoffMs, attempts), reason);
+    const dueAt = now() + backoffAfter(backoffMs, attempts);
+    await retryTransient(log, "retry a job", () => retryJob(kv, claimed, dueAt, reason));
   }
 
   async function run(claimed: Deno.KvEntry<JobRecord>): Promise<void> {
