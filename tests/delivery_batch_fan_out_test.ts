@@ -32,7 +32,6 @@ import {
   runWorker,
   settled,
   storeRoutes,
-  waitFor,
 } from "./_delivery_helpers.ts";
 
 const TARGET = { platform: "discord", channelId: "500" } as const;

@@ -126,8 +126,10 @@ Deno.test("group commit: a batch holds at most 10 checks (a denokv server's limi
   const group = new GroupCommit(kv, { windowMs: 5 });
   const count = 40;
   const outcomes = await Promise.all(
-    Array.from({ length: count }, (_, index) =>
-      group.save(newEvent(`d-${index}`, { nonce: `n-${index}` }))),
+    Array.from(
+      { length: count },
+      (_, index) => group.save(newEvent(`d-${index}`, { nonce: `n-${index}` })),
+    ),
   );
   assert.equal(outcomes.filter((outcome) => outcome.status === "accepted").length, count);
   assert.ok(Math.max(...log.sizes) > 1, "events still share commits");

@@ -67,12 +67,17 @@ Deno.test("jobs: a job claimed by a worker that died is taken over when its leas
   assert.ok(claimed, "the first claim wins");
   assert.equal(await claimJob(kv, waiting, "someone-else", Date.now(), 600), null);
   let ranAt = 0;
-  const worker = startQueueWorker(kv, {
-    work: () => {
-      ranAt = Date.now();
-      return Promise.resolve();
+  const worker = startQueueWorker(
+    kv,
+    {
+      work: () => {
+        ranAt = Date.now();
+        return Promise.resolve();
+      },
     },
-  }, captureLog().log, { pollMs: 100 });
+    captureLog().log,
+    { pollMs: 100 },
+  );
   try {
     await sleep(300);
     assert.equal(ranAt, 0, "not while the dead owner's lease lasts");
@@ -88,12 +93,17 @@ Deno.test("jobs: a failing job backs off and ends dead with its reason", async (
   await using kv = await Deno.openKv(":memory:");
   await putJob(kv, { type: "broken" });
   const tries: number[] = [];
-  const worker = startQueueWorker(kv, {
-    broken: () => {
-      tries.push(Date.now());
-      return Promise.reject(new Error("the platform is down"));
+  const worker = startQueueWorker(
+    kv,
+    {
+      broken: () => {
+        tries.push(Date.now());
+        return Promise.reject(new Error("the platform is down"));
+      },
     },
-  }, captureLog().log, { maxAttempts: 3, backoffMs: [150, 300], pollMs: 50 });
+    captureLog().log,
+    { maxAttempts: 3, backoffMs: [150, 300], pollMs: 50 },
+  );
   try {
     await waitFor("the job to end dead", async () => {
       const dead = await Array.fromAsync(kv.list<DeadJob>({ prefix: ["jobs_dead"] }));
@@ -127,9 +137,14 @@ Deno.test("jobs: a deliver job that fails its last attempt is parked for the swe
   });
   assert.equal(outcome.status, "accepted");
   const eventId = outcome.status === "accepted" ? outcome.eventId : "";
-  const worker = startQueueWorker(kv, {
-    deliver: () => Promise.reject(new Error("routes unreadable")),
-  }, captureLog().log, { maxAttempts: 2, backoffMs: [10], pollMs: 50 });
+  const worker = startQueueWorker(
+    kv,
+    {
+      deliver: () => Promise.reject(new Error("routes unreadable")),
+    },
+    captureLog().log,
+    { maxAttempts: 2, backoffMs: [10], pollMs: 50 },
+  );
   try {
     await waitFor("the job to be parked", async () => {
       return (await kv.get(undeliveredJobKey(eventId))).versionstamp !== null;
@@ -169,9 +184,14 @@ Deno.test("jobs: a delayed job does not run early and runs within a second of it
 Deno.test("jobs: a job added in the worker's process wakes it at once", async () => {
   await using kv = await Deno.openKv(":memory:");
   const ran = Promise.withResolvers<number>();
-  const worker = startQueueWorker(kv, {
-    now: () => Promise.resolve(ran.resolve(Date.now())),
-  }, captureLog().log, { pollMs: 10_000 });
+  const worker = startQueueWorker(
+    kv,
+    {
+      now: () => Promise.resolve(ran.resolve(Date.now())),
+    },
+    captureLog().log,
+    { pollMs: 10_000 },
+  );
   try {
     await sleep(50); // the worker looked once and sleeps for its whole poll
     const addedAt = Date.now();
