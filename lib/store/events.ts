@@ -37,7 +37,7 @@ import {
   nonceKey,
 } from "./keys.ts";
 import { readIds } from "./id_range.ts";
-import { enqueueDeliverJob } from "./fan_out_jobs.ts";
+import { addDeliverJob } from "./fan_out_jobs.ts";
 import { markFanOutPending } from "./pending_fan_outs.ts";
 
 export { type DeliverJob, isDeliverJob, requeueUndeliveredJobs } from "./fan_out_jobs.ts";
@@ -280,7 +280,7 @@ export function addAcceptance(
   nonceStamp: string | null = null,
 ): Deno.AtomicOperation {
   addEventWrites(op, prepared, dedupStamp, nonceStamp);
-  return enqueueDeliverJob(op, [prepared.eventId]);
+  return addDeliverJob(op, [prepared.eventId]);
 }
 
 /**

@@ -85,7 +85,7 @@ function parkingKey(eventIds: readonly string[]): Deno.KvKey {
 }
 
 /** Adds to `op` one job naming `eventIds`, due at once (marks are set by the caller). */
-export function enqueueDeliverJob(
+export function addDeliverJob(
   op: Deno.AtomicOperation,
   eventIds: readonly string[],
 ): Deno.AtomicOperation {
@@ -118,7 +118,7 @@ export async function requeueUndeliveredJobs(
       continue;
     }
     const eventIds = eventIdsOf(job);
-    const op = enqueueDeliverJob(kv.atomic().check(entry).delete(entry.key), eventIds);
+    const op = addDeliverJob(kv.atomic().check(entry).delete(entry.key), eventIds);
     for (const eventId of eventIds) markFanOutPending(op, eventId, now);
     if ((await op.commit()).ok) count++;
   }
@@ -163,7 +163,7 @@ async function requeueMarks(
     op.check({ key: fanOutPendingKey(eventId), versionstamp });
     markFanOutPending(op, eventId, now);
   }
-  enqueueDeliverJob(op, marks.map((mark) => mark.eventId));
+  addDeliverJob(op, marks.map((mark) => mark.eventId));
   return (await op.commit()).ok;
 }
 
@@ -212,7 +212,7 @@ export async function finishFanOuts(
   };
   for (const eventId of retry) {
     await add(2, SMALL_MUTATION_BYTES);
-    enqueueDeliverJob(op, [eventId]);
+    addDeliverJob(op, [eventId]);
   }
   for (const { eventId, records } of finished) {
     const sizes = records.map(({ record }) => JSON.stringify(record).length + SMALL_MUTATION_BYTES);

@@ -29,7 +29,7 @@ import {
   savePreparedEvent,
 } from "./events.ts";
 import { MAX_CHECKS_PER_COMMIT } from "./commit_limits.ts";
-import { enqueueDeliverJob } from "./fan_out_jobs.ts";
+import { addDeliverJob } from "./fan_out_jobs.ts";
 
 /** The most events one batch holds (each has at most two checks and five mutations; one job). */
 export const MAX_BATCH_EVENTS = 32;
@@ -106,10 +106,10 @@ export class GroupCommit {
    * and so its raw payload, alive meanwhile.
    */
   save(event: NewEvent): Promise<SaveOutcome> {
-    return prepareEvent(event).then((prepared) => this.#enqueue(prepared));
+    return prepareEvent(event).then((prepared) => this.#join(prepared));
   }
 
-  async #enqueue(prepared: PreparedEvent): Promise<SaveOutcome> {
+  async #join(prepared: PreparedEvent): Promise<SaveOutcome> {
     if (prepared.chunks.length > 1) {
       return await savePreparedEvent(this.#kv, prepared);
     }
@@ -192,7 +192,7 @@ export class GroupCommit {
     try {
       const op = this.#kv.atomic();
       for (const { prepared } of batch) addEventWrites(op, prepared);
-      enqueueDeliverJob(op, batch.map(({ prepared }) => prepared.eventId));
+      addDeliverJob(op, batch.map(({ prepared }) => prepared.eventId));
       committed = (await op.commit()).ok;
     } catch {
       committed = false;

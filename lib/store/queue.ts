@@ -22,7 +22,7 @@ import {
   retryJob,
 } from "./jobs.ts";
 import { jobsWakeKey } from "./keys.ts";
-import { retryTransient } from "./transient.ts";
+import { isPassingStoreError, retryTransient } from "./transient.ts";
 
 /** A job's message: a plain object with a `type`. */
 export type QueueMessage = JobMessage;
@@ -177,7 +177,10 @@ export function startQueueWorker(
     let lost = false;
     for (const entry of due) {
       if (stopped) break;
-      const claimed = await claimJob(kv, entry, owner, now(), leaseMs);
+      const claimed = await claimJob(kv, entry, owner, now(), leaseMs).catch((error) => {
+        if (isPassingStoreError(error)) return null; // a busy store: look again shortly
+        throw error;
+      });
       if (claimed) start(claimed);
       else lost = true;
     }
