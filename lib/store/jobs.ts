@@ -15,6 +15,7 @@
  * across processes (PostgreSQL's LISTEN/NOTIFY); a short poll covers the rest.
  */
 import { monotonicUlids } from "../ulid.ts";
+import { MAX_CHECKS_PER_COMMIT } from "./commit_limits.ts";
 import { deadJobKey, jobKey, jobsPrefix, jobsWakeKey } from "./keys.ts";
 
 /** What a job asks for: a plain object with a `type` naming its handler. */
@@ -153,15 +154,43 @@ async function moveJob(
  * Claims a due job for `owner` until `now + leaseMs`, counting one more attempt; null when
  * another worker claimed (or finished) it first.
  */
-export function claimJob(
+export async function claimJob(
   kv: Deno.Kv,
   entry: Deno.KvEntry<JobRecord>,
   owner: string,
   now: number,
   leaseMs: number,
 ): Promise<Deno.KvEntry<JobRecord> | null> {
-  const claimed: JobRecord = { ...entry.value, owner, attempts: entry.value.attempts + 1 };
-  return moveJob(kv, entry, Math.floor(now + leaseMs), claimed);
+  return (await claimJobs(kv, [entry], owner, now, leaseMs))?.[0] ?? null;
+}
+
+/**
+ * Claims several due jobs in one commit (at most {@link MAX_CHECKS_PER_COMMIT}: one check each),
+ * as {@link claimJob} does; null when any of them was claimed or finished by another worker
+ * first (then none is claimed).
+ */
+export async function claimJobs(
+  kv: Deno.Kv,
+  entries: readonly Deno.KvEntry<JobRecord>[],
+  owner: string,
+  now: number,
+  leaseMs: number,
+): Promise<Deno.KvEntry<JobRecord>[] | null> {
+  if (entries.length > MAX_CHECKS_PER_COMMIT) {
+    throw new RangeError(`At most ${MAX_CHECKS_PER_COMMIT} jobs are claimed in one commit`);
+  }
+  const leaseUntil = Math.floor(now + leaseMs);
+  const op = kv.atomic();
+  const claimed = entries.map((entry) => {
+    const value: JobRecord = { ...entry.value, owner, attempts: entry.value.attempts + 1 };
+    const key = jobKey(leaseUntil, value.id);
+    op.check(entry);
+    if (dueAtOf(entry) !== leaseUntil) op.delete(entry.key);
+    op.set(key, value);
+    return { key, value };
+  });
+  const result = await op.commit();
+  return result.ok ? claimed.map((job) => ({ ...job, versionstamp: result.versionstamp })) : null;
 }
 
 /** Extends a claim to `now + leaseMs`; null when the job changed hands. */
@@ -180,9 +209,20 @@ function unclaimed(record: JobRecord): JobRecord {
   return rest;
 }
 
-/** Removes a finished job; false when it changed hands (its lease ran out meanwhile). */
-export async function finishJob(kv: Deno.Kv, claimed: Deno.KvEntry<JobRecord>): Promise<boolean> {
-  return (await kv.atomic().check(claimed).delete(claimed.key).commit()).ok;
+/**
+ * Removes finished jobs in one commit (at most {@link MAX_CHECKS_PER_COMMIT}); false when one of
+ * them changed hands (its lease ran out meanwhile), and then none is removed.
+ */
+export async function finishJobs(
+  kv: Deno.Kv,
+  claimed: readonly Deno.KvEntry<JobRecord>[],
+): Promise<boolean> {
+  if (claimed.length > MAX_CHECKS_PER_COMMIT) {
+    throw new RangeError(`At most ${MAX_CHECKS_PER_COMMIT} jobs are finished in one commit`);
+  }
+  const op = kv.atomic();
+  for (const entry of claimed) op.check(entry).delete(entry.key);
+  return (await op.commit()).ok;
 }
 
 /** Makes a failed job due again at `dueAt`, keeping the reason; false when it changed hands. */

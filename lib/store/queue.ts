@@ -14,13 +14,15 @@ import type { Logger } from "../log.ts";
 import {
   buryJob,
   claimJob,
-  finishJob,
+  claimJobs,
+  finishJobs,
   type JobMessage,
   type JobRecord,
   listDueJobs,
   renewJob,
   retryJob,
 } from "./jobs.ts";
+import { MAX_CHECKS_PER_COMMIT } from "./commit_limits.ts";
 import { jobsWakeKey } from "./keys.ts";
 import { isPassingStoreError, retryTransient } from "./transient.ts";
 
@@ -40,7 +42,7 @@ export interface QueueWorker {
 
 /** Job worker settings; all have defaults. */
 export interface QueueWorkerOptions {
-  /** Most handlers running at once (default 16). */
+  /** Most handlers running at once (default 64). */
   concurrency?: number;
   /** How long a claim holds a job before another worker may take it over (default 30 s). */
   leaseMs?: number;
@@ -53,7 +55,7 @@ export interface QueueWorkerOptions {
   now?: () => number;
 }
 
-const CONCURRENCY = 16;
+const CONCURRENCY = 64;
 const LEASE_MS = 30_000;
 const POLL_MS = 1_000;
 const MAX_ATTEMPTS = 8;
@@ -104,10 +106,41 @@ export function startQueueWorker(
     wake();
   });
 
+  /** Finished jobs waiting to be removed, several per commit. */
+  const finished: { entry: Deno.KvEntry<JobRecord>; removed: PromiseWithResolvers<void> }[] = [];
+  let removing: Promise<void> | null = null;
+
+  async function removeFinished(): Promise<void> {
+    while (finished.length > 0) {
+      const batch = finished.splice(0, MAX_CHECKS_PER_COMMIT);
+      const entries = batch.map((job) => job.entry);
+      try {
+        if (!await retryTransient(log, "finish jobs", () => finishJobs(kv, entries))) {
+          // One changed hands (its lease ran out): remove the others one by one.
+          for (const entry of entries) {
+            await retryTransient(log, "finish a job", () => finishJobs(kv, [entry]));
+          }
+        }
+        for (const job of batch) job.removed.resolve();
+      } catch (error) {
+        for (const job of batch) job.removed.reject(error);
+      }
+    }
+    removing = null;
+  }
+
+  /** Removes a finished job, together with others finished meanwhile. */
+  function finish(entry: Deno.KvEntry<JobRecord>): Promise<void> {
+    const removed = Promise.withResolvers<void>();
+    finished.push({ entry, removed });
+    removing ??= removeFinished();
+    return removed.promise;
+  }
+
   async function settle(claimed: Deno.KvEntry<JobRecord>, failure: unknown): Promise<void> {
     const { message, attempts, id } = claimed.value;
     if (failure === undefined) {
-      await retryTransient(log, "finish a job", () => finishJob(kv, claimed));
+      await finish(claimed);
       return;
     }
     const reason = describe(failure);
@@ -175,14 +208,24 @@ export function startQueueWorker(
     if (free <= 0) return pollMs;
     const { due, nextDueAt } = await listDueJobs(kv, now(), free);
     let lost = false;
-    for (const entry of due) {
-      if (stopped) break;
-      const claimed = await claimJob(kv, entry, owner, now(), leaseMs).catch((error) => {
-        if (isPassingStoreError(error)) return null; // a busy store: look again shortly
-        throw error;
-      });
-      if (claimed) start(claimed);
-      else lost = true;
+    const passing = (error: unknown) => {
+      if (isPassingStoreError(error)) return null; // a busy store: look again shortly
+      throw error;
+    };
+    for (let first = 0; first < due.length && !stopped; first += MAX_CHECKS_PER_COMMIT) {
+      const chunk = due.slice(first, first + MAX_CHECKS_PER_COMMIT);
+      const together = await claimJobs(kv, chunk, owner, now(), leaseMs).catch(passing);
+      if (together) {
+        together.forEach(start);
+        continue;
+      }
+      // Another worker took one of them: claim the rest one by one.
+      for (const entry of chunk) {
+        const claimed = stopped ? null : await claimJob(kv, entry, owner, now(), leaseMs)
+          .catch(passing);
+        if (claimed) start(claimed);
+        else lost = true;
+      }
     }
     if (lost || due.length === free) return MIN_PAUSE_MS;
     if (nextDueAt === null) return pollMs;
