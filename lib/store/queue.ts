@@ -212,7 +212,12 @@ export function startQueueWorker(
       if (isPassingStoreError(error)) return null; // a busy store: look again shortly
       throw error;
     };
-    for (let first = 0; first < due.length && !stopped; first += MAX_CHECKS_PER_COMMIT) {
+    // Workers that look at the same time see the same due jobs: each starts its claims at a
+    // random chunk, so their claims seldom collide.
+    const chunks = Math.ceil(due.length / MAX_CHECKS_PER_COMMIT);
+    const offset = Math.floor(Math.random() * chunks);
+    for (let index = 0; index < chunks && !stopped; index++) {
+      const first = ((index + offset) % chunks) * MAX_CHECKS_PER_COMMIT;
       const chunk = due.slice(first, first + MAX_CHECKS_PER_COMMIT);
       const together = await claimJobs(kv, chunk, owner, now(), leaseMs).catch(passing);
       if (together) {
