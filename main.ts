@@ -1,6 +1,6 @@
 /**
  * Starts Switchyard: validates the settings, opens KV, serves HTTP and the
- * delivery queue, and shuts down gracefully on SIGINT or SIGTERM.
+ * delivery job worker, and shuts down gracefully on SIGINT or SIGTERM.
  */
 import { createApp, PROJECT_ROOT } from "./lib/app.ts";
 import { atRestWarning } from "./lib/at_rest.ts";

@@ -24,7 +24,7 @@ import {
   type PreparedEvent,
   prepareEvent,
 } from "../lib/store/events.ts";
-import { enqueueDeliverJob } from "../lib/store/fan_out_jobs.ts";
+import { addDeliverJob } from "../lib/store/fan_out_jobs.ts";
 import { type GroupCommitStats, groupCommitStats } from "../lib/store/group_commit.ts";
 import {
   describeSample,
@@ -333,7 +333,7 @@ async function measureStages(dir: string): Promise<Stages> {
           const op = kv.atomic();
           const batch = prepared.slice(cursor, cursor += size);
           for (const event of batch) addEventWrites(op, event);
-          enqueueDeliverJob(op, batch.map((event) => event.eventId));
+          addDeliverJob(op, batch.map((event) => event.eventId));
           if (!(await op.commit()).ok) throw new Error("a new event was refused");
         }),
       );

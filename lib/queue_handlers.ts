@@ -1,17 +1,17 @@
-/** The handlers of every queue message type the application enqueues. */
+/** The handlers of every job type the application adds (lib/store/jobs.ts). */
 import type { Config } from "./config.ts";
 import { createDeliveryWorker } from "./delivery/worker.ts";
 import type { Logger } from "./log.ts";
 import type { QueueHandler } from "./store/queue.ts";
 
-/** Services the queue handlers use. */
+/** Services the job handlers use. */
 export interface WorkerDeps {
   kv: Deno.Kv;
   config: Config;
   log: Logger;
 }
 
-/** The queue handlers and what stops the work they started. */
+/** The job handlers and what stops the work they started. */
 export interface QueueService {
   handlers: Record<string, QueueHandler>;
   /** Stops the delivery sweep and passes the lanes this instance holds on to the next run. */
@@ -20,8 +20,8 @@ export interface QueueService {
 
 /**
  * Handlers by message type: `deliver` (route an accepted event into delivery
- * units) and `lane` (send one target's units in order). Starting them also
- * resumes lanes whose queue message was lost while the process was down, and
+ * units), `lane` (send one target's units in order) and `digest_close`. Starting
+ * them also resumes lanes whose job was lost while the process was down, and
  * starts the periodic delivery sweep.
  */
 export function queueHandlers(deps: WorkerDeps): QueueService {

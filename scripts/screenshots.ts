@@ -55,7 +55,7 @@ function freePort(): number {
   return port;
 }
 
-/** Starts the app with its queue worker on an in-memory store. */
+/** Starts the app with its job worker on an in-memory store. */
 async function startApp(env: Record<string, string>): Promise<Running> {
   const port = freePort();
   const config = loadConfig({ KV_PATH: ":memory:", PORT: String(port), ...env });

@@ -1,6 +1,6 @@
 /**
- * One delivery instance in its own process, on a shared KV file: the queue
- * listener with the delivery worker, its limiters scaled like the fakes'
+ * One delivery instance in its own process, on a shared KV file: the job
+ * worker with the delivery worker, its limiters scaled like the fakes'
  * limits. Used by the multi-instance test, the delivery benchmark and the
  * fault suite, which start several of these on one file.
  *
@@ -9,7 +9,7 @@
  *
  * Prints `ready` on stdout once listening; stops gracefully on SIGTERM. Each
  * line on stdin is the title of a custom event to accept (as the ingress does,
- * so its deliver job is this instance's queue message): a JSON object whose
+ * so its deliver job is added in the accepting commit): a JSON object whose
  * `title` becomes the message's title and whose other fields join the payload;
  * the instance answers `accepted <title> <eventId>`; the line `#sends` asks for the times this
  * instance let Telegram messages go, per chat (`sends <json>`), so a test can

@@ -5,7 +5,7 @@
 
 /** A running instance process. */
 export interface InstanceProcess {
-  /** Resolves once the instance listens on the queue. */
+  /** Resolves once the instance's job worker runs. */
   ready: Promise<void>;
   /** What the instance wrote on stderr so far (its warnings and errors). */
   stderr(): string;

@@ -94,7 +94,7 @@ export class SchedulePacer extends TelegramPacer {
   }
 }
 
-/** A delivery worker listening on `kv`'s queue; dispose it with `await using`. */
+/** A delivery worker with a job worker on `kv`; dispose it with `await using`. */
 export interface RunningWorker extends AsyncDisposable {
   worker: DeliveryWorker;
   lines: Record<string, unknown>[];

@@ -1,5 +1,5 @@
 /**
- * Batch deliver jobs: a group commit enqueues one job naming its events, and the worker fans
+ * Batch deliver jobs: a group commit adds one job naming its events, and the worker fans
  * them all out (units, events-view records, marks cleared) with each event's guarantees kept:
  * a job run again after a crash midway makes no second unit, an event that throws stays
  * pending with a job of its own while the others finish, and single-event jobs still work.
@@ -20,6 +20,7 @@ import {
 import { GroupCommit } from "../lib/store/group_commit.ts";
 import { listGroupEntries } from "../lib/store/groups.ts";
 import { eventKey, fanOutPendingKey, undeliveredJobKey } from "../lib/store/keys.ts";
+import { listJobs } from "../lib/store/jobs.ts";
 import { startFakeDiscord } from "../testing/fake_chat.ts";
 import { captureLog } from "./_helpers.ts";
 import {
@@ -31,7 +32,6 @@ import {
   runWorker,
   settled,
   storeRoutes,
-  waitFor,
 } from "./_delivery_helpers.ts";
 
 const TARGET = { platform: "discord", channelId: "500" } as const;
@@ -53,7 +53,7 @@ async function acceptBatch(kv: Deno.Kv, titles: string[]): Promise<string[]> {
   return outcomes.map((outcome) => outcome.status === "accepted" ? outcome.eventId : "");
 }
 
-/** A worker that listens to no queue: jobs run only when a test calls its handler. */
+/** A worker that runs no job worker: jobs run only when a test calls its handler. */
 function fanOnlyWorker(kv: Deno.Kv, config: ReturnType<typeof deliveryConfig>) {
   const { log, lines } = captureLog();
   const worker = createDeliveryWorker({ kv, config, log, sweepEveryMs: 0 });
@@ -70,13 +70,10 @@ async function teamInternalId(kv: Deno.Kv): Promise<string> {
   return entry.internalId;
 }
 
-/** Collects the deliver jobs `kv`'s queue hands out (other messages are ignored). */
-function collectJobs(kv: Deno.Kv): FanOutJob[] {
-  const jobs: FanOutJob[] = [];
-  kv.listenQueue((message) => {
-    if (isFanOutJob(message)) jobs.push(message);
-  });
-  return jobs;
+/** The deliver jobs waiting in `kv`, in due order (other jobs are ignored). */
+async function storedJobs(kv: Deno.Kv): Promise<FanOutJob[]> {
+  const messages: unknown[] = (await listJobs(kv)).map((job) => job.value.message);
+  return messages.filter(isFanOutJob);
 }
 
 Deno.test("batch job: every event of a group commit is fanned out, recorded and cleared", async () => {
@@ -184,7 +181,6 @@ Deno.test("batch job: an event that throws stays pending with a job of its own; 
   // Its stored payload no longer matches its record: it cannot be read.
   const record = await kv.get<Record<string, unknown>>(eventKey(broken));
   await kv.set(eventKey(broken), { ...record.value, storedBytes: 1 });
-  const jobs = collectJobs(kv);
   await using fan = fanOnlyWorker(kv, deliveryConfig({}));
 
   await fan.worker.handlers.deliver({ type: "deliver", eventIds: ids });
@@ -195,10 +191,8 @@ Deno.test("batch job: an event that throws stays pending with a job of its own; 
   }
   assert.equal((await logsOf(kv, broken)).length, 0);
   assert.ok(await isPending(kv, broken), "it keeps its place in the order");
-  await waitFor(
-    "the broken event's own job",
-    () => jobs.some((job) => "eventId" in job && job.eventId === broken),
-  );
+  const jobs = await storedJobs(kv);
+  assert.ok(jobs.some((job) => "eventId" in job && job.eventId === broken), "its own job");
   const failed = fan.lines.find((line) => line.message === "events routed");
   assert.equal(failed?.failed, 1);
 
@@ -225,12 +219,10 @@ Deno.test("a parked batch job is re-queued whole, every event marked pending aga
   await using kv = await Deno.openKv(":memory:");
   const job = { type: "deliver", eventIds: ["01AAA", "01AAB", "01AAC"] };
   await kv.set(undeliveredJobKey("01AAA"), job);
-  const jobs = collectJobs(kv);
   assert.equal(await requeueUndeliveredJobs(kv, 1_000), 1);
   for (const id of job.eventIds) assert.ok(await isPending(kv, id));
   assert.equal((await kv.get(undeliveredJobKey("01AAA"))).versionstamp, null);
-  await waitFor("the re-queued job", () => jobs.length === 1);
-  assert.deepEqual(jobs, [job]);
+  assert.deepEqual(await storedJobs(kv), [job]);
 });
 
 Deno.test("the sweep re-queues stalled fan-outs together in one job", async () => {
@@ -238,12 +230,23 @@ Deno.test("the sweep re-queues stalled fan-outs together in one job", async () =
   const stalled = ["01BBA", "01BBB", "01BBC"];
   for (const id of stalled) await kv.set(fanOutPendingKey(id), { since: 1_000 });
   await kv.set(fanOutPendingKey("01BBD"), { since: 99_000 }); // recent: left alone
-  const jobs = collectJobs(kv);
   assert.equal(await requeueStalledFanOuts(kv, 100_000, 10_000), 3);
-  await waitFor("the re-queued job", () => jobs.length === 1);
-  assert.deepEqual(jobs, [{ type: "deliver", eventIds: stalled }]);
+  assert.deepEqual(await storedJobs(kv), [{ type: "deliver", eventIds: stalled }]);
   for (const id of stalled) {
     assert.equal((await kv.get<{ since: number }>(fanOutPendingKey(id))).value?.since, 100_000);
+  }
+});
+
+Deno.test("the sweep's re-queuing commits check at most 10 marks each (a denokv server's limit)", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  const stalled = Array.from({ length: 20 }, (_, index) => `01CC${String(index).padStart(2, "0")}`);
+  for (const id of stalled) await kv.set(fanOutPendingKey(id), { since: 1_000 });
+  assert.equal(await requeueStalledFanOuts(kv, 100_000, 10_000), 20);
+  const jobs = await storedJobs(kv);
+  const named = jobs.flatMap((job) => "eventIds" in job ? job.eventIds : [job.eventId]);
+  assert.deepEqual(named.toSorted(), stalled, "every stalled event is re-queued once");
+  for (const job of jobs) {
+    assert.ok("eventIds" in job && job.eventIds.length <= 10, "one check per event named");
   }
 });
 

@@ -1,14 +1,14 @@
 /**
  * Per-target order across crashes: a unit of a newer event is not sent while
- * an older event's fan-out is still pending (its deliver job parked by KV and
- * re-queued at start-up, or in flight when the process stopped), and a
+ * an older event's fan-out is still pending (its deliver job parked after its
+ * last attempt and re-queued, or in flight when the process stopped), and a
  * fan-out that never finishes holds lanes back for a bounded time only.
  */
 import assert from "node:assert/strict";
 import { ORDER_WAIT_MS } from "../lib/delivery/order_gate.ts";
 import { laneKeyFor } from "../lib/target_ref.ts";
 import { createDeliveryWorker } from "../lib/delivery/worker.ts";
-import { eventKey, fanOutPendingKey, undeliveredJobKey } from "../lib/store/keys.ts";
+import { eventKey, fanOutPendingKey, jobsPrefix, undeliveredJobKey } from "../lib/store/keys.ts";
 import { getLaneRun } from "../lib/store/lanes.ts";
 import type { Target } from "../lib/types.ts";
 import { startFakeDiscord } from "../testing/fake_chat.ts";
@@ -28,15 +28,17 @@ const TARGET: Target = { platform: "discord", channelId: "1000" };
 const LANE = laneKeyFor(TARGET);
 
 /**
- * A KV holding two accepted events, `Older` then `Newer`, with no queue
- * message for either: the state a crash leaves once the queue has moved on.
+ * A KV holding two accepted events, `Older` then `Newer`, with no deliver
+ * job for either: the state a crash leaves once their jobs have been claimed.
  */
 async function acceptedWithoutJobs(): Promise<{ kv: Deno.Kv; older: string; newer: string }> {
   const scratch = await Deno.openKv(":memory:");
   const older = await acceptCustom(scratch, "Older");
   const newer = await acceptCustom(scratch, "Newer");
   const kv = await Deno.openKv(":memory:");
-  for await (const entry of scratch.list({ prefix: [] })) await kv.set(entry.key, entry.value);
+  for await (const entry of scratch.list({ prefix: [] })) {
+    if (entry.key[0] !== jobsPrefix()[0]) await kv.set(entry.key, entry.value);
+  }
   scratch.close();
   await storeRoutes(kv, [customRoute("alerts", [TARGET])]);
   return { kv, older, newer };

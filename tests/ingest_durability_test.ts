@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
-  type DeliverJob,
   isDeliverJob,
   loadEvent,
   loadEventBody,
   requeueUndeliveredJobs,
 } from "../lib/store/events.ts";
+import { listJobs } from "../lib/store/jobs.ts";
 import { undeliveredJobKey, undeliveredJobsPrefix } from "../lib/store/keys.ts";
 import { fixture, githubRequest, send, testDeps } from "./_ingest_helpers.ts";
 
@@ -24,12 +24,11 @@ Deno.test("an acknowledged event and its job survive closing and reopening the K
     }
 
     const reopened = await Deno.openKv(path);
-    const job = Promise.withResolvers<DeliverJob>();
-    const listener = reopened.listenQueue((message) => {
-      if (isDeliverJob(message)) job.resolve(message);
-    });
     try {
-      const { eventId } = await job.promise;
+      const [job] = await listJobs(reopened);
+      const message = job.value.message;
+      assert.ok(isDeliverJob(message));
+      const { eventId } = message;
       assert.deepEqual(await loadEventBody(reopened, eventId), body);
       const event = await loadEvent(reopened, eventId);
       assert.equal(event?.kind, "pull_request");
@@ -43,7 +42,6 @@ Deno.test("an acknowledged event and its job survive closing and reopening the K
       });
     } finally {
       reopened.close();
-      await listener;
     }
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -62,15 +60,14 @@ Deno.test("loadEvent() answers null for an unknown event", async () => {
   }
 });
 
-Deno.test("a deliver job KV gave up on is parked and re-queued at start-up", async () => {
+Deno.test("a deliver job parked by the KV queue of earlier versions is re-queued as a job", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
     await kv.set(undeliveredJobKey("01PARKED"), { type: "deliver", eventId: "01PARKED" });
     await kv.set(undeliveredJobKey("01JUNK"), { nothing: true });
-    const received = Promise.withResolvers<unknown>();
-    kv.listenQueue((message) => received.resolve(message));
     assert.equal(await requeueUndeliveredJobs(kv), 1);
-    assert.deepEqual(await received.promise, { type: "deliver", eventId: "01PARKED" });
+    const jobs = (await listJobs(kv)).map((job) => job.value.message);
+    assert.deepEqual(jobs, [{ type: "deliver", eventId: "01PARKED" }]);
     const left = await Array.fromAsync(kv.list({ prefix: undeliveredJobsPrefix() }));
     assert.deepEqual(left, []);
   } finally {

@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { type NewEvent, saveEvent } from "../lib/store/events.ts";
 import { GroupCommit, MAX_BATCH_EVENTS } from "../lib/store/group_commit.ts";
 import { loadEvent } from "../lib/store/events.ts";
+import type { JobRecord } from "../lib/store/jobs.ts";
 
 const encoder = new TextEncoder();
 
@@ -27,8 +28,10 @@ function newEvent(deliveryId: string | undefined, extra: Partial<NewEvent> = {})
 interface CommitLog {
   /** How many events (named by its deliver jobs) each commit attempted to hold. */
   sizes: number[];
-  /** How many deliver jobs each commit enqueued. */
+  /** How many deliver jobs each commit added. */
   jobs: number[];
+  /** How many checks each commit held. */
+  checks: number[];
 }
 
 /** How many events a deliver job names: a batch job lists them, a single-event job has one. */
@@ -39,7 +42,7 @@ function eventsOfJob(job: unknown): number {
 
 /** A KV whose commits are logged, and fail (throw) when `failWhen` says so. */
 function loggedKv(kv: Deno.Kv, failWhen: (events: number) => boolean = () => false) {
-  const log: CommitLog = { sizes: [], jobs: [] };
+  const log: CommitLog = { sizes: [], jobs: [], checks: [] };
   const wrapped = new Proxy(kv, {
     get(target, property) {
       if (property !== "atomic") {
@@ -50,18 +53,21 @@ function loggedKv(kv: Deno.Kv, failWhen: (events: number) => boolean = () => fal
         const op = target.atomic();
         let events = 0;
         let jobs = 0;
+        let checks = 0;
         const logged: Deno.AtomicOperation = new Proxy(op, {
           get(opTarget, name) {
             const value = Reflect.get(opTarget, name, opTarget);
             if (typeof value !== "function") return value;
             return (...args: unknown[]) => {
-              if (name === "enqueue") {
-                events += eventsOfJob(args[0]);
+              if (name === "set" && (args[0] as Deno.KvKey)[0] === "jobs") {
+                events += eventsOfJob((args[1] as JobRecord).message);
                 jobs++;
               }
+              if (name === "check") checks += args.length;
               if (name === "commit") {
                 log.sizes.push(events);
                 log.jobs.push(jobs);
+                log.checks.push(checks);
                 if (failWhen(events)) return Promise.reject(new Error("disk full"));
               }
               const result = value.apply(opTarget, args);
@@ -110,6 +116,24 @@ Deno.test("group commit: a batch never holds more than the most events one commi
   );
   assert.equal(outcomes.filter((outcome) => outcome.status === "accepted").length, count);
   assert.ok(Math.max(...log.sizes) <= MAX_BATCH_EVENTS);
+  assert.equal(await countEvents(store), count);
+  store.close();
+});
+
+Deno.test("group commit: a batch holds at most 10 checks (a denokv server's limit)", async () => {
+  const store = await Deno.openKv(":memory:");
+  const { kv, log } = loggedKv(store);
+  const group = new GroupCommit(kv, { windowMs: 5 });
+  const count = 40;
+  const outcomes = await Promise.all(
+    Array.from(
+      { length: count },
+      (_, index) => group.save(newEvent(`d-${index}`, { nonce: `n-${index}` })),
+    ),
+  );
+  assert.equal(outcomes.filter((outcome) => outcome.status === "accepted").length, count);
+  assert.ok(Math.max(...log.sizes) > 1, "events still share commits");
+  assert.ok(Math.max(...log.checks) <= 10, `checks per commit: ${log.checks.join(", ")}`);
   assert.equal(await countEvents(store), count);
   store.close();
 });

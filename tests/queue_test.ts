@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
+import { putJob } from "../lib/store/jobs.ts";
 import { startQueueWorker } from "../lib/store/queue.ts";
 import { captureLog } from "./_helpers.ts";
 
-Deno.test("the queue worker dispatches by type and drain waits for running handlers", async () => {
+Deno.test("the job worker dispatches by type and drain waits for running handlers", async () => {
   const kv = await Deno.openKv(":memory:");
   const { log } = captureLog();
   const seen: string[] = [];
@@ -16,7 +17,7 @@ Deno.test("the queue worker dispatches by type and drain waits for running handl
     },
   }, log);
   try {
-    await kv.enqueue({ type: "slow", id: "a" });
+    await putJob(kv, { type: "slow", id: "a" });
     await started.promise;
     assert.equal(worker.inFlight(), 1);
     let finished = false;
@@ -44,7 +45,7 @@ Deno.test("drain gives up after its bound", async () => {
     },
   }, log);
   try {
-    await kv.enqueue({ type: "stuck" });
+    await putJob(kv, { type: "stuck" });
     await started.promise;
     await worker.drain(100);
     assert.equal(worker.inFlight(), 1, "drain returned while the handler is still stuck");

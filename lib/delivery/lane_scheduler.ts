@@ -1,9 +1,9 @@
 /**
  * The lane scheduler: holds the lanes this instance works on, in process. A
- * `lane` queue message carrying the lane's current token lets an instance take
- * the lane's lease; the scheduler then works the lane with its own timers
+ * `lane` job carrying the lane's current token lets an instance take the
+ * lane's lease; the scheduler then works the lane with its own timers
  * (sending, waiting out rate limits and short backoffs) and renews the lease,
- * so a wait costs no queue round trip. The lane is passed on through the queue
+ * so a wait costs no job round trip. The lane is passed on as a new lane job
  * only for a long wait (over `holdMs`), when the instance stops, or after
  * repeated store errors; the lane's rate-limit state goes with it. If the
  * instance dies, its lease runs out and the delivery sweep wakes the lane on
@@ -26,7 +26,7 @@ import { retryTransient } from "../store/transient.ts";
 /** Store errors in a row after which a lane is passed on rather than retried in process. */
 const ERRORS_BEFORE_HAND_OFF = 5;
 
-/** Lanes held in process, and the handler of `lane` queue messages. */
+/** Lanes held in process, and the handler of `lane` jobs. */
 export class LaneScheduler {
   readonly #ctx: DeliveryContext;
   readonly #owner = crypto.randomUUID();
@@ -41,7 +41,7 @@ export class LaneScheduler {
     this.#ctx = ctx;
   }
 
-  /** Handles a `lane` queue message: takes the lane and holds it, or does nothing when stale. */
+  /** Handles a `lane` job: takes the lane and holds it, or does nothing when stale. */
   async accept(message: unknown): Promise<void> {
     const ctx = this.#ctx;
     if (!isLaneMessage(message)) {

@@ -1,9 +1,9 @@
 /**
  * The delivery sweep: recovery without a restart. Every instance runs it
  * periodically; a KV lease lets one instance at a time do the work. It wakes
- * lanes whose lease ran out (a runner's process died mid-send) or whose queue
- * message never came, re-queues deliver jobs the KV queue gave up on or that a
- * stopped process held (a fan-out pending for longer than the stall time), and puts
+ * lanes whose lease ran out (a runner's process died mid-send) or whose lane
+ * job never ran, re-queues parked deliver jobs and those a stopped process
+ * held (a fan-out pending for longer than the stall time), and puts
  * back `retrying` units that are past their next attempt while no lane holds
  * them. Each tick also leaves this instance's heartbeat and tells the senders
  * how many instances share the bots' global limits.
@@ -36,7 +36,7 @@ const SWEEP_LEASE = "delivery-sweep";
 export interface SweepOptions {
   /** Time between sweeps (0: no timer; `sweep()` still works). */
   everyMs: number;
-  /** How late a lane message or a unit's next attempt must be before the sweep acts. */
+  /** How late a lane job or a unit's next attempt must be before the sweep acts. */
   stallMs: number;
 }
 

@@ -1,9 +1,9 @@
 /**
- * The delivery worker: the `deliver` and `lane` queue handlers with their
- * shared context, the lane scheduler that holds lanes in process, the
- * periodic sweep, and start-up upkeep (allowing, once, the targets of routes
- * stored before target ownership existed, re-queuing deliver jobs KV gave up
- * on, resuming lanes whose queue message was lost, pruning old counters).
+ * The delivery worker: the `deliver`, `lane` and `digest_close` job handlers
+ * with their shared context, the lane scheduler that holds lanes in process,
+ * the periodic sweep, and start-up upkeep (allowing, once, the targets of
+ * routes stored before target ownership existed, re-queuing parked deliver
+ * jobs, resuming lanes whose job was lost, pruning old counters).
  */
 import type { Config } from "../config.ts";
 import { createThreadParents } from "../discord/threads.ts";
@@ -51,7 +51,7 @@ export interface DeliveryWorkerOptions {
 
 /** A delivery worker's handlers and upkeep. */
 export interface DeliveryWorker {
-  /** Queue handlers by message type: `deliver` and `lane`. */
+  /** Job handlers by message type: `deliver`, `lane` and `digest_close`. */
   handlers: Record<string, QueueHandler>;
   /**
    * Runs the target ownership upgrade, re-queues abandoned deliver jobs, resumes orphaned

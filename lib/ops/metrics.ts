@@ -105,7 +105,7 @@ async function queueFamilies(kv: Deno.Kv, now: number): Promise<MetricFamily[]> 
     {
       name: "switchyard_queue_depth",
       help: "Work waiting: units not yet final, events whose fan-out is pending, parked " +
-        "deliver jobs (each counted up to 10000).",
+        "deliver jobs and dead jobs (each counted up to 10000).",
       type: "gauge",
       samples: [
         { labels: [["stage", "delivery"]], value: queue.units },

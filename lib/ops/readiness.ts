@@ -19,7 +19,7 @@ export interface Readiness {
     delivery: number;
     /** Events whose fan-out is pending. */
     fanOut: number;
-    /** Deliver jobs waiting to be re-queued. */
+    /** Parked deliver jobs (waiting to be re-queued) and dead jobs. */
     parked: number;
     /** True when a figure reached the counting limit (it is a lower bound). */
     capped: boolean;

@@ -4,10 +4,11 @@
  * lasts the route's `windowSeconds` (quiet hours: until the hours end); `["digest_windows", …]`
  * points at its digest. Each unit of such a route gets a member record saying whether it was
  * sent as usual or gathered, written in the same commit as the digest's count, so a unit
- * tried again is never counted twice. Opening a window enqueues its closing job, due when it
- * ends, in the same commit.
+ * tried again is never counted twice. Opening a window adds its closing job (lib/store/jobs.ts),
+ * due when it ends, in the same commit.
  */
 import type { Target } from "../types.ts";
+import { addJob, putJob } from "./jobs.ts";
 import { digestKey, digestMemberKey, digestWindowKey } from "./keys.ts";
 
 /** Most events a digest lists by name; the rest are counted. */
@@ -60,13 +61,13 @@ export interface DigestMember {
   mode: "direct" | "digested";
 }
 
-/** The queue message that closes a digest when its window ends. */
+/** The job that closes a digest when its window ends. */
 export interface DigestCloseJob {
   type: "digest_close";
   digestId: string;
 }
 
-/** Whether a queue message is a {@link DigestCloseJob}. */
+/** Whether a job's message is a {@link DigestCloseJob}. */
 export function isDigestCloseJob(message: unknown): message is DigestCloseJob {
   const job = message as DigestCloseJob | null;
   return typeof job === "object" && job !== null && job.type === "digest_close" &&
@@ -144,8 +145,8 @@ export async function commitJoin(kv: Deno.Kv, join: WindowJoin): Promise<boolean
     op.set(windowKey, { digestId: next.id, closesAt: next.closesAt } satisfies DigestWindow, {
       expireIn,
     });
-    op.enqueue({ type: "digest_close", digestId: next.id } satisfies DigestCloseJob, {
-      delay: Math.min(Math.max(next.closesAt - join.now, 0), 24 * 3_600_000),
+    addJob(op, { type: "digest_close", digestId: next.id } satisfies DigestCloseJob, {
+      delayMs: closeDelay(next.closesAt - join.now),
     });
   }
   return (await op.commit()).ok;
@@ -172,7 +173,12 @@ export async function requeueDigestClose(
   digestId: string,
   delayMs: number,
 ): Promise<void> {
-  await kv.enqueue({ type: "digest_close", digestId } satisfies DigestCloseJob, {
-    delay: Math.min(Math.max(delayMs, 0), 24 * 3_600_000),
+  await putJob(kv, { type: "digest_close", digestId } satisfies DigestCloseJob, {
+    delayMs: closeDelay(delayMs),
   });
+}
+
+/** A closing job's delay: within a day (a job that comes early is queued again). */
+function closeDelay(delayMs: number): number {
+  return Math.min(Math.max(delayMs, 0), 24 * 3_600_000);
 }

@@ -18,8 +18,8 @@
  * 1 MB) go into the accepting commit, and any further chunks are written just
  * before it under the fresh event id.
  * The accepting commit checks the dedup mark and nonce, and sets the metadata,
- * the inline chunks, the marks (the pending fan-out's included) and the queue
- * job together: until it succeeds nothing refers to the early chunks, and if it
+ * the inline chunks, the marks (the pending fan-out's included) and the deliver
+ * job (lib/store/jobs.ts) together: until it succeeds nothing refers to the early chunks, and if it
  * fails they are deleted. A crash between the two leaves unreferenced chunks,
  * which expire on their own one hour after the event would have. Every record
  * of an event expires after {@link EVENT_RETENTION_MS}.
@@ -37,7 +37,7 @@ import {
   nonceKey,
 } from "./keys.ts";
 import { readIds } from "./id_range.ts";
-import { enqueueDeliverJob } from "./fan_out_jobs.ts";
+import { addDeliverJob } from "./fan_out_jobs.ts";
 import { markFanOutPending } from "./pending_fan_outs.ts";
 
 export { type DeliverJob, isDeliverJob, requeueUndeliveredJobs } from "./fan_out_jobs.ts";
@@ -51,7 +51,7 @@ export const DEDUP_WINDOW_MS = 5 * 60 * 1000;
  * signed request is refused for as long as its timestamp is accepted.
  */
 export const NONCE_WINDOW_MS = 11 * 60 * 1000;
-/** How long an accepted event stays readable (the longest a queue job may be delayed). */
+/** How long an accepted event stays readable (the longest a job may be delayed). */
 export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 /** Largest payload chunk, safely under KV's 64 KiB value limit. */
 export const PAYLOAD_CHUNK_BYTES = 60_000;
@@ -243,7 +243,7 @@ export async function prepareEvent(event: NewEvent): Promise<PreparedEvent> {
 }
 
 /**
- * Adds to `op` the accepting writes of a prepared event but its queue job: the checks that its
+ * Adds to `op` the accepting writes of a prepared event but its deliver job: the checks that its
  * dedup mark and nonce hold the given versionstamps (null: absent), the marks, the record, the
  * inline chunks and the pending fan-out mark. A group commit adds one job for all its events.
  */
@@ -280,7 +280,7 @@ export function addAcceptance(
   nonceStamp: string | null = null,
 ): Deno.AtomicOperation {
   addEventWrites(op, prepared, dedupStamp, nonceStamp);
-  return enqueueDeliverJob(op, [prepared.eventId]);
+  return addDeliverJob(op, [prepared.eventId]);
 }
 
 /**

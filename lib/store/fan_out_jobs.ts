@@ -1,15 +1,17 @@
 /**
- * Deliver jobs: the queue messages that ask the delivery worker to fan accepted events out,
- * their parking and re-queuing, and the commits that finish a job's fan-outs.
+ * Deliver jobs: the jobs (lib/store/jobs.ts) that ask the delivery worker to fan accepted
+ * events out, their parking and re-queuing, and the commits that finish a job's fan-outs.
  *
  * A job names one event (`{ type: "deliver", eventId }`: an event committed alone, a re-queued
  * one, and every job written before batches existed) or the events of one group commit
  * (`{ type: "deliver", eventIds }`), so a batch of accepted events costs the store's single
- * writer one queue message instead of one per event. Each event keeps its own pending fan-out
+ * writer one job instead of one per event. Each event keeps its own pending fan-out
  * mark (lib/store/pending_fan_outs.ts) from its acceptance until its units all exist.
  *
- * A job KV gives up on is parked under `["undelivered_jobs", firstEventId]` (the oldest event
- * it names, so the order gate finds it ahead of every newer event).
+ * A job that fails its last attempt is parked under `["undelivered_jobs", firstEventId]` (the
+ * oldest event it names, so the order gate finds it ahead of every newer event), where the
+ * sweep re-queues it: an accepted event is never dropped. Entries parked there by the KV queue
+ * of earlier versions hold the bare job and are re-queued the same way.
  */
 import { type EventRoutes } from "./event_routes.ts";
 import {
@@ -18,15 +20,17 @@ import {
   undeliveredJobKey,
   undeliveredJobsPrefix,
 } from "./keys.ts";
+import { MAX_CHECKS_PER_COMMIT } from "./commit_limits.ts";
+import { addJob } from "./jobs.ts";
 import { listStalledFanOuts, markFanOutPending } from "./pending_fan_outs.ts";
 
-/** The queue message asking the delivery worker to route one stored event. */
+/** The job asking the delivery worker to route one stored event. */
 export interface DeliverJob {
   type: "deliver";
   eventId: string;
 }
 
-/** The queue message asking the delivery worker to route the events of one group commit. */
+/** The job asking the delivery worker to route the events of one group commit. */
 export interface BatchDeliverJob {
   type: "deliver";
   eventIds: string[];
@@ -35,7 +39,7 @@ export interface BatchDeliverJob {
 /** A deliver job of either shape: one event, or the events accepted in one commit. */
 export type FanOutJob = DeliverJob | BatchDeliverJob;
 
-/** The most events one job names (a group commit, and a job the sweep writes, hold at most 32). */
+/** The most events one job names (a group commit holds at most 32, a job the sweep writes 10). */
 const MAX_JOB_EVENTS = 64;
 /** Longest event id a job may name (event ids are 26-character ulids). */
 const MAX_EVENT_ID_LENGTH = 64;
@@ -75,22 +79,29 @@ function deliverJobFor(eventIds: readonly string[]): FanOutJob {
     : { type: "deliver", eventIds: [...eventIds] };
 }
 
-/** Where a job is parked if KV gives up on it: under the oldest event it names. */
+/** Where a job is parked after its last attempt: under the oldest event it names. */
 function parkingKey(eventIds: readonly string[]): Deno.KvKey {
   return undeliveredJobKey(eventIds.reduce((oldest, id) => id < oldest ? id : oldest));
 }
 
-/** Adds to `op` the enqueue of one job naming `eventIds` (marks are set by the caller). */
-export function enqueueDeliverJob(
+/** Adds to `op` one job naming `eventIds`, due at once (marks are set by the caller). */
+export function addDeliverJob(
   op: Deno.AtomicOperation,
   eventIds: readonly string[],
 ): Deno.AtomicOperation {
-  return op.enqueue(deliverJobFor(eventIds), { keysIfUndelivered: [parkingKey(eventIds)] });
+  return addJob(op, deliverJobFor(eventIds), { deadKey: parkingKey(eventIds) });
+}
+
+/** The deliver job a parking entry holds: a dead job's message, or a bare job parked by KV. */
+function parkedJob(value: unknown): FanOutJob | null {
+  if (isFanOutJob(value)) return value;
+  const message = (value as { message?: unknown } | null)?.message;
+  return isFanOutJob(message) ? message : null;
 }
 
 /**
- * Re-queues the deliver jobs KV gave up on after its own retries (they were parked by
- * `keysIfUndelivered`), so an accepted event is never dropped. Each job is re-queued, the
+ * Re-queues the parked deliver jobs (they failed their last attempt), so an accepted event is
+ * never dropped. Each job is re-queued, the
  * fan-out of every event it names marked pending again as of `now` (so lanes hold newer units
  * back until it has run) and its parking entry removed in one atomic write; anything parked
  * that is not a deliver job is deleted. Returns how many jobs were re-queued.
@@ -101,21 +112,21 @@ export async function requeueUndeliveredJobs(
 ): Promise<number> {
   let count = 0;
   for await (const entry of kv.list<unknown>({ prefix: undeliveredJobsPrefix() })) {
-    if (!isFanOutJob(entry.value)) {
+    const job = parkedJob(entry.value);
+    if (!job) {
       await kv.delete(entry.key);
       continue;
     }
-    const eventIds = eventIdsOf(entry.value);
-    const op = kv.atomic().check(entry).delete(entry.key)
-      .enqueue(entry.value, { keysIfUndelivered: [parkingKey(eventIds)] });
+    const eventIds = eventIdsOf(job);
+    const op = addDeliverJob(kv.atomic().check(entry).delete(entry.key), eventIds);
     for (const eventId of eventIds) markFanOutPending(op, eventId, now);
     if ((await op.commit()).ok) count++;
   }
   return count;
 }
 
-/** Most stalled fan-outs one job re-queued by the sweep names. */
-const REQUEUE_BATCH = 32;
+/** Most stalled fan-outs one job re-queued by the sweep names: its commit checks each mark. */
+const REQUEUE_BATCH = MAX_CHECKS_PER_COMMIT;
 
 /**
  * Re-queues the fan-out of every event pending since before `now - stallMs` (its job is held
@@ -152,7 +163,7 @@ async function requeueMarks(
     op.check({ key: fanOutPendingKey(eventId), versionstamp });
     markFanOutPending(op, eventId, now);
   }
-  enqueueDeliverJob(op, marks.map((mark) => mark.eventId));
+  addDeliverJob(op, marks.map((mark) => mark.eventId));
   return (await op.commit()).ok;
 }
 
@@ -162,11 +173,11 @@ export interface FinishedFanOut {
   records: readonly { internalId: string; record: EventRoutes }[];
 }
 
-/** Mutations one finishing commit holds (KV allows 1,000, enqueues included). */
+/** Mutations one finishing commit holds (KV allows 1,000). */
 const FINISH_MUTATIONS = 500;
 /** Value bytes one finishing commit holds (KV allows 800 KiB). */
 const FINISH_BYTES = 400_000;
-/** Bytes counted for a mark's deletion or a job's enqueue. */
+/** Bytes counted for a mark's deletion or a job's writes. */
 const SMALL_MUTATION_BYTES = 200;
 
 /**
@@ -200,8 +211,8 @@ export async function finishFanOuts(
     bytes += size;
   };
   for (const eventId of retry) {
-    await add(1, SMALL_MUTATION_BYTES);
-    enqueueDeliverJob(op, [eventId]);
+    await add(2, SMALL_MUTATION_BYTES);
+    addDeliverJob(op, [eventId]);
   }
   for (const { eventId, records } of finished) {
     const sizes = records.map(({ record }) => JSON.stringify(record).length + SMALL_MUTATION_BYTES);

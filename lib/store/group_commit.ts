@@ -5,12 +5,13 @@
  * commit that holds, for each, everything `saveEvent` commits alone (record, payload, dedup
  * mark, nonce, pending fan-out mark), and one deliver job naming all the batch's events
  * (lib/store/fan_out_jobs.ts): the delivery worker then fans the batch out in one job, which
- * costs the store's single writer one queue message instead of one per event. Each caller is
+ * costs the store's single writer one job instead of one per event. Each caller is
  * answered only after the commit that holds its event.
  *
- * A batch stays within KV's per-commit limits (100 checks, 1,000 mutations, 800 KiB of
- * mutations, 80 KiB of keys): at most {@link MAX_BATCH_EVENTS} events and bounded value and key
- * bytes. An event whose payload needs more than one chunk commits alone, as before.
+ * A batch stays within the per-commit limits (lib/store/commit_limits.ts: 10 checks on a
+ * `denokv` server; 1,000 mutations, 800 KiB of mutations, 80 KiB of keys on Deno KV): at most
+ * {@link MAX_BATCH_EVENTS} events, {@link MAX_CHECKS_PER_COMMIT} dedup and nonce checks, and
+ * bounded value and key bytes. An event whose payload needs more than one chunk commits alone, as before.
  *
  * De-duplication stays exact: an event whose dedup or nonce mark is already in the batch
  * waits for the batch and then commits alone, where it finds the first one's mark (one new,
@@ -27,7 +28,8 @@ import {
   type SaveOutcome,
   savePreparedEvent,
 } from "./events.ts";
-import { enqueueDeliverJob } from "./fan_out_jobs.ts";
+import { MAX_CHECKS_PER_COMMIT } from "./commit_limits.ts";
+import { addDeliverJob } from "./fan_out_jobs.ts";
 
 /** The most events one batch holds (each has at most two checks and five mutations; one job). */
 export const MAX_BATCH_EVENTS = 32;
@@ -104,10 +106,10 @@ export class GroupCommit {
    * and so its raw payload, alive meanwhile.
    */
   save(event: NewEvent): Promise<SaveOutcome> {
-    return prepareEvent(event).then((prepared) => this.#enqueue(prepared));
+    return prepareEvent(event).then((prepared) => this.#join(prepared));
   }
 
-  async #enqueue(prepared: PreparedEvent): Promise<SaveOutcome> {
+  async #join(prepared: PreparedEvent): Promise<SaveOutcome> {
     if (prepared.chunks.length > 1) {
       return await savePreparedEvent(this.#kv, prepared);
     }
@@ -160,14 +162,15 @@ export class GroupCommit {
     let keyBytesTaken = 0;
     let taken = 0;
     for (const waiting of this.#waiting) {
+      const ids = [markId(waiting.prepared.dedup), markId(waiting.prepared.nonceMark)]
+        .filter((id): id is string => id !== null);
       const full = batch.length >= this.#maxEvents ||
         (batch.length > 0 &&
           (valueBytes + waiting.valueBytes > BATCH_VALUE_BYTES ||
-            keyBytesTaken + waiting.keyBytes > BATCH_KEY_BYTES));
+            keyBytesTaken + waiting.keyBytes > BATCH_KEY_BYTES ||
+            marks.size + ids.length > MAX_CHECKS_PER_COMMIT));
       if (full) break;
       taken++;
-      const ids = [markId(waiting.prepared.dedup), markId(waiting.prepared.nonceMark)]
-        .filter((id): id is string => id !== null);
       if (ids.some((id) => marks.has(id))) {
         later.push(waiting);
         continue;
@@ -189,7 +192,7 @@ export class GroupCommit {
     try {
       const op = this.#kv.atomic();
       for (const { prepared } of batch) addEventWrites(op, prepared);
-      enqueueDeliverJob(op, batch.map(({ prepared }) => prepared.eventId));
+      addDeliverJob(op, batch.map(({ prepared }) => prepared.eventId));
       committed = (await op.commit()).ok;
     } catch {
       committed = false;

@@ -285,9 +285,29 @@ export const fanOutPendingKey = (eventId: string) => ["fan_out_pending", eventId
 /** Prefix of every pending fan-out (event id order, oldest first). */
 export const fanOutPendingPrefix = () => ["fan_out_pending"] as const;
 
-// --- Undelivered queue jobs --------------------------------------------------
+// --- Jobs (lib/store/jobs.ts) -------------------------------------------------
 
-/** A deliver job that KV gave up on (written by `keysIfUndelivered`), kept to be re-queued. */
+/** A job due (or, while claimed, leased) until `dueAt` (Unix ms); jobs list in due order. */
+export const jobKey = (dueAt: number, jobId: string) => ["jobs", dueAt, jobId] as const;
+
+/** Prefix of every job. */
+export const jobsPrefix = () => ["jobs"] as const;
+
+/** A job that failed its last attempt, with its reason (deliver jobs are parked instead). */
+export const deadJobKey = (jobId: string) => ["jobs_dead", jobId] as const;
+
+/** Prefix of every dead job. */
+export const deadJobsPrefix = () => ["jobs_dead"] as const;
+
+/** Written by every commit that adds a job; job workers watch it to wake at once. */
+export const jobsWakeKey = () => ["jobs_wake"] as const;
+
+// --- Undelivered deliver jobs -------------------------------------------------
+
+/**
+ * A deliver job parked under the oldest event it names: one that failed its last attempt
+ * (lib/store/jobs.ts), or one the KV queue of earlier versions gave up on; kept to be re-queued.
+ */
 export const undeliveredJobKey = (eventId: string) => ["undelivered_jobs", eventId] as const;
 
 /** Prefix of every undelivered deliver job. */

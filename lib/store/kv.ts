@@ -48,7 +48,7 @@ async function openDenoKv(path: string | undefined): Promise<Deno.Kv> {
 }
 
 /**
- * Closes a store opened with {@link openStore}: pending reads, watches and the queue listener
+ * Closes a store opened with {@link openStore}: pending reads, watches and job worker wake-ups
  * end; for PostgreSQL the returned promise resolves once the pool's connections are closed.
  */
 export async function closeStore(kv: Kv): Promise<void> {

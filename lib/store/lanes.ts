@@ -2,11 +2,11 @@
  * Lanes: the ordered queue of units waiting for one target (a Discord channel
  * or thread, a Telegram chat). Entries live under `["lanes", lane, logId]`,
  * so a lane is read in log id (event) order. A busy lane has a run record
- * `["lane_runs", lane]` holding the token of the one queue message allowed to
- * work on it and, while a runner works, a lease; an idle lane has none.
+ * `["lane_runs", lane]` holding the token of the one lane job (lib/store/jobs.ts)
+ * allowed to work on it and, while a runner works, a lease; an idle lane has none.
  *
  * Appending checks the run record, so a unit is never left in an idle lane:
- * either the append sees the lane idle and wakes it (new token, queue message)
+ * either the append sees the lane idle and wakes it (new token, lane job)
  * in the same commit, or the runner's "go idle" commit, which checks the tail
  * counter bumped by every append, fails and the runner looks again.
  */
@@ -18,8 +18,9 @@ import {
   laneRunsPrefix,
   laneTailKey,
 } from "./keys.ts";
+import { addJob, putJob } from "./jobs.ts";
 
-/** The queue message that lets one runner work on a lane. */
+/** The job that lets one runner work on a lane. */
 export interface LaneMessage {
   type: "lane";
   lane: string;
@@ -28,9 +29,9 @@ export interface LaneMessage {
 
 /** A busy lane's run record. */
 export interface LaneRun {
-  /** Only the queue message carrying this token may work on the lane. */
+  /** Only the lane job carrying this token may work on the lane. */
   token: string;
-  /** When that message is due (Unix ms). */
+  /** When that job is due (Unix ms). */
   dueAt: number;
   /** The runner holding the lane, until `leaseUntil` (Unix ms). */
   leaseOwner?: string;
@@ -55,7 +56,7 @@ export interface LaneEntry {
  */
 const GATHER_MS = 100;
 
-/** True when a queue message is a {@link LaneMessage}. */
+/** True when a job's message is a {@link LaneMessage}. */
 export function isLaneMessage(message: unknown): message is LaneMessage {
   const candidate = message as Partial<LaneMessage> | null;
   return typeof candidate === "object" && candidate !== null && candidate.type === "lane" &&
@@ -63,14 +64,13 @@ export function isLaneMessage(message: unknown): message is LaneMessage {
 }
 
 /**
- * The longest a lane message is ever delayed. The waits that reach a lane are
- * already bounded (retry schedule, clamped platform waits); this keeps any
- * delay far below the KV queue's 30-day limit, which would otherwise make
- * every hand-off throw.
+ * The longest a lane job is ever delayed. The waits that reach a lane are
+ * already bounded (retry schedule, clamped platform waits); this bounds any
+ * other.
  */
 const MAX_LANE_DELAY_MS = 24 * 60 * 60 * 1000;
 
-/** A queue delay from a wait: whole milliseconds within 0..{@link MAX_LANE_DELAY_MS}, 0 for NaN. */
+/** A job delay from a wait: whole milliseconds within 0..{@link MAX_LANE_DELAY_MS}, 0 for NaN. */
 function laneDelay(delayMs: number): number {
   if (Number.isNaN(delayMs)) return 0;
   return Math.min(MAX_LANE_DELAY_MS, Math.max(0, Math.ceil(delayMs)));
@@ -80,7 +80,7 @@ function wake(op: Deno.AtomicOperation, lane: string, now: number, delayMs: numb
   const delay = laneDelay(delayMs);
   const token = crypto.randomUUID();
   op.set(laneRunKey(lane), { token, dueAt: now + delay } satisfies LaneRun);
-  op.enqueue({ type: "lane", lane, token } satisfies LaneMessage, { delay });
+  addJob(op, { type: "lane", lane, token } satisfies LaneMessage, { delayMs: delay });
 }
 
 /** The run record of a lane, as an entry (value null when the lane is idle). */
@@ -150,17 +150,18 @@ export async function takeLease(
   return { kind: "stale" };
 }
 
-/** Sends a lane message again after `delayMs`, without touching the lane. */
+/** Adds a lane job again, due in `delayMs`, without touching the lane. */
 export async function requeueLaneMessage(
   kv: Deno.Kv,
   message: LaneMessage,
   delayMs: number,
 ): Promise<void> {
-  await kv.enqueue(message, { delay: laneDelay(delayMs) });
+  const { type, lane, token } = message;
+  await putJob(kv, { type, lane, token } satisfies LaneMessage, { delayMs: laneDelay(delayMs) });
 }
 
 /**
- * Passes the lane to a new queue message due in `delayMs` and releases the
+ * Passes the lane to a new lane job due in `delayMs` and releases the
  * lease. False when the run record changed (another runner owns the lane now).
  */
 export async function handOffLane(
@@ -260,8 +261,8 @@ export async function dropLaneEntry(kv: Deno.Kv, entry: Deno.KvEntry<LaneEntry>)
 
 /**
  * Re-issues the token of every busy lane that no live runner holds, due when
- * its pending message would have come, so a lane whose queue message was lost
- * (or is held by a process that stopped) resumes. Messages with the old token
+ * its pending job would have come, so a lane whose job was lost (or is held by
+ * a process that stopped) resumes. Jobs with the old token
  * become stale. A lane leased by a live runner (another instance) is left to
  * it; if that runner dies, its lease runs out and the sweep wakes the lane.
  * Returns how many lanes were resumed.
@@ -281,9 +282,9 @@ export async function resumeLanes(kv: Deno.Kv, now: number): Promise<number> {
 
 /**
  * Wakes lanes that stalled: a lease that ended without the lane being passed
- * on (its runner's process stopped or lost the store), or a queue message due
- * more than `stallMs` ago that never came (the KV queue gave up on it or holds
- * it for a process that stopped). Returns how many lanes were woken.
+ * on (its runner's process stopped or lost the store), or a lane job due
+ * more than `stallMs` ago that never ran (it is dead, or its claim is held by
+ * a process that stopped). Returns how many lanes were woken.
  */
 export async function recoverStalledLanes(
   kv: Deno.Kv,

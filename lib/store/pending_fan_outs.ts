@@ -2,12 +2,12 @@
  * Pending fan-outs: `["fan_out_pending", eventId]` exists from the commit that
  * accepts an event until its deliver job has created all its units. Lanes read
  * them to keep per-target order: a unit is not sent while an older event may
- * still add a unit ahead of it (its deliver job is queued, running, or
+ * still add a unit ahead of it (its deliver job is waiting, running, or
  * re-queued after a crash). Every event has its own mark, also when one job
  * names the events of a whole group commit (lib/store/fan_out_jobs.ts). A
  * single-event deliver job that fails clears its mark, so it holds no lane
- * back while the queue retries it; a job the queue gave up on is parked, and
- * re-queuing it sets the marks again.
+ * back while the job worker retries it; a job that failed its last attempt is
+ * parked, and re-queuing it sets the marks again.
  */
 import {
   fanOutPendingKey,
@@ -67,8 +67,9 @@ export async function hasOlderFanOutPending(
 }
 
 /**
- * True when a deliver job of an event accepted before `eventId` is parked (KV
- * gave up on it; start-up re-queues it and marks its fan-out pending again).
+ * True when a deliver job of an event accepted before `eventId` is parked (it
+ * failed its last attempt; the sweep re-queues it and marks its fan-out
+ * pending again).
  */
 export async function hasOlderParkedJob(kv: Deno.Kv, eventId: string): Promise<boolean> {
   const older = kv.list({ prefix: undeliveredJobsPrefix(), end: undeliveredJobKey(eventId) }, {

@@ -1,11 +1,17 @@
 /**
  * How much delivery work is waiting, for `/health` and `/metrics`: units not yet final (the
- * `retrying` status index), events whose fan-out is pending, deliver jobs the KV queue gave up
- * on, and when the oldest of them was accepted. Counting reads keys only and stops at
+ * `retrying` status index), events whose fan-out is pending, jobs that failed their last attempt
+ * (parked deliver jobs and dead jobs, lib/store/jobs.ts), and when the oldest waiting event was
+ * accepted. Counting reads keys only and stops at
  * {@link QUEUE_COUNT_LIMIT} per collection, so a scrape stays cheap however long the backlog.
  */
 import { acceptedAt } from "./latency.ts";
-import { fanOutPendingPrefix, sendLogByStatusPrefix, undeliveredJobsPrefix } from "./keys.ts";
+import {
+  deadJobsPrefix,
+  fanOutPendingPrefix,
+  sendLogByStatusPrefix,
+  undeliveredJobsPrefix,
+} from "./keys.ts";
 
 /** Most entries of one collection a count reads; a larger backlog is reported as this. */
 export const QUEUE_COUNT_LIMIT = 10_000;
@@ -16,7 +22,10 @@ export interface QueueFigures {
   units: number;
   /** Accepted events whose units are not all created yet. */
   pendingFanOuts: number;
-  /** Deliver jobs the KV queue gave up on, waiting to be re-queued. */
+  /**
+   * Jobs that failed their last attempt: parked deliver jobs (waiting to be re-queued by the
+   * sweep) and dead jobs of other kinds (kept with their reason).
+   */
   parkedJobs: number;
   /** True when a count reached {@link QUEUE_COUNT_LIMIT} (the figure is a lower bound). */
   capped: boolean;
@@ -42,10 +51,11 @@ function acceptedTimeOf(id: Deno.KvKeyPart | undefined, fallback: number): numbe
 
 /** Reads the queue figures; ids sort by acceptance time, so each oldest is the first key. */
 export async function readQueueFigures(kv: Deno.Kv, now = Date.now()): Promise<QueueFigures> {
-  const [units, fanOuts, parked] = await Promise.all([
+  const [units, fanOuts, parked, dead] = await Promise.all([
     countKeys(kv, sendLogByStatusPrefix("retrying")),
     countKeys(kv, fanOutPendingPrefix()),
     countKeys(kv, undeliveredJobsPrefix()),
+    countKeys(kv, deadJobsPrefix()),
   ]);
   const oldest = [units.first, fanOuts.first, parked.first]
     .map((id) => acceptedTimeOf(id, now))
@@ -53,8 +63,8 @@ export async function readQueueFigures(kv: Deno.Kv, now = Date.now()): Promise<Q
   const figures: QueueFigures = {
     units: units.count,
     pendingFanOuts: fanOuts.count,
-    parkedJobs: parked.count,
-    capped: [units, fanOuts, parked].some((part) => part.count >= QUEUE_COUNT_LIMIT),
+    parkedJobs: parked.count + dead.count,
+    capped: [units, fanOuts, parked, dead].some((part) => part.count >= QUEUE_COUNT_LIMIT),
   };
   if (oldest.length > 0) figures.oldestPendingAt = Math.min(...oldest);
   return figures;

@@ -7,6 +7,7 @@
  * again, and its indexes and counters always agree with it.
  */
 import { addAuditEntry, type AuditEntry } from "./audit.ts";
+import { MAX_CHECKS_PER_COMMIT } from "./commit_limits.ts";
 import {
   appendToLane,
   getLaneRun,
@@ -68,8 +69,39 @@ export async function createUnit(
   throw new Error(`Cannot create delivery unit ${unit.log.id}: its lane kept changing`);
 }
 
-/** Most units one commit creates (each adds up to two checks and about ten writes). */
+/** Most units one commit creates (each adds about ten writes). */
 const UNITS_PER_COMMIT = 40;
+
+/** The checks a unit adds to a commit: "none exists", and its lane's run record once per lane. */
+function checksOf(unit: NewUnit, lanes: Set<string>): number {
+  return lanes.has(unit.lane) ? 1 : 2;
+}
+
+/**
+ * The units in chunks of at most {@link UNITS_PER_COMMIT} units and
+ * {@link MAX_CHECKS_PER_COMMIT} checks, in order.
+ */
+function commitChunks(units: readonly NewUnit[]): NewUnit[][] {
+  const chunks: NewUnit[][] = [];
+  let chunk: NewUnit[] = [];
+  let lanes = new Set<string>();
+  let checks = 0;
+  for (const unit of units) {
+    const full = chunk.length >= UNITS_PER_COMMIT ||
+      checks + checksOf(unit, lanes) > MAX_CHECKS_PER_COMMIT;
+    if (full) {
+      chunks.push(chunk);
+      chunk = [];
+      lanes = new Set();
+      checks = 0;
+    }
+    checks += checksOf(unit, lanes);
+    lanes.add(unit.lane);
+    chunk.push(unit);
+  }
+  if (chunk.length > 0) chunks.push(chunk);
+  return chunks;
+}
 
 /** Most keys one `getMany` reads. */
 const GET_MANY_KEYS = 10;
@@ -89,8 +121,7 @@ export async function createUnitsTogether(
 ): Promise<number> {
   let created = 0;
   const distinct = [...new Map(units.map((unit) => [unit.log.id, unit])).values()];
-  for (let start = 0; start < distinct.length; start += UNITS_PER_COMMIT) {
-    const chunk = distinct.slice(start, start + UNITS_PER_COMMIT);
+  for (const chunk of commitChunks(distinct)) {
     if (await createTogether(kv, chunk, now, retentionMs)) {
       created += chunk.length;
       continue;
