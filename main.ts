@@ -22,7 +22,7 @@ for (const warning of config.warnings) log.warn(warning);
 const atRest = atRestWarning(config);
 if (atRest) log.warn(atRest);
 
-const [kv, assets] = await Promise.all([openStore(config.kvPath), loadAssets(PROJECT_ROOT)]);
+const [kv, assets] = await Promise.all([openStore(config), loadAssets(PROJECT_ROOT)]);
 if (!assets.client) {
   log.warn("built assets are missing: run `deno task build` for styles and islands");
 }
@@ -54,7 +54,7 @@ async function shutdown(signal: string) {
     Promise.all([updatesHandled(config), followUpsHandled()]),
     new Promise((r) => setTimeout(r, SHUTDOWN_GRACE_MS)),
   ]);
-  closeStore(kv);
+  await closeStore(kv);
   log.info("stopped");
   Deno.exit(0);
 }

@@ -11,6 +11,7 @@
  * HTML, after warm-up requests; the median and p95 of `--runs` requests are printed, with the
  * size of the HTML. `PAGE=<label prefix>` measures only the pages whose label starts with it.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import { parseArgs } from "node:util";
 import { ulid } from "../lib/ulid.ts";
 import { createApp, PROJECT_ROOT } from "../lib/app.ts";
@@ -64,7 +65,7 @@ function benchRoute(index: number): Route {
 
 const STATUSES: SendStatus[] = ["ok", "ok", "ok", "failed", "dead", "retrying"];
 
-async function seed(kv: Deno.Kv, now: number) {
+async function seed(kv: Kv, now: number) {
   await putGroup(kv, {
     id: GROUP,
     name: "Big group",

@@ -24,6 +24,7 @@
  * lanes' sending path alone. The last lines are one JSON object per figure:
  * `{"bench","metric","value","unit"}`.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import { parseArgs } from "node:util";
 import { createDeliveryWorker } from "../lib/delivery/worker.ts";
 import { DiscordRateLimiter } from "../lib/discord/rate_limit.ts";
@@ -89,7 +90,7 @@ const ACCEPTING_CONNECTIONS = 16;
  * Each event gets its id when it is handed over, in index order, which the order check relies
  * on.
  */
-async function acceptEvents(kv: Deno.Kv, count: number): Promise<void> {
+async function acceptEvents(kv: Kv, count: number): Promise<void> {
   let next = 0;
   const connection = async () => {
     while (next < count) {
@@ -418,7 +419,7 @@ async function bench() {
  * Puts one unit per (event, target) in the targets' lanes, as a fan-out would (in event order,
  * 40 units a commit), with the bodies the fakes read "Event N" from.
  */
-async function fillLanes(kv: Deno.Kv, events: number, targets: Target[]) {
+async function fillLanes(kv: Kv, events: number, targets: Target[]) {
   const [{ internalId }] = await listGroupEntries(kv);
   const now = Date.now();
   const units: NewUnit[] = [];

@@ -7,6 +7,7 @@
  *
  *   deno run -A bench/digest_bench.ts [--events 1000]
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../lib/config.ts";
 import { createDeliveryWorker } from "../lib/delivery/worker.ts";
@@ -29,7 +30,7 @@ const TARGETS: Target[] = [
 const OPERATOR = { userId: "1", login: "bench" };
 
 /** How many units of the group are final (not `retrying`). */
-async function finalUnits(kv: Deno.Kv): Promise<number> {
+async function finalUnits(kv: Kv): Promise<number> {
   let count = 0;
   let cursor: string | undefined;
   do {

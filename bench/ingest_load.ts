@@ -12,6 +12,7 @@
  * commit of 1, 8, 16 or 32 events costs on a KV file. Prints a Markdown section with the
  * figures, then one result line per figure (see bench/README.md).
  */
+import type { KvCommitResult } from "../lib/store/backend/types.ts";
 import { join } from "node:path";
 import { fromUtf8 } from "../lib/encoding.ts";
 import { handleWebhook } from "../lib/ingest/handle.ts";
@@ -422,7 +423,7 @@ async function measureHandler(
         return () => {
           const op = target.atomic();
           return Object.assign(op, {
-            commit: () => Promise.resolve({ ok: true, versionstamp: "0" } as Deno.KvCommitResult),
+            commit: () => Promise.resolve({ ok: true, versionstamp: "0" } as KvCommitResult),
           });
         };
       }

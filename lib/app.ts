@@ -2,6 +2,7 @@
  * The Switchyard application: the manifest's routes on the conventions layer,
  * with request ids, one log line per request and the shared services in state.
  */
+import type { Kv } from "./store/backend/types.ts";
 import type { Hono } from "hono";
 import manifest from "../fresh.gen.ts";
 import type { Config } from "./config.ts";
@@ -16,7 +17,7 @@ import type { State } from "./state.ts";
 
 /** What the application needs from its host. */
 export interface AppDeps {
-  kv: Deno.Kv;
+  kv: Kv;
   config: Config;
   log: Logger;
   assets?: Assets;

@@ -1,4 +1,5 @@
 /** The handlers of every job type the application adds (lib/store/jobs.ts). */
+import type { Kv } from "./store/backend/types.ts";
 import type { Config } from "./config.ts";
 import { createDeliveryWorker } from "./delivery/worker.ts";
 import type { Logger } from "./log.ts";
@@ -6,7 +7,7 @@ import type { QueueHandler } from "./store/queue.ts";
 
 /** Services the job handlers use. */
 export interface WorkerDeps {
-  kv: Deno.Kv;
+  kv: Kv;
   config: Config;
   log: Logger;
 }

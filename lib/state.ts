@@ -1,4 +1,5 @@
 /** The per-request state every route sees, and the typed `define` helpers. */
+import type { Kv } from "./store/backend/types.ts";
 import type { Config } from "./config.ts";
 import { createDefine } from "./fresh/mod.ts";
 import type { Logger } from "./log.ts";
@@ -10,7 +11,7 @@ import type { Principal } from "./types.ts";
  */
 export interface State {
   requestId: string;
-  kv: Deno.Kv;
+  kv: Kv;
   config: Config;
   log: Logger;
   /**

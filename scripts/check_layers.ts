@@ -56,6 +56,7 @@ const LAYER_OF: ReadonlyArray<readonly [prefix: string, layer: Layer]> = [
   ["lib/template/", "template"],
   ["lib/signature/", "signature"],
   ["lib/platform/", "platform"],
+  ["lib/store/backend/types.ts", "base"],
   ["lib/store/", "store"],
   ["lib/discord/", "clients"],
   ["lib/telegram/", "clients"],

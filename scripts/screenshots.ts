@@ -8,6 +8,7 @@
  * sign-in configured (the sign-in settings page); the chat link pages too. Pages come from the route manifest, so new
  * console pages are photographed without editing this script.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import manifest from "../fresh.gen.ts";
@@ -44,7 +45,7 @@ const VIEWS = [
 interface Running extends AsyncDisposable {
   base: string;
   config: Config;
-  kv: Deno.Kv;
+  kv: Kv;
   fetch(path: string, init?: RequestInit): Promise<Response>;
 }
 
@@ -59,7 +60,7 @@ function freePort(): number {
 async function startApp(env: Record<string, string>): Promise<Running> {
   const port = freePort();
   const config = loadConfig({ KV_PATH: ":memory:", PORT: String(port), ...env });
-  const kv = await openStore(config.kvPath);
+  const kv = await openStore(config);
   let stopped = false;
   // Background upkeep may still run once the store is closed; its errors then mean nothing.
   const log = createLogger({ minLevel: "error", sink: (line) => stopped || console.error(line) });
@@ -78,7 +79,7 @@ async function startApp(env: Record<string, string>): Promise<Running> {
       await server.shutdown();
       await worker.drain(1000);
       await delivery.stop();
-      closeStore(kv);
+      await closeStore(kv);
     },
   };
 }

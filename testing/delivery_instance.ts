@@ -16,6 +16,7 @@
  * check the pacing of all instances together, independently of how late each
  * request reached the fake.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../lib/config.ts";
 import { createDeliveryWorker } from "../lib/delivery/worker.ts";
@@ -100,7 +101,7 @@ async function main() {
   });
 }
 
-async function acceptFromStdin(kv: Deno.Kv, pacer: RecordingPacer) {
+async function acceptFromStdin(kv: Kv, pacer: RecordingPacer) {
   const decoder = new TextDecoder();
   let pending = "";
   for await (const chunk of Deno.stdin.readable) {

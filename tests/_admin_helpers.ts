@@ -2,6 +2,7 @@
  * Shared setup of the admin API tests: an app with a super admin, two groups with one member
  * of each role, sessions, and a JSON client. No tests here.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { ulid } from "../lib/ulid.ts";
 import { allowTargets } from "../lib/store/allowed_targets.ts";
@@ -73,7 +74,7 @@ export function route(groupId: string, id: string, extra: Partial<Route> = {}): 
 
 /** Allows targets (by default the one `route()` uses) for a group, as a super admin would. */
 export async function allowTarget(
-  kv: Deno.Kv,
+  kv: Kv,
   groupId: string,
   targets: Target[] = [ROUTE_TARGET],
 ): Promise<void> {
@@ -92,7 +93,7 @@ export interface Answer {
 /** The test app with the fixtures, and a client that signs in as anyone. */
 export interface AdminApp extends AsyncDisposable {
   t: TestApp;
-  kv: Deno.Kv;
+  kv: Kv;
   call(
     caller: Caller,
     method: string,
@@ -169,7 +170,7 @@ export function sendLog(at: number, fields: Partial<SendLog> = {}): SendLog {
  * Stores send logs and counts their outcomes, as the delivery worker does: a log without
  * `groupInternalId` gets the internal id of the group that has its `groupId` now.
  */
-export async function storeSendLogs(kv: Deno.Kv, logs: readonly SendLog[]): Promise<void> {
+export async function storeSendLogs(kv: Kv, logs: readonly SendLog[]): Promise<void> {
   const entries = await listGroupEntries(kv);
   const internalIds = new Map(entries.map((entry) => [entry.group.id, entry.internalId]));
   for (const given of logs) {
@@ -181,7 +182,7 @@ export async function storeSendLogs(kv: Deno.Kv, logs: readonly SendLog[]): Prom
 }
 
 /** Stores an audit entry made at `at` on its own, as history to read back. */
-export async function storeAuditEntry(kv: Deno.Kv, input: AuditInput, at: number): Promise<void> {
+export async function storeAuditEntry(kv: Kv, input: AuditInput, at: number): Promise<void> {
   const op = addAuditEntry(kv.atomic(), newAuditEntry(input, at), await currentInternalIds(kv));
   assert.ok((await op.commit()).ok);
 }

@@ -1,4 +1,5 @@
 /** Shared helpers of the delivery tests: settings, a running worker, routes, events, waits. */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import type { Config } from "../lib/config.ts";
 import { createDeliveryWorker, type DeliveryWorker } from "../lib/delivery/worker.ts";
@@ -104,7 +105,7 @@ export interface RunningWorker extends AsyncDisposable {
 
 /** Starts the delivery worker with test-scale timings (overridable). */
 export function runWorker(
-  kv: Deno.Kv,
+  kv: Kv,
   config: Config,
   options: Partial<Parameters<typeof createDeliveryWorker>[0]> = {},
 ): RunningWorker {
@@ -137,7 +138,7 @@ export function runWorker(
 
 /** Stores groups (by id, with `owners` when given), allows each group the targets of its routes, and the routes. */
 export async function storeRoutes(
-  kv: Deno.Kv,
+  kv: Kv,
   routes: Route[],
   owners?: string[],
 ): Promise<void> {
@@ -169,7 +170,7 @@ export function customRoute(id: string, targets: Target[], groupId = "team"): Ro
 
 /** Accepts a custom event through the store (as the ingress does); returns its event id. */
 export async function acceptCustom(
-  kv: Deno.Kv,
+  kv: Kv,
   title: string,
   deliveryId?: string,
 ): Promise<string> {
@@ -187,12 +188,12 @@ export async function acceptCustom(
 }
 
 /** The send logs of an event (its delivery id is the event id when the sender gave none). */
-export function logsOf(kv: Deno.Kv, deliveryId: string): Promise<SendLog[]> {
+export function logsOf(kv: Kv, deliveryId: string): Promise<SendLog[]> {
   return listDeliveryLogs(kv, deliveryId);
 }
 
 /** Waits until every unit of a delivery is final; returns the logs. */
-export async function settled(kv: Deno.Kv, deliveryId: string, units = 1): Promise<SendLog[]> {
+export async function settled(kv: Kv, deliveryId: string, units = 1): Promise<SendLog[]> {
   let logs: SendLog[] = [];
   await waitFor(`delivery ${deliveryId} to settle`, async () => {
     logs = await logsOf(kv, deliveryId);

@@ -2,6 +2,7 @@
  * Shared test helpers: settings, a captured logger, an app on a `:memory:` KV, and a bounded
  * wait for a condition.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import type { Hono } from "hono";
 import { createApp } from "../lib/app.ts";
 import { type Config, loadConfig } from "../lib/config.ts";
@@ -23,7 +24,7 @@ export function captureLog(): { log: Logger; lines: Record<string, unknown>[] } 
 /** A running app on a fresh in-memory KV; dispose it with `await using`. */
 export interface TestApp extends AsyncDisposable {
   app: Hono;
-  kv: Deno.Kv;
+  kv: Kv;
   config: Config;
   lines: Record<string, unknown>[];
   fetch(path: string, init?: RequestInit): Promise<Response>;

@@ -3,6 +3,7 @@
  * in-memory KV per test, the real GitHub payloads under `fixtures/github`, and
  * request builders that sign in the test.
  */
+import type { Kv, KvKey } from "../lib/store/backend/types.ts";
 import { handleWebhook, type IngressDeps } from "../lib/ingest/handle.ts";
 import { signGithubBody } from "../lib/providers/github.ts";
 import { utf8 } from "../lib/encoding.ts";
@@ -18,7 +19,7 @@ export const SECRETS = {
 };
 
 /** Runs `fn` with a fresh in-memory KV that is closed afterwards. */
-export async function withKv(fn: (kv: Deno.Kv) => Promise<void>): Promise<void> {
+export async function withKv(fn: (kv: Kv) => Promise<void>): Promise<void> {
   const kv = await Deno.openKv(":memory:");
   try {
     await fn(kv);
@@ -28,7 +29,7 @@ export async function withKv(fn: (kv: Deno.Kv) => Promise<void>): Promise<void> 
 }
 
 /** Ingress dependencies over `kv` with the test secrets and a clock at {@link NOW}. */
-export function testDeps(kv: Deno.Kv, overrides: Partial<IngressDeps> = {}): IngressDeps {
+export function testDeps(kv: Kv, overrides: Partial<IngressDeps> = {}): IngressDeps {
   return { kv, secrets: SECRETS, now: () => NOW, ...overrides };
 }
 
@@ -84,14 +85,14 @@ export async function send(
 }
 
 /** Every key under `prefix`. */
-export async function keysUnder(kv: Deno.Kv, prefix: Deno.KvKey): Promise<Deno.KvKey[]> {
-  const keys: Deno.KvKey[] = [];
+export async function keysUnder(kv: Kv, prefix: KvKey): Promise<KvKey[]> {
+  const keys: KvKey[] = [];
   for await (const entry of kv.list({ prefix })) keys.push(entry.key);
   return keys;
 }
 
 /** The id of the only stored event (fails when there is not exactly one). */
-export async function onlyEventId(kv: Deno.Kv): Promise<string> {
+export async function onlyEventId(kv: Kv): Promise<string> {
   const keys = await keysUnder(kv, ["events"]);
   if (keys.length !== 1) throw new Error(`expected one stored event, found ${keys.length}`);
   return String(keys[0][1]);

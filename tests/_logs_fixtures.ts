@@ -3,6 +3,7 @@
  * routes, send logs over the last days (every status, both platforms, with latencies), one
  * failed unit that can be sent again, and audit entries. No tests here.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { ulid } from "../lib/ulid.ts";
 import { storeAuditEntry } from "./_admin_helpers.ts";
@@ -72,7 +73,7 @@ export interface SeededHistory {
  * Stores a failed unit as the delivery worker leaves it: created (with its rendered body and
  * lane entry), then its outcome recorded as `failed`.
  */
-export async function storeFailedUnit(kv: Deno.Kv, log: SendLog): Promise<void> {
+export async function storeFailedUnit(kv: Kv, log: SendLog): Promise<void> {
   const lane = laneKeyFor(log.target);
   const queued: SendLog = { ...log, status: "retrying", attempts: 0 };
   assert.ok(await createUnit(kv, { log: queued, body: { content: "hello" }, lane }, 0, RETENTION));
@@ -93,7 +94,7 @@ export async function storeFailedUnit(kv: Deno.Kv, log: SendLog): Promise<void> 
  * Seeds groups `web` and `ops` with their routes, a week of send logs and audit entries, and
  * one redeliverable failed unit (delivery `gh-redeliver-me`, 10 minutes ago).
  */
-export async function seedHistory(kv: Deno.Kv, now = Date.now()): Promise<SeededHistory> {
+export async function seedHistory(kv: Kv, now = Date.now()): Promise<SeededHistory> {
   await storeRoutes(kv, ROUTES);
   const logs: SendLog[] = [];
   for (let day = 6; day >= 0; day--) {
@@ -155,7 +156,7 @@ export async function seedHistory(kv: Deno.Kv, now = Date.now()): Promise<Seeded
   return { logs: [...logs, failed], failed };
 }
 
-async function withInternalId(kv: Deno.Kv, log: SendLog): Promise<SendLog> {
+async function withInternalId(kv: Kv, log: SendLog): Promise<SendLog> {
   const entry = (await listGroupEntries(kv)).find((e) => e.group.id === log.groupId);
   return entry ? { ...log, groupInternalId: entry.internalId } : log;
 }

@@ -2,6 +2,7 @@
  * The admin endpoint wrapper is the one place that turns an endpoint's data into an answer:
  * status, JSON body and, for versioned reads, the `ETag`.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { apiHandler, defineEndpoint } from "../lib/admin/endpoint.ts";
@@ -26,7 +27,7 @@ const SUPER_ADMIN: Principal = {
 function call(handler: ReturnType<typeof apiHandler>): Promise<Response> {
   const state: State = {
     requestId: "test-request",
-    kv: undefined as unknown as Deno.Kv,
+    kv: undefined as unknown as Kv,
     config: testConfig(),
     log: captureLog().log,
     principal: SUPER_ADMIN,

@@ -4,6 +4,7 @@
  * read, replaced, moved with a rename, cleared with its group and seen by claims like any
  * other.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { MAX_ALLOWED_TARGETS, MAX_ROUTES, MAX_TARGETS } from "../lib/limits.ts";
 import { allowTargets, getAllowedTargets, isTargetAllowed } from "../lib/store/allowed_targets.ts";
@@ -19,12 +20,12 @@ function channel(n: number): Target {
 }
 
 /** The targets on a group's list, as stored. */
-async function allowedOf(kv: Deno.Kv, groupId: string): Promise<Target[]> {
+async function allowedOf(kv: Kv, groupId: string): Promise<Target[]> {
   return (await getAllowedTargets(kv, groupId)).targets.map((entry) => entry.target);
 }
 
 /** How many keys the allowlists of `groupId` occupy. */
-async function allowlistKeys(kv: Deno.Kv, groupId: string): Promise<number> {
+async function allowlistKeys(kv: Kv, groupId: string): Promise<number> {
   let count = 0;
   for await (const entry of kv.list({ prefix: allowedTargetsPrefix() })) {
     if (entry.key[1] === groupId) count++;

@@ -3,6 +3,7 @@
  * code path that makes the change, and an entry is committed in the same write as its change
  * (a write that fails leaves neither).
  */
+import type { AtomicOperation, Kv, KvKey } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { createApp } from "../lib/app.ts";
 import { AUDIT_ACTIONS, type AuditAction, listAuditEntries } from "../lib/store/audit.ts";
@@ -350,12 +351,12 @@ Deno.test("audit: every action is recorded by the change that makes it", async (
 });
 
 /** `kv`, except that an atomic write recording an audit entry fails as a conflict would. */
-function refusingAuditWrites(kv: Deno.Kv): Deno.Kv {
+function refusingAuditWrites(kv: Kv): Kv {
   const auditRoot = auditPrefix()[0];
   const atomic = () => {
     const op = kv.atomic();
     let audited = false;
-    const wrapped: Deno.AtomicOperation = new Proxy(op, {
+    const wrapped: AtomicOperation = new Proxy(op, {
       get(target, property) {
         if (property === "commit") {
           return () => audited ? Promise.resolve({ ok: false }) : target.commit();
@@ -363,7 +364,7 @@ function refusingAuditWrites(kv: Deno.Kv): Deno.Kv {
         const value = Reflect.get(target, property);
         if (typeof value !== "function") return value;
         return (...args: unknown[]) => {
-          if (property === "set" && (args[0] as Deno.KvKey)[0] === auditRoot) audited = true;
+          if (property === "set" && (args[0] as KvKey)[0] === auditRoot) audited = true;
           const result = value.apply(target, args);
           return result === target ? wrapped : result;
         };
@@ -394,7 +395,7 @@ function withFailingAuditedWrites(app: AdminApp) {
   };
 }
 
-async function auditCount(kv: Deno.Kv): Promise<number> {
+async function auditCount(kv: Kv): Promise<number> {
   return (await listAuditEntries(kv, { limit: 1000 })).length;
 }
 

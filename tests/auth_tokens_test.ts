@@ -1,3 +1,4 @@
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { openToken, sealToken } from "../lib/at_rest.ts";
 import { usableUserToken } from "../lib/auth/user_tokens.ts";
@@ -21,7 +22,7 @@ const NOW = 1_800_000_000_000;
 const HOUR = 3_600_000;
 
 /** The user id a token resolves to on the bearer API's reverse index, or null. */
-async function tokenOwnerId(kv: Deno.Kv, token: string, now?: number): Promise<string | null> {
+async function tokenOwnerId(kv: Kv, token: string, now?: number): Promise<string | null> {
   return (await findTokenOwner(kv, token, now))?.userId ?? null;
 }
 

@@ -4,6 +4,7 @@
  * roles and remove members (the last owner refused), allowed targets, rename and delete with
  * confirmation. Every state passes axe-core in light and dark mode and at 390 px.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { PROJECT_ROOT } from "../lib/app.ts";
@@ -23,7 +24,7 @@ import { startTestApp } from "./_helpers.ts";
 interface Console {
   page: Page;
   base: string;
-  kv: Deno.Kv;
+  kv: Kv;
 }
 
 /**
@@ -33,7 +34,7 @@ interface Console {
 async function withConsole(
   options: {
     as?: Person;
-    seed?: (kv: Deno.Kv) => Promise<void>;
+    seed?: (kv: Kv) => Promise<void>;
     expectedErrors?: RegExp;
   },
   run: (console: Console) => Promise<void>,
@@ -186,7 +187,7 @@ Deno.test({
     "groups console: an owner invites, changes a role (reloaded after a conflict), removes a member, and cannot drop the last owner",
   ignore: !hasChromium,
   async fn() {
-    const seed = async (kv: Deno.Kv) => {
+    const seed = async (kv: Kv) => {
       await putGroup(kv, ALPHA);
       await putGroup(kv, BETA);
     };
@@ -299,7 +300,7 @@ Deno.test({
   name: "groups console: a super admin allows targets, renames, and deletes after typing the id",
   ignore: !hasChromium,
   async fn() {
-    const seed = async (kv: Deno.Kv) => {
+    const seed = async (kv: Kv) => {
       await putGroup(kv, ALPHA);
       await putGroup(kv, BETA);
       await replaceRoutes(kv, [route("alpha", "r1"), route("beta", "b1")]);

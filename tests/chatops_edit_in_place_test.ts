@@ -4,6 +4,7 @@
  * merged (its buttons switch) while a short notice is posted, a message that is gone is
  * posted anew, and without the settings that let presses reach the app there are no buttons.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { utf8 } from "../lib/encoding.ts";
 import { saveEvent } from "../lib/store/events.ts";
@@ -28,7 +29,7 @@ async function payloadOf(path: string): Promise<Record<string, unknown>> {
 
 /** Accepts a GitHub event through the store, as the ingress does. */
 async function acceptGithub(
-  kv: Deno.Kv,
+  kv: Kv,
   kind: string,
   payload: Record<string, unknown>,
   deliveryId: string,

@@ -3,6 +3,7 @@
  * mentions exactly those users and the route's roles) and links their Telegram users; unlinked
  * users stay plain text; values that are not GitHub logins are never looked up or rendered.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { resolveMentions } from "../lib/delivery/mentions.ts";
 import { telegramMentionLine } from "../lib/format/mentions.ts";
@@ -42,7 +43,7 @@ const ROUTE: Route = {
  * Delivers the fixture's review request (reviewer `octocat`) through a route of group `acme`,
  * whose members are `members` (GitHub logins) besides its owner; answers what each fake got.
  */
-async function deliverReviewRequest(kv: Deno.Kv, members: string[] = ["octocat"]) {
+async function deliverReviewRequest(kv: Kv, members: string[] = ["octocat"]) {
   await using discord = startFakeDiscord();
   await using telegram = startFakeTelegram();
   await using _worker = runWorker(kv, deliveryConfig({ discord, telegram }));

@@ -4,6 +4,7 @@
  * in its channel as they gate its buttons; and buttons and commands act only on repositories
  * the sending group is bound to, on the same item the card links to.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { subjectTag } from "../lib/chatops/subject.ts";
 import { utf8 } from "../lib/encoding.ts";
@@ -71,7 +72,7 @@ function acmeRoute(roles: string[]): Route {
 }
 
 /** Sets group `acme`'s `owners` (and installation), as a super admin would. */
-async function bindAcme(kv: Deno.Kv, binding: Partial<Group>): Promise<void> {
+async function bindAcme(kv: Kv, binding: Partial<Group>): Promise<void> {
   const group = await getGroup(kv, "acme");
   await putGroup(kv, { ...group!, ...binding });
 }

@@ -4,6 +4,7 @@
  * a job run again after a crash midway makes no second unit, an event that throws stays
  * pending with a job of its own while the others finish, and single-event jobs still work.
  */
+import type { AtomicOperation, Kv, KvKey } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { createDeliveryWorker } from "../lib/delivery/worker.ts";
 import { toBase64, utf8 } from "../lib/encoding.ts";
@@ -37,7 +38,7 @@ import {
 const TARGET = { platform: "discord", channelId: "500" } as const;
 
 /** Accepts custom events through one group commit; returns their ids in acceptance order. */
-async function acceptBatch(kv: Deno.Kv, titles: string[]): Promise<string[]> {
+async function acceptBatch(kv: Kv, titles: string[]): Promise<string[]> {
   const group = new GroupCommit(kv, { windowMs: 20 });
   const outcomes = await Promise.all(titles.map((title) =>
     group.save({
@@ -54,24 +55,24 @@ async function acceptBatch(kv: Deno.Kv, titles: string[]): Promise<string[]> {
 }
 
 /** A worker that runs no job worker: jobs run only when a test calls its handler. */
-function fanOnlyWorker(kv: Deno.Kv, config: ReturnType<typeof deliveryConfig>) {
+function fanOnlyWorker(kv: Kv, config: ReturnType<typeof deliveryConfig>) {
   const { log, lines } = captureLog();
   const worker = createDeliveryWorker({ kv, config, log, sweepEveryMs: 0 });
   return { worker, lines, [Symbol.asyncDispose]: () => worker.close() };
 }
 
-async function isPending(kv: Deno.Kv, eventId: string): Promise<boolean> {
+async function isPending(kv: Kv, eventId: string): Promise<boolean> {
   return (await kv.get(fanOutPendingKey(eventId))).versionstamp !== null;
 }
 
-async function teamInternalId(kv: Deno.Kv): Promise<string> {
+async function teamInternalId(kv: Kv): Promise<string> {
   const entry = (await listGroupEntries(kv)).find((entry) => entry.group.id === "team");
   assert.ok(entry);
   return entry.internalId;
 }
 
 /** The deliver jobs waiting in `kv`, in due order (other jobs are ignored). */
-async function storedJobs(kv: Deno.Kv): Promise<FanOutJob[]> {
+async function storedJobs(kv: Kv): Promise<FanOutJob[]> {
   const messages: unknown[] = (await listJobs(kv)).map((job) => job.value.message);
   return messages.filter(isFanOutJob);
 }
@@ -107,7 +108,7 @@ Deno.test("batch job: accepted together, delivered in acceptance order", async (
 });
 
 /** `kv` whose commits that clear a pending fan-out fail, as if the process stopped there. */
-function crashingBeforeTheMarksClear(kv: Deno.Kv): Deno.Kv {
+function crashingBeforeTheMarksClear(kv: Kv): Kv {
   return new Proxy(kv, {
     get(target, property) {
       if (property !== "atomic") {
@@ -117,12 +118,12 @@ function crashingBeforeTheMarksClear(kv: Deno.Kv): Deno.Kv {
       return () => {
         const op = target.atomic();
         let clears = false;
-        const wrapped: Deno.AtomicOperation = new Proxy(op, {
+        const wrapped: AtomicOperation = new Proxy(op, {
           get(opTarget, name) {
             const value = Reflect.get(opTarget, name, opTarget);
             if (typeof value !== "function") return value;
             return (...args: unknown[]) => {
-              if (name === "delete" && (args[0] as Deno.KvKey)[0] === "fan_out_pending") {
+              if (name === "delete" && (args[0] as KvKey)[0] === "fan_out_pending") {
                 clears = true;
               }
               if (name === "commit" && clears) return Promise.reject(new Error("process stopped"));

@@ -9,6 +9,7 @@
  * measure), and every unit ends `ok`. Time is scaled down 10 times on the
  * fakes and in the instances' limiters alike.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { listSendLogs } from "../lib/store/send_logs.ts";
@@ -31,7 +32,7 @@ const TELEGRAM: Target[] = [
 ];
 
 /** How many send logs have each status. */
-async function statuses(kv: Deno.Kv): Promise<Map<string, number>> {
+async function statuses(kv: Kv): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   let cursor: string | undefined;
   do {

@@ -4,6 +4,7 @@
  * the lease check before the next call, and it still checks the group's allowlist, so a lane
  * that lost its lease, or a target removed meanwhile, gets nothing more sent.
  */
+import type { Kv, KvEntry } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { createDeliveryWorker, type DeliveryWorker } from "../lib/delivery/worker.ts";
 import { utf8 } from "../lib/encoding.ts";
@@ -26,7 +27,7 @@ const CHANNEL = "4242";
 const TARGET: Target = { platform: "discord", channelId: CHANNEL };
 
 /** Pull requests 1..count opened, each accepted as the ingress does; their event ids. */
-async function acceptPullRequests(kv: Deno.Kv, count: number): Promise<string[]> {
+async function acceptPullRequests(kv: Kv, count: number): Promise<string[]> {
   const opened = JSON.parse(
     new TextDecoder().decode(await fixture("pull_request/opened.payload.json")),
   ) as Record<string, unknown>;
@@ -62,7 +63,7 @@ async function acceptPullRequests(kv: Deno.Kv, count: number): Promise<string[]>
  * still, so the order gate's one look covers every unit however slow the machine is.
  */
 async function laneOfPullRequests(
-  kv: Deno.Kv,
+  kv: Kv,
   discord: FakeChat,
   count: number,
 ): Promise<{ worker: DeliveryWorker; logIds: string[]; stop(): Promise<void> }> {
@@ -103,7 +104,7 @@ async function laneOfPullRequests(
   };
 }
 
-async function entryOf(kv: Deno.Kv, logId: string): Promise<Deno.KvEntry<SendLog>> {
+async function entryOf(kv: Kv, logId: string): Promise<KvEntry<SendLog>> {
   const entry = await getSendLogEntry(kv, logId);
   assert.ok(entry, `send log ${logId}`);
   return entry;

@@ -4,6 +4,7 @@
  * last attempt and re-queued, or in flight when the process stopped), and a
  * fan-out that never finishes holds lanes back for a bounded time only.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { ORDER_WAIT_MS } from "../lib/delivery/order_gate.ts";
 import { laneKeyFor } from "../lib/target_ref.ts";
@@ -31,7 +32,7 @@ const LANE = laneKeyFor(TARGET);
  * A KV holding two accepted events, `Older` then `Newer`, with no deliver
  * job for either: the state a crash leaves once their jobs have been claimed.
  */
-async function acceptedWithoutJobs(): Promise<{ kv: Deno.Kv; older: string; newer: string }> {
+async function acceptedWithoutJobs(): Promise<{ kv: Kv; older: string; newer: string }> {
   const scratch = await Deno.openKv(":memory:");
   const older = await acceptCustom(scratch, "Older");
   const newer = await acceptCustom(scratch, "Newer");
@@ -46,7 +47,7 @@ async function acceptedWithoutJobs(): Promise<{ kv: Deno.Kv; older: string; newe
 
 /** Runs the newer event's fan-out in a process that then stops: its unit waits in the lane. */
 async function fanOutBeforeCrash(
-  kv: Deno.Kv,
+  kv: Kv,
   config: ReturnType<typeof deliveryConfig>,
   eventId: string,
 ) {
@@ -57,7 +58,7 @@ async function fanOutBeforeCrash(
 }
 
 /** Waits until the lane's queue message from before the crash has run (the lane was taken). */
-async function laneMessageHandled(kv: Deno.Kv, token: string) {
+async function laneMessageHandled(kv: Kv, token: string) {
   await waitFor("the lane message to be handled", async () => {
     const run = (await getLaneRun(kv, LANE)).value;
     return run?.token !== token || run.leaseOwner !== undefined;

@@ -4,6 +4,7 @@
  * wait that is not a usable number is a plain retry on the normal schedule.
  * The lane never crash-loops on a delay the KV queue refuses.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import {
   headerDelayMs,
@@ -36,7 +37,7 @@ function handlerFailures(running: RunningWorker) {
 }
 
 /** Waits until the target's lane was passed on to a later queue message (no runner holds it). */
-async function handedOff(kv: Deno.Kv, target: Target) {
+async function handedOff(kv: Kv, target: Target) {
   await waitFor(`the lane of ${laneKeyFor(target)} to be passed on`, async () => {
     const run = await getLaneRun(kv, laneKeyFor(target));
     return run.value !== null && run.value.leaseUntil === undefined &&

@@ -4,6 +4,7 @@
  * job the queue gave up on, and runs on one instance at a time; a unit that is
  * only ever answered 429 ends `dead` with the reason.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { createDeliveryWorker } from "../lib/delivery/worker.ts";
 import { laneEntryKey, laneRunKey, undeliveredJobKey } from "../lib/store/keys.ts";
@@ -27,7 +28,7 @@ const TARGET: Target = { platform: "discord", channelId: "300" };
 const LANE = laneKeyFor(TARGET);
 
 /** Fans an event out in a worker that listens to no queue: its unit waits in the lane. */
-async function unitWaiting(kv: Deno.Kv, config: ReturnType<typeof deliveryConfig>) {
+async function unitWaiting(kv: Kv, config: ReturnType<typeof deliveryConfig>) {
   const eventId = await acceptCustom(kv, "Stranded");
   const fanOnly = createDeliveryWorker({ kv, config, log: captureLog().log, sweepEveryMs: 0 });
   await fanOnly.handlers.deliver({ type: "deliver", eventId });

@@ -1,4 +1,5 @@
 /** Delivery retries: 5xx and network errors back off, 429 waits, 4xx is final, dead, redelivery. */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { laneEntriesPrefix, unitBodyKey } from "../lib/store/keys.ts";
 import { readMetrics } from "../lib/store/metrics.ts";
@@ -17,7 +18,7 @@ import {
 
 const serverError = { status: 500, body: { message: "500: Internal Server Error", code: 0 } };
 
-async function laneEntries(kv: Deno.Kv): Promise<number> {
+async function laneEntries(kv: Kv): Promise<number> {
   let count = 0;
   for await (const _ of kv.list({ prefix: ["lanes"] })) count++;
   return count;

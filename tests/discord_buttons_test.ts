@@ -4,6 +4,7 @@
  * as the presser on the fake GitHub, and answered with deferred follow-ups the fake Discord
  * receives. Merge confirms its method first; Comment opens a form.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { readGroupEntry } from "../lib/store/group_set.ts";
 import { subjectTag } from "../lib/chatops/subject.ts";
@@ -28,7 +29,7 @@ const NOTIFICATION = "700000000000000007";
 const TAG = subjectTag("octo/app", 5);
 
 /** Binds group `acme` to the GitHub account `owner` through its `owners`. */
-async function bindAcme(kv: Deno.Kv, owner: string): Promise<void> {
+async function bindAcme(kv: Kv, owner: string): Promise<void> {
   const group = await getGroup(kv, "acme");
   await putGroup(kv, { ...group!, owners: [owner] });
 }
@@ -61,7 +62,7 @@ function press(
   });
 }
 
-async function rememberNotification(kv: Deno.Kv, messageId = NOTIFICATION): Promise<void> {
+async function rememberNotification(kv: Kv, messageId = NOTIFICATION): Promise<void> {
   await bindAcme(kv, "octo");
   await saveMessageRef(kv, { platform: "discord", chatId: CHANNEL, messageId }, {
     repository: "octo/app",

@@ -5,6 +5,7 @@
  * not configured), and a refused request (4xx) leaves the store exactly as it was (same keys,
  * same versionstamps).
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import fc from "fast-check";
 import { snapshotChanges, snapshotStore } from "../lib/store/snapshot.ts";
 
@@ -19,7 +20,7 @@ export function fuzzParameters<T>(): fc.Parameters<T> {
 
 /** An app under test: its fetch handler and its store. */
 export interface FuzzApp extends AsyncDisposable {
-  kv: Deno.Kv;
+  kv: Kv;
   /** The app's log lines, when captured: a failure shows the last error. */
   lines?: Record<string, unknown>[];
   fetch(request: Request): Response | Promise<Response>;

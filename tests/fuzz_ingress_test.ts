@@ -3,6 +3,7 @@
  * schemes), on the global and the per-group endpoints: hostile headers and bodies, signed
  * correctly or not. Never a 5xx or a crash; a refused request writes nothing.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import fc from "fast-check";
 import { utf8 } from "../lib/encoding.ts";
 import { signCustomBody } from "../lib/providers/custom.ts";
@@ -32,7 +33,7 @@ const SECRETS = {
 };
 
 /** The group secret of `alpha` in the current app (set when the app starts). */
-const groupSecrets = new WeakMap<Deno.Kv, string>();
+const groupSecrets = new WeakMap<Kv, string>();
 
 async function startIngress(): Promise<FuzzApp> {
   const t = await startTestApp(SECRETS);

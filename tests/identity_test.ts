@@ -3,6 +3,7 @@
  * with `principalOf` / `bearerUserOf`, and the console guard answers redirects rather than
  * throwing them.
  */
+import type { Kv, KvConsistencyLevel, KvKey } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { bearerUserOf } from "../lib/auth/bearer.ts";
 import { guardConsole } from "../lib/auth/console_guard.ts";
@@ -32,7 +33,7 @@ function contextWith(
 ): RequestContext<State> {
   const state: State = {
     requestId: "test-request",
-    kv: undefined as unknown as Deno.Kv,
+    kv: undefined as unknown as Kv,
     config: testConfig(),
     log: captureLog().log,
     ...identity,
@@ -105,7 +106,7 @@ Deno.test("the session's person is resolved once per console request", async () 
   const cookie = await app.cookie("owner");
   const reads: string[] = [];
   const get = app.kv.get.bind(app.kv);
-  app.kv.get = ((key: Deno.KvKey, options?: { consistency?: Deno.KvConsistencyLevel }) => {
+  app.kv.get = ((key: KvKey, options?: { consistency?: KvConsistencyLevel }) => {
     reads.push(String(key[0]));
     return get(key, options);
   }) as typeof app.kv.get;

@@ -4,6 +4,7 @@
  * duplicate; a failed batch commit falls back to commits of their own, so nothing is lost
  * or acknowledged without its commit.
  */
+import type { AtomicOperation, Kv, KvKey } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { type NewEvent, saveEvent } from "../lib/store/events.ts";
 import { GroupCommit, MAX_BATCH_EVENTS } from "../lib/store/group_commit.ts";
@@ -41,7 +42,7 @@ function eventsOfJob(job: unknown): number {
 }
 
 /** A KV whose commits are logged, and fail (throw) when `failWhen` says so. */
-function loggedKv(kv: Deno.Kv, failWhen: (events: number) => boolean = () => false) {
+function loggedKv(kv: Kv, failWhen: (events: number) => boolean = () => false) {
   const log: CommitLog = { sizes: [], jobs: [], checks: [] };
   const wrapped = new Proxy(kv, {
     get(target, property) {
@@ -54,12 +55,12 @@ function loggedKv(kv: Deno.Kv, failWhen: (events: number) => boolean = () => fal
         let events = 0;
         let jobs = 0;
         let checks = 0;
-        const logged: Deno.AtomicOperation = new Proxy(op, {
+        const logged: AtomicOperation = new Proxy(op, {
           get(opTarget, name) {
             const value = Reflect.get(opTarget, name, opTarget);
             if (typeof value !== "function") return value;
             return (...args: unknown[]) => {
-              if (name === "set" && (args[0] as Deno.KvKey)[0] === "jobs") {
+              if (name === "set" && (args[0] as KvKey)[0] === "jobs") {
                 events += eventsOfJob((args[1] as JobRecord).message);
                 jobs++;
               }
@@ -79,10 +80,10 @@ function loggedKv(kv: Deno.Kv, failWhen: (events: number) => boolean = () => fal
       };
     },
   });
-  return { kv: wrapped as Deno.Kv, log };
+  return { kv: wrapped as Kv, log };
 }
 
-async function countEvents(kv: Deno.Kv): Promise<number> {
+async function countEvents(kv: Kv): Promise<number> {
   let count = 0;
   for await (const _ of kv.list({ prefix: ["events"] })) count++;
   return count;

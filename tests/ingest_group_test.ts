@@ -1,3 +1,4 @@
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { signCustomBody } from "../lib/providers/custom.ts";
 import { signGiteaBody } from "../lib/providers/gitea.ts";
@@ -29,14 +30,14 @@ const OK = { status: 200, body: { ok: true } };
 const NOT_FOUND = { status: 404, body: { error: "Unknown group webhook" } };
 const INVALID_SIGNATURE = { status: 401, body: { error: "Invalid signature" } };
 
-async function groupWithSecret(kv: Deno.Kv, group = GROUP): Promise<string> {
+async function groupWithSecret(kv: Kv, group = GROUP): Promise<string> {
   await putGroup(kv, group);
   const secret = await regenerateGroupSecret(kv, group.id, NOW);
   assert.ok(secret);
   return secret;
 }
 
-async function eventsInScope(kv: Deno.Kv) {
+async function eventsInScope(kv: Kv) {
   const events = [];
   for (const key of await keysUnder(kv, ["events"])) {
     events.push(await loadEvent(kv, String(key[1])));

@@ -3,6 +3,7 @@
  * groups, whatever GLOBAL_INGRESS_GROUPS says; events without an installation, or of an
  * installation no group is bound to, enter every group (with the default `all`).
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { compileRoutes, selectRoutes } from "../lib/filter/select.ts";
 import { getGroup, putGroup } from "../lib/store/groups.ts";
@@ -30,7 +31,7 @@ function issueEvent(number: number, installationId?: number): Record<string, unk
 }
 
 /** The groups a delivery's units went to, once all of them are final (created together). */
-async function groupsReached(kv: Deno.Kv, deliveryId: string): Promise<string[]> {
+async function groupsReached(kv: Kv, deliveryId: string): Promise<string[]> {
   let groups: string[] = [];
   await waitFor(`delivery ${deliveryId} to settle`, async () => {
     const logs = await logsOf(kv, deliveryId);

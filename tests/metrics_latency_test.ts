@@ -2,6 +2,7 @@
  * Delivery latency: successes add the time from the event's acceptance to the platform's
  * answer to a per-day histogram, read back as p50 and p95 per day and over the period.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { ulid } from "../lib/ulid.ts";
 import {
@@ -30,7 +31,7 @@ function answered(accepted: number, latency: number, fields: Partial<SendLog> = 
   });
 }
 
-async function record(kv: Deno.Kv, logs: SendLog[]) {
+async function record(kv: Kv, logs: SendLog[]) {
   for (const log of logs) {
     await countOutcome(putSendLog(kv.atomic(), log, null, DAY), log, log.updatedAt).commit();
   }

@@ -3,6 +3,7 @@
  * act on) belongs to the group, not to its id: a group created with the id of a deleted group
  * posts its own messages and never edits into, replies under or acts through the old group's.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { utf8 } from "../lib/encoding.ts";
 import { saveEvent } from "../lib/store/events.ts";
@@ -47,7 +48,7 @@ function route(threads: boolean): Route {
   };
 }
 
-async function deliver(kv: Deno.Kv, kind: string, payload: Record<string, unknown>) {
+async function deliver(kv: Kv, kind: string, payload: Record<string, unknown>) {
   const outcome = await saveEvent(kv, {
     provider: "github",
     kind,
@@ -81,7 +82,7 @@ function run(action: "in_progress" | "completed") {
 }
 
 /** Deletes group `team`, then creates a new `team` with the same route and target. */
-async function recreateTeam(kv: Deno.Kv, routes: Route[], owners?: string[]) {
+async function recreateTeam(kv: Kv, routes: Route[], owners?: string[]) {
   const set = await readGroupSet(kv);
   const old = set.entries.find((entry) => entry.group.id === "team")!;
   const changes = [{ kind: "delete" as const, groupId: "team", expected: old.versionstamp }];

@@ -3,6 +3,7 @@
  * interactions endpoint and the Telegram webhook, changing the filter trees of the routes that
  * post into the chat, audited, and matching events as the tree says.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { muteMatcher } from "../lib/chatops/mute.ts";
 import { routeSchema } from "../lib/filter/schema.ts";
@@ -38,7 +39,7 @@ function route(id: string, groupId: string, target: Route["targets"][number]): R
 }
 
 async function seed(
-  kv: Deno.Kv,
+  kv: Kv,
   member: { userId: string; login: string },
   role: "owner" | "admin" | "viewer",
   chat: Route["targets"][number],
@@ -81,7 +82,7 @@ function pullRequest(sender: Record<string, unknown>, labels: string[] = []): Fo
   };
 }
 
-async function routed(kv: Deno.Kv, event: ForgeEvent): Promise<string[]> {
+async function routed(kv: Kv, event: ForgeEvent): Promise<string[]> {
   const { routes } = await getRoutes(kv);
   const groups = ["team", "others"].map((id) => ({ id, name: id, members: [] }));
   const selection = await selectRoutes(event, event.scope, compileRoutes(routes), groups, {

@@ -3,6 +3,7 @@
  * its group may still post into. A digest whose target left the group's allowlist, or whose
  * group was deleted, sends nothing to the platform and says why in the log.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { replaceAllowedTargets } from "../lib/store/allowed_targets.ts";
 import { applyGroupChanges } from "../lib/store/group_admin.ts";
@@ -37,7 +38,7 @@ function requestsOf(...fakes: FakeChat[]): number {
 }
 
 /** Holds two events of the quiet route (22:30 in Berlin); answers the digests and a clock. */
-async function holdTwoEvents(kv: Deno.Kv, discord: FakeChat, telegram: FakeChat) {
+async function holdTwoEvents(kv: Kv, discord: FakeChat, telegram: FakeChat) {
   await storeRoutes(kv, [QUIET_ROUTE]);
   const realStart = Date.now();
   const clock = { start: Date.parse("2026-01-15T21:30:00Z") };

@@ -4,6 +4,7 @@
  * into a Discord thread started from the card or as Telegram replies to it, and the merge also
  * replaces the card. Another pull request gets its own card.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { utf8 } from "../lib/encoding.ts";
 import { saveEvent } from "../lib/store/events.ts";
@@ -85,7 +86,7 @@ function threadedRoute(target: Target): Route {
   };
 }
 
-async function acceptAll(kv: Deno.Kv): Promise<string[]> {
+async function acceptAll(kv: Kv): Promise<string[]> {
   const ids: string[] = [];
   for (const [kind, action, payload] of EVENTS) {
     const outcome = await saveEvent(kv, {

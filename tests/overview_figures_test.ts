@@ -3,6 +3,7 @@
  * sent again and then delivered is a delivery, not a failure and a delivery), "Failed" counts
  * the same units "Recent failures" lists, and the latency axis is labelled at even, round steps.
  */
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { latencyAxis, niceTicks } from "../components/logs/chart_ticks.ts";
 import { readMetrics } from "../lib/store/metrics.ts";
@@ -32,7 +33,7 @@ function failedLog(at: number, deliveryId: string): SendLog {
 }
 
 /** Records the next attempt of a unit that redelivery put back in its lane. */
-async function answerAgain(kv: Deno.Kv, logId: string, status: "ok" | "failed", at: number) {
+async function answerAgain(kv: Kv, logId: string, status: "ok" | "failed", at: number) {
   const entry = await getSendLogEntry(kv, logId);
   assert.ok(entry && entry.value.status === "retrying");
   const next: SendLog = {

@@ -1,3 +1,4 @@
+import type { Kv, KvKey } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { createRouteCache } from "../lib/delivery/route_cache.ts";
 import {
@@ -29,7 +30,7 @@ function route(id: string, groupId = "g1", event = "push"): Route {
   };
 }
 
-async function withKv(test: (kv: Deno.Kv) => Promise<void>) {
+async function withKv(test: (kv: Kv) => Promise<void>) {
   const kv = await Deno.openKv(":memory:");
   try {
     await test(kv);
@@ -38,7 +39,7 @@ async function withKv(test: (kv: Deno.Kv) => Promise<void>) {
   }
 }
 
-async function countEntries(kv: Deno.Kv, prefix: Deno.KvKey): Promise<number> {
+async function countEntries(kv: Kv, prefix: KvKey): Promise<number> {
   let count = 0;
   for await (const _ of kv.list({ prefix })) count++;
   return count;

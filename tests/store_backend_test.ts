@@ -349,7 +349,7 @@ conformance("values of every kind read back as they were written", async ({ kv }
     if (Object.is(value, -0)) assert.ok(Object.is(read, -0), "-0 stays -0");
   }
   assert.ok((await kv.get(["value", 14])).value instanceof Uint8Array);
-  assert.ok((await kv.get(["value", 21])).value instanceof Deno.KvU64);
+  assert.ok((await kv.get(["value", 21])).value instanceof KvU64);
   await assert.rejects(async () => await kv.set(["fn"], () => 1), TypeError);
 });
 

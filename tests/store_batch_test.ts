@@ -1,14 +1,15 @@
+import type { Kv, KvKey } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { GET_MANY_LIMIT, getManyInBatches, readIndexed } from "../lib/store/batch.ts";
 import { openStore } from "../lib/store/kv.ts";
 
 /** `kv` with every `getMany` call's key count recorded in `sizes`. */
-function countingGetMany(kv: Deno.Kv): { kv: Deno.Kv; sizes: number[] } {
+function countingGetMany(kv: Kv): { kv: Kv; sizes: number[] } {
   const sizes: number[] = [];
   const counted = new Proxy(kv, {
     get(target, name) {
       if (name === "getMany") {
-        return (keys: Deno.KvKey[]) => {
+        return (keys: KvKey[]) => {
           sizes.push(keys.length);
           return target.getMany(keys);
         };
@@ -23,7 +24,7 @@ function countingGetMany(kv: Deno.Kv): { kv: Deno.Kv; sizes: number[] } {
 const recordKey = (id: string) => ["record", id];
 const id = (n: number) => String(n).padStart(3, "0");
 
-async function withRecords(count: number, run: (kv: Deno.Kv) => Promise<void>) {
+async function withRecords(count: number, run: (kv: Kv) => Promise<void>) {
   const kv = await openStore(":memory:");
   try {
     for (let n = 0; n < count; n++) {

@@ -3,6 +3,7 @@
  * backends the store runs on (lib/store/commit_limits.ts): a `denokv` server refuses a commit
  * with more than 10 checks.
  */
+import type { AtomicOperation, Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { createDeliveryWorker } from "../lib/delivery/worker.ts";
 import { MAX_CHECKS_PER_COMMIT } from "../lib/store/commit_limits.ts";
@@ -17,7 +18,7 @@ import {
 } from "./_delivery_helpers.ts";
 
 /** `kv` with the number of checks of each commit recorded in `checks`. */
-function checkCountingKv(kv: Deno.Kv): { kv: Deno.Kv; checks: number[] } {
+function checkCountingKv(kv: Kv): { kv: Kv; checks: number[] } {
   const checks: number[] = [];
   const wrapped = new Proxy(kv, {
     get(target, property) {
@@ -26,7 +27,7 @@ function checkCountingKv(kv: Deno.Kv): { kv: Deno.Kv; checks: number[] } {
       return () => {
         const op = target.atomic();
         let count = 0;
-        const counted: Deno.AtomicOperation = new Proxy(op, {
+        const counted: AtomicOperation = new Proxy(op, {
           get(opTarget, name) {
             const method = Reflect.get(opTarget, name, opTarget);
             if (typeof method !== "function") return method;
@@ -42,7 +43,7 @@ function checkCountingKv(kv: Deno.Kv): { kv: Deno.Kv; checks: number[] } {
       };
     },
   });
-  return { kv: wrapped as Deno.Kv, checks };
+  return { kv: wrapped as Kv, checks };
 }
 
 Deno.test("an event fanned out to many targets is created in commits of at most 10 checks", async () => {

@@ -1,3 +1,4 @@
+import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { retryTransient } from "../lib/store/transient.ts";
 import { createLogger } from "../lib/log.ts";
@@ -11,7 +12,7 @@ import {
 } from "./_telegram_helpers.ts";
 
 const log = createLogger({ minLevel: "error" });
-const claim = (kv: Deno.Kv, id: number) =>
+const claim = (kv: Kv, id: number) =>
   retryTransient(log, "claim", () => claimTelegramUpdate(kv, id));
 
 Deno.test("a Telegram update is taken once, even by two instances on one store", async () => {

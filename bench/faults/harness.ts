@@ -4,6 +4,7 @@
  * acknowledged, messages delivered, duplicates, lost, dead letters with their
  * reasons, 429s received, time to drain) read from the fakes and the store.
  */
+import type { Kv } from "../../lib/store/backend/types.ts";
 import { listSendLogs, type SendLog } from "../../lib/store/send_logs.ts";
 import type { FakeChat } from "../../testing/fake_chat.ts";
 
@@ -89,7 +90,7 @@ function titleOf(body: Record<string, unknown>): string {
 }
 
 /** Every send log of the store. */
-export async function allSendLogs(kv: Deno.Kv): Promise<SendLog[]> {
+export async function allSendLogs(kv: Kv): Promise<SendLog[]> {
   const logs: SendLog[] = [];
   let cursor: string | undefined;
   do {
@@ -102,7 +103,7 @@ export async function allSendLogs(kv: Deno.Kv): Promise<SendLog[]> {
 
 /** Waits until `expected` units exist and none is `retrying`, or `limitMs` passes. */
 export async function drain(
-  kv: Deno.Kv,
+  kv: Kv,
   expected: number,
   startedAt: number,
   limitMs: number,
@@ -124,7 +125,7 @@ export async function drain(
  */
 export async function rowOf(
   scenario: string,
-  kv: Deno.Kv,
+  kv: Kv,
   fakes: FakeChat[],
   accepted: Map<string, number>,
   targetsPerEvent: number,

@@ -11,6 +11,7 @@
  * duplicates, lost, dead letters (with their reasons), 429s received, time to
  * drain. `--save` writes the table into docs/reliability.md.
  */
+import type { Kv } from "../../lib/store/backend/types.ts";
 import { parseArgs } from "node:util";
 import { join } from "node:path";
 import { loadConfig } from "../../lib/config.ts";
@@ -54,7 +55,7 @@ function route(id: string, targets: Target[], lane?: string): Route {
   };
 }
 
-async function storeRoutes(kv: Deno.Kv, routes: Route[]) {
+async function storeRoutes(kv: Kv, routes: Route[]) {
   await putGroup(kv, { id: "faults", name: "faults", members: [] });
   await replaceRoutes(kv, routes);
 }

@@ -2,6 +2,7 @@
  * The console's account page: the signed-in person's chat accounts linked to their GitHub
  * account, and their own settings.
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import {
   chatLinkAudit,
@@ -31,7 +32,7 @@ export interface AccountView {
  * The chat users linked to the person's GitHub account. The index by login may name a chat
  * user who has since linked another account; only links that still point here are listed.
  */
-async function linkedChatUsers(kv: Deno.Kv, principal: Principal) {
+async function linkedChatUsers(kv: Kv, principal: Principal) {
   const [discordIds, telegramIds] = await Promise.all([
     chatUsersLinkedTo(kv, "discord", principal.login),
     chatUsersLinkedTo(kv, "telegram", principal.login),
@@ -47,7 +48,7 @@ async function linkedChatUsers(kv: Deno.Kv, principal: Principal) {
 }
 
 /** The account page's content for `principal`. */
-export async function loadAccount(kv: Deno.Kv, principal: Principal): Promise<AccountView> {
+export async function loadAccount(kv: Kv, principal: Principal): Promise<AccountView> {
   const [links, preferences] = await Promise.all([
     principal.debug ? { discord: [], telegram: [] } : linkedChatUsers(kv, principal),
     readPreferences(kv, principal),
@@ -60,7 +61,7 @@ export async function loadAccount(kv: Deno.Kv, principal: Principal): Promise<Ac
  * is not linked to it (never linked, already unlinked, or linked to someone else).
  */
 export async function unlinkChatUser(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   platform: Platform,
   chatUserId: string,

@@ -4,6 +4,7 @@
  * sees every entry; anyone else sees the entries of the groups they can read (each group's own
  * history, under whatever ids it had: `history.ts`).
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { z } from "zod";
 import type { Principal } from "../auth/principal.ts";
 import { type AuditEntry, auditNewestFirst } from "../store/audit.ts";
@@ -26,7 +27,7 @@ function matcher(query: AuditQuery): (entry: AuditEntry) => boolean {
 
 /** One page of the audit entries the caller may see. */
 export async function queryAudit(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   query: AuditQuery,
 ): Promise<Page<AuditEntry>> {

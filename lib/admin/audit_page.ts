@@ -3,6 +3,7 @@
  * entries through the same function as `GET /admin/api/audit`. Day fields are UTC days: `from`
  * starts at the day's first millisecond, `to` ends at its last.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { type Principal, readableGroups } from "../auth/principal.ts";
 import { formatZodError } from "../filter/schema.ts";
 import { HttpError } from "../fresh/http_error.ts";
@@ -69,7 +70,7 @@ export function readAuditFilters(params: URLSearchParams): AuditFilters {
 
 /** The audit page for the caller: one page of entries, or why there is none. */
 export async function loadAuditPage(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   params: URLSearchParams,
 ): Promise<AuditPageData> {

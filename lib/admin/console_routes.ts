@@ -5,6 +5,7 @@
  * set once, whatever the number of routes. The same rights as the admin API apply: reading
  * needs membership (or super admin); the pages say whether the reader may edit.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { canEditRoutes, type Principal, readableGroups } from "../auth/principal.ts";
 import { HttpError } from "../fresh/http_error.ts";
 import { requireId } from "../http_guards.ts";
@@ -30,7 +31,7 @@ export interface GroupRouteCounts {
 
 /** The groups the principal can read, with how many routes each has (one read of each set). */
 export async function loadRoutesIndex(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
 ): Promise<GroupRouteCounts[]> {
   const [groups, stored] = await Promise.all([listGroups(kv), getRoutes(kv)]);
@@ -60,7 +61,7 @@ export interface GroupRoutesPage {
 
 /** A group's routes in stored order (404 unknown group, 403 not a member, 400 bad id). */
 export async function loadGroupRoutesPage(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   groupId: string,
 ): Promise<GroupRoutesPage> {
@@ -108,7 +109,7 @@ function recentLabel(
 
 /** The editor for the route `routeId` of a group (404 when unknown), or for a new one. */
 export async function loadRouteEditorPage(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   groupId: string,
   routeId: string | null,

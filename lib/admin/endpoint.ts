@@ -10,6 +10,7 @@
  * resolved the principal and refused requests without a session (401), without console access
  * (403) and cross-origin writes (403).
  */
+import type { Kv } from "../store/backend/types.ts";
 import { type z, ZodError } from "zod";
 import { type Principal, principalOf } from "../auth/principal.ts";
 import { formatZodError } from "../filter/schema.ts";
@@ -62,7 +63,7 @@ export function defineEndpoint<Body = undefined, Query = undefined>(
 /** What an endpoint receives. */
 export interface ApiCall<Body, Query> {
   ctx: Context<State>;
-  kv: Deno.Kv;
+  kv: Kv;
   principal: Principal;
   params: Record<string, string>;
   body: Body;

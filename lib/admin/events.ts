@@ -5,6 +5,7 @@
  * records are the group's own (keyed by its internal id), so an event of another group is
  * unknown here (404).
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { z } from "zod";
 import type { Principal } from "../auth/principal.ts";
 import { EvaluationBudget, FilterEvaluationError } from "../filter/budget.ts";
@@ -74,7 +75,7 @@ function groupEventOf(record: EventRoutes): GroupEvent {
 }
 
 /** The group's internal id, when it exists (404) and the caller may read it (403). */
-async function readableGroup(kv: Deno.Kv, principal: Principal, groupId: string) {
+async function readableGroup(kv: Kv, principal: Principal, groupId: string) {
   const { entry } = await readGroupEntry(kv, groupId);
   if (entry === null) throw new HttpError(404, `Unknown group ${groupId}`);
   requireRight(principal, groupId, "read");
@@ -91,7 +92,7 @@ function eventMatcher(query: EventsQuery): (record: EventRoutes) => boolean {
 
 /** `GET /admin/api/groups/:id/events`: the group's events, newest first, in cursor pages. */
 export async function listGroupEvents(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   groupId: string,
   query: EventsQuery,
@@ -108,7 +109,7 @@ export async function listGroupEvents(
 
 /** One event of a group the caller was already allowed to read, or null when unknown. */
 export async function findGroupEvent(
-  kv: Deno.Kv,
+  kv: Kv,
   groupId: string,
   eventId: string,
 ): Promise<GroupEvent | null> {
@@ -213,7 +214,7 @@ function judgeRoutes(
   return verdicts;
 }
 
-async function payloadOf(kv: Deno.Kv, eventId: string): Promise<Record<string, unknown> | null> {
+async function payloadOf(kv: Kv, eventId: string): Promise<Record<string, unknown> | null> {
   try {
     return (await loadEvent(kv, eventId))?.payload ?? null;
   } catch {
@@ -227,7 +228,7 @@ async function payloadOf(kv: Deno.Kv, eventId: string): Promise<Record<string, u
  * the group has no record of the event (an event of another group included).
  */
 export async function getGroupEvent(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   groupId: string,
   eventId: string,

@@ -4,6 +4,7 @@
  * explained against each route (the same as `GET /admin/api/groups/:id/events/:eventId`).
  * Refusals of the filters are shown on the page with their status, never thrown.
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import { canEditRoutes } from "../auth/principal.ts";
 import { formatZodError } from "../filter/schema.ts";
@@ -40,7 +41,7 @@ export interface EventsPageData {
 
 /** The group's events page (404 unknown group, 403 not a member, 400 bad id). */
 export async function loadEventsPage(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   groupId: string,
   params: URLSearchParams,
@@ -75,7 +76,7 @@ export interface EventPageData extends GroupEventDetail {
 
 /** One event of a group, explained (404 when the group has no record of it). */
 export async function loadEventPage(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   groupId: string,
   eventId: string,

@@ -2,6 +2,7 @@
  * A group's filter fragments (spec payload rule 4): listed with their version as `ETag`,
  * replaced all at once (one KV record), `If-Match` answering 409 when stale.
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
 import { MAX_FRAGMENTS } from "../limits.ts";
@@ -13,7 +14,7 @@ import { Versioned } from "./versioned.ts";
 
 /** `GET /admin/api/groups/:id/fragments`. */
 export async function listGroupFragments(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   groupId: string,
 ): Promise<Versioned<{ fragments: Fragment[] }>> {
@@ -46,7 +47,7 @@ function requireConsistent(groupId: string, fragments: readonly Fragment[]) {
  * `{ ok, count }` with the new version as `ETag`.
  */
 export async function replaceGroupFragments(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   groupId: string,
   fragments: Fragment[],

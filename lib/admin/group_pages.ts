@@ -3,6 +3,7 @@
  * same rights as the admin API: a person sees the groups they belong to (a super admin all of
  * them), and an owner's parts (webhook, invites) only where they are an owner.
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import { readableGroups } from "../auth/principal.ts";
 import type { Config } from "../config.ts";
@@ -58,7 +59,7 @@ export function bindingOf(group: Group): string | null {
 }
 
 /** The groups list: every group the caller can read, in id order. */
-export async function listGroupRows(kv: Deno.Kv, principal: Principal): Promise<GroupRow[]> {
+export async function listGroupRows(kv: Kv, principal: Principal): Promise<GroupRow[]> {
   const set = await readGroupSet(kv);
   const groups = readableGroups(principal, set.entries.map((entry) => entry.group));
   const withSecret = await groupsWithSecret(kv, groups.map((group) => group.id));
@@ -74,7 +75,7 @@ export async function listGroupRows(kv: Deno.Kv, principal: Principal): Promise<
 
 /** The group page's data (404 for an unknown group, 403 for one the caller cannot read). */
 export async function readGroupDetail(
-  kv: Deno.Kv,
+  kv: Kv,
   config: Config,
   principal: Principal,
   groupId: string,

@@ -7,6 +7,7 @@
  * repositories. The list's `ETag` covers every group record; `If-Match` makes a stale
  * replacement answer 409, and without it the last writer wins.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { isOwner, type Principal, readableGroups } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
 import { MAX_GROUP_BYTES, MAX_GROUPS } from "../limits.ts";
@@ -27,7 +28,7 @@ const encoder = new TextEncoder();
  * group id), and the version of the whole group set as `ETag`.
  */
 export async function listVisibleGroups(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
 ): Promise<Versioned<{ groups: Group[]; roles: Record<string, Role> }>> {
   const set = await readGroupSet(kv);
@@ -168,7 +169,7 @@ function planChanges(
  * whole replacement lands at once or not at all.
  */
 export async function replaceGroups(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   submitted: Group[],
   expected: string | null | undefined,
@@ -196,7 +197,7 @@ export async function replaceGroups(
 
 /** `PUT /admin/api/groups/:id/rename`: everything of the group follows the new id. */
 export async function renameGroupFor(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   groupId: string,
   body: { newId: string; name?: string },

@@ -1,4 +1,5 @@
 /** The checks endpoints repeat: the group exists (404) and the caller may act on it (403). */
+import type { Kv } from "../store/backend/types.ts";
 import { canEditRoutes, canReadGroup, isOwner, type Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
 import { getGroup } from "../store/groups.ts";
@@ -40,7 +41,7 @@ export function readScope(principal: Principal, groupId?: string): readonly stri
 
 /** The group, when it exists (404) and the caller has `right` in it (403). */
 export async function requireGroup(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   groupId: string,
   right: Right,

@@ -5,6 +5,7 @@
  * its history, and a group that takes a former or deleted group's id sees none of it. History
  * of a deleted group belongs to no group: only a super admin sees it.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { canReadGroup, type Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
 import { internalIdsOf, readGroupSet } from "../store/group_set.ts";
@@ -15,7 +16,7 @@ import { readScope, requireRight, type Right } from "./guards.ts";
  * readable), else null (everything) for a super admin, else those of every group of the caller.
  */
 export async function historyScope(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   groupId?: string,
 ): Promise<readonly string[] | null> {
@@ -42,7 +43,7 @@ export interface HistoryAccess {
 }
 
 /** The caller's rights over history, from the current groups. */
-export async function historyAccess(kv: Deno.Kv, principal: Principal): Promise<HistoryAccess> {
+export async function historyAccess(kv: Kv, principal: Principal): Promise<HistoryAccess> {
   const owners = new Map<string, string>();
   for (const [groupId, internalId] of internalIdsOf(await readGroupSet(kv))) {
     owners.set(internalId, groupId);

@@ -2,6 +2,7 @@
  * Group invites in the admin API (owner): create, list, revoke. Accepting one happens on the
  * browser page `/admin/invite` (`routes/admin/invite.tsx`).
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../fresh/mod.ts";
@@ -23,7 +24,7 @@ export function inviteUrl(config: Config, token: string): string {
 
 /** `GET /admin/api/groups/:id/invites`: the group's pending invites. */
 export async function listGroupInvites(
-  kv: Deno.Kv,
+  kv: Kv,
   config: Config,
   principal: Principal,
   groupId: string,
@@ -44,7 +45,7 @@ export async function listGroupInvites(
 
 /** `POST /admin/api/groups/:id/invites`: a new single-use invite granting `role`. */
 export async function createGroupInvite(
-  kv: Deno.Kv,
+  kv: Kv,
   config: Config,
   principal: Principal,
   groupId: string,
@@ -68,7 +69,7 @@ export async function createGroupInvite(
 
 /** `DELETE /admin/api/invites/:token`: revokes a pending invite (owner of its group). */
 export async function revokeGroupInvite(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   token: string,
 ): Promise<{ ok: true }> {
@@ -82,7 +83,7 @@ export async function revokeGroupInvite(
 }
 
 /** What the invite page shows: the pending invite and its group, or null when unusable. */
-export async function describeInvite(kv: Deno.Kv, token: string) {
+export async function describeInvite(kv: Kv, token: string) {
   const entry = token ? await getInviteEntry(kv, token) : null;
   if (!entry) return null;
   const group = await getGroup(kv, entry.invite.groupId);

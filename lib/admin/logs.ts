@@ -6,6 +6,7 @@
  * A log belongs to the group that has its internal id now (`history.ts`), not to whichever
  * group has the id it was made under.
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { z } from "zod";
 import type { Principal } from "../auth/principal.ts";
 import type { Config } from "../config.ts";
@@ -35,7 +36,7 @@ export function publicLog({ groupInternalId: _internal, ...log }: SendLog): Send
   return log;
 }
 
-function sendLogs(kv: Deno.Kv, query: SendLogQuery): Source<SendLog> {
+function sendLogs(kv: Kv, query: SendLogQuery): Source<SendLog> {
   return async function* (below) {
     let cursor = below;
     do {
@@ -81,7 +82,7 @@ function matcher(query: LogsQuery): (log: SendLog) => boolean {
 
 /** `GET /admin/api/logs`: one page of the send logs the caller may see. */
 export async function queryLogs(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   query: LogsQuery,
 ): Promise<Page<SendLog>> {
@@ -104,7 +105,7 @@ export async function queryLogs(
 }
 
 /** `GET /admin/api/logs/:id`: one send log (404 unknown, 403 not readable). */
-export async function getLog(kv: Deno.Kv, principal: Principal, logId: string): Promise<SendLog> {
+export async function getLog(kv: Kv, principal: Principal, logId: string): Promise<SendLog> {
   const log = await getSendLog(kv, logId);
   if (!log) throw new HttpError(404, `Unknown send log ${logId}`);
   (await historyAccess(kv, principal)).require(historyIdOf(log), "read", log.groupId);
@@ -112,7 +113,7 @@ export async function getLog(kv: Deno.Kv, principal: Principal, logId: string): 
 }
 
 /** The delivery's logs the caller may read (404 when none), and all of them. */
-async function deliveryLogs(kv: Deno.Kv, principal: Principal, deliveryId: string) {
+async function deliveryLogs(kv: Kv, principal: Principal, deliveryId: string) {
   const access = await historyAccess(kv, principal);
   const all = await listDeliveryLogs(kv, deliveryId);
   const readable = all.filter((log) => access.canRead(historyIdOf(log)));
@@ -121,7 +122,7 @@ async function deliveryLogs(kv: Deno.Kv, principal: Principal, deliveryId: strin
 }
 
 /** `GET /admin/api/delivery/:deliveryId`: the delivery's logs in the caller's groups. */
-export async function getDelivery(kv: Deno.Kv, principal: Principal, deliveryId: string) {
+export async function getDelivery(kv: Kv, principal: Principal, deliveryId: string) {
   const { readable } = await deliveryLogs(kv, principal, deliveryId);
   return { deliveryId, items: readable.map(publicLog) };
 }
@@ -133,7 +134,7 @@ export async function getDelivery(kv: Deno.Kv, principal: Principal, deliveryId:
  * Each unit sent again is audited (`delivery.redeliver`) in the write that requeues it.
  */
 export async function redeliverDelivery(
-  kv: Deno.Kv,
+  kv: Kv,
   config: Config,
   principal: Principal,
   deliveryId: string,

@@ -4,6 +4,7 @@
  * filter controls offer (the caller's groups and their routes). The form's day fields are UTC
  * days: `from` starts at the day's first millisecond, `to` ends at its last.
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import { canEditRoutes, readableGroups } from "../auth/principal.ts";
 import { HttpError } from "../fresh/http_error.ts";
@@ -94,7 +95,7 @@ function apiQuery(filters: LogFilters, cursor: string | null): Record<string, st
 
 /** The logs page for the caller: filter options, and one page of logs or why there is none. */
 export async function loadLogsPage(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   params: URLSearchParams,
 ): Promise<LogsPageData> {

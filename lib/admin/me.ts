@@ -1,11 +1,12 @@
 /** `GET /admin/api/me`: who is signed in, and what they may see. */
+import type { Kv } from "../store/backend/types.ts";
 import { type Principal, readableGroups } from "../auth/principal.ts";
 import type { Config } from "../config.ts";
 import { listGroups } from "../store/groups.ts";
 import { effectiveRole } from "./guards.ts";
 
 /** The caller, whether they are a super admin, their groups with their roles, and debug mode. */
-export async function describeMe(kv: Deno.Kv, config: Config, principal: Principal) {
+export async function describeMe(kv: Kv, config: Config, principal: Principal) {
   const groups = readableGroups(principal, await listGroups(kv));
   return {
     user: { userId: principal.userId, login: principal.login },

@@ -4,6 +4,7 @@
  * sum over all of their groups (recent failures included only from those groups). A group's
  * counts are its own history, under whatever ids it had (`history.ts`).
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import { type DeliveryMetrics, readMetrics } from "../store/metrics.ts";
 import { historyScope } from "./history.ts";
@@ -11,7 +12,7 @@ import { publicLog } from "./logs.ts";
 
 /** The metrics the caller may see (see the module comment). */
 export async function queryMetrics(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   query: { groupId?: string; days?: number },
 ): Promise<DeliveryMetrics> {

@@ -3,6 +3,7 @@
  * caller (one group, or all the caller may see) over the chosen number of days, with every day
  * of the period present (days without deliveries count zero), so a chart has one bar per day.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { type Principal, readableGroups } from "../auth/principal.ts";
 import { HttpError } from "../fresh/http_error.ts";
 import { isId } from "../ids.ts";
@@ -42,7 +43,7 @@ export function daysBetween(from: string, to: string): string[] {
 
 /** The overview for the caller, from the page's `group` and `days` parameters. */
 export async function loadOverview(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   params: URLSearchParams,
 ): Promise<OverviewData> {

@@ -3,6 +3,7 @@
  * signed in reads and sets their own, and only their own; each change is audited as
  * `preferences.update`.
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import { newAuditEntry } from "../store/audit.ts";
 import {
@@ -13,13 +14,13 @@ import {
 import { actorOf } from "./guards.ts";
 
 /** The caller's settings. */
-export function readPreferences(kv: Deno.Kv, principal: Principal): Promise<UserPreferences> {
+export function readPreferences(kv: Kv, principal: Principal): Promise<UserPreferences> {
   return getUserPreferences(kv, principal.userId);
 }
 
 /** Replaces the caller's settings; answers them as stored. */
 export async function writePreferences(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   preferences: UserPreferences,
 ): Promise<UserPreferences> {

@@ -7,6 +7,7 @@
  * same check. Routes saved unchanged are not checked again: if one of their targets was
  * removed from the list meanwhile, the delivery worker refuses it at send time.
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
 import { allowedKeysOf, allowTargets } from "../store/allowed_targets.ts";
@@ -30,7 +31,7 @@ function targetsByGroup(routes: readonly SubmittedRoute[]): Map<string, Target[]
 
 /** Allows the targets of a super admin's changed routes for their groups (audited). */
 async function allowForSuperAdmin(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   routes: readonly SubmittedRoute[],
 ) {
@@ -53,7 +54,7 @@ async function allowForSuperAdmin(
  * or, for a super admin, allows it.
  */
 export async function enforceTargetOwnership(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   changed: readonly SubmittedRoute[],
 ): Promise<void> {

@@ -7,6 +7,7 @@
  * the routes of groups the caller may not edit are always kept as they are stored now.
  * Every target of a new or changed route must be allowed for its group (`route_targets.ts`).
  */
+import type { Kv } from "../store/backend/types.ts";
 import { z } from "zod";
 import { canEditRoutes, type Principal, readableGroups } from "../auth/principal.ts";
 import { routeSchema } from "../filter/schema.ts";
@@ -140,7 +141,7 @@ function routeAudits(principal: Principal, groupIds: string[], routes: readonly 
 
 /** The routes the caller may read, with the route set's version as `ETag`. */
 export async function listRoutes(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
 ): Promise<Versioned<{ routes: Route[] }>> {
   const stored = await getRoutes(kv);
@@ -171,7 +172,7 @@ function mergeSubmission(principal: Principal, stored: Route[], submitted: Route
 
 /** `PUT /admin/api/routes`: replaces the routes the caller may edit. */
 export async function replaceAllRoutes(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   body: unknown,
   expected: string | null | undefined,
@@ -198,7 +199,7 @@ export async function replaceAllRoutes(
 
 /** `GET /admin/api/groups/:id/routes`. */
 export async function listGroupRoutes(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   groupId: string,
 ): Promise<Versioned<{ routes: Route[] }>> {
@@ -213,7 +214,7 @@ export async function listGroupRoutes(
  * again without reading first.
  */
 export async function replaceRoutesOfGroup(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   groupId: string,
   body: unknown,

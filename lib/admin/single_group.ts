@@ -6,6 +6,7 @@
  * never makes it stale; `If-Match` makes a write to a group that changed since it was read
  * answer 409.
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import { sha256Hex } from "../crypto.ts";
 import { HttpError } from "../fresh/mod.ts";
@@ -54,7 +55,7 @@ async function requireVersion(group: Group, expected: string | null | undefined)
  * when another write landed in between (its checks then see the new state).
  */
 async function applyPlanned(
-  kv: Deno.Kv,
+  kv: Kv,
   plan: (entries: readonly GroupEntry[]) => Promise<PlannedChange | null>,
 ): Promise<void> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
@@ -68,7 +69,7 @@ async function applyPlanned(
 
 /** `GET /admin/api/groups/:id`: the group, with its `ETag`. */
 export async function readGroup(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   groupId: string,
 ): Promise<Versioned<Group>> {
@@ -82,7 +83,7 @@ export async function readGroup(
  * the instance limit). Anything left under the id by an earlier group is cleared first.
  */
 export async function createGroup(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   group: Group,
 ): Promise<Versioned<{ ok: true; id: string }>> {
@@ -104,7 +105,7 @@ export async function createGroup(
  * only by a super admin). The body's id must be the path's: renaming is its own endpoint.
  */
 export async function replaceGroup(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   groupId: string,
   group: Group,
@@ -130,7 +131,7 @@ export async function replaceGroup(
  * allowed targets, webhook secret and invites.
  */
 export async function deleteGroup(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   groupId: string,
   expected: string | null | undefined,

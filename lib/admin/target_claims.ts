@@ -3,6 +3,7 @@
  * as the chat layer gives it (ids as strings or numbers, perhaps with a thread or topic), is
  * validated here, and claimed by `claimTarget` in lib/store/target_claims.ts.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { targetRefSchema } from "../filter/schema.ts";
 import type { AuditActor } from "../store/audit.ts";
 import { type ClaimResult, claimTarget } from "../store/target_claims.ts";
@@ -20,7 +21,7 @@ function refInput(target: unknown): unknown {
  * after the platform confirmed that the claimer manages the channel or chat.
  */
 export async function claimChatTarget(
-  kv: Deno.Kv,
+  kv: Kv,
   groupId: string,
   target: unknown,
   actor: AuditActor,

@@ -4,6 +4,7 @@
  * by a super admin only, the change and its audit entry in one atomic write, `If-Match`
  * answering 409 when stale. Only a super admin may allow a target for several groups.
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
 import {
@@ -26,7 +27,7 @@ export interface GroupTargets {
 
 /** The list of a group the caller may read, and its versionstamp (the `ETag`). */
 export async function readGroupTargets(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   groupId: string,
 ): Promise<Versioned<GroupTargets>> {
@@ -60,7 +61,7 @@ function requireDistinct(targets: readonly TargetRef[]) {
 
 /** `PUT /admin/api/groups/:id/targets`: replaces the group's allowlist (super admin). */
 export async function replaceGroupTargets(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   groupId: string,
   targets: TargetRef[],

@@ -3,6 +3,7 @@
  * (shown once, never recorded in the audit log) with a grace period for the one it replaces,
  * revoking that one early, and switching the ingress off.
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../fresh/mod.ts";
@@ -40,7 +41,7 @@ export function ingressUrl(config: Config, groupId: string): string {
  * secret was last used; the replaced secret (never the secrets themselves) while it still works.
  */
 export async function describeWebhook(
-  kv: Deno.Kv,
+  kv: Kv,
   config: Config,
   principal: Principal,
   groupId: string,
@@ -71,7 +72,7 @@ export async function describeWebhook(
  * `graceSeconds` (default 24 hours; 0 ends it at once).
  */
 export async function regenerateWebhook(
-  kv: Deno.Kv,
+  kv: Kv,
   config: Config,
   principal: Principal,
   groupId: string,
@@ -103,7 +104,7 @@ export async function regenerateWebhook(
 
 /** `DELETE /admin/api/groups/:id/webhook/previous`: the replaced secret stops working now. */
 export async function revokePreviousWebhookSecret(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   groupId: string,
 ): Promise<{ ok: true }> {
@@ -121,7 +122,7 @@ export async function revokePreviousWebhookSecret(
 
 /** `DELETE /admin/api/groups/:id/webhook`: removes the secret, so the ingress answers 404. */
 export async function disableWebhook(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   groupId: string,
 ): Promise<{ ok: true }> {

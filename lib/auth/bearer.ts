@@ -10,6 +10,7 @@
  * `routes/api/_middleware.ts` authenticates every action API call once
  * (`identifyBearer`); handlers read the caller with `bearerUserOf(ctx)`.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { type Context, HttpError } from "../fresh/mod.ts";
 import type { State } from "../state.ts";
 import { findTokenOwner } from "../store/tokens.ts";
@@ -18,7 +19,7 @@ const REALM = 'Bearer realm="switchyard"';
 const BEARER = /^Bearer +([\w.~+/-]+=*) *$/i;
 
 /** The user id of the request's bearer token; throws 400/401 as described above. */
-export async function requireBearerUser(kv: Deno.Kv, req: Request): Promise<string> {
+export async function requireBearerUser(kv: Kv, req: Request): Promise<string> {
   const header = req.headers.get("authorization");
   if (header === null || header.trim() === "") {
     throw new HttpError(401, "Missing Authorization header", { "www-authenticate": REALM });

@@ -14,6 +14,7 @@
  * their own browser; someone sent GitHub's authorize address (or the callback) of another
  * browser's link links nothing.
  */
+import type { Kv, KvEntry } from "../store/backend/types.ts";
 import type { Config } from "../config.ts";
 import { hmacSha256, randomToken, timingSafeEqual } from "../crypto.ts";
 import { utf8 } from "../encoding.ts";
@@ -62,7 +63,7 @@ export type ChatLinkView =
 
 /** The services the link pages need. */
 export interface ChatLinkDeps {
-  kv: Deno.Kv;
+  kv: Kv;
   config: Config;
 }
 
@@ -87,7 +88,7 @@ function linkPageUrl(config: Config, platform: Platform, token: string): string 
  * the link page's address (single use, 10 minutes). Send it to that user only.
  */
 export async function startChatLink(
-  kv: Deno.Kv,
+  kv: Kv,
   config: Config,
   start: ChatLinkStart,
   now: number = Date.now(),
@@ -109,11 +110,11 @@ export async function startChatLink(
 
 /** The pending request a token of `purpose` names, for `platform`; null when unusable. */
 export async function requestOfToken(
-  kv: Deno.Kv,
+  kv: Kv,
   purpose: "link_page" | "link_confirm",
   platform: Platform,
   token: unknown,
-): Promise<{ request: Deno.KvEntry<LinkRequest>; data: Record<string, unknown> } | null> {
+): Promise<{ request: KvEntry<LinkRequest>; data: Record<string, unknown> } | null> {
   const verified = await verifyToken(kv, purpose, typeof token === "string" ? token : null);
   if ("refused" in verified) return null;
   const data = verified.data as Record<string, unknown> | null;
@@ -123,7 +124,7 @@ export async function requestOfToken(
 }
 
 /** The form token of a browser binding: the link forms' CSRF token. */
-export async function linkFormToken(kv: Deno.Kv, binding: string): Promise<string> {
+export async function linkFormToken(kv: Kv, binding: string): Promise<string> {
   const mac = await hmacSha256(await signingKey(kv, "link form"), utf8(binding));
   return mac.toBase64({ alphabet: "base64url", omitPadding: true });
 }

@@ -4,6 +4,7 @@
  * them. The link uses the pending request up in the same commit as its audit entry, and the
  * chat hears about it (a Discord follow-up of `/gh link`, a Telegram message in the private chat).
  */
+import type { Kv, KvEntry } from "../store/backend/types.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../fresh/mod.ts";
 import type { Logger } from "../log.ts";
@@ -30,7 +31,7 @@ import { signToken } from "./signed_token.ts";
 
 /** The services linking needs. */
 export interface LinkDeps {
-  kv: Deno.Kv;
+  kv: Kv;
   config: Config;
   log: Logger;
 }
@@ -62,7 +63,7 @@ function accountOf(request: LinkRequest): ChatAccount {
   return { platform, chatUserId, username };
 }
 
-async function requestOf(kv: Deno.Kv, pending: SignedInChatLink) {
+async function requestOf(kv: Kv, pending: SignedInChatLink) {
   const request = await pendingLinkRequest(
     kv,
     pending.platform,
@@ -119,7 +120,7 @@ async function confirmInTelegram(deps: LinkDeps, chatId: string | undefined, log
  */
 async function link(
   deps: LinkDeps,
-  request: Deno.KvEntry<LinkRequest>,
+  request: KvEntry<LinkRequest>,
   user: GitHubUser,
   now: number = Date.now(),
 ): Promise<LinkedAccounts> {

@@ -5,6 +5,7 @@
  * grow it; the callback checks the signature, the expiry and the binding, then marks the state's
  * random id used (one atomic write, kept until the state expires), so a state works once.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { randomToken } from "../crypto.ts";
 import {
   markOAuthStateUsed,
@@ -26,7 +27,7 @@ interface StateData {
 
 /** A new state for the flow (bound to a browser when `browserHash` is given). */
 export function issueOAuthState(
-  kv: Deno.Kv,
+  kv: Kv,
   flow: OAuthFlow,
   browserHash?: string,
   now: number = Date.now(),
@@ -50,7 +51,7 @@ function isStateData(value: unknown): value is StateData {
  * presented without its browser's binding (`browserHash`), which stays usable by that browser.
  */
 export async function consumeOAuthState(
-  kv: Deno.Kv,
+  kv: Kv,
   state: string,
   browserHash: string | null,
   now: number = Date.now(),

@@ -14,6 +14,7 @@
  * - `admin`: their groups' routes and fragments;
  * - `viewer`: reads their groups.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { type Config, isLoopbackName } from "../config.ts";
 import { randomToken } from "../crypto.ts";
 import { type Context, HttpError } from "../fresh/mod.ts";
@@ -49,7 +50,7 @@ export function rolesIn(groups: readonly Group[], userId: string): Map<string, R
 
 /** Builds the principal for a person from the current groups. */
 export async function principalFor(
-  kv: Deno.Kv,
+  kv: Kv,
   config: Config,
   user: { userId: string; login: string },
   session: { csrfToken: string; sessionId: string | null },
@@ -107,7 +108,7 @@ export function requireLoopbackHost(req: Request): void {
  * the session cookie's live session.
  */
 export async function resolvePrincipal(
-  deps: { kv: Deno.Kv; config: Config },
+  deps: { kv: Kv; config: Config },
   req: Request,
 ): Promise<Principal | null> {
   const { kv, config } = deps;
@@ -149,7 +150,7 @@ export function hasConsoleAccess(principal: Principal): boolean {
 
 /** Whether a person (not yet signed in) would have console access. */
 export async function userHasConsoleAccess(
-  kv: Deno.Kv,
+  kv: Kv,
   config: Config,
   user: { userId: string; login: string },
 ): Promise<boolean> {

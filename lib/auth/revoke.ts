@@ -1,4 +1,5 @@
 /** Revoking a user's stored GitHub token (`DELETE /auth/token/:userId`). */
+import type { Kv } from "../store/backend/types.ts";
 import { HttpError } from "../fresh/mod.ts";
 import { newAuditEntry } from "../store/audit.ts";
 import { deleteToken } from "../store/tokens.ts";
@@ -10,7 +11,7 @@ import type { Principal } from "./principal.ts";
  * 403. Audited as `token.revoke` whether or not a token was stored.
  */
 export async function revokeUserToken(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   userId: string,
 ): Promise<{ removed: boolean }> {

@@ -11,6 +11,7 @@
  * - discord_link / telegram_link: the chat link waits for its second confirmation in the
  *   browser that started it (`chat_link_confirm.ts`).
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { Config } from "../config.ts";
 import { type ErrorStatus, HttpError } from "../fresh/mod.ts";
 import type { Logger } from "../log.ts";
@@ -40,7 +41,7 @@ export type SignInOutcome =
 
 /** The services a sign-in needs (a request's state fits). */
 export interface SignInDeps {
-  kv: Deno.Kv;
+  kv: Kv;
   config: Config;
   log: Logger;
 }
@@ -96,7 +97,7 @@ const BROWSER_FLOWS: ReadonlySet<OAuthFlow["kind"]> = new Set(["browser", "insta
  */
 export async function redirectToGitHub(
   req: Request,
-  kv: Deno.Kv,
+  kv: Kv,
   config: Config,
   flow: OAuthFlow,
 ): Promise<Response> {

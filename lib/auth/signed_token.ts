@@ -6,6 +6,7 @@
  * base64url. A token of one purpose
  * is never accepted for another. Verifying never writes: without a key nothing was signed yet.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { hmacSha256, timingSafeEqual } from "../crypto.ts";
 import { fromBase64, fromUtf8, utf8 } from "../encoding.ts";
 import { checkingKey, signingKey } from "../store/instance_secret.ts";
@@ -33,7 +34,7 @@ function base64url(bytes: Uint8Array): string {
 
 /** Signs `data` for `purpose`, valid until `expiresAt`. */
 export async function signToken(
-  kv: Deno.Kv,
+  kv: Kv,
   purpose: TokenPurpose,
   data: unknown,
   expiresAt: number,
@@ -48,7 +49,7 @@ export async function signToken(
  * another purpose, `expired` once `now` has reached its expiry.
  */
 export async function verifyToken(
-  kv: Deno.Kv,
+  kv: Kv,
   purpose: TokenPurpose,
   token: string | null | undefined,
   now: number = Date.now(),

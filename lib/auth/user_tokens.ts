@@ -4,6 +4,7 @@
  * replaces the record only if nobody replaced it meanwhile; when a concurrent
  * request won that race, its token is used instead.
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { Config } from "../config.ts";
 import {
   canRefresh,
@@ -17,7 +18,7 @@ import { isOAuthFailure, refreshGrant } from "./oauth.ts";
 
 /** The services token handling needs (a request's state fits). */
 export interface TokenDeps {
-  kv: Deno.Kv;
+  kv: Kv;
   config: Config;
 }
 

@@ -16,6 +16,7 @@
  *   route posting into the channel that names roles, one of that route's roles, so a command
  *   never does what the channel's buttons would refuse. Telegram has no roles.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { getGroup, listGroups } from "../store/groups.ts";
 import { type MessageRef, recentMessageRefs } from "../store/message_refs.ts";
 import { getGroupRoutes, getRoutes } from "../store/routes.ts";
@@ -81,7 +82,7 @@ function rolesPass(routes: readonly Route[], held: ReadonlySet<string>): boolean
 }
 
 async function notificationRefusal(
-  kv: Deno.Kv,
+  kv: Kv,
   notification: MessageRef,
   roles: ReadonlySet<string> | null,
 ): Promise<string | null> {
@@ -103,7 +104,7 @@ async function notificationRefusal(
 
 /** Whether the chat holds a notification about `repository` sent by one of `groupIds`. */
 async function recordedHere(
-  kv: Deno.Kv,
+  kv: Kv,
   place: ChatPlace,
   repository: string,
   groupIds: ReadonlySet<string>,
@@ -120,7 +121,7 @@ async function recordedHere(
 }
 
 async function namedRefusal(
-  kv: Deno.Kv,
+  kv: Kv,
   place: ChatPlace,
   ref: IssueRef,
   roles: ReadonlySet<string> | null,
@@ -149,7 +150,7 @@ async function namedRefusal(
  * Discord member's roles (null on Telegram, which has none). Never calls GitHub.
  */
 export async function chatActionRefusal(
-  kv: Deno.Kv,
+  kv: Kv,
   place: ChatPlace,
   subject: ActionSubject,
   roles: ReadonlySet<string> | null,

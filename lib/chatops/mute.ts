@@ -7,6 +7,7 @@
  * was read at and committed with its audit entries, so the console's tree editor shows the
  * same node and can edit or remove it like any other.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { routeFilterNode } from "../filter/compile.ts";
 import { describeIssues, validateFilterNode } from "../filter/validate.ts";
 import { allowedKeysOf } from "../store/allowed_targets.ts";
@@ -150,7 +151,7 @@ function postsInto(route: Route, key: string): boolean {
  * The ids of the groups that may post into `chat` and that `actor` owns or administers, and
  * whether any group at all may post there.
  */
-async function managedGroupsOf(kv: Deno.Kv, actor: AuditActor, chat: TargetRef) {
+async function managedGroupsOf(kv: Kv, actor: AuditActor, chat: TargetRef) {
   const entries = await listGroupEntries(kv);
   const allowed = await allowedKeysOf(kv, entries.map((entry) => entry.group.id));
   const key = targetRefKey(chat);
@@ -222,7 +223,7 @@ function auditsFor(actor: AuditActor, changed: readonly Route[], change: string,
  * the actor owns or administers are read or changed.
  */
 export async function runMuteRequest(
-  kv: Deno.Kv,
+  kv: Kv,
   actor: AuditActor,
   chat: TargetRef,
   request: MuteRequest,

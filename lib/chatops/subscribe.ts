@@ -5,6 +5,7 @@
  * Telegram: a chat administrator) and gives the chat's channel or chat id (a thread or topic
  * stands for its channel or chat). Both changes are audited with the user's GitHub account.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { claimChatTarget } from "../admin/target_claims.ts";
 import { ID_PATTERN } from "../ids.ts";
 import { getAllowedTargets, replaceAllowedTargets } from "../store/allowed_targets.ts";
@@ -24,7 +25,7 @@ function placeOf(target: TargetRef): string {
  * only once the platform confirmed that the user manages the chat.
  */
 export async function subscribeChat(
-  kv: Deno.Kv,
+  kv: Kv,
   actor: AuditActor,
   groupId: string,
   target: TargetRef,
@@ -48,7 +49,7 @@ export async function subscribeChat(
  * the chat. Routes that still name the chat stop delivering there.
  */
 export async function unsubscribeChat(
-  kv: Deno.Kv,
+  kv: Kv,
   actor: AuditActor,
   groupId: string,
   target: TargetRef,

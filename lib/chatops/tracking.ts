@@ -7,6 +7,7 @@
  * reached the group through a binding to that repository (`eventBoundToGroup`); any other stays
  * a notification without actions.
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { Logger } from "../log.ts";
 import { loadEvent } from "../store/events.ts";
 import { getGroup } from "../store/groups.ts";
@@ -27,7 +28,7 @@ export function chatIdOf(target: Target): string {
  * Never throws: tracking must not disturb delivery.
  */
 export async function sentMessageRef(
-  kv: Deno.Kv,
+  kv: Kv,
   log: SendLog,
   logger?: Logger,
 ): Promise<NewMessageRef | null> {

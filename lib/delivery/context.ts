@@ -1,4 +1,5 @@
 /** What the delivery handlers share: storage, routes, senders, policy and clock. */
+import type { Kv } from "../store/backend/types.ts";
 import type { Logger } from "../log.ts";
 import type { ChatButtons } from "./render.ts";
 import type { RateLimitBound } from "./retry_policy.ts";
@@ -8,7 +9,7 @@ import type { TargetGuard } from "./target_guard.ts";
 
 /** The delivery worker's services and settings. */
 export interface DeliveryContext {
-  kv: Deno.Kv;
+  kv: Kv;
   log: Logger;
   routes: RouteCache;
   senders: Record<string, PlatformSender>;

@@ -11,6 +11,7 @@
  * logged (and recorded in the send log of the unit whose attempt it was). A digest belongs to
  * the group's internal id: a group that takes a deleted group's id opens its own windows.
  */
+import type { Kv, KvEntry } from "../store/backend/types.ts";
 import { sha256Hex } from "../crypto.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
@@ -46,7 +47,7 @@ const ATTEMPTS = 10;
 
 /** What noise control needs from the delivery worker. */
 export interface NoiseDeps {
-  kv: Deno.Kv;
+  kv: Kv;
   config: Config;
   log: Logger;
   /** Target ownership: every platform call of noise control is checked by it first. */
@@ -147,7 +148,7 @@ async function patchDigest(
     const entry = await getDigestEntry(deps.kv, digestId);
     if (!entry.value) return;
     const next = patch(entry.value);
-    if (await updateDigest(deps.kv, entry as Deno.KvEntry<DigestRecord>, next, deps.now())) return;
+    if (await updateDigest(deps.kv, entry as KvEntry<DigestRecord>, next, deps.now())) return;
   }
 }
 

@@ -13,6 +13,7 @@
  * is still recorded right after its own call; only the next unit's mark (the
  * lease check before its call) rides along.
  */
+import type { KvEntry } from "../store/backend/types.ts";
 import { type LanePace, paceEnd } from "../platform/lane_pace.ts";
 import {
   dropLaneEntry,
@@ -45,13 +46,13 @@ import { retryTransient } from "../store/transient.ts";
 /** A lane as its current holder sees it. */
 export interface HeldLane {
   lane: string;
-  run: Deno.KvEntry<LaneRun>;
+  run: KvEntry<LaneRun>;
   /** The lane's target, once a unit was seen (its limiter state is handed on with the lane). */
   target?: Target;
   /** The pace the previous owner left, taken on at the first unit. */
   inherited: LanePace | null;
   /** The lane's next entries as last read, in order (read again once used up). */
-  ahead: Deno.KvEntry<LaneEntry>[];
+  ahead: KvEntry<LaneEntry>[];
   /** When `ahead` was read. */
   aheadReadAt: number;
   /** Units of `ahead` already read (a few at a time, while the unit before them was sent). */
@@ -68,7 +69,7 @@ export interface HeldLane {
 /** A unit marked as sending, ready for its call. */
 interface MarkedUnit {
   /** Its send log as marked. */
-  log: Deno.KvEntry<SendLog>;
+  log: KvEntry<SendLog>;
   body: unknown;
   sender: PlatformSender;
   /** When its call may leave (its reservation). */
@@ -136,14 +137,14 @@ async function stillOwned(ctx: DeliveryContext, held: HeldLane): Promise<Step> {
   ) {
     return { kind: "lost" };
   }
-  held.run = current as Deno.KvEntry<LaneRun>;
+  held.run = current as KvEntry<LaneRun>;
   return { kind: "next" };
 }
 
 async function endWithoutSending(
   ctx: DeliveryContext,
   lane: string,
-  log: Deno.KvEntry<SendLog>,
+  log: KvEntry<SendLog>,
   entry: LaneEntry,
   error: string,
   status: "failed" | "dead" = "failed",
@@ -158,7 +159,7 @@ async function endWithoutSending(
 async function settle(
   ctx: DeliveryContext,
   held: HeldLane,
-  log: Deno.KvEntry<SendLog>,
+  log: KvEntry<SendLog>,
   entry: LaneEntry,
   result: SendResult,
   upcoming: Promise<StoredUnit | null> | null = null,
@@ -377,7 +378,7 @@ async function stepHead(ctx: DeliveryContext, held: HeldLane): Promise<Step> {
 async function sendMarked(
   ctx: DeliveryContext,
   held: HeldLane,
-  head: Deno.KvEntry<LaneEntry>,
+  head: KvEntry<LaneEntry>,
   unit: MarkedUnit,
 ): Promise<Step> {
   // The next unit is read while this one is on its way, for its mark to ride on this outcome.

@@ -6,6 +6,7 @@
  * people outside it. Only GitHub events are looked up (other forges' users are not GitHub
  * accounts), and only values that are GitHub logins; unlinked users stay plain text too.
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { Message } from "../format/message.ts";
 import { MAX_MENTIONED_USERS, type MentionedUsers, NO_MENTIONS } from "../format/mentions.ts";
 import { chatUsersLinkedTo, normalizeGithubLogin } from "../store/links.ts";
@@ -47,7 +48,7 @@ function memberLogins(group: Group): Set<string> {
  * A group none of whose members is named is absent (it mentions no one).
  */
 export async function resolveMentions(
-  kv: Deno.Kv,
+  kv: Kv,
   event: ForgeEvent,
   message: Message,
   groups: Iterable<Group>,

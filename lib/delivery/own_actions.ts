@@ -5,6 +5,7 @@
  * theirs when its `sender.id` is that account. Group chats, channels and Discord targets are
  * shared, so they always get every event.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { getTelegramLink } from "../store/links.ts";
 import { getUserPreferences } from "../store/user_preferences.ts";
 import type { ForgeEvent, Target } from "../types.ts";
@@ -22,7 +23,7 @@ function senderIdOf(event: ForgeEvent): string | undefined {
 
 /** Whether `target` is the private chat of the event's sender, who asked not to get their own. */
 export async function isOwnActionSkipped(
-  kv: Deno.Kv,
+  kv: Kv,
   event: ForgeEvent,
   target: Target,
 ): Promise<boolean> {

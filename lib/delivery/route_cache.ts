@@ -5,6 +5,7 @@
  * SQLite store does not notify other processes; either way every instance sees a saved
  * change within a second.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { type CompiledRoute, compileRoutes } from "../filter/select.ts";
 import { getRoutes, routesVersion, watchRoutesVersion } from "../store/routes.ts";
 
@@ -31,7 +32,7 @@ export interface RouteCacheOptions {
 const WATCH_RETRY_MS = 1000;
 
 /** Starts a route cache on `kv`; call `close()` when the worker stops. */
-export function createRouteCache(kv: Deno.Kv, options: RouteCacheOptions = {}): RouteCache {
+export function createRouteCache(kv: Kv, options: RouteCacheOptions = {}): RouteCache {
   let closed = false;
   let loading: Promise<CompiledRouteSet> | null = null;
   let seenVersionstamp: string | null | undefined;

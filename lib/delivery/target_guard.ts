@@ -12,6 +12,7 @@
  * letting a removed target through; a refusal is always judged on a fresh read. A call that
  * is not marked that way (noise control's own posts and edits) asks for a fresh read.
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { ThreadParents } from "../discord/threads.ts";
 import { getAllowedTargets } from "../store/allowed_targets.ts";
 import type { SendLog } from "../store/send_logs.ts";
@@ -62,7 +63,7 @@ interface ReadList {
 }
 
 /** The guard of a delivery worker on `kv`, asking Discord about threads through `threads`. */
-export function createTargetGuard(kv: Deno.Kv, threads: ThreadParents): TargetGuard {
+export function createTargetGuard(kv: Kv, threads: ThreadParents): TargetGuard {
   let upgrading: Promise<number> | null = null;
   const upgrade = () =>
     upgrading ??= allowTargetsOfStoredRoutes(kv).catch((error) => {

@@ -5,6 +5,7 @@
  * routes stored before target ownership existed, re-queuing parked deliver
  * jobs, resuming lanes whose job was lost, pruning old counters).
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { Config } from "../config.ts";
 import { createThreadParents } from "../discord/threads.ts";
 import type { Logger } from "../log.ts";
@@ -30,7 +31,7 @@ import { digestCloseHandler, withNoiseControl } from "./noise.ts"; // noise cont
 
 /** Settings of the delivery worker; everything but `kv`, `config` and `log` has a default. */
 export interface DeliveryWorkerOptions {
-  kv: Deno.Kv;
+  kv: Kv;
   config: Config;
   log: Logger;
   /** A route cache to use (default: a new one, closed by `close()`). */

@@ -11,6 +11,7 @@
  * action (at most 64 characters) are refused with 404 / 400 otherwise, so an
  * event that is acknowledged can always be stored and delivered.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { detectProvider } from "../providers/detect.ts";
 import type {
   EventName,
@@ -41,7 +42,7 @@ export type IngressLog = (
 
 /** What the ingress needs from the application. */
 export interface IngressDeps {
-  kv: Deno.Kv;
+  kv: Kv;
   /** Global secrets per provider; two values while a secret rotates. */
   secrets: { github: string[]; gitea: string[]; custom: string[] };
   /** TOKEN_ENCRYPTION_KEY: group secrets are stored sealed under it. */

@@ -3,6 +3,7 @@
  * here, and `lib/installations/binding.ts` decides what they bind (`created`)
  * or unbind (`deleted`). Other actions are acknowledged and ignored.
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { Installation } from "../github/installations.ts";
 import {
   applyInstallationCreated,
@@ -41,7 +42,7 @@ function readInstallationEvent(payload: Record<string, unknown>): InstallationEv
  * when the payload lacks the installation id or account.
  */
 export async function applyInstallationEvent(
-  kv: Deno.Kv,
+  kv: Kv,
   action: string | undefined,
   payload: Record<string, unknown>,
   now: number,

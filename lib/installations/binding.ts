@@ -27,6 +27,7 @@
  * Every change is one atomic write with its audit entries, retried when a
  * group changed meanwhile.
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/http_error.ts";
 import type { Installation } from "../github/installations.ts";
@@ -154,7 +155,7 @@ function selfInstaller({ installation, sender }: InstallationEvent): AuditActor 
 }
 
 async function tryCreated(
-  kv: Deno.Kv,
+  kv: Kv,
   event: InstallationEvent,
   now: number,
 ): Promise<InstallationOutcome | null> {
@@ -193,7 +194,7 @@ async function tryCreated(
 }
 
 async function tryDeleted(
-  kv: Deno.Kv,
+  kv: Kv,
   event: InstallationEvent,
   now: number,
 ): Promise<InstallationOutcome | null> {
@@ -212,7 +213,7 @@ async function tryDeleted(
 
 /** Applies GitHub's `installation.created` (see the module comment). */
 export function applyInstallationCreated(
-  kv: Deno.Kv,
+  kv: Kv,
   event: InstallationEvent,
   now: number,
 ): Promise<InstallationOutcome> {
@@ -225,7 +226,7 @@ export function applyInstallationCreated(
 
 /** Applies GitHub's `installation.deleted`: every bound group loses the binding. */
 export function applyInstallationDeleted(
-  kv: Deno.Kv,
+  kv: Kv,
   event: InstallationEvent,
   now: number,
 ): Promise<InstallationOutcome> {
@@ -238,7 +239,7 @@ export function applyInstallationDeleted(
 
 /** The choices the install page offers the person for this installation. */
 export async function installChoices(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   installationId: number,
 ): Promise<InstallChoices> {
@@ -311,7 +312,7 @@ function planInstallerBinding(
  * checks fail.
  */
 export function bindForInstaller(
-  kv: Deno.Kv,
+  kv: Kv,
   principal: Principal,
   installation: Installation,
   groupId: string,

@@ -1,4 +1,5 @@
 /** Reading the configuration document out of the store (see `config_document.ts`). */
+import type { Kv } from "../store/backend/types.ts";
 import { getAllowedTargets } from "../store/allowed_targets.ts";
 import { type AuditActor, newAuditEntry, writeAuditEntry } from "../store/audit.ts";
 import { getFragments } from "../store/fragments.ts";
@@ -18,7 +19,7 @@ export interface ExportOptions {
 
 /** The configuration of every group, as a version 1 document. */
 export async function exportConfig(
-  kv: Deno.Kv,
+  kv: Kv,
   options: ExportOptions = {},
 ): Promise<ConfigDocument> {
   const groups = await listGroups(kv);
@@ -51,7 +52,7 @@ export async function exportConfig(
  * before the document is answered; when it cannot be, this throws and nothing is answered.
  */
 export async function exportConfigAudited(
-  kv: Deno.Kv,
+  kv: Kv,
   actor: AuditActor,
   options: ExportOptions = {},
 ): Promise<ConfigDocument> {
@@ -63,7 +64,7 @@ export async function exportConfigAudited(
 }
 
 async function secretsOf(
-  kv: Deno.Kv,
+  kv: Kv,
   groupIds: readonly string[],
   encryptionKey: string | undefined,
 ): Promise<GroupSecretEntry[]> {

@@ -4,6 +4,7 @@
  * its audit entry (`lib/store/config_import.ts`). Groups not in the document are left as they
  * are. A dry run validates and answers the plan without writing.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { formatZodError } from "../filter/schema.ts";
 import type { AuditActor } from "../store/audit.ts";
 import { importGroup } from "../store/config_import.ts";
@@ -51,7 +52,7 @@ export function parseConfigDocument(
 }
 
 /** Refusals that depend on what is stored: totals over the instance after the import. */
-async function checkTotals(kv: Deno.Kv, document: ConfigDocument): Promise<string | null> {
+async function checkTotals(kv: Kv, document: ConfigDocument): Promise<string | null> {
   const imported = new Set(document.groups.map((group) => group.id));
   const [groups, routes] = await Promise.all([listGroups(kv), getRoutes(kv)]);
   const groupCount = imported.size + groups.filter((group) => !imported.has(group.id)).length;
@@ -76,7 +77,7 @@ function planOf(document: ConfigDocument, existing: ReadonlySet<string>): GroupP
 
 /** Validates `value` as a configuration document and imports it (see the module comment). */
 export async function importConfig(
-  kv: Deno.Kv,
+  kv: Kv,
   value: unknown,
   options: ImportOptions,
 ): Promise<ImportOutcome> {

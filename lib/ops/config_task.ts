@@ -4,6 +4,7 @@
  * `scripts/`. They work on the store the settings name (KV_PATH), so run them with the same
  * settings as the server; the import is audited as done by the task.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { loadConfigOrExit } from "../config.ts";
 import type { AuditActor } from "../store/audit.ts";
 import { closeStore, openStore } from "../store/kv.ts";
@@ -32,13 +33,13 @@ export function parseTaskArgs(args: readonly string[]): TaskArgs {
 
 /** Runs `work` with the configured store and TOKEN_ENCRYPTION_KEY; exits 1 on a bad setting. */
 export async function withConfiguredStore<T>(
-  work: (kv: Deno.Kv, encryptionKey: string | undefined) => Promise<T>,
+  work: (kv: Kv, encryptionKey: string | undefined) => Promise<T>,
 ): Promise<T> {
   const config = loadConfigOrExit();
-  const kv = await openStore(config.kvPath);
+  const kv = await openStore(config);
   try {
     return await work(kv, config.tokenEncryptionKey);
   } finally {
-    closeStore(kv);
+    await closeStore(kv);
   }
 }

@@ -4,6 +4,7 @@
  * details (queue depths, the oldest waiting event's age) tell how busy the instance is, so they
  * go only to the bearer of METRICS_TOKEN, the same check as `/metrics`.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { checkHealth } from "../store/health.ts";
 import { isMetricsBearer } from "./metrics_access.ts";
 import { readReadiness } from "./readiness.ts";
@@ -26,7 +27,7 @@ async function showsDetails(request: HealthRequest): Promise<boolean> {
 }
 
 /** The answer to `GET /health` (see the module comment). */
-export async function healthResponse(kv: Deno.Kv, request: HealthRequest): Promise<Response> {
+export async function healthResponse(kv: Kv, request: HealthRequest): Promise<Response> {
   if (!request.ready) {
     if (await checkHealth(kv)) return Response.json({ status: "ok" });
     return Response.json(UNAVAILABLE, { status: 503 });

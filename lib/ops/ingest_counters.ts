@@ -5,6 +5,7 @@
  * rule so the three figures add up. Prometheus sums them over instances. Counters are kept per
  * store handle, so two apps in one process (tests) count apart.
  */
+import type { Kv } from "../store/backend/types.ts";
 import type { IngestResult } from "../ingest/handle.ts";
 import type { Provider } from "../types.ts";
 
@@ -18,10 +19,10 @@ export interface IngestCounts {
   failed: number;
 }
 
-const countsByStore = new WeakMap<Deno.Kv, IngestCounts>();
+const countsByStore = new WeakMap<Kv, IngestCounts>();
 
 /** The counts kept for a store handle (created empty on first use). */
-export function ingestCounts(kv: Deno.Kv): IngestCounts {
+export function ingestCounts(kv: Kv): IngestCounts {
   let counts = countsByStore.get(kv);
   if (!counts) {
     counts = { events: new Map(), refused: new Map(), failed: 0 };
@@ -31,7 +32,7 @@ export function ingestCounts(kv: Deno.Kv): IngestCounts {
 }
 
 /** Counts one outcome. */
-export function countIngest(kv: Deno.Kv, result: IngestResult): void {
+export function countIngest(kv: Kv, result: IngestResult): void {
   const counts = ingestCounts(kv);
   if ("status" in result) {
     if (result.outcome === "failed") counts.failed++;

@@ -3,6 +3,7 @@
  * instance since start), delivery outcomes and retries by platform, the latency histogram
  * (store-wide, from the KV counters every instance adds to), and the waiting work.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { readDeliveryTotals, readLatencyTotals } from "../store/delivery_totals.ts";
 import { LATENCY_BUCKETS_MS } from "../store/latency.ts";
 import { readQueueFigures } from "../store/queue_figures.ts";
@@ -11,7 +12,7 @@ import { type MetricFamily, type Sample, writePrometheusText } from "./prometheu
 
 const STATUSES = ["ok", "failed", "retrying", "dead"] as const;
 
-function ingestFamilies(kv: Deno.Kv): MetricFamily[] {
+function ingestFamilies(kv: Kv): MetricFamily[] {
   const counts = ingestCounts(kv);
   const events: Sample[] = [];
   for (const [provider, byOutcome] of counts.events) {
@@ -46,7 +47,7 @@ function ingestFamilies(kv: Deno.Kv): MetricFamily[] {
   ];
 }
 
-async function deliveryFamilies(kv: Deno.Kv): Promise<MetricFamily[]> {
+async function deliveryFamilies(kv: Kv): Promise<MetricFamily[]> {
   const totals = await readDeliveryTotals(kv);
   const outcomes: Sample[] = [];
   const retries: Sample[] = [];
@@ -77,7 +78,7 @@ async function deliveryFamilies(kv: Deno.Kv): Promise<MetricFamily[]> {
   ];
 }
 
-async function latencyFamily(kv: Deno.Kv): Promise<MetricFamily> {
+async function latencyFamily(kv: Kv): Promise<MetricFamily> {
   const totals = await readLatencyTotals(kv);
   const samples: Sample[] = [];
   let cumulative = 0;
@@ -96,7 +97,7 @@ async function latencyFamily(kv: Deno.Kv): Promise<MetricFamily> {
   };
 }
 
-async function queueFamilies(kv: Deno.Kv, now: number): Promise<MetricFamily[]> {
+async function queueFamilies(kv: Kv, now: number): Promise<MetricFamily[]> {
   const queue = await readQueueFigures(kv, now);
   const age = queue.oldestPendingAt === undefined
     ? 0
@@ -123,7 +124,7 @@ async function queueFamilies(kv: Deno.Kv, now: number): Promise<MetricFamily[]> 
 }
 
 /** The metrics page in the Prometheus text format. */
-export async function renderMetrics(kv: Deno.Kv, now = Date.now()): Promise<string> {
+export async function renderMetrics(kv: Kv, now = Date.now()): Promise<string> {
   const [delivery, latency, queue] = await Promise.all([
     deliveryFamilies(kv),
     latencyFamily(kv),

@@ -3,6 +3,7 @@
  * figures are read at most once a second per store handle and shared by the requests of that
  * second, so the public endpoint cannot be used to make an instance scan its queue in a loop.
  */
+import type { Kv } from "../store/backend/types.ts";
 import { checkHealth } from "../store/health.ts";
 import { type QueueFigures, readQueueFigures } from "../store/queue_figures.ts";
 
@@ -28,9 +29,9 @@ export interface Readiness {
   oldestPendingAgeSeconds: number;
 }
 
-const readings = new WeakMap<Deno.Kv, { at: number; figures: Promise<QueueFigures> }>();
+const readings = new WeakMap<Kv, { at: number; figures: Promise<QueueFigures> }>();
 
-function queueFigures(kv: Deno.Kv, now: number): Promise<QueueFigures> {
+function queueFigures(kv: Kv, now: number): Promise<QueueFigures> {
   const cached = readings.get(kv);
   if (cached && now - cached.at < READING_TTL_MS) return cached.figures;
   const figures = readQueueFigures(kv, now);
@@ -40,7 +41,7 @@ function queueFigures(kv: Deno.Kv, now: number): Promise<QueueFigures> {
 }
 
 /** The readiness of an instance, or null when KV cannot be read (not ready). */
-export async function readReadiness(kv: Deno.Kv, now = Date.now()): Promise<Readiness | null> {
+export async function readReadiness(kv: Kv, now = Date.now()): Promise<Readiness | null> {
   if (!await checkHealth(kv)) return null;
   try {
     const figures = await queueFigures(kv, now);

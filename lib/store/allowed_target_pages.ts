@@ -7,6 +7,7 @@
  * so its versionstamp is the version of the whole list (what delivery and `If-Match` check),
  * and the pages are always written and read together: a reader never sees two versions mixed.
  */
+import type { AtomicOperation, Kv, KvKey } from "./backend/types.ts";
 import { utf8 } from "../encoding.ts";
 import type { AllowedTarget, AllowedTargetsRecord } from "./allowed_targets.ts";
 import { allowedTargetsKey, allowedTargetsPageKey } from "./keys.ts";
@@ -47,7 +48,7 @@ function paginate(targets: readonly AllowedTarget[]): AllowedTarget[][] {
 }
 
 /** The keys of pages 1 … count-1. */
-function furtherPageKeys(groupId: string, count: number): Deno.KvKey[] {
+function furtherPageKeys(groupId: string, count: number): KvKey[] {
   return Array.from(
     { length: Math.max(0, count - 1) },
     (_, n) => allowedTargetsPageKey(groupId, n + 1),
@@ -55,7 +56,7 @@ function furtherPageKeys(groupId: string, count: number): Deno.KvKey[] {
 }
 
 /** Reads a group's whole list, its pages in one consistent read. */
-export async function readAllowlist(kv: Deno.Kv, groupId: string): Promise<StoredAllowlist> {
+export async function readAllowlist(kv: Kv, groupId: string): Promise<StoredAllowlist> {
   let pages = 1;
   for (let attempt = 0; attempt < 5; attempt++) {
     const [first, ...rest] = await kv.getMany<[AllowedTargetsRecord, ...AllowlistPage[]]>([
@@ -80,11 +81,11 @@ export async function readAllowlist(kv: Deno.Kv, groupId: string): Promise<Store
  * no longer uses (at most {@link MAX_ALLOWLIST_PAGES} mutations in all).
  */
 export function addAllowlistWrite(
-  op: Deno.AtomicOperation,
+  op: AtomicOperation,
   groupId: string,
   targets: readonly AllowedTarget[],
   updatedAt: number,
-): Deno.AtomicOperation {
+): AtomicOperation {
   const [first, ...further] = paginate(targets);
   const record: AllowedTargetsRecord = {
     targets: first,
@@ -101,9 +102,9 @@ export function addAllowlistWrite(
 
 /** Adds the deletion of a group's whole list to `op` (every page slot). */
 export function addAllowlistDelete(
-  op: Deno.AtomicOperation,
+  op: AtomicOperation,
   groupId: string,
-): Deno.AtomicOperation {
+): AtomicOperation {
   op.delete(allowedTargetsKey(groupId));
   for (const key of furtherPageKeys(groupId, MAX_ALLOWLIST_PAGES)) op.delete(key);
   return op;
@@ -111,10 +112,10 @@ export function addAllowlistDelete(
 
 /** The keys the lists of `groupIds` occupy now, for clearing many groups in one write. */
 export async function storedAllowlistKeys(
-  kv: Deno.Kv,
+  kv: Kv,
   groupIds: Iterable<string>,
-): Promise<Deno.KvKey[]> {
-  const keys: Deno.KvKey[] = [];
+): Promise<KvKey[]> {
+  const keys: KvKey[] = [];
   for (const groupId of groupIds) {
     const first = await kv.get(allowedTargetsKey(groupId));
     if (first.versionstamp !== null) keys.push(first.key);

@@ -6,6 +6,7 @@
  * `If-Match`. Every write that adds a target also bumps `["allowed_targets_epoch"]`, which a
  * claim checks (`target_claims.ts`), so a claim never misses a target allowed meanwhile.
  */
+import type { AtomicCheck, Kv } from "./backend/types.ts";
 import { MAX_ALLOWED_TARGETS } from "../limits.ts";
 import { describeTargetRef, type TargetRef, targetRefKey, targetRefOf } from "../target_ref.ts";
 import type { Target } from "../types.ts";
@@ -63,13 +64,13 @@ function auditList(name: "added" | "removed", refs: readonly TargetRef[]) {
 }
 
 /** The group's allowed targets, in stored order. */
-export function getAllowedTargets(kv: Deno.Kv, groupId: string): Promise<StoredAllowedTargets> {
+export function getAllowedTargets(kv: Kv, groupId: string): Promise<StoredAllowedTargets> {
   return readAllowlist(kv, groupId);
 }
 
 /** The keys (`targetRefKey`) each group is allowed, by group id. */
 export async function allowedKeysOf(
-  kv: Deno.Kv,
+  kv: Kv,
   groupIds: Iterable<string>,
 ): Promise<Map<string, Set<string>>> {
   const ids = [...new Set(groupIds)];
@@ -87,7 +88,7 @@ export async function allowedKeysOf(
 
 /** Whether the group may post into `target` (its channel or chat is on the group's list). */
 export async function isTargetAllowed(
-  kv: Deno.Kv,
+  kv: Kv,
   groupId: string,
   target: Target | TargetRef,
 ): Promise<boolean> {
@@ -123,10 +124,10 @@ interface Change {
 
 /** Commits a change with its audit entry, checked against the versionstamp it was read at. */
 async function commitChange(
-  kv: Deno.Kv,
+  kv: Kv,
   change: Change,
   now: number,
-  checks: readonly Deno.AtomicCheck[] = [],
+  checks: readonly AtomicCheck[] = [],
 ): Promise<boolean> {
   const internalIds = await currentInternalIds(kv);
   const op = kv.atomic()
@@ -147,7 +148,7 @@ async function commitChange(
  * stale replacement a conflict; undefined lets the last writer win.
  */
 export async function replaceAllowedTargets(
-  kv: Deno.Kv,
+  kv: Kv,
   groupId: string,
   refs: readonly (Target | TargetRef)[],
   actor: AuditActor,
@@ -198,7 +199,7 @@ export async function replaceAllowedTargets(
 export interface AllowOptions {
   now?: number;
   /** Entries that must be unchanged since they were read, checked in the same write. */
-  checks?: readonly Deno.AtomicCheck[];
+  checks?: readonly AtomicCheck[];
 }
 
 /**
@@ -206,7 +207,7 @@ export interface AllowOptions {
  * it (and `options.checks`); `conflict` when something changed meanwhile.
  */
 export async function allowTargetsOnce(
-  kv: Deno.Kv,
+  kv: Kv,
   groupId: string,
   targets: readonly (Target | TargetRef)[],
   actor: AuditActor,
@@ -250,7 +251,7 @@ export async function allowTargetsOnce(
  * in the same atomic write. Nothing is written when every target is already allowed.
  */
 export async function allowTargets(
-  kv: Deno.Kv,
+  kv: Kv,
   groupId: string,
   targets: readonly (Target | TargetRef)[],
   actor: AuditActor,

@@ -9,6 +9,7 @@
  * group's internal id (`group_set.ts`), so they follow the group through
  * renames and never pass to a later group with the same id.
  */
+import type { AtomicOperation, Kv } from "./backend/types.ts";
 import { monotonicUlids } from "../ulid.ts";
 import { internalIdsOf, readGroupSet } from "./group_set.ts";
 import { listValues, readIndexed, valuesOf } from "./batch.ts";
@@ -83,10 +84,10 @@ export function newAuditEntry(input: AuditInput, at: number): AuditEntry {
  * entry about no group needs no map).
  */
 export function addAuditEntry(
-  op: Deno.AtomicOperation,
+  op: AtomicOperation,
   entry: AuditEntry,
   internalIds: ReadonlyMap<string, string> = new Map(),
-): Deno.AtomicOperation {
+): AtomicOperation {
   op.set(auditKey(entry.id), entry);
   const internalId = entry.groupId === undefined ? undefined : internalIds.get(entry.groupId);
   if (internalId !== undefined) op.set(auditByGroupKey(internalId, entry.id), entry.id);
@@ -97,13 +98,13 @@ export function addAuditEntry(
  * Commits `entry` on its own, for an action that changes nothing stored (a configuration
  * export); throws when the write does not go through, so the caller answers an error instead.
  */
-export async function writeAuditEntry(kv: Deno.Kv, entry: AuditEntry): Promise<void> {
+export async function writeAuditEntry(kv: Kv, entry: AuditEntry): Promise<void> {
   const op = addAuditEntry(kv.atomic(), entry, await currentInternalIds(kv));
   if (!(await op.commit()).ok) throw new Error(`Cannot write the audit entry ${entry.action}`);
 }
 
 /** Group id → internal id of every current group, for {@link addAuditEntry}. */
-export async function currentInternalIds(kv: Deno.Kv): Promise<Map<string, string>> {
+export async function currentInternalIds(kv: Kv): Promise<Map<string, string>> {
   return internalIdsOf(await readGroupSet(kv));
 }
 
@@ -118,7 +119,7 @@ export interface AuditRange {
 }
 
 /** Audit entries newest first: all of them, or those of one group's history. */
-export function auditNewestFirst(kv: Deno.Kv, range: AuditRange = {}): AsyncIterable<AuditEntry> {
+export function auditNewestFirst(kv: Kv, range: AuditRange = {}): AsyncIterable<AuditEntry> {
   const options = { reverse: true, limit: range.limit };
   if (range.internalId === undefined) {
     return listValues<AuditEntry>(kv, selectBelow(auditPrefix(), range.below), options);
@@ -129,7 +130,7 @@ export function auditNewestFirst(kv: Deno.Kv, range: AuditRange = {}): AsyncIter
 
 /** Audit entries, newest first: all of them, or those of the group that now has `groupId`. */
 export async function listAuditEntries(
-  kv: Deno.Kv,
+  kv: Kv,
   options: { groupId?: string; limit?: number } = {},
 ): Promise<AuditEntry[]> {
   const limit = options.limit ?? 100;

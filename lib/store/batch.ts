@@ -3,16 +3,24 @@
  * every read of a varying number of keys goes through {@link getManyInBatches}, and every
  * "list an index, then read the records it names" loop through {@link readIndexed}.
  */
+import type {
+  Kv,
+  KvEntry,
+  KvEntryMaybe,
+  KvKey,
+  KvListOptions,
+  KvListSelector,
+} from "./backend/types.ts";
 
 /** The most keys one `getMany` call accepts. */
 export const GET_MANY_LIMIT = 10;
 
 /** The entries at `keys`, in the same order, read in calls of at most {@link GET_MANY_LIMIT}. */
 export async function getManyInBatches<T>(
-  kv: Deno.Kv,
-  keys: readonly Deno.KvKey[],
-): Promise<Deno.KvEntryMaybe<T>[]> {
-  const entries: Deno.KvEntryMaybe<T>[] = [];
+  kv: Kv,
+  keys: readonly KvKey[],
+): Promise<KvEntryMaybe<T>[]> {
+  const entries: KvEntryMaybe<T>[] = [];
   for (let start = 0; start < keys.length; start += GET_MANY_LIMIT) {
     const batch = keys.slice(start, start + GET_MANY_LIMIT);
     entries.push(...await kv.getMany<T[]>(batch));
@@ -26,17 +34,17 @@ export async function getManyInBatches<T>(
  * yields those that exist. Lazy: stopping early stops listing the index.
  */
 export async function* readIndexed<T>(
-  kv: Deno.Kv,
-  selector: Deno.KvListSelector,
-  keyOf: (id: string) => Deno.KvKey,
-  options: Deno.KvListOptions = {},
-): AsyncGenerator<Deno.KvEntry<T>> {
+  kv: Kv,
+  selector: KvListSelector,
+  keyOf: (id: string) => KvKey,
+  options: KvListOptions = {},
+): AsyncGenerator<KvEntry<T>> {
   let ids: string[] = [];
   async function* read() {
     const entries = await kv.getMany<T[]>(ids.map(keyOf));
     ids = [];
     for (const entry of entries) {
-      if (entry.versionstamp !== null) yield entry as Deno.KvEntry<T>;
+      if (entry.versionstamp !== null) yield entry as KvEntry<T>;
     }
   }
   for await (const entry of kv.list<string>(selector, options)) {
@@ -48,14 +56,14 @@ export async function* readIndexed<T>(
 
 /** The values listed under `selector`. */
 export async function* listValues<T>(
-  kv: Deno.Kv,
-  selector: Deno.KvListSelector,
-  options: Deno.KvListOptions = {},
+  kv: Kv,
+  selector: KvListSelector,
+  options: KvListOptions = {},
 ): AsyncGenerator<T> {
   for await (const entry of kv.list<T>(selector, options)) yield entry.value;
 }
 
 /** The values of `entries`. */
-export async function* valuesOf<T>(entries: AsyncIterable<Deno.KvEntry<T>>): AsyncGenerator<T> {
+export async function* valuesOf<T>(entries: AsyncIterable<KvEntry<T>>): AsyncGenerator<T> {
   for await (const entry of entries) yield entry.value;
 }

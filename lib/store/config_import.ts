@@ -7,6 +7,7 @@
  * the import or after it, never a mix. A group created this way starts clean: a secret or
  * invites left under its id by an earlier group of that id are removed in the same write.
  */
+import type { Kv } from "./backend/types.ts";
 import type { TargetRef } from "../target_ref.ts";
 import { targetRefKey } from "../target_ref.ts";
 import type { Fragment, Group, Route } from "../types.ts";
@@ -61,7 +62,7 @@ function allowlist(
 }
 
 async function importOnce(
-  kv: Deno.Kv,
+  kv: Kv,
   input: GroupImport,
   context: ImportContext,
 ): Promise<GroupImportResult> {
@@ -112,7 +113,7 @@ async function importOnce(
  * while other writes get in the way; `conflict` when they kept doing so.
  */
 export async function importGroup(
-  kv: Deno.Kv,
+  kv: Kv,
   input: GroupImport,
   context: ImportContext,
 ): Promise<GroupImportResult> {

@@ -6,6 +6,7 @@
  * are left out, so these totals only grow. Platform
  * and status come from stored keys; the maps are Maps, so no value reaches an inherited member.
  */
+import type { Kv, KvU64 } from "./backend/types.ts";
 import { deliveryCountersPrefix, deliveryLatencyPrefix } from "./keys.ts";
 import { LATENCY_BUCKETS_MS } from "./latency.ts";
 import { isWithdrawal } from "./metrics.ts";
@@ -17,9 +18,9 @@ export type DeliveryTotals = Map<string, Map<string, number>>;
 export type LatencyTotals = Map<number, number>;
 
 /** Sums the store-wide delivery counters of every kept day by platform and status. */
-export async function readDeliveryTotals(kv: Deno.Kv): Promise<DeliveryTotals> {
+export async function readDeliveryTotals(kv: Kv): Promise<DeliveryTotals> {
   const totals: DeliveryTotals = new Map();
-  const entries = kv.list<Deno.KvU64>({ prefix: deliveryCountersPrefix({ type: "global" }) });
+  const entries = kv.list<KvU64>({ prefix: deliveryCountersPrefix({ type: "global" }) });
   for await (const entry of entries) {
     const [, , , platform, , status] = entry.key as string[];
     if (isWithdrawal(status)) continue;
@@ -31,10 +32,10 @@ export async function readDeliveryTotals(kv: Deno.Kv): Promise<DeliveryTotals> {
 }
 
 /** Sums the store-wide latency histograms of every kept day by bucket. */
-export async function readLatencyTotals(kv: Deno.Kv): Promise<LatencyTotals> {
+export async function readLatencyTotals(kv: Kv): Promise<LatencyTotals> {
   const known = new Set(LATENCY_BUCKETS_MS);
   const totals: LatencyTotals = new Map();
-  for await (const entry of kv.list<Deno.KvU64>({ prefix: deliveryLatencyPrefix("all") })) {
+  for await (const entry of kv.list<KvU64>({ prefix: deliveryLatencyPrefix("all") })) {
     const bound = entry.key[3] as number;
     const bucket = known.has(bound) ? bound : Infinity;
     totals.set(bucket, (totals.get(bucket) ?? 0) + Number(entry.value.value));

@@ -7,6 +7,7 @@
  * tried again is never counted twice. Opening a window adds its closing job (lib/store/jobs.ts),
  * due when it ends, in the same commit.
  */
+import type { Kv, KvEntry, KvEntryMaybe } from "./backend/types.ts";
 import type { Target } from "../types.ts";
 import { addJob, putJob } from "./jobs.ts";
 import { digestKey, digestMemberKey, digestWindowKey } from "./keys.ts";
@@ -78,27 +79,27 @@ export function isDigestCloseJob(message: unknown): message is DigestCloseJob {
 const KEEP_MS = 7 * 24 * 3_600_000;
 
 /** The member record of a unit, when it has one. */
-export async function getDigestMember(kv: Deno.Kv, logId: string): Promise<DigestMember | null> {
+export async function getDigestMember(kv: Kv, logId: string): Promise<DigestMember | null> {
   return (await kv.get<DigestMember>(digestMemberKey(logId))).value;
 }
 
 /** A digest with its versionstamp. */
 export async function getDigestEntry(
-  kv: Deno.Kv,
+  kv: Kv,
   digestId: string,
-): Promise<Deno.KvEntryMaybe<DigestRecord>> {
+): Promise<KvEntryMaybe<DigestRecord>> {
   return await kv.get<DigestRecord>(digestKey(digestId));
 }
 
 /** Where a unit joins: the lane's window pointer and its digest, as read. */
 export interface WindowRead {
-  pointer: Deno.KvEntryMaybe<DigestWindow>;
-  digest: Deno.KvEntryMaybe<DigestRecord> | null;
+  pointer: KvEntryMaybe<DigestWindow>;
+  digest: KvEntryMaybe<DigestRecord> | null;
 }
 
 /** Reads the open window of a route for a lane. */
 export async function readWindow(
-  kv: Deno.Kv,
+  kv: Kv,
   kind: DigestKind,
   groupId: string,
   routeId: string,
@@ -122,7 +123,7 @@ export interface WindowJoin {
 }
 
 /** Commits a join, checked against what was read; false when something changed meanwhile. */
-export async function commitJoin(kv: Deno.Kv, join: WindowJoin): Promise<boolean> {
+export async function commitJoin(kv: Kv, join: WindowJoin): Promise<boolean> {
   const { next } = join;
   const expireIn = Math.max(next.closesAt - join.now, 0) + KEEP_MS;
   const windowKey = digestWindowKey(next.kind, next.groupId, next.routeId, join.lane);
@@ -154,8 +155,8 @@ export async function commitJoin(kv: Deno.Kv, join: WindowJoin): Promise<boolean
 
 /** Saves a digest's new state, checked against the entry it was read from; false on a change. */
 export async function updateDigest(
-  kv: Deno.Kv,
-  entry: Deno.KvEntry<DigestRecord>,
+  kv: Kv,
+  entry: KvEntry<DigestRecord>,
   next: DigestRecord,
   now: number,
 ): Promise<boolean> {
@@ -169,7 +170,7 @@ export async function updateDigest(
 
 /** Re-queues a digest's closing job (its window was moved, or closing must be tried later). */
 export async function requeueDigestClose(
-  kv: Deno.Kv,
+  kv: Kv,
   digestId: string,
   delayMs: number,
 ): Promise<void> {

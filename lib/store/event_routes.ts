@@ -6,6 +6,7 @@
  * id, like send logs, so the record follows renames and never passes to a later group with the
  * same id.
  */
+import type { Kv } from "./backend/types.ts";
 import type { ForgeEvent, Provider, Route } from "../types.ts";
 import { listValues } from "./batch.ts";
 import { eventRoutesKey, eventRoutesPrefix, selectBelow } from "./keys.ts";
@@ -95,7 +96,7 @@ const RECORDS_PER_COMMIT = 100;
  * an earlier record of the same event (a fan-out that runs again writes the same values).
  */
 export async function recordEventRoutes(
-  kv: Deno.Kv,
+  kv: Kv,
   records: readonly { internalId: string; record: EventRoutes }[],
   expireIn: number,
 ): Promise<void> {
@@ -110,7 +111,7 @@ export async function recordEventRoutes(
 
 /** What one event did in a group (by internal id), or null when no record is kept. */
 export async function getEventRoutes(
-  kv: Deno.Kv,
+  kv: Kv,
   internalId: string,
   eventId: string,
 ): Promise<EventRoutes | null> {
@@ -119,7 +120,7 @@ export async function getEventRoutes(
 
 /** A group's routed events newest first, those with an id below `below` when it is given. */
 export function listEventRoutes(
-  kv: Deno.Kv,
+  kv: Kv,
   internalId: string,
   below?: string,
 ): AsyncIterable<EventRoutes> {

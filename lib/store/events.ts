@@ -24,6 +24,7 @@
  * which expire on their own one hour after the event would have. Every record
  * of an event expires after {@link EVENT_RETENTION_MS}.
  */
+import type { AtomicOperation, Kv, KvEntryMaybe, KvKey } from "./backend/types.ts";
 import { monotonicUlids } from "../ulid.ts";
 import { sha256Hex } from "../crypto.ts";
 import { fromUtf8 } from "../encoding.ts";
@@ -114,7 +115,7 @@ function isFresh(mark: SeenMark | null, now: number, windowMs: number): boolean 
   return mark !== null && now - mark.seenAt < windowMs;
 }
 
-async function nonceMarkKey(scope: Scope, nonce: string): Promise<Deno.KvKey> {
+async function nonceMarkKey(scope: Scope, nonce: string): Promise<KvKey> {
   return nonceKey(scope, await keyPart(nonce));
 }
 
@@ -122,7 +123,7 @@ async function dedupMarkKey(
   scope: Scope,
   provider: Provider,
   deliveryId: string,
-): Promise<Deno.KvKey> {
+): Promise<KvKey> {
   return dedupKey(scope, provider, await keyPart(deliveryId));
 }
 
@@ -140,7 +141,7 @@ export interface RepeatCheck {
  * {@link DEDUP_WINDOW_MS}: that is a sender's retry, answered as a duplicate.
  */
 export async function isNonceReplayed(
-  kv: Deno.Kv,
+  kv: Kv,
   request: RepeatCheck,
   now: number,
 ): Promise<boolean> {
@@ -179,7 +180,7 @@ function splitChunks(body: Uint8Array): Uint8Array[] {
   return chunks;
 }
 
-async function writeEarlyChunks(kv: Deno.Kv, eventId: string, chunks: Uint8Array[]) {
+async function writeEarlyChunks(kv: Kv, eventId: string, chunks: Uint8Array[]) {
   const expireIn = EVENT_RETENTION_MS + ORPHAN_GRACE_MS;
   for (let index = INLINE_CHUNKS; index < chunks.length; index += CHUNKS_PER_EARLY_BATCH) {
     const op = kv.atomic();
@@ -189,7 +190,7 @@ async function writeEarlyChunks(kv: Deno.Kv, eventId: string, chunks: Uint8Array
   }
 }
 
-async function deleteEarlyChunks(kv: Deno.Kv, eventId: string, chunkCount: number) {
+async function deleteEarlyChunks(kv: Kv, eventId: string, chunkCount: number) {
   if (chunkCount <= INLINE_CHUNKS) return;
   const op = kv.atomic();
   for (let i = INLINE_CHUNKS; i < chunkCount; i++) op.delete(eventChunkKey(eventId, i));
@@ -203,9 +204,9 @@ export interface PreparedEvent {
   meta: StoredEventMeta;
   chunks: Uint8Array[];
   /** The dedup mark's key, when the event has a delivery id. */
-  dedup: Deno.KvKey | null;
+  dedup: KvKey | null;
   /** The nonce mark's key, when the event has a nonce. */
-  nonceMark: Deno.KvKey | null;
+  nonceMark: KvKey | null;
   /** Characters of the record's fields besides the stored payload, as JSON. */
   metaChars: number;
 }
@@ -248,11 +249,11 @@ export async function prepareEvent(event: NewEvent): Promise<PreparedEvent> {
  * inline chunks and the pending fan-out mark. A group commit adds one job for all its events.
  */
 export function addEventWrites(
-  op: Deno.AtomicOperation,
+  op: AtomicOperation,
   prepared: PreparedEvent,
   dedupStamp: string | null = null,
   nonceStamp: string | null = null,
-): Deno.AtomicOperation {
+): AtomicOperation {
   const { eventId, receivedAt: now, dedup, nonceMark, chunks } = prepared;
   if (dedup) {
     op.check({ key: dedup, versionstamp: dedupStamp })
@@ -274,11 +275,11 @@ export function addEventWrites(
  * single-event deliver job.
  */
 export function addAcceptance(
-  op: Deno.AtomicOperation,
+  op: AtomicOperation,
   prepared: PreparedEvent,
   dedupStamp: string | null = null,
   nonceStamp: string | null = null,
-): Deno.AtomicOperation {
+): AtomicOperation {
   addEventWrites(op, prepared, dedupStamp, nonceStamp);
   return addDeliverJob(op, [prepared.eventId]);
 }
@@ -292,13 +293,13 @@ export function addAcceptance(
  * identical deliveries exactly one is accepted. Marks older than their window
  * count as absent even when KV has not yet expired them.
  */
-export async function saveEvent(kv: Deno.Kv, event: NewEvent): Promise<SaveOutcome> {
+export async function saveEvent(kv: Kv, event: NewEvent): Promise<SaveOutcome> {
   return await savePreparedEvent(kv, await prepareEvent(event));
 }
 
 /** Accepts a prepared event in a commit of its own, as {@link saveEvent} says. */
 export async function savePreparedEvent(
-  kv: Deno.Kv,
+  kv: Kv,
   prepared: PreparedEvent,
 ): Promise<SaveOutcome> {
   const { eventId, receivedAt: now, dedup, nonceMark, chunks } = prepared;
@@ -369,7 +370,7 @@ async function decodeStored(
 }
 
 async function readChunks(
-  kv: Deno.Kv,
+  kv: Kv,
   eventId: string,
   meta: StoredEventMeta,
 ): Promise<Uint8Array<ArrayBuffer>> {
@@ -388,7 +389,7 @@ function eventOf(meta: StoredEventMeta, body: Uint8Array): ForgeEvent {
 
 /** The raw payload bytes of a stored event, or null when the event is unknown. */
 export async function loadEventBody(
-  kv: Deno.Kv,
+  kv: Kv,
   eventId: string,
 ): Promise<Uint8Array<ArrayBuffer> | null> {
   const meta = await kv.get<StoredEventMeta>(eventKey(eventId));
@@ -396,7 +397,7 @@ export async function loadEventBody(
 }
 
 /** A stored event with its payload reassembled and parsed, or null when unknown. */
-export async function loadEvent(kv: Deno.Kv, eventId: string): Promise<ForgeEvent | null> {
+export async function loadEvent(kv: Kv, eventId: string): Promise<ForgeEvent | null> {
   const meta = await kv.get<StoredEventMeta>(eventKey(eventId));
   if (!meta.value) return null;
   return eventOf(meta.value, await readChunks(kv, eventId, meta.value));
@@ -408,8 +409,8 @@ export type LoadedEvent = { event: ForgeEvent | null } | { error: unknown };
 /** Most keys one `getMany` reads. */
 const GET_MANY_KEYS = 10;
 
-async function getAll<T>(kv: Deno.Kv, keys: readonly Deno.KvKey[]) {
-  const reads: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
+async function getAll<T>(kv: Kv, keys: readonly KvKey[]) {
+  const reads: Promise<KvEntryMaybe<T>[]>[] = [];
   for (let start = 0; start < keys.length; start += GET_MANY_KEYS) {
     reads.push(kv.getMany<T[]>(keys.slice(start, start + GET_MANY_KEYS)));
   }
@@ -422,7 +423,7 @@ async function getAll<T>(kv: Deno.Kv, keys: readonly Deno.KvKey[]) {
  * and does not keep the others from loading.
  */
 export async function loadEvents(
-  kv: Deno.Kv,
+  kv: Kv,
   eventIds: readonly string[],
 ): Promise<Map<string, LoadedEvent>> {
   const metas = await readIds<StoredEventMeta>(kv, eventsPrefix(), eventIds);

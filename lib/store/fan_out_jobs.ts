@@ -13,6 +13,7 @@
  * sweep re-queues it: an accepted event is never dropped. Entries parked there by the KV queue
  * of earlier versions hold the bare job and are re-queued the same way.
  */
+import type { AtomicOperation, Kv, KvKey } from "./backend/types.ts";
 import { type EventRoutes } from "./event_routes.ts";
 import {
   eventRoutesKey,
@@ -80,15 +81,15 @@ function deliverJobFor(eventIds: readonly string[]): FanOutJob {
 }
 
 /** Where a job is parked after its last attempt: under the oldest event it names. */
-function parkingKey(eventIds: readonly string[]): Deno.KvKey {
+function parkingKey(eventIds: readonly string[]): KvKey {
   return undeliveredJobKey(eventIds.reduce((oldest, id) => id < oldest ? id : oldest));
 }
 
 /** Adds to `op` one job naming `eventIds`, due at once (marks are set by the caller). */
 export function addDeliverJob(
-  op: Deno.AtomicOperation,
+  op: AtomicOperation,
   eventIds: readonly string[],
-): Deno.AtomicOperation {
+): AtomicOperation {
   return addJob(op, deliverJobFor(eventIds), { deadKey: parkingKey(eventIds) });
 }
 
@@ -107,7 +108,7 @@ function parkedJob(value: unknown): FanOutJob | null {
  * that is not a deliver job is deleted. Returns how many jobs were re-queued.
  */
 export async function requeueUndeliveredJobs(
-  kv: Deno.Kv,
+  kv: Kv,
   now: number = Date.now(),
 ): Promise<number> {
   let count = 0;
@@ -136,7 +137,7 @@ const REQUEUE_BATCH = MAX_CHECKS_PER_COMMIT;
  * one by one. Returns how many events were re-queued.
  */
 export async function requeueStalledFanOuts(
-  kv: Deno.Kv,
+  kv: Kv,
   now: number,
   stallMs: number,
 ): Promise<number> {
@@ -154,7 +155,7 @@ export async function requeueStalledFanOuts(
 }
 
 async function requeueMarks(
-  kv: Deno.Kv,
+  kv: Kv,
   marks: readonly { eventId: string; versionstamp: string }[],
   now: number,
 ): Promise<boolean> {
@@ -189,7 +190,7 @@ const SMALL_MUTATION_BYTES = 200;
  * first, in commits of their own.
  */
 export async function finishFanOuts(
-  kv: Deno.Kv,
+  kv: Kv,
   finished: readonly FinishedFanOut[],
   retry: readonly string[],
   expireIn: number,

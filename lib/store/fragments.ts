@@ -3,6 +3,7 @@
  * `["fragments", groupId]`. One record makes a replacement a single atomic write (readers see
  * the old list or the new one, never a mix) and gives one versionstamp for the optimistic check.
  */
+import type { Kv } from "./backend/types.ts";
 import { MAX_FRAGMENTS_BYTES } from "../limits.ts";
 import type { Fragment } from "../types.ts";
 import { addAuditEntry, type AuditEntry, currentInternalIds } from "./audit.ts";
@@ -30,7 +31,7 @@ export type ReplaceFragmentsResult =
 const encoder = new TextEncoder();
 
 /** The group's fragments, in stored order. */
-export async function getFragments(kv: Deno.Kv, groupId: string): Promise<StoredFragments> {
+export async function getFragments(kv: Kv, groupId: string): Promise<StoredFragments> {
   const entry = await kv.get<FragmentsRecord>(fragmentsKey(groupId));
   return { fragments: entry.value?.fragments ?? [], versionstamp: entry.versionstamp };
 }
@@ -41,7 +42,7 @@ export async function getFragments(kv: Deno.Kv, groupId: string): Promise<Stored
  * the fragments did not change since; without it, the last writer wins.
  */
 export async function replaceFragments(
-  kv: Deno.Kv,
+  kv: Kv,
   groupId: string,
   fragments: readonly Fragment[],
   expectedVersionstamp?: string | null,

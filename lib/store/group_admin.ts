@@ -19,6 +19,7 @@
  *   fragments, allowed targets and invites in one write checked against the route set it just wrote, then drops
  *   the routes under the old id. A failed move removes the copies again.
  */
+import type { AtomicCheck, Kv } from "./backend/types.ts";
 import type { Group, Route } from "../types.ts";
 import {
   addAllowlistDelete,
@@ -70,10 +71,10 @@ const ATTEMPTS = 5;
  * replacement's result, or null when `change` left the routes as they were.
  */
 async function rewriteRoutes(
-  kv: Deno.Kv,
+  kv: Kv,
   change: (routes: Route[]) => Route[] | null,
   audits: readonly AuditEntry[] = [],
-  checks: readonly Deno.AtomicCheck[] = [],
+  checks: readonly AtomicCheck[] = [],
 ): Promise<ReplaceRoutesResult | null> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const current = await getRoutes(kv);
@@ -86,7 +87,7 @@ async function rewriteRoutes(
 }
 
 /** The check that no group changed since the set was read at `version`. */
-function groupsUnchanged(version: string | null): Deno.AtomicCheck {
+function groupsUnchanged(version: string | null): AtomicCheck {
   return { key: groupsPointerKey(), versionstamp: version };
 }
 
@@ -96,7 +97,7 @@ function groupsUnchanged(version: string | null): Deno.AtomicCheck {
  * groups changed meanwhile (what was cleared before that was leftovers all the same).
  */
 async function clearLeftovers(
-  kv: Deno.Kv,
+  kv: Kv,
   groupIds: ReadonlySet<string>,
   version: string | null,
 ): Promise<boolean> {
@@ -124,7 +125,7 @@ async function clearLeftovers(
 }
 
 /** Clears what is left under the given ids, as long as no group has them (retried). */
-async function clearGone(kv: Deno.Kv, groupIds: Iterable<string>): Promise<void> {
+async function clearGone(kv: Kv, groupIds: Iterable<string>): Promise<void> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const set = await readGroupSet(kv);
     const present = new Set(set.entries.map((entry) => entry.group.id));
@@ -144,7 +145,7 @@ function changedId(change: GroupChange): string {
  * set was read (no group is changed then).
  */
 export async function applyGroupChanges(
-  kv: Deno.Kv,
+  kv: Kv,
   set: GroupSet,
   changes: readonly GroupChange[],
   audits: readonly AuditEntry[],
@@ -211,7 +212,7 @@ interface MoveInput {
  * The atomic part of a rename: record (with its internal id), secret, fragments, allowed
  * targets and invites move together.
  */
-async function moveGroup(kv: Deno.Kv, input: MoveInput, now: number): Promise<Group | null> {
+async function moveGroup(kv: Kv, input: MoveInput, now: number): Promise<Group | null> {
   const { source, to } = input;
   const from = source.group.id;
   const [secret, fragments] = await kv.getMany<[GroupSecret, FragmentsRecord]>([
@@ -260,7 +261,7 @@ async function moveGroup(kv: Deno.Kv, input: MoveInput, now: number): Promise<Gr
  * `name` renames it too. `audit` makes the entry committed with the move.
  */
 export async function renameGroup(
-  kv: Deno.Kv,
+  kv: Kv,
   rename: { from: string; to: string; name?: string },
   audit: (group: Group, routes: number) => AuditEntry,
   now: number = Date.now(),

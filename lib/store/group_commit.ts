@@ -20,6 +20,7 @@
  * commit; an event whose own commit fails too is rejected (the ingress answers 500 and the
  * sender retries).
  */
+import type { Kv, KvKey } from "./backend/types.ts";
 import {
   addEventWrites,
   type NewEvent,
@@ -70,14 +71,14 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-const keyBytes = (key: Deno.KvKey | null) =>
+const keyBytes = (key: KvKey | null) =>
   key === null ? 0 : key.reduce<number>((sum, part) => sum + String(part).length + 4, 0);
 
-const markId = (key: Deno.KvKey | null) => key === null ? null : JSON.stringify(key);
+const markId = (key: KvKey | null) => key === null ? null : JSON.stringify(key);
 
 /** Commits concurrently accepted events of one KV store together. */
 export class GroupCommit {
-  readonly #kv: Deno.Kv;
+  readonly #kv: Kv;
   readonly #windowMs: number;
   readonly #maxEvents: number;
   #waiting: Waiting[] = [];
@@ -86,7 +87,7 @@ export class GroupCommit {
   readonly #stats: GroupCommitStats = { batches: 0, batchedEvents: 0, single: 0, commitMs: 0 };
 
   /** A group commit over `kv`. */
-  constructor(kv: Deno.Kv, options: GroupCommitOptions = {}) {
+  constructor(kv: Kv, options: GroupCommitOptions = {}) {
     this.#kv = kv;
     this.#windowMs = options.windowMs ?? 1;
     this.#maxEvents = Math.max(
@@ -221,9 +222,9 @@ export class GroupCommit {
   }
 }
 
-const groupCommits = new WeakMap<Deno.Kv, GroupCommit>();
+const groupCommits = new WeakMap<Kv, GroupCommit>();
 
-function groupCommitOf(kv: Deno.Kv): GroupCommit {
+function groupCommitOf(kv: Kv): GroupCommit {
   let group = groupCommits.get(kv);
   if (!group) {
     group = new GroupCommit(kv);
@@ -233,11 +234,11 @@ function groupCommitOf(kv: Deno.Kv): GroupCommit {
 }
 
 /** Accepts an event through the group commit of `kv` (one per store, made on first use). */
-export function saveEventGrouped(kv: Deno.Kv, event: NewEvent): Promise<SaveOutcome> {
+export function saveEventGrouped(kv: Kv, event: NewEvent): Promise<SaveOutcome> {
   return groupCommitOf(kv).save(event);
 }
 
 /** What the group commit of `kv` has done so far. */
-export function groupCommitStats(kv: Deno.Kv): GroupCommitStats {
+export function groupCommitStats(kv: Kv): GroupCommitStats {
   return groupCommitOf(kv).stats();
 }

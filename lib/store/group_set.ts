@@ -16,6 +16,7 @@
  * id as internal id, which is the key their history was written under; new internal ids start
  * with `#`, which no group id contains, so the two never collide.
  */
+import type { AtomicOperation, Kv, KvKey } from "./backend/types.ts";
 import { decodeUlidTime, ulid } from "../ulid.ts";
 import type { Group } from "../types.ts";
 import {
@@ -78,7 +79,7 @@ export function internalIdsOf(set: GroupSet): Map<string, string> {
   return new Map(set.entries.map((entry) => [entry.group.id, entry.internalId]));
 }
 
-async function commitOrThrow(op: Deno.AtomicOperation, what: string): Promise<void> {
+async function commitOrThrow(op: AtomicOperation, what: string): Promise<void> {
   if (!(await op.commit()).ok) throw new Error(`${what} failed`);
 }
 
@@ -86,9 +87,9 @@ async function commitOrThrow(op: Deno.AtomicOperation, what: string): Promise<vo
  * Moves groups stored before group sets into a first set (their group id as internal id).
  * False when there were none.
  */
-async function migrateLegacyGroups(kv: Deno.Kv): Promise<boolean> {
+async function migrateLegacyGroups(kv: Kv): Promise<boolean> {
   const records: GroupRecord[] = [];
-  const legacyKeys: Deno.KvKey[] = [];
+  const legacyKeys: KvKey[] = [];
   for await (const entry of kv.list<Group>({ prefix: legacyGroupsPrefix() })) {
     records.push({ group: entry.value, internalId: entry.value.id });
     legacyKeys.push(entry.key);
@@ -105,7 +106,7 @@ async function migrateLegacyGroups(kv: Deno.Kv): Promise<boolean> {
 }
 
 /** Reads the whole group set through the pointer: one consistent version, in id order. */
-export async function readGroupSet(kv: Deno.Kv): Promise<GroupSet> {
+export async function readGroupSet(kv: Kv): Promise<GroupSet> {
   for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
     const pointer = await kv.get<GroupsPointer>(groupsPointerKey());
     if (pointer.value === null) {
@@ -129,7 +130,7 @@ export async function readGroupSet(kv: Deno.Kv): Promise<GroupSet> {
 
 /** One group of the current set (null when there is none with that id) and the set's version. */
 export async function readGroupEntry(
-  kv: Deno.Kv,
+  kv: Kv,
   groupId: string,
 ): Promise<GroupSetVersion & { entry: GroupEntry | null }> {
   for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
@@ -162,7 +163,7 @@ export interface GroupSetWriter {
  * Starts a write within the set read as `read`: adds to `op` the pointer check and update
  * every group write makes (the commit fails if any group changed since `read`).
  */
-export function groupSetWriter(op: Deno.AtomicOperation, read: GroupSetVersion): GroupSetWriter {
+export function groupSetWriter(op: AtomicOperation, read: GroupSetVersion): GroupSetWriter {
   const setId = read.setId ?? ulid();
   op.check({ key: groupsPointerKey(), versionstamp: read.version })
     .set(groupsPointerKey(), { setId, updatedAt: Date.now() } satisfies GroupsPointer);
@@ -172,7 +173,7 @@ export function groupSetWriter(op: Deno.AtomicOperation, read: GroupSetVersion):
   };
 }
 
-async function writeSetAside(kv: Deno.Kv, setId: string, records: readonly GroupRecord[]) {
+async function writeSetAside(kv: Kv, setId: string, records: readonly GroupRecord[]) {
   let op = kv.atomic().set(groupSetPendingKey(setId), Date.now());
   let entries = 1;
   let bytes = 0;
@@ -191,7 +192,7 @@ async function writeSetAside(kv: Deno.Kv, setId: string, records: readonly Group
   await commitOrThrow(op, "writing a group set");
 }
 
-async function deleteSet(kv: Deno.Kv, setId: string): Promise<void> {
+async function deleteSet(kv: Kv, setId: string): Promise<void> {
   let op = kv.atomic().delete(groupSetPendingKey(setId));
   let batch = 1;
   for await (const entry of kv.list({ prefix: groupSetPrefix(setId) })) {
@@ -207,7 +208,7 @@ async function deleteSet(kv: Deno.Kv, setId: string): Promise<void> {
 }
 
 /** Deletes group sets left pending by replacements that crashed before switching. */
-async function sweepOrphanGroupSets(kv: Deno.Kv, now = Date.now()): Promise<number> {
+async function sweepOrphanGroupSets(kv: Kv, now = Date.now()): Promise<number> {
   let swept = 0;
   for await (const entry of kv.list({ prefix: groupSetsPendingPrefix() })) {
     const setId = String(entry.key[1]);
@@ -226,10 +227,10 @@ async function sweepOrphanGroupSets(kv: Deno.Kv, now = Date.now()): Promise<numb
  * new version, or null when the set changed meanwhile (nothing is switched then).
  */
 export async function switchGroupSet(
-  kv: Deno.Kv,
+  kv: Kv,
   expected: string | null,
   records: readonly GroupRecord[],
-  alongside?: (op: Deno.AtomicOperation) => void,
+  alongside?: (op: AtomicOperation) => void,
 ): Promise<string | null> {
   const setId = ulid();
   await writeSetAside(kv, setId, records);

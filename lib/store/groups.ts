@@ -1,4 +1,5 @@
 /** Group records, read and written through the group set (`group_set.ts`). */
+import type { Kv } from "./backend/types.ts";
 import type { Group } from "../types.ts";
 import { addAuditEntry, type AuditEntry } from "./audit.ts";
 import {
@@ -15,22 +16,22 @@ export type { GroupEntry } from "./group_set.ts";
 const ATTEMPTS = 10;
 
 /** The group with that id, or null. */
-export async function getGroup(kv: Deno.Kv, groupId: string): Promise<Group | null> {
+export async function getGroup(kv: Kv, groupId: string): Promise<Group | null> {
   return (await readGroupEntry(kv, groupId)).entry?.group ?? null;
 }
 
 /** Every group with its internal id and versionstamp, in id order. */
-export async function listGroupEntries(kv: Deno.Kv): Promise<GroupEntry[]> {
+export async function listGroupEntries(kv: Kv): Promise<GroupEntry[]> {
   return (await readGroupSet(kv)).entries;
 }
 
 /** Every group, in id order. */
-export async function listGroups(kv: Deno.Kv): Promise<Group[]> {
+export async function listGroups(kv: Kv): Promise<Group[]> {
   return (await listGroupEntries(kv)).map((entry) => entry.group);
 }
 
 /** Creates a group (with a fresh internal id) or replaces one (keeping its internal id). */
-export async function putGroup(kv: Deno.Kv, group: Group): Promise<void> {
+export async function putGroup(kv: Kv, group: Group): Promise<void> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const read = await readGroupEntry(kv, group.id);
     const op = kv.atomic();
@@ -53,7 +54,7 @@ export interface GroupWrite {
  * group changed meanwhile (nothing is written then).
  */
 export async function putGroupsIfUnchanged(
-  kv: Deno.Kv,
+  kv: Kv,
   writes: readonly GroupWrite[],
   audits: readonly AuditEntry[],
 ): Promise<boolean> {

@@ -4,6 +4,7 @@
  * a fraction of reading the same keys with `getMany` (measured on a KV file: about 7 µs per
  * entry against 20–25); a range crowded with other ids falls back to `getMany`.
  */
+import type { Kv, KvEntry, KvEntryMaybe, KvKey } from "./backend/types.ts";
 
 /** Most keys one `getMany` reads. */
 const GET_MANY_KEYS = 10;
@@ -16,14 +17,14 @@ const RANGE_SLACK = 64;
  * `ids`. `prefix` must be the key builder's prefix, and each id one key part after it.
  */
 export async function readIds<T>(
-  kv: Deno.Kv,
-  prefix: Deno.KvKey,
+  kv: Kv,
+  prefix: KvKey,
   ids: readonly string[],
-): Promise<Deno.KvEntryMaybe<T>[]> {
+): Promise<KvEntryMaybe<T>[]> {
   if (ids.length === 0) return [];
   const sorted = [...ids].sort();
   const limit = ids.length + RANGE_SLACK;
-  const found = new Map<string, Deno.KvEntry<T>>();
+  const found = new Map<string, KvEntry<T>>();
   const wanted = new Set(ids);
   let read = 0;
   const range = kv.list<T>({
@@ -43,11 +44,11 @@ export async function readIds<T>(
 }
 
 async function getEach<T>(
-  kv: Deno.Kv,
-  prefix: Deno.KvKey,
+  kv: Kv,
+  prefix: KvKey,
   ids: readonly string[],
-): Promise<Deno.KvEntryMaybe<T>[]> {
-  const reads: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
+): Promise<KvEntryMaybe<T>[]> {
+  const reads: Promise<KvEntryMaybe<T>[]>[] = [];
   for (let start = 0; start < ids.length; start += GET_MANY_KEYS) {
     const some = ids.slice(start, start + GET_MANY_KEYS);
     reads.push(kv.getMany<T[]>(some.map((id) => [...prefix, id])));

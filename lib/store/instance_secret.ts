@@ -5,24 +5,25 @@
  * ({@link signingKey}), so a signature made for one use is worthless for another. Checking a
  * signature never creates the secret: a request from outside cannot make the store write.
  */
+import type { Kv, KvEntryMaybe } from "./backend/types.ts";
 import { hmacSha256, randomBytes } from "../crypto.ts";
 import { utf8 } from "../encoding.ts";
 import { instanceSecretKey } from "./keys.ts";
 
 const SECRET_BYTES = 32;
-const known = new WeakMap<Deno.Kv, Uint8Array<ArrayBuffer>>();
+const known = new WeakMap<Kv, Uint8Array<ArrayBuffer>>();
 
 function isSecret(value: unknown): value is Uint8Array<ArrayBuffer> {
   return value instanceof Uint8Array && value.length === SECRET_BYTES;
 }
 
-async function readSecret(kv: Deno.Kv): Promise<Deno.KvEntryMaybe<Uint8Array<ArrayBuffer>>> {
+async function readSecret(kv: Kv): Promise<KvEntryMaybe<Uint8Array<ArrayBuffer>>> {
   const stored = await kv.get<Uint8Array<ArrayBuffer>>(instanceSecretKey());
   if (isSecret(stored.value)) known.set(kv, stored.value);
   return stored;
 }
 
-async function createSecret(kv: Deno.Kv): Promise<Uint8Array<ArrayBuffer>> {
+async function createSecret(kv: Kv): Promise<Uint8Array<ArrayBuffer>> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const stored = await readSecret(kv);
     if (isSecret(stored.value)) return stored.value;
@@ -41,13 +42,13 @@ function derive(secret: Uint8Array<ArrayBuffer>, purpose: string) {
 }
 
 /** The HMAC key for one purpose (a fixed label such as `richheader card`); makes the secret. */
-export async function signingKey(kv: Deno.Kv, purpose: string): Promise<Uint8Array<ArrayBuffer>> {
+export async function signingKey(kv: Kv, purpose: string): Promise<Uint8Array<ArrayBuffer>> {
   return await derive(known.get(kv) ?? await createSecret(kv), purpose);
 }
 
 /** The same key for checking a signature; null while the store has no secret (nothing signed). */
 export async function checkingKey(
-  kv: Deno.Kv,
+  kv: Kv,
   purpose: string,
 ): Promise<Uint8Array<ArrayBuffer> | null> {
   const secret = known.get(kv) ?? (await readSecret(kv)).value;

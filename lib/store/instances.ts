@@ -3,6 +3,7 @@
  * every instance knows how many share the bots' global limits; and named
  * leases let periodic work (the delivery sweep) run on one instance at a time.
  */
+import type { Kv } from "./backend/types.ts";
 import { instanceKey, instancesPrefix, leaseKey } from "./keys.ts";
 
 interface Heartbeat {
@@ -19,7 +20,7 @@ interface Lease {
  * (this one included) were seen within `aliveMs`.
  */
 export async function heartbeat(
-  kv: Deno.Kv,
+  kv: Kv,
   instanceId: string,
   now: number,
   aliveMs: number,
@@ -35,7 +36,7 @@ export async function heartbeat(
 }
 
 /** Removes an instance's heartbeat when it stops. */
-export async function forgetInstance(kv: Deno.Kv, instanceId: string): Promise<void> {
+export async function forgetInstance(kv: Kv, instanceId: string): Promise<void> {
   await kv.delete(instanceKey(instanceId));
 }
 
@@ -44,7 +45,7 @@ export async function forgetInstance(kv: Deno.Kv, instanceId: string): Promise<v
  * another owner holds it unexpired. True when `owner` holds it now.
  */
 export async function takeNamedLease(
-  kv: Deno.Kv,
+  kv: Kv,
   name: string,
   owner: string,
   now: number,

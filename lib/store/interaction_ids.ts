@@ -4,6 +4,7 @@
  * again. Taking an interaction is an atomic claim of its id, remembered a little longer than
  * that window; a second claim of the same id fails.
  */
+import type { Kv } from "./backend/types.ts";
 
 /** How long a taken interaction id is remembered: the signature window and a minute more. */
 export const INTERACTION_MEMORY_MS = 6 * 60 * 1000;
@@ -20,7 +21,7 @@ export const interactionIdKey = (interactionId: string) =>
  * a snowflake (nothing is stored for it).
  */
 export async function claimInteractionId(
-  kv: Deno.Kv,
+  kv: Kv,
   interactionId: string,
   now: number = Date.now(),
 ): Promise<boolean> {

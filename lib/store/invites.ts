@@ -5,6 +5,7 @@
  * the person to the group and consumes the invite in one atomic write, checked against both
  * records, so an invite can never be used twice.
  */
+import type { AtomicOperation, Kv } from "./backend/types.ts";
 import { randomToken } from "../crypto.ts";
 import type { Group, Role } from "../types.ts";
 import {
@@ -54,7 +55,7 @@ export type AcceptInviteResult =
 
 /** The invite for a token, or null when unknown, used, revoked or expired. */
 export async function getInviteEntry(
-  kv: Deno.Kv,
+  kv: Kv,
   token: string,
   now: number = Date.now(),
 ): Promise<InviteEntry | null> {
@@ -65,7 +66,7 @@ export async function getInviteEntry(
 
 /** The group's pending invites with their versionstamps, oldest first. */
 export async function listInviteEntries(
-  kv: Deno.Kv,
+  kv: Kv,
   groupId: string,
   now: number = Date.now(),
 ): Promise<InviteEntry[]> {
@@ -82,7 +83,7 @@ export async function listInviteEntries(
 
 /** The group's pending invites, oldest first. */
 export async function listInvites(
-  kv: Deno.Kv,
+  kv: Kv,
   groupId: string,
   now: number = Date.now(),
 ): Promise<Invite[]> {
@@ -90,7 +91,7 @@ export async function listInvites(
 }
 
 /** Adds the writes that store `invite` (record and index, expiring with it) to `op`. */
-export function addInviteWrite(op: Deno.AtomicOperation, invite: Invite, now: number) {
+export function addInviteWrite(op: AtomicOperation, invite: Invite, now: number) {
   const expireIn = Math.max(1, invite.expiresAt - now);
   op.set(inviteKey(invite.token), invite, { expireIn });
   op.set(invitesByGroupKey(invite.groupId, invite.token), invite.token, { expireIn });
@@ -98,7 +99,7 @@ export function addInviteWrite(op: Deno.AtomicOperation, invite: Invite, now: nu
 }
 
 /** Adds the deletes of `invite` (record and index) to `op`. */
-export function addInviteDelete(op: Deno.AtomicOperation, invite: Invite) {
+export function addInviteDelete(op: AtomicOperation, invite: Invite) {
   return op.delete(inviteKey(invite.token)).delete(invitesByGroupKey(invite.groupId, invite.token));
 }
 
@@ -107,7 +108,7 @@ export function addInviteDelete(op: Deno.AtomicOperation, invite: Invite) {
  * group already has the most pending invites allowed.
  */
 export async function createInvite(
-  kv: Deno.Kv,
+  kv: Kv,
   input: { groupId: string; role: InviteRole; createdBy: AuditActor },
   now: number = Date.now(),
 ): Promise<Invite | null> {
@@ -134,7 +135,7 @@ export async function createInvite(
 
 /** Revokes a pending invite, audited in the same write; false when it was gone meanwhile. */
 export async function revokeInvite(
-  kv: Deno.Kv,
+  kv: Kv,
   entry: InviteEntry,
   actor: AuditActor,
   now: number = Date.now(),
@@ -173,7 +174,7 @@ function joined(group: Group, user: AuditActor, role: InviteRole) {
  * in one atomic write checked against the invite and the group.
  */
 export async function acceptInvite(
-  kv: Deno.Kv,
+  kv: Kv,
   token: string,
   user: AuditActor,
   now: number = Date.now(),

@@ -14,6 +14,7 @@
  * watchers of its own commits) and for other instances' jobs where the backend notifies
  * across processes (PostgreSQL's LISTEN/NOTIFY); a short poll covers the rest.
  */
+import type { AtomicOperation, Kv, KvEntry, KvKey } from "./backend/types.ts";
 import { monotonicUlids } from "../ulid.ts";
 import { MAX_CHECKS_PER_COMMIT } from "./commit_limits.ts";
 import { deadJobKey, jobKey, jobsPrefix, jobsWakeKey } from "./keys.ts";
@@ -36,7 +37,7 @@ export interface JobRecord {
   /** Why the previous attempt failed. */
   lastError?: string;
   /** Where the job goes after its last attempt (default `["jobs_dead", id]`). */
-  deadKey?: Deno.KvKey;
+  deadKey?: KvKey;
 }
 
 /** A job that failed its last attempt, as kept at its dead-letter key. */
@@ -74,7 +75,7 @@ export interface AddJobOptions {
   /** How long from now the job is due (default 0). */
   delayMs?: number;
   /** Where the job goes after its last attempt (default `["jobs_dead", id]`). */
-  deadKey?: Deno.KvKey;
+  deadKey?: KvKey;
 }
 
 /**
@@ -82,10 +83,10 @@ export interface AddJobOptions {
  * the workers watching for jobs. Throws when the job is larger than {@link MAX_JOB_BYTES}.
  */
 export function addJob<Message extends { type: string }>(
-  op: Deno.AtomicOperation,
+  op: AtomicOperation,
   message: Message,
   options: AddJobOptions = {},
-): Deno.AtomicOperation {
+): AtomicOperation {
   const now = Date.now();
   const dueAt = now + jobDelay(options.delayMs ?? 0);
   const record: JobRecord = { id: nextJobId(now), message: message as JobMessage, attempts: 0 };
@@ -98,7 +99,7 @@ export function addJob<Message extends { type: string }>(
 
 /** Adds one job in a commit of its own (see {@link addJob}). */
 export async function putJob<Message extends { type: string }>(
-  kv: Deno.Kv,
+  kv: Kv,
   message: Message,
   options: AddJobOptions = {},
 ): Promise<void> {
@@ -107,7 +108,7 @@ export async function putJob<Message extends { type: string }>(
 }
 
 /** The due time of a job entry (Unix ms): when it is due, or when its claim's lease ends. */
-export function dueAtOf(entry: Deno.KvEntry<JobRecord>): number {
+export function dueAtOf(entry: KvEntry<JobRecord>): number {
   return Number(entry.key[1]);
 }
 
@@ -116,11 +117,11 @@ export function dueAtOf(entry: Deno.KvEntry<JobRecord>): number {
  * order, and when the next job after them is due (null when none is known).
  */
 export async function listDueJobs(
-  kv: Deno.Kv,
+  kv: Kv,
   now: number,
   limit: number,
-): Promise<{ due: Deno.KvEntry<JobRecord>[]; nextDueAt: number | null }> {
-  const due: Deno.KvEntry<JobRecord>[] = [];
+): Promise<{ due: KvEntry<JobRecord>[]; nextDueAt: number | null }> {
+  const due: KvEntry<JobRecord>[] = [];
   for await (const entry of kv.list<JobRecord>({ prefix: jobsPrefix() }, { limit: limit + 1 })) {
     if (dueAtOf(entry) > now) return { due, nextDueAt: dueAtOf(entry) };
     due.push(entry);
@@ -129,7 +130,7 @@ export async function listDueJobs(
 }
 
 /** Every job, due or claimed, in due order (at most `limit`). */
-export async function listJobs(kv: Deno.Kv, limit = 1_000): Promise<Deno.KvEntry<JobRecord>[]> {
+export async function listJobs(kv: Kv, limit = 1_000): Promise<KvEntry<JobRecord>[]> {
   return await Array.fromAsync(kv.list<JobRecord>({ prefix: jobsPrefix() }, { limit }));
 }
 
@@ -138,11 +139,11 @@ export async function listJobs(kv: Deno.Kv, limit = 1_000): Promise<Deno.KvEntry
  * entry, or null when the job changed meanwhile (another worker claimed or finished it).
  */
 async function moveJob(
-  kv: Deno.Kv,
-  entry: Deno.KvEntry<JobRecord>,
+  kv: Kv,
+  entry: KvEntry<JobRecord>,
   dueAt: number,
   value: JobRecord,
-): Promise<Deno.KvEntry<JobRecord> | null> {
+): Promise<KvEntry<JobRecord> | null> {
   const key = jobKey(dueAt, value.id);
   const op = kv.atomic().check(entry);
   if (dueAtOf(entry) !== dueAt) op.delete(entry.key);
@@ -155,12 +156,12 @@ async function moveJob(
  * another worker claimed (or finished) it first.
  */
 export async function claimJob(
-  kv: Deno.Kv,
-  entry: Deno.KvEntry<JobRecord>,
+  kv: Kv,
+  entry: KvEntry<JobRecord>,
   owner: string,
   now: number,
   leaseMs: number,
-): Promise<Deno.KvEntry<JobRecord> | null> {
+): Promise<KvEntry<JobRecord> | null> {
   return (await claimJobs(kv, [entry], owner, now, leaseMs))?.[0] ?? null;
 }
 
@@ -170,12 +171,12 @@ export async function claimJob(
  * first (then none is claimed).
  */
 export async function claimJobs(
-  kv: Deno.Kv,
-  entries: readonly Deno.KvEntry<JobRecord>[],
+  kv: Kv,
+  entries: readonly KvEntry<JobRecord>[],
   owner: string,
   now: number,
   leaseMs: number,
-): Promise<Deno.KvEntry<JobRecord>[] | null> {
+): Promise<KvEntry<JobRecord>[] | null> {
   if (entries.length > MAX_CHECKS_PER_COMMIT) {
     throw new RangeError(`At most ${MAX_CHECKS_PER_COMMIT} jobs are claimed in one commit`);
   }
@@ -195,11 +196,11 @@ export async function claimJobs(
 
 /** Extends a claim to `now + leaseMs`; null when the job changed hands. */
 export function renewJob(
-  kv: Deno.Kv,
-  claimed: Deno.KvEntry<JobRecord>,
+  kv: Kv,
+  claimed: KvEntry<JobRecord>,
   now: number,
   leaseMs: number,
-): Promise<Deno.KvEntry<JobRecord> | null> {
+): Promise<KvEntry<JobRecord> | null> {
   return moveJob(kv, claimed, Math.floor(now + leaseMs), claimed.value);
 }
 
@@ -214,8 +215,8 @@ function unclaimed(record: JobRecord): JobRecord {
  * them changed hands (its lease ran out meanwhile), and then none is removed.
  */
 export async function finishJobs(
-  kv: Deno.Kv,
-  claimed: readonly Deno.KvEntry<JobRecord>[],
+  kv: Kv,
+  claimed: readonly KvEntry<JobRecord>[],
 ): Promise<boolean> {
   if (claimed.length > MAX_CHECKS_PER_COMMIT) {
     throw new RangeError(`At most ${MAX_CHECKS_PER_COMMIT} jobs are finished in one commit`);
@@ -227,8 +228,8 @@ export async function finishJobs(
 
 /** Makes a failed job due again at `dueAt`, keeping the reason; false when it changed hands. */
 export async function retryJob(
-  kv: Deno.Kv,
-  claimed: Deno.KvEntry<JobRecord>,
+  kv: Kv,
+  claimed: KvEntry<JobRecord>,
   dueAt: number,
   reason: string,
 ): Promise<boolean> {
@@ -241,8 +242,8 @@ export async function retryJob(
  * the default `["jobs_dead", id]` is kept {@link DEAD_JOB_KEEP_MS}); false when it changed hands.
  */
 export async function buryJob(
-  kv: Deno.Kv,
-  claimed: Deno.KvEntry<JobRecord>,
+  kv: Kv,
+  claimed: KvEntry<JobRecord>,
   reason: string,
   now: number,
 ): Promise<boolean> {
@@ -261,6 +262,6 @@ export async function buryJob(
 }
 
 /** A dead job kept at `["jobs_dead", id]`, or null. */
-export async function getDeadJob(kv: Deno.Kv, jobId: string): Promise<DeadJob | null> {
+export async function getDeadJob(kv: Kv, jobId: string): Promise<DeadJob | null> {
   return (await kv.get<DeadJob>(deadJobKey(jobId))).value;
 }

@@ -6,6 +6,7 @@
  * from the typed value (the global scope is `global` in dedup and nonce keys and
  * `all` in delivery counters, as stored since the start) are written here only.
  */
+import type { KvKey, KvListSelector } from "./backend/types.ts";
 import type { Platform, Provider, Scope } from "../types.ts";
 import type { CounterScope, CounterStatus } from "./metrics.ts";
 import type { SendStatus } from "./send_logs.ts";
@@ -235,7 +236,7 @@ export function deliveryCountersBetween(
   scope: CounterScope,
   from: string,
   to: string,
-): Deno.KvListSelector {
+): KvListSelector {
   const prefix = deliveryCountersPrefix(scope);
   return { start: [...prefix, from], end: [...prefix, `${to}~`] };
 }
@@ -410,6 +411,6 @@ export const instanceSecretKey = () => ["instance_secret"] as const;
 // --- Selectors ------------------------------------------------------------------------------
 
 /** The keys under `prefix`, only those below `[...prefix, below]` when `below` is given. */
-export function selectBelow(prefix: Deno.KvKey, below?: string): Deno.KvListSelector {
+export function selectBelow(prefix: KvKey, below?: string): KvListSelector {
   return below === undefined ? { prefix } : { prefix, end: [...prefix, below] };
 }

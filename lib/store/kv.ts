@@ -1,6 +1,6 @@
 /**
  * Opening the store: Deno KV (the default) or PostgreSQL (when DATABASE_URL is set).
- * Both are a {@link Kv} (./backend/types.ts); Deno KV is the `Deno.Kv` object itself.
+ * Both are a {@link Kv} (./backend/types.ts); Deno KV is the `Kv` object itself.
  */
 import { folderOf } from "../file_path.ts";
 import { openPostgresStore, PostgresKv } from "./backend/postgres/store.ts";
@@ -28,7 +28,7 @@ const DEFAULT_POOL_SIZE = 10;
  * folder is created), a KV Connect URL (`https://…`; Deno reads DENO_KV_ACCESS_TOKEN), or
  * undefined for the platform's default (Deno Deploy).
  */
-export function openStore(path: string | undefined): Promise<Deno.Kv>;
+export function openStore(path: string | undefined): Promise<Kv>;
 export function openStore(settings: StoreSettings): Promise<Kv>;
 export async function openStore(where: string | undefined | StoreSettings): Promise<Kv> {
   if (typeof where === "object" && where.databaseUrl) {
@@ -40,7 +40,7 @@ export async function openStore(where: string | undefined | StoreSettings): Prom
   return await openDenoKv(typeof where === "object" ? where.kvPath : where);
 }
 
-async function openDenoKv(path: string | undefined): Promise<Deno.Kv> {
+async function openDenoKv(path: string | undefined): Promise<Kv> {
   if (path && path !== ":memory:" && !isRemoteStore(path)) {
     await Deno.mkdir(folderOf(path), { recursive: true });
   }

@@ -10,6 +10,7 @@
  * in the same commit, or the runner's "go idle" commit, which checks the tail
  * counter bumped by every append, fails and the runner looks again.
  */
+import type { AtomicOperation, Kv, KvEntry, KvEntryMaybe, KvKey } from "./backend/types.ts";
 import {
   laneEntriesPrefix,
   laneEntryKey,
@@ -76,7 +77,7 @@ function laneDelay(delayMs: number): number {
   return Math.min(MAX_LANE_DELAY_MS, Math.max(0, Math.ceil(delayMs)));
 }
 
-function wake(op: Deno.AtomicOperation, lane: string, now: number, delayMs: number) {
+function wake(op: AtomicOperation, lane: string, now: number, delayMs: number) {
   const delay = laneDelay(delayMs);
   const token = crypto.randomUUID();
   op.set(laneRunKey(lane), { token, dueAt: now + delay } satisfies LaneRun);
@@ -84,7 +85,7 @@ function wake(op: Deno.AtomicOperation, lane: string, now: number, delayMs: numb
 }
 
 /** The run record of a lane, as an entry (value null when the lane is idle). */
-export function getLaneRun(kv: Deno.Kv, lane: string): Promise<Deno.KvEntryMaybe<LaneRun>> {
+export function getLaneRun(kv: Kv, lane: string): Promise<KvEntryMaybe<LaneRun>> {
   return kv.get<LaneRun>(laneRunKey(lane));
 }
 
@@ -94,12 +95,12 @@ export function getLaneRun(kv: Deno.Kv, lane: string): Promise<Deno.KvEntryMaybe
  * changed meanwhile; read it again and retry.
  */
 export function appendToLane(
-  op: Deno.AtomicOperation,
+  op: AtomicOperation,
   lane: string,
   entry: LaneEntry,
-  run: Deno.KvEntryMaybe<LaneRun>,
+  run: KvEntryMaybe<LaneRun>,
   now: number,
-): Deno.AtomicOperation {
+): AtomicOperation {
   op.check({ key: laneRunKey(lane), versionstamp: run.versionstamp });
   joinLane(op, lane, entry);
   if (run.value === null) wake(op, lane, now, GATHER_MS);
@@ -110,14 +111,14 @@ export function appendToLane(
  * Adds to `op` the writes of one more unit in a lane that an earlier
  * {@link appendToLane} of the same operation already checked (and woke).
  */
-export function joinLane(op: Deno.AtomicOperation, lane: string, entry: LaneEntry) {
+export function joinLane(op: AtomicOperation, lane: string, entry: LaneEntry) {
   op.set(laneEntryKey(lane, entry.logId), entry);
   op.sum(laneTailKey(lane), 1n);
 }
 
 /** What a runner found when it tried to take a lane. */
 export type LeaseOutcome =
-  | { kind: "taken"; run: Deno.KvEntry<LaneRun> }
+  | { kind: "taken"; run: KvEntry<LaneRun> }
   | { kind: "stale" }
   | { kind: "busy"; untilMs: number };
 
@@ -129,7 +130,7 @@ const COMMIT_ATTEMPTS = 10;
  * (else `busy`).
  */
 export async function takeLease(
-  kv: Deno.Kv,
+  kv: Kv,
   message: LaneMessage,
   owner: string,
   now: number,
@@ -152,7 +153,7 @@ export async function takeLease(
 
 /** Adds a lane job again, due in `delayMs`, without touching the lane. */
 export async function requeueLaneMessage(
-  kv: Deno.Kv,
+  kv: Kv,
   message: LaneMessage,
   delayMs: number,
 ): Promise<void> {
@@ -165,9 +166,9 @@ export async function requeueLaneMessage(
  * lease. False when the run record changed (another runner owns the lane now).
  */
 export async function handOffLane(
-  kv: Deno.Kv,
+  kv: Kv,
   lane: string,
-  run: Deno.KvEntry<LaneRun>,
+  run: KvEntry<LaneRun>,
   delayMs: number,
   now: number,
   pace: StoredPace | null = null,
@@ -190,14 +191,14 @@ export interface StoredPace {
 /** How long a lane's pace is kept after the time it matters until. */
 const PACE_MARGIN_MS = 60_000;
 
-function leavePace(op: Deno.AtomicOperation, lane: string, pace: StoredPace | null, now: number) {
+function leavePace(op: AtomicOperation, lane: string, pace: StoredPace | null, now: number) {
   if (pace === null) return;
   const expireIn = Math.ceil(Math.max(pace.until, now) - now) + PACE_MARGIN_MS;
   op.set(lanePaceKey(lane), pace.value, { expireIn });
 }
 
 /** The rate-limit state the lane's previous owner left (null when none). */
-export async function readLanePace(kv: Deno.Kv, lane: string): Promise<unknown> {
+export async function readLanePace(kv: Kv, lane: string): Promise<unknown> {
   return (await kv.get(lanePaceKey(lane))).value;
 }
 
@@ -206,12 +207,12 @@ export async function readLanePace(kv: Deno.Kv, lane: string): Promise<unknown> 
  * record, or null when the lane changed hands.
  */
 export async function renewLease(
-  kv: Deno.Kv,
+  kv: Kv,
   lane: string,
-  run: Deno.KvEntry<LaneRun>,
+  run: KvEntry<LaneRun>,
   now: number,
   leaseMs: number,
-): Promise<Deno.KvEntry<LaneRun> | null> {
+): Promise<KvEntry<LaneRun> | null> {
   const renewed: LaneRun = { ...run.value, leaseUntil: now + leaseMs };
   const result = await kv.atomic().check(run).set(laneRunKey(lane), renewed).commit();
   return result.ok ? { ...run, value: renewed, versionstamp: result.versionstamp } : null;
@@ -222,12 +223,12 @@ export async function renewLease(
  * versionstamp read before them (for {@link finishLane} when there are none).
  */
 export async function readLaneEntries(
-  kv: Deno.Kv,
+  kv: Kv,
   lane: string,
   limit: number,
-): Promise<{ entries: Deno.KvEntry<LaneEntry>[]; tailStamp: string | null }> {
+): Promise<{ entries: KvEntry<LaneEntry>[]; tailStamp: string | null }> {
   const tail = await kv.get(laneTailKey(lane));
-  const entries: Deno.KvEntry<LaneEntry>[] = [];
+  const entries: KvEntry<LaneEntry>[] = [];
   for await (const entry of kv.list<LaneEntry>({ prefix: laneEntriesPrefix(lane) }, { limit })) {
     entries.push(entry);
   }
@@ -239,9 +240,9 @@ export async function readLaneEntries(
  * read, or the run record changed: look again.
  */
 export async function finishLane(
-  kv: Deno.Kv,
+  kv: Kv,
   lane: string,
-  run: Deno.KvEntry<LaneRun>,
+  run: KvEntry<LaneRun>,
   tailStamp: string | null,
   pace: StoredPace | null,
   now: number,
@@ -255,7 +256,7 @@ export async function finishLane(
 }
 
 /** Removes a lane entry whose unit is already final. */
-export async function dropLaneEntry(kv: Deno.Kv, entry: Deno.KvEntry<LaneEntry>): Promise<void> {
+export async function dropLaneEntry(kv: Kv, entry: KvEntry<LaneEntry>): Promise<void> {
   await kv.atomic().check(entry).delete(entry.key).commit();
 }
 
@@ -267,7 +268,7 @@ export async function dropLaneEntry(kv: Deno.Kv, entry: Deno.KvEntry<LaneEntry>)
  * it; if that runner dies, its lease runs out and the sweep wakes the lane.
  * Returns how many lanes were resumed.
  */
-export async function resumeLanes(kv: Deno.Kv, now: number): Promise<number> {
+export async function resumeLanes(kv: Kv, now: number): Promise<number> {
   let resumed = 0;
   for await (const run of kv.list<LaneRun>({ prefix: laneRunsPrefix() })) {
     if ((run.value.leaseUntil ?? 0) > now) continue;
@@ -287,7 +288,7 @@ export async function resumeLanes(kv: Deno.Kv, now: number): Promise<number> {
  * a process that stopped). Returns how many lanes were woken.
  */
 export async function recoverStalledLanes(
-  kv: Deno.Kv,
+  kv: Kv,
   now: number,
   stallMs: number,
 ): Promise<number> {
@@ -309,11 +310,11 @@ export async function recoverStalledLanes(
  * True when something had to be done.
  */
 export async function reattachUnit(
-  kv: Deno.Kv,
+  kv: Kv,
   lane: string,
   logId: string,
   logStamp: string,
-  logKey: Deno.KvKey,
+  logKey: KvKey,
   now: number,
 ): Promise<boolean> {
   const [entry, run] = await kv.getMany<[LaneEntry, LaneRun]>([

@@ -6,6 +6,7 @@
  * counters per day. Percentiles are estimated from the buckets (linear within a bucket), which
  * is accurate to a bucket's width (about a quarter to a half of its bounds).
  */
+import type { AtomicOperation, Kv, KvU64 } from "./backend/types.ts";
 import { decodeUlidTime } from "../ulid.ts";
 import { deliveryLatencyKey, deliveryLatencyPrefix, deliveryLatencyRoot } from "./keys.ts";
 
@@ -60,11 +61,11 @@ export function acceptedAt(eventId: string, fallback: number): number {
 
 /** Adds one latency to the histograms of `scopes` for the day `day`. */
 export function countLatency(
-  op: Deno.AtomicOperation,
+  op: AtomicOperation,
   scopes: readonly string[],
   day: string,
   latencyMs: number,
-): Deno.AtomicOperation {
+): AtomicOperation {
   const bucket = latencyBucket(Math.max(0, latencyMs));
   for (const scope of scopes) op.sum(deliveryLatencyKey(scope, day, bucket), 1n);
   return op;
@@ -125,7 +126,7 @@ function addTo(histogram: Histogram, bucket: number, value: number) {
  * the whole period and each day that had a success.
  */
 export async function readLatency(
-  kv: Deno.Kv,
+  kv: Kv,
   scopes: readonly string[],
   from: string,
   to: string,
@@ -134,7 +135,7 @@ export async function readLatency(
   const days = new Map<string, Histogram>();
   for (const scope of scopes) {
     const prefix = deliveryLatencyPrefix(scope);
-    const entries = kv.list<Deno.KvU64>({ start: [...prefix, from], end: [...prefix, `${to}~`] });
+    const entries = kv.list<KvU64>({ start: [...prefix, from], end: [...prefix, `${to}~`] });
     for await (const entry of entries) {
       const [, , day, bucket] = entry.key as [string, string, string, number];
       const value = Number(entry.value.value);
@@ -152,7 +153,7 @@ export async function readLatency(
 }
 
 /** Deletes the latency counters of days before `oldest` (`YYYY-MM-DD`); returns how many. */
-export async function pruneLatency(kv: Deno.Kv, oldest: string): Promise<number> {
+export async function pruneLatency(kv: Kv, oldest: string): Promise<number> {
   let pruned = 0;
   for await (const counter of kv.list({ prefix: deliveryLatencyRoot() })) {
     if ((counter.key[2] as string) < oldest) {

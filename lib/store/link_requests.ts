@@ -5,6 +5,7 @@
  * working. The request carries what the pages and the confirmation need: the chat user's unique
  * username, and where to confirm the link in the chat. Linking uses it up in the same commit.
  */
+import type { Kv, KvEntry } from "./backend/types.ts";
 import type { Platform } from "../types.ts";
 import { linkRequestKey } from "./keys.ts";
 
@@ -27,7 +28,7 @@ export interface LinkRequest {
 }
 
 /** Stores the chat user's request, replacing any earlier one. */
-export async function saveLinkRequest(kv: Deno.Kv, request: LinkRequest): Promise<void> {
+export async function saveLinkRequest(kv: Kv, request: LinkRequest): Promise<void> {
   await kv.set(linkRequestKey(request.platform, request.chatUserId), request, {
     expireIn: LINK_REQUEST_LIFETIME_MS,
   });
@@ -38,15 +39,15 @@ export async function saveLinkRequest(kv: Deno.Kv, request: LinkRequest): Promis
  * lifetime (the entry, for a commit that uses it up); null otherwise.
  */
 export async function pendingLinkRequest(
-  kv: Deno.Kv,
+  kv: Kv,
   platform: Platform,
   chatUserId: string,
   requestId: string,
   now: number = Date.now(),
-): Promise<Deno.KvEntry<LinkRequest> | null> {
+): Promise<KvEntry<LinkRequest> | null> {
   const entry = await kv.get<LinkRequest>(linkRequestKey(platform, chatUserId));
   const request = entry.value;
   if (!request || request.requestId !== requestId) return null;
   if (now - request.createdAt >= LINK_REQUEST_LIFETIME_MS) return null;
-  return entry as Deno.KvEntry<LinkRequest>;
+  return entry as KvEntry<LinkRequest>;
 }

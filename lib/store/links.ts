@@ -9,6 +9,7 @@
  * chat users linked to it. Links saved before the reverse entries existed get theirs when they
  * are saved again (the next sign-in).
  */
+import type { Kv, KvEntry, KvKey } from "./backend/types.ts";
 import type { Platform } from "../types.ts";
 import {
   discordLinkKey,
@@ -85,13 +86,13 @@ export function chatLinkAudit(
  * went meanwhile.
  */
 async function saveWithIndex(
-  kv: Deno.Kv,
+  kv: Kv,
   platform: Platform,
-  key: Deno.KvKey,
+  key: KvKey,
   chatUserId: string,
   link: ChatLink,
   audit?: AuditEntry,
-  request?: Deno.KvEntry<unknown>,
+  request?: KvEntry<unknown>,
 ): Promise<boolean> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const previous = await kv.get<ChatLink>(key);
@@ -112,9 +113,9 @@ async function saveWithIndex(
 
 /** Deletes a link and its reverse entry in one commit; true when there was one. */
 async function deleteWithIndex(
-  kv: Deno.Kv,
+  kv: Kv,
   platform: Platform,
-  key: Deno.KvKey,
+  key: KvKey,
   chatUserId: string,
   auditOf?: (link: ChatLink) => AuditEntry,
 ): Promise<boolean> {
@@ -135,10 +136,10 @@ async function deleteWithIndex(
  * up `request` in the same commit when given (false, nothing saved, when it changed meanwhile).
  */
 export async function saveDiscordLink(
-  kv: Deno.Kv,
+  kv: Kv,
   link: DiscordLink,
   audit?: AuditEntry,
-  request?: Deno.KvEntry<unknown>,
+  request?: KvEntry<unknown>,
 ): Promise<boolean> {
   const key = discordLinkKey(link.discordUserId);
   return await saveWithIndex(kv, "discord", key, link.discordUserId, link, audit, request);
@@ -146,7 +147,7 @@ export async function saveDiscordLink(
 
 /** The Discord user's link, or null. */
 export async function getDiscordLink(
-  kv: Deno.Kv,
+  kv: Kv,
   discordUserId: string,
 ): Promise<DiscordLink | null> {
   return (await kv.get<DiscordLink>(discordLinkKey(discordUserId))).value;
@@ -154,10 +155,10 @@ export async function getDiscordLink(
 
 /** Links (or re-links) a Telegram user to a GitHub account, as `saveDiscordLink` does. */
 export async function saveTelegramLink(
-  kv: Deno.Kv,
+  kv: Kv,
   link: TelegramLink,
   audit?: AuditEntry,
-  request?: Deno.KvEntry<unknown>,
+  request?: KvEntry<unknown>,
 ): Promise<boolean> {
   const key = telegramLinkKey(link.telegramUserId);
   return await saveWithIndex(kv, "telegram", key, link.telegramUserId, link, audit, request);
@@ -165,7 +166,7 @@ export async function saveTelegramLink(
 
 /** The Telegram user's link, or null. */
 export async function getTelegramLink(
-  kv: Deno.Kv,
+  kv: Kv,
   telegramUserId: string,
 ): Promise<TelegramLink | null> {
   return (await kv.get<TelegramLink>(telegramLinkKey(telegramUserId))).value;
@@ -173,7 +174,7 @@ export async function getTelegramLink(
 
 /** Removes a Discord user's link (audited as `auditOf` says); true when there was one. */
 export async function deleteDiscordLink(
-  kv: Deno.Kv,
+  kv: Kv,
   discordUserId: string,
   auditOf?: (link: ChatLink) => AuditEntry,
 ): Promise<boolean> {
@@ -183,7 +184,7 @@ export async function deleteDiscordLink(
 
 /** Removes a Telegram user's link (audited as `auditOf` says); true when there was one. */
 export async function deleteTelegramLink(
-  kv: Deno.Kv,
+  kv: Kv,
   telegramUserId: string,
   auditOf?: (link: ChatLink) => AuditEntry,
 ): Promise<boolean> {
@@ -196,7 +197,7 @@ export async function deleteTelegramLink(
  * first, at most five; none for a value that is not a GitHub login.
  */
 export async function chatUsersLinkedTo(
-  kv: Deno.Kv,
+  kv: Kv,
   platform: Platform,
   login: string,
 ): Promise<string[]> {

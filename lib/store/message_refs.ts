@@ -9,6 +9,7 @@
  * written before they carried the internal id belong to the group with that id when they were
  * sent no earlier than the group was created (a new internal id is a ULID of its creation time).
  */
+import type { AtomicOperation, Kv } from "./backend/types.ts";
 import { decodeUlidTime } from "../ulid.ts";
 import type { Platform } from "../types.ts";
 import { readGroupEntry } from "./group_set.ts";
@@ -68,7 +69,7 @@ function validPlace(place: MessagePlace): boolean {
 
 /** Records what the notification at `place` is about; a malformed place is ignored. */
 export async function saveMessageRef(
-  kv: Deno.Kv,
+  kv: Kv,
   place: MessagePlace,
   subject: MessageSubject,
   now: number = Date.now(),
@@ -82,11 +83,11 @@ export async function saveMessageRef(
  * the same commit as the rest of `op` (a malformed place adds nothing).
  */
 export function addMessageRef(
-  op: Deno.AtomicOperation,
+  op: AtomicOperation,
   place: MessagePlace,
   subject: MessageSubject,
   now: number,
-): Deno.AtomicOperation {
+): AtomicOperation {
   if (!validPlace(place)) return op;
   const ref: MessageRef = { ...place, subject, sentAt: now };
   return op.set(keyOf(place), ref, { expireIn: MESSAGE_REF_LIFETIME_MS });
@@ -96,7 +97,7 @@ export function addMessageRef(
 const NEW_INTERNAL_ID = /^#[0-9A-HJKMNP-TV-Z]{26}$/i;
 
 /** Whether `ref` was sent by the group that has its group id now (module comment). */
-async function sentByCurrentGroup(kv: Deno.Kv, ref: MessageRef): Promise<boolean> {
+async function sentByCurrentGroup(kv: Kv, ref: MessageRef): Promise<boolean> {
   const current = (await readGroupEntry(kv, ref.subject.groupId)).entry;
   if (!current) return true; // no group has the id: the route lookup finds nothing to act for
   if (ref.subject.groupInternalId !== undefined) {
@@ -110,7 +111,7 @@ async function sentByCurrentGroup(kv: Deno.Kv, ref: MessageRef): Promise<boolean
  * What the notification at `place` is about, or null (unknown, expired, malformed, or sent by
  * an earlier group with the same id).
  */
-export async function getMessageRef(kv: Deno.Kv, place: MessagePlace): Promise<MessageRef | null> {
+export async function getMessageRef(kv: Kv, place: MessagePlace): Promise<MessageRef | null> {
   if (!validPlace(place)) return null;
   const ref = (await kv.get<MessageRef>(keyOf(place))).value;
   if (!ref || ref.sentAt + MESSAGE_REF_LIFETIME_MS <= Date.now()) return null;
@@ -119,7 +120,7 @@ export async function getMessageRef(kv: Deno.Kv, place: MessagePlace): Promise<M
 
 /** The most recent notifications of a chat (by message id, newest first), at most `limit`. */
 export async function recentMessageRefs(
-  kv: Deno.Kv,
+  kv: Kv,
   platform: Platform,
   chatId: string,
   limit = 25,

@@ -14,6 +14,7 @@
  * Event kinds and platforms come from senders; the maps keyed by them have no
  * prototype, so no kind (`__proto__`, `constructor`) reaches an inherited member.
  */
+import type { AtomicOperation, Kv, KvU64 } from "./backend/types.ts";
 import { internalIdsOf, readGroupSet } from "./group_set.ts";
 import { deliveryCounterKey, deliveryCountersBetween, deliveryCountersRoot } from "./keys.ts";
 import {
@@ -67,10 +68,10 @@ export function isWithdrawal(status: string): status is WithdrawnStatus {
  * `ok`, its latency since the event was accepted.
  */
 export function countOutcome(
-  op: Deno.AtomicOperation,
+  op: AtomicOperation,
   log: SendLog,
   at: number,
-): Deno.AtomicOperation {
+): AtomicOperation {
   const day = utcDay(at);
   const scopes = [counterScope(undefined), counterScope(historyIdOf(log))];
   for (const scope of scopes) {
@@ -87,7 +88,7 @@ export function countOutcome(
  * in its lane: a withdrawal counter on the day its outcome was counted (`updatedAt`, the time
  * of its last attempt), so the unit counts again only by the outcome of its next attempts.
  */
-export function withdrawOutcome(op: Deno.AtomicOperation, log: SendLog): Deno.AtomicOperation {
+export function withdrawOutcome(op: AtomicOperation, log: SendLog): AtomicOperation {
   if (log.status !== "failed" && log.status !== "dead") return op;
   const day = utcDay(log.updatedAt);
   const withdrawn: WithdrawnStatus = `withdrawn:${log.status}`;
@@ -158,7 +159,7 @@ function countsAt(map: Record<string, OutcomeCounts>, key: string): OutcomeCount
 
 /** The newest failed or dead units whose last attempt was at or after `since`. */
 async function recentFailures(
-  kv: Deno.Kv,
+  kv: Kv,
   internalIds: readonly (string | undefined)[],
   since: number,
 ): Promise<SendLog[]> {
@@ -185,7 +186,7 @@ export interface MetricsOptions {
   now?: number;
 }
 
-async function internalIdsFor(kv: Deno.Kv, options: MetricsOptions) {
+async function internalIdsFor(kv: Kv, options: MetricsOptions) {
   if (options.groupIds === undefined) return options.groupInternalIds ?? [undefined];
   const internalIds = internalIdsOf(await readGroupSet(kv));
   return options.groupIds.flatMap((id) => internalIds.get(id) ?? []);
@@ -198,7 +199,7 @@ async function internalIdsFor(kv: Deno.Kv, options: MetricsOptions) {
  * status and day, plus the newest failures.
  */
 export async function readMetrics(
-  kv: Deno.Kv,
+  kv: Kv,
   options: MetricsOptions = {},
 ): Promise<DeliveryMetrics> {
   const days = Math.min(Math.max(Math.trunc(options.days ?? 7), 1), 366);
@@ -211,7 +212,7 @@ export async function readMetrics(
   const byEvent: Record<string, OutcomeCounts> = Object.create(null);
   const byDayMap = new Map<string, DayCounts>();
   for (const internalId of internalIds) {
-    const entries = kv.list<Deno.KvU64>(
+    const entries = kv.list<KvU64>(
       deliveryCountersBetween(counterScope(internalId), from, to),
     );
     for await (const entry of entries) {
@@ -252,7 +253,7 @@ export async function readMetrics(
  * week); returns how many.
  */
 export async function pruneCounters(
-  kv: Deno.Kv,
+  kv: Kv,
   retentionMs: number,
   now = Date.now(),
 ): Promise<number> {

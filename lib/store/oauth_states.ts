@@ -4,6 +4,7 @@
  * state expires: marking it is one atomic create-if-absent, so a state works at most once even
  * when two callbacks race, and a replay finds the mark.
  */
+import type { Kv } from "./backend/types.ts";
 import { usedOAuthStateKey } from "./keys.ts";
 
 /** How long a state may wait for its callback. */
@@ -26,7 +27,7 @@ export type OAuthFlow =
  * false when it was used already.
  */
 export async function markOAuthStateUsed(
-  kv: Deno.Kv,
+  kv: Kv,
   stateId: string,
   expiresAt: number,
   now: number = Date.now(),

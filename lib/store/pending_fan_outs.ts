@@ -9,6 +9,7 @@
  * back while the job worker retries it; a job that failed its last attempt is
  * parked, and re-queuing it sets the marks again.
  */
+import type { AtomicOperation, Kv } from "./backend/types.ts";
 import {
   fanOutPendingKey,
   fanOutPendingPrefix,
@@ -31,17 +32,17 @@ const SCAN_LIMIT = 100;
 
 /** Adds to `op` the mark of an event accepted (or its job re-queued) at `now`. */
 export function markFanOutPending(
-  op: Deno.AtomicOperation,
+  op: AtomicOperation,
   eventId: string,
   now: number,
-): Deno.AtomicOperation {
+): AtomicOperation {
   return op.set(fanOutPendingKey(eventId), { since: now } satisfies PendingFanOut, {
     expireIn: MARK_LIFETIME_MS,
   });
 }
 
 /** Clears the mark: the event's units all exist (or it has none), or its deliver job failed. */
-export async function clearFanOutPending(kv: Deno.Kv, eventId: string): Promise<void> {
+export async function clearFanOutPending(kv: Kv, eventId: string): Promise<void> {
   await kv.delete(fanOutPendingKey(eventId));
 }
 
@@ -52,7 +53,7 @@ export async function clearFanOutPending(kv: Deno.Kv, eventId: string): Promise<
  * marks, oldest first.
  */
 export async function hasOlderFanOutPending(
-  kv: Deno.Kv,
+  kv: Kv,
   eventId: string,
   liveAfter: number,
 ): Promise<boolean> {
@@ -71,7 +72,7 @@ export async function hasOlderFanOutPending(
  * failed its last attempt; the sweep re-queues it and marks its fan-out
  * pending again).
  */
-export async function hasOlderParkedJob(kv: Deno.Kv, eventId: string): Promise<boolean> {
+export async function hasOlderParkedJob(kv: Kv, eventId: string): Promise<boolean> {
   const older = kv.list({ prefix: undeliveredJobsPrefix(), end: undeliveredJobKey(eventId) }, {
     limit: 1,
   });
@@ -88,7 +89,7 @@ const REQUEUE_LIMIT = 100;
  * re-queues them).
  */
 export async function listStalledFanOuts(
-  kv: Deno.Kv,
+  kv: Kv,
   before: number,
 ): Promise<{ eventId: string; versionstamp: string }[]> {
   const stalled: { eventId: string; versionstamp: string }[] = [];
@@ -104,7 +105,7 @@ export async function listStalledFanOuts(
 
 /** Which of `eventIds` still have their fan-out pending (read as one range when they sort close). */
 export async function pendingAmong(
-  kv: Deno.Kv,
+  kv: Kv,
   eventIds: readonly string[],
 ): Promise<Set<string>> {
   const marks = await readIds(kv, fanOutPendingPrefix(), eventIds);

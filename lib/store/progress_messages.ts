@@ -10,6 +10,7 @@
  * per group are no longer read; they expire within the 30 days, and meanwhile a subject they
  * covered gets one new message.
  */
+import type { Kv, KvKey } from "./backend/types.ts";
 import type { Platform } from "../types.ts";
 import { progressMessageKey } from "./keys.ts";
 
@@ -45,7 +46,7 @@ function fits(value: string): boolean {
   return value.length > 0 && value.length <= MAX_PART_LENGTH;
 }
 
-function keyOf(at: ProgressPlace): Deno.KvKey | null {
+function keyOf(at: ProgressPlace): KvKey | null {
   return fits(at.place) && fits(at.subjectKey)
     ? progressMessageKey(at.groupInternalId, at.platform, at.place, at.subjectKey)
     : null;
@@ -53,7 +54,7 @@ function keyOf(at: ProgressPlace): Deno.KvKey | null {
 
 /** The message recorded for `at`, or null (none, expired, or a malformed place). */
 export async function getProgressMessage(
-  kv: Deno.Kv,
+  kv: Kv,
   at: ProgressPlace,
 ): Promise<ProgressMessage | null> {
   const key = keyOf(at);
@@ -62,7 +63,7 @@ export async function getProgressMessage(
 
 /** Records `messageId` as the message of `at` (replacing any earlier one). */
 export async function saveProgressMessage(
-  kv: Deno.Kv,
+  kv: Kv,
   at: ProgressPlace,
   messageId: string,
   now: number,
@@ -85,7 +86,7 @@ export async function saveProgressMessage(
  * a pull request or issue stays its card); true when it was recorded.
  */
 export async function saveFirstProgressMessage(
-  kv: Deno.Kv,
+  kv: Kv,
   at: ProgressPlace,
   messageId: string,
   now: number,

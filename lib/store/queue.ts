@@ -10,6 +10,7 @@
  * and leases that ran out). On shutdown it stops claiming and lets running handlers finish;
  * a job still running when the bound ends comes back when its lease runs out.
  */
+import type { Kv, KvEntry } from "./backend/types.ts";
 import type { Logger } from "../log.ts";
 import {
   buryJob,
@@ -74,7 +75,7 @@ function describe(error: unknown): string {
 
 /** Starts a worker running the jobs in `kv` with handlers by message type. */
 export function startQueueWorker(
-  kv: Deno.Kv,
+  kv: Kv,
   handlers: Record<string, QueueHandler>,
   log: Logger,
   options: QueueWorkerOptions = {},
@@ -107,7 +108,7 @@ export function startQueueWorker(
   });
 
   /** Finished jobs waiting to be removed, several per commit. */
-  const finished: { entry: Deno.KvEntry<JobRecord>; removed: PromiseWithResolvers<void> }[] = [];
+  const finished: { entry: KvEntry<JobRecord>; removed: PromiseWithResolvers<void> }[] = [];
   let removing: Promise<void> | null = null;
 
   async function removeFinished(): Promise<void> {
@@ -130,14 +131,14 @@ export function startQueueWorker(
   }
 
   /** Removes a finished job, together with others finished meanwhile. */
-  function finish(entry: Deno.KvEntry<JobRecord>): Promise<void> {
+  function finish(entry: KvEntry<JobRecord>): Promise<void> {
     const removed = Promise.withResolvers<void>();
     finished.push({ entry, removed });
     removing ??= removeFinished();
     return removed.promise;
   }
 
-  async function settle(claimed: Deno.KvEntry<JobRecord>, failure: unknown): Promise<void> {
+  async function settle(claimed: KvEntry<JobRecord>, failure: unknown): Promise<void> {
     const { message, attempts, id } = claimed.value;
     if (failure === undefined) {
       await finish(claimed);
@@ -160,7 +161,7 @@ export function startQueueWorker(
     await retryTransient(log, "retry a job", () => retryJob(kv, claimed, dueAt, reason));
   }
 
-  async function run(claimed: Deno.KvEntry<JobRecord>): Promise<void> {
+  async function run(claimed: KvEntry<JobRecord>): Promise<void> {
     const { message } = claimed.value;
     const handler = Object.hasOwn(handlers, message.type) ? handlers[message.type] : undefined;
     if (!handler) {
@@ -187,7 +188,7 @@ export function startQueueWorker(
     await settle(held, failure);
   }
 
-  function start(claimed: Deno.KvEntry<JobRecord>) {
+  function start(claimed: KvEntry<JobRecord>) {
     const job: Promise<void> = run(claimed)
       .catch((error) =>
         log.error("job bookkeeping failed; the job comes back when its lease ends", {

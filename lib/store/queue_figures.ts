@@ -5,6 +5,7 @@
  * accepted. Counting reads keys only and stops at
  * {@link QUEUE_COUNT_LIMIT} per collection, so a scrape stays cheap however long the backlog.
  */
+import type { Kv, KvKey, KvKeyPart } from "./backend/types.ts";
 import { acceptedAt } from "./latency.ts";
 import {
   deadJobsPrefix,
@@ -34,9 +35,9 @@ export interface QueueFigures {
 }
 
 /** Counts the keys under `prefix` (up to the limit) and returns the first key's last part. */
-async function countKeys(kv: Deno.Kv, prefix: Deno.KvKey) {
+async function countKeys(kv: Kv, prefix: KvKey) {
   let count = 0;
-  let first: Deno.KvKeyPart | undefined;
+  let first: KvKeyPart | undefined;
   for await (const entry of kv.list({ prefix }, { limit: QUEUE_COUNT_LIMIT })) {
     if (count === 0) first = entry.key[entry.key.length - 1];
     count++;
@@ -45,12 +46,12 @@ async function countKeys(kv: Deno.Kv, prefix: Deno.KvKey) {
 }
 
 /** The time an id starting with an event's ulid (an event id or a unit's log id) was accepted. */
-function acceptedTimeOf(id: Deno.KvKeyPart | undefined, fallback: number): number | undefined {
+function acceptedTimeOf(id: KvKeyPart | undefined, fallback: number): number | undefined {
   return typeof id === "string" ? acceptedAt(id.slice(0, 26), fallback) : undefined;
 }
 
 /** Reads the queue figures; ids sort by acceptance time, so each oldest is the first key. */
-export async function readQueueFigures(kv: Deno.Kv, now = Date.now()): Promise<QueueFigures> {
+export async function readQueueFigures(kv: Kv, now = Date.now()): Promise<QueueFigures> {
   const [units, fanOuts, parked, dead] = await Promise.all([
     countKeys(kv, sendLogByStatusPrefix("retrying")),
     countKeys(kv, fanOutPendingPrefix()),

@@ -5,6 +5,7 @@
  * versionstamp, then deletes the old set. Readers go through the pointer, so they always see
  * one whole set, in stored order.
  */
+import type { AtomicCheck, AtomicOperation, Kv } from "./backend/types.ts";
 import { decodeUlidTime, ulid } from "../ulid.ts";
 import { MAX_ROUTE_BYTES, MAX_ROUTES } from "../limits.ts";
 import type { Route } from "../types.ts";
@@ -43,9 +44,9 @@ export interface ReplaceOptions {
   /** Audit entries committed in the same atomic operation as the switch. */
   audits?: readonly AuditEntry[];
   /** More checks the switch must pass (a conflict otherwise). */
-  checks?: readonly Deno.AtomicCheck[];
+  checks?: readonly AtomicCheck[];
   /** Adds more writes to the switch's atomic operation (they happen with it or not at all). */
-  alongside?: (op: Deno.AtomicOperation) => void;
+  alongside?: (op: AtomicOperation) => void;
 }
 
 /** A set still pending after this long was left by a crashed replacement. */
@@ -58,7 +59,7 @@ const ATTEMPTS = 10;
 const encoder = new TextEncoder();
 
 /** Reads the current routes through the pointer: one whole set, in stored order. */
-export async function getRoutes(kv: Deno.Kv): Promise<StoredRoutes> {
+export async function getRoutes(kv: Kv): Promise<StoredRoutes> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const pointer = await kv.get<RoutesPointer>(routesPointerKey());
     if (pointer.value === null) return { routes: [], versionstamp: pointer.versionstamp };
@@ -74,12 +75,12 @@ export async function getRoutes(kv: Deno.Kv): Promise<StoredRoutes> {
 }
 
 /** One group's routes, in stored order, with the versionstamp of the whole set. */
-export async function getGroupRoutes(kv: Deno.Kv, groupId: string): Promise<StoredRoutes> {
+export async function getGroupRoutes(kv: Kv, groupId: string): Promise<StoredRoutes> {
   const stored = await getRoutes(kv);
   return { ...stored, routes: stored.routes.filter((route) => route.groupId === groupId) };
 }
 
-async function writeSet(kv: Deno.Kv, setId: string, routes: readonly Route[]): Promise<void> {
+async function writeSet(kv: Kv, setId: string, routes: readonly Route[]): Promise<void> {
   let op = kv.atomic().set(routeSetPendingKey(setId), Date.now());
   let batchRoutes = 0;
   let batchBytes = 0;
@@ -98,12 +99,12 @@ async function writeSet(kv: Deno.Kv, setId: string, routes: readonly Route[]): P
   await commitOrThrow(op);
 }
 
-async function commitOrThrow(op: Deno.AtomicOperation): Promise<void> {
+async function commitOrThrow(op: AtomicOperation): Promise<void> {
   const result = await op.commit();
   if (!result.ok) throw new Error("writing a route set failed");
 }
 
-async function deleteSet(kv: Deno.Kv, setId: string): Promise<void> {
+async function deleteSet(kv: Kv, setId: string): Promise<void> {
   let op = kv.atomic().delete(routeSetPendingKey(setId));
   let batch = 1;
   for await (const entry of kv.list({ prefix: routeSetPrefix(setId) })) {
@@ -119,7 +120,7 @@ async function deleteSet(kv: Deno.Kv, setId: string): Promise<void> {
 }
 
 /** Deletes route sets left pending by replacements that crashed before switching. */
-export async function sweepOrphanRouteSets(kv: Deno.Kv, now = Date.now()): Promise<number> {
+export async function sweepOrphanRouteSets(kv: Kv, now = Date.now()): Promise<number> {
   let swept = 0;
   for await (const entry of kv.list({ prefix: routeSetsPendingPrefix() })) {
     const setId = String(entry.key[1]);
@@ -145,7 +146,7 @@ function refusal(routes: readonly Route[]): ReplaceRoutesResult | null {
  * otherwise the result is a conflict. Without it, the last writer wins.
  */
 export async function replaceRoutes(
-  kv: Deno.Kv,
+  kv: Kv,
   routes: readonly Route[],
   expectedVersionstamp?: string | null,
   options: ReplaceOptions = {},
@@ -197,7 +198,7 @@ function withGroupRoutes(all: readonly Route[], groupId: string, routes: readonl
  * `expectedVersionstamp` works as in `replaceRoutes`.
  */
 export async function replaceGroupRoutes(
-  kv: Deno.Kv,
+  kv: Kv,
   groupId: string,
   routes: readonly Route[],
   expectedVersionstamp?: string | null,
@@ -224,7 +225,7 @@ export async function replaceGroupRoutes(
 }
 
 /** The route pointer's versionstamp: it changes with every replacement (null before the first). */
-export async function routesVersion(kv: Deno.Kv): Promise<string | null> {
+export async function routesVersion(kv: Kv): Promise<string | null> {
   return (await kv.get(routesPointerKey())).versionstamp;
 }
 
@@ -232,7 +233,7 @@ export async function routesVersion(kv: Deno.Kv): Promise<string | null> {
  * The route pointer's versionstamp as KV's watch reports it: once at the start, then after
  * changes. Cancelling the stream stops the watch.
  */
-export function watchRoutesVersion(kv: Deno.Kv): ReadableStream<string | null> {
+export function watchRoutesVersion(kv: Kv): ReadableStream<string | null> {
   const changes = kv.watch([routesPointerKey()]).getReader();
   return new ReadableStream({
     async pull(controller) {

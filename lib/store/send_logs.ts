@@ -8,6 +8,7 @@
  * internal id (`group_set.ts`), so logs follow their group through renames and
  * never pass to a later group with the same id.
  */
+import type { AtomicOperation, Kv, KvEntry, KvKey } from "./backend/types.ts";
 import type { Provider, Target } from "../types.ts";
 import { listValues, readIndexed, valuesOf } from "./batch.ts";
 import { readGroupEntry } from "./group_set.ts";
@@ -115,7 +116,7 @@ export function historyIdOf(log: SendLog): string {
   return log.groupInternalId ?? log.groupId;
 }
 
-function indexKeys(log: SendLog): Deno.KvKey[] {
+function indexKeys(log: SendLog): KvKey[] {
   const group = historyIdOf(log);
   return [
     sendLogByGroupKey(group, log.id),
@@ -131,11 +132,11 @@ function indexKeys(log: SendLog): Deno.KvKey[] {
  * removing the index entries of `previous` that the new status retires.
  */
 export function putSendLog(
-  op: Deno.AtomicOperation,
+  op: AtomicOperation,
   log: SendLog,
   previous: SendLog | null,
   expireIn: number,
-): Deno.AtomicOperation {
+): AtomicOperation {
   if (previous && previous.status !== log.status) {
     op.delete(sendLogByStatusKey(previous.status, log.id));
     op.delete(sendLogByGroupStatusKey(historyIdOf(previous), previous.status, log.id));
@@ -147,22 +148,22 @@ export function putSendLog(
 
 /** The send log with that id, with its versionstamp, or null. */
 export async function getSendLogEntry(
-  kv: Deno.Kv,
+  kv: Kv,
   logId: string,
-): Promise<Deno.KvEntry<SendLog> | null> {
+): Promise<KvEntry<SendLog> | null> {
   const entry = await kv.get<SendLog>(sendLogKey(logId));
-  return entry.versionstamp === null ? null : entry as Deno.KvEntry<SendLog>;
+  return entry.versionstamp === null ? null : entry as KvEntry<SendLog>;
 }
 
 /** The send log with that id, or null. */
-export async function getSendLog(kv: Deno.Kv, logId: string): Promise<SendLog | null> {
+export async function getSendLog(kv: Kv, logId: string): Promise<SendLog | null> {
   return (await kv.get<SendLog>(sendLogKey(logId))).value;
 }
 
 /** A query whose group is named by internal id only. */
 type ResolvedQuery = Omit<SendLogQuery, "groupId">;
 
-function indexFor(query: ResolvedQuery): { prefix: Deno.KvKey; byId: boolean } {
+function indexFor(query: ResolvedQuery): { prefix: KvKey; byId: boolean } {
   const group = query.groupInternalId;
   if (query.deliveryId !== undefined) {
     return { prefix: sendLogByDeliveryPrefix(query.deliveryId), byId: true };
@@ -193,8 +194,8 @@ const MAX_PAGE = 200;
 
 /** The records under `prefix` newest first, below the cursor: read through an index or listed. */
 function newestFirst(
-  kv: Deno.Kv,
-  { prefix, byId }: { prefix: Deno.KvKey; byId: boolean },
+  kv: Kv,
+  { prefix, byId }: { prefix: KvKey; byId: boolean },
   cursor: string | undefined,
 ): AsyncIterable<SendLog> {
   const selector = selectBelow(prefix, cursor);
@@ -210,7 +211,7 @@ function newestFirst(
  * previous page.
  */
 export async function listSendLogs(
-  kv: Deno.Kv,
+  kv: Kv,
   { groupId, ...rest }: SendLogQuery = {},
 ): Promise<SendLogPage> {
   const query: ResolvedQuery = rest;
@@ -229,7 +230,7 @@ export async function listSendLogs(
 }
 
 /** Every send log of one delivery (all its events, routes and targets), oldest first. */
-export async function listDeliveryLogs(kv: Deno.Kv, deliveryId: string): Promise<SendLog[]> {
+export async function listDeliveryLogs(kv: Kv, deliveryId: string): Promise<SendLog[]> {
   const index = { prefix: sendLogByDeliveryPrefix(deliveryId) };
   return await Array.fromAsync(valuesOf(readIndexed<SendLog>(kv, index, sendLogKey)));
 }

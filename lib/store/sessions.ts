@@ -3,6 +3,7 @@
  * a record in KV under the id's sha256 (so the store never holds a usable
  * cookie value), kept as long as the cookie: 7 days.
  */
+import type { Kv } from "./backend/types.ts";
 import { randomToken, sha256Hex } from "../crypto.ts";
 import { addAuditEntry, type AuditEntry } from "./audit.ts";
 import { sessionKey } from "./keys.ts";
@@ -25,7 +26,7 @@ export interface Session {
  * `audit`, if given, is committed in the same atomic write.
  */
 export async function createSession(
-  kv: Deno.Kv,
+  kv: Kv,
   user: { userId: string; login: string },
   now: number = Date.now(),
   audit?: AuditEntry,
@@ -48,7 +49,7 @@ export async function createSession(
 
 /** The session for a cookie value, or null when unknown or past its lifetime. */
 export async function getSession(
-  kv: Deno.Kv,
+  kv: Kv,
   sessionId: string,
   now: number = Date.now(),
 ): Promise<Session | null> {
@@ -61,7 +62,7 @@ export async function getSession(
  * `audit`, if given, is committed in the same atomic write.
  */
 export async function deleteSession(
-  kv: Deno.Kv,
+  kv: Kv,
   sessionId: string,
   audit?: AuditEntry,
 ): Promise<void> {

@@ -3,6 +3,7 @@
  * a group, its webhook secret, a route, a delivery. Each step is a handful of small reads
  * (no record is read whole), so the overview can ask on every visit.
  */
+import type { Kv, KvKey } from "./backend/types.ts";
 import { GET_MANY_LIMIT } from "./batch.ts";
 import { routesPointerKey, sendLogByGroupPrefix, sendLogsPrefix, tenantKey } from "./keys.ts";
 import type { RoutesPointer } from "./routes.ts";
@@ -28,12 +29,12 @@ export interface ProgressScope {
 
 const DONE: SetupProgress = { group: true, webhook: true, route: true, delivery: true };
 
-async function anyListed(kv: Deno.Kv, prefix: Deno.KvKey): Promise<boolean> {
+async function anyListed(kv: Kv, prefix: KvKey): Promise<boolean> {
   for await (const _ of kv.list({ prefix }, { limit: 1 })) return true;
   return false;
 }
 
-async function anyDelivery(kv: Deno.Kv, scope: ProgressScope): Promise<boolean> {
+async function anyDelivery(kv: Kv, scope: ProgressScope): Promise<boolean> {
   if (scope.everything) return await anyListed(kv, sendLogsPrefix());
   for (const group of scope.groups) {
     if (await anyListed(kv, sendLogByGroupPrefix(group.internalId))) return true;
@@ -41,7 +42,7 @@ async function anyDelivery(kv: Deno.Kv, scope: ProgressScope): Promise<boolean> 
   return false;
 }
 
-async function anyWebhookSecret(kv: Deno.Kv, scope: ProgressScope): Promise<boolean> {
+async function anyWebhookSecret(kv: Kv, scope: ProgressScope): Promise<boolean> {
   for (let start = 0; start < scope.groups.length; start += GET_MANY_LIMIT) {
     const batch = scope.groups.slice(start, start + GET_MANY_LIMIT);
     const entries = await kv.getMany(batch.map((group) => tenantKey(group.id)));
@@ -50,7 +51,7 @@ async function anyWebhookSecret(kv: Deno.Kv, scope: ProgressScope): Promise<bool
   return false;
 }
 
-async function anyRoute(kv: Deno.Kv, scope: ProgressScope): Promise<boolean> {
+async function anyRoute(kv: Kv, scope: ProgressScope): Promise<boolean> {
   const pointer = await kv.get<RoutesPointer>(routesPointerKey());
   if (!pointer.value || pointer.value.count === 0) return false;
   if (scope.everything) return true;
@@ -62,7 +63,7 @@ async function anyRoute(kv: Deno.Kv, scope: ProgressScope): Promise<boolean> {
  * The first-run steps done within `scope`. A delivery means the whole path was walked, so
  * then every step counts as done without reading further.
  */
-export async function readSetupProgress(kv: Deno.Kv, scope: ProgressScope): Promise<SetupProgress> {
+export async function readSetupProgress(kv: Kv, scope: ProgressScope): Promise<SetupProgress> {
   if (scope.groups.length === 0) {
     return { group: false, webhook: false, route: false, delivery: false };
   }

@@ -3,9 +3,10 @@
  * exactly when nothing was written in between (a write gives its keys new versionstamps), so
  * tests use it to show that a refused request changed nothing.
  */
+import type { Kv, KvKey } from "./backend/types.ts";
 
 /** A key in a comparable text form (byte arrays and big integers spelled out). */
-function keyText(key: Deno.KvKey): string {
+function keyText(key: KvKey): string {
   return JSON.stringify(key.map((part) => {
     if (part instanceof Uint8Array) return { bytes: [...part] };
     if (typeof part === "bigint") return { bigint: part.toString() };
@@ -14,7 +15,7 @@ function keyText(key: Deno.KvKey): string {
 }
 
 /** Every key of the store (as text) with its versionstamp. */
-export async function snapshotStore(kv: Deno.Kv): Promise<Map<string, string>> {
+export async function snapshotStore(kv: Kv): Promise<Map<string, string>> {
   const snapshot = new Map<string, string>();
   for await (const entry of kv.list({ prefix: [] })) {
     snapshot.set(keyText(entry.key), entry.versionstamp);

@@ -9,6 +9,7 @@
  * entry are one atomic write, checked against the allowlist epoch so a target allowed for
  * another group meanwhile is never claimed twice.
  */
+import type { AtomicCheck, Kv } from "./backend/types.ts";
 import { ID_PATTERN } from "../ids.ts";
 import { MAX_ALLOWED_TARGETS } from "../limits.ts";
 import { describeTargetRef, type TargetRef, targetRefKey } from "../target_ref.ts";
@@ -34,7 +35,7 @@ export type ClaimResult =
 const ATTEMPTS = 5;
 
 /** Whether a group other than `groupId` has the target on its list. */
-async function allowedElsewhere(kv: Deno.Kv, groupId: string, key: string): Promise<boolean> {
+async function allowedElsewhere(kv: Kv, groupId: string, key: string): Promise<boolean> {
   for await (const entry of kv.list<AllowedTargetsRecord>({ prefix: allowedTargetsPrefix() })) {
     if (entry.key[1] === groupId) continue;
     if (entry.value.targets.some((allowed) => targetRefKey(allowed.target) === key)) return true;
@@ -54,7 +55,7 @@ function refusal(reason: ClaimRefusal, message: string): ClaimResult {
  * without a write.
  */
 export async function claimTarget(
-  kv: Deno.Kv,
+  kv: Kv,
   groupId: string,
   ref: TargetRef,
   actor: AuditActor,
@@ -66,7 +67,7 @@ export async function claimTarget(
     const epoch = await kv.get(allowedTargetsEpochKey());
     const { entry, version } = await readGroupEntry(kv, groupId);
     if (entry === null) return refusal("unknown_group", `There is no group ${groupId}.`);
-    const groups: Deno.AtomicCheck = { key: groupsPointerKey(), versionstamp: version };
+    const groups: AtomicCheck = { key: groupsPointerKey(), versionstamp: version };
     const member = entry.group.members.find((m) => m.userId === actor.userId);
     if (!member || member.role === "viewer") {
       return refusal(

@@ -6,6 +6,7 @@
  * never put back. A shared instance's super admin should review the lists afterwards
  * (`GET /admin/api/groups/:id/targets` shows them, with every route target they refuse).
  */
+import type { Kv } from "./backend/types.ts";
 import { MAX_ALLOWED_TARGETS } from "../limits.ts";
 import { targetRefKey } from "../target_ref.ts";
 import type { Target } from "../types.ts";
@@ -36,7 +37,7 @@ function targetsByGroup(routes: readonly { groupId: string; targets: Target[] }[
  * answers how many targets it allowed (0 when the upgrade already ran).
  */
 export async function allowTargetsOfStoredRoutes(
-  kv: Deno.Kv,
+  kv: Kv,
   now: number = Date.now(),
 ): Promise<number> {
   if ((await kv.get(allowedTargetsUpgradedKey())).versionstamp !== null) return 0;

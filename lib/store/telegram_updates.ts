@@ -9,13 +9,14 @@
  * claims one, and updates chat-ops ignores claim nothing. So the store holds at most one small
  * key per update Telegram delivered in the last day: the bot's own traffic.
  */
+import type { Kv } from "./backend/types.ts";
 import { telegramUpdateKey } from "./keys.ts";
 
 /** How long a taken update is remembered. */
 export const UPDATE_MEMORY_MS = 24 * 60 * 60 * 1000;
 
 /** True for the first instance to take `updateId`; false for a repeat. */
-export async function claimTelegramUpdate(kv: Deno.Kv, updateId: number): Promise<boolean> {
+export async function claimTelegramUpdate(kv: Kv, updateId: number): Promise<boolean> {
   const key = telegramUpdateKey(updateId);
   const result = await kv.atomic()
     .check({ key, versionstamp: null })

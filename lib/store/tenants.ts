@@ -15,6 +15,7 @@
  * secret stored in plain text before the key was set is still read, and is
  * sealed in place the first time it is read with the key.
  */
+import type { AtomicOperation, Kv, KvEntry } from "./backend/types.ts";
 import { openToken, sealToken } from "../at_rest.ts";
 import { randomHex } from "../crypto.ts";
 import { addAuditEntry, type AuditEntry, currentInternalIds } from "./audit.ts";
@@ -57,7 +58,7 @@ export type SecretSlot = "current" | "previous";
 export interface GroupSecrets {
   current: ActiveSecret;
   previous?: ActiveSecret & { expiresAt: number };
-  entry: Deno.KvEntry<StoredGroupSecret>;
+  entry: KvEntry<StoredGroupSecret>;
 }
 
 const SECRET_BYTES = 32;
@@ -80,10 +81,10 @@ export async function storedSecretRecord(
  * null when there is none or it cannot be opened with the key.
  */
 async function readRecord(
-  kv: Deno.Kv,
+  kv: Kv,
   groupId: string,
   encryptionKey: string | undefined,
-): Promise<{ entry: Deno.KvEntry<StoredGroupSecret>; secret: string } | null> {
+): Promise<{ entry: KvEntry<StoredGroupSecret>; secret: string } | null> {
   const entry = await kv.get<StoredGroupSecret>(tenantKey(groupId));
   if (entry.value === null) return null;
   const secret = await openToken(entry.value.secret, encryptionKey);
@@ -101,7 +102,7 @@ async function readRecord(
  * with a key is sealed in place.
  */
 export async function getGroupSecret(
-  kv: Deno.Kv,
+  kv: Kv,
   groupId: string,
   encryptionKey?: string,
 ): Promise<GroupSecret | null> {
@@ -114,7 +115,7 @@ export async function getGroupSecret(
  * period lasts (one that cannot be opened is left out). Null when the group has no secret.
  */
 export async function readGroupSecrets(
-  kv: Deno.Kv,
+  kv: Kv,
   groupId: string,
   encryptionKey: string | undefined,
   now: number,
@@ -149,7 +150,7 @@ function usedAt(lastUsedAt: number | undefined): { lastUsedAt?: number } {
  * regenerate, another webhook's note) nothing is written.
  */
 export async function noteSecretUsed(
-  kv: Deno.Kv,
+  kv: Kv,
   read: GroupSecrets,
   slot: SecretSlot,
   now: number,
@@ -166,8 +167,8 @@ export async function noteSecretUsed(
 
 /** Adds `audit`, if given, to `op` and commits; throws when the write does not go through. */
 async function commitWithAudit(
-  kv: Deno.Kv,
-  op: Deno.AtomicOperation,
+  kv: Kv,
+  op: AtomicOperation,
   audit: AuditEntry | undefined,
   groupId: string,
 ): Promise<void> {
@@ -178,8 +179,8 @@ async function commitWithAudit(
 
 /** Adds `audit`, if given, to `op` and commits; whether it went through. */
 async function tryCommitWithAudit(
-  kv: Deno.Kv,
-  op: Deno.AtomicOperation,
+  kv: Kv,
+  op: AtomicOperation,
   audit: AuditEntry | undefined,
 ): Promise<boolean> {
   if (audit) addAuditEntry(op, audit, await currentInternalIds(kv));
@@ -194,7 +195,7 @@ const WRITE_ATTEMPTS = 5;
  * Whether `change` wrote.
  */
 async function changeRecord(
-  kv: Deno.Kv,
+  kv: Kv,
   groupId: string,
   audit: AuditEntry | undefined,
   change: (stored: StoredGroupSecret | null) => StoredGroupSecret | undefined,
@@ -217,7 +218,7 @@ async function changeRecord(
  * same atomic write.
  */
 export async function regenerateGroupSecret(
-  kv: Deno.Kv,
+  kv: Kv,
   groupId: string,
   now: number = Date.now(),
   encryptionKey?: string,
@@ -247,7 +248,7 @@ export async function regenerateGroupSecret(
  * (none kept, or already expired at `now`); `audit`, if given, is committed in the same write.
  */
 export async function revokePreviousSecret(
-  kv: Deno.Kv,
+  kv: Kv,
   groupId: string,
   now: number,
   audit?: AuditEntry,
@@ -264,7 +265,7 @@ export async function revokePreviousSecret(
  * given, is committed in the same atomic write.
  */
 export async function deleteGroupSecret(
-  kv: Deno.Kv,
+  kv: Kv,
   groupId: string,
   audit?: AuditEntry,
 ): Promise<void> {
@@ -275,7 +276,7 @@ const GET_MANY_LIMIT = 10;
 
 /** Which of the groups have a webhook secret (their ingress is on), in a few batched reads. */
 export async function groupsWithSecret(
-  kv: Deno.Kv,
+  kv: Kv,
   groupIds: readonly string[],
 ): Promise<Set<string>> {
   const batches: string[][] = [];

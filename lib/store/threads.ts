@@ -9,6 +9,7 @@
  * internal ids keep their group id as internal id, so their cards are read as before; cards of
  * other groups recorded under the group id are no longer read and expire with the send logs.
  */
+import type { Kv } from "./backend/types.ts";
 import { threadCardKey, threadHeadKey } from "./keys.ts";
 
 /** The value at `["thread_cards", …]`. */
@@ -32,7 +33,7 @@ export interface CardPlace {
 
 /** The card of `subject` (`owner/repo#12`), when one was posted. */
 export async function getThreadCard(
-  kv: Deno.Kv,
+  kv: Kv,
   place: CardPlace,
   subject: string,
 ): Promise<ThreadCard | null> {
@@ -45,7 +46,7 @@ export async function getThreadCard(
  * card recorded stays; a later call only adds the thread id.
  */
 export async function saveThreadCard(
-  kv: Deno.Kv,
+  kv: Kv,
   place: CardPlace,
   subject: string,
   card: ThreadCard,
@@ -68,7 +69,7 @@ export async function saveThreadCard(
 
 /** The subject whose card the branch `head` (`owner/repo@refs/heads/x`) belongs to. */
 export async function subjectOfHead(
-  kv: Deno.Kv,
+  kv: Kv,
   place: CardPlace,
   head: string,
 ): Promise<string | null> {

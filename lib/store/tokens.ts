@@ -12,6 +12,7 @@
  * refresh token itself expires. A token without expiry (an OAuth App token)
  * is kept until it is revoked or replaced.
  */
+import type { Kv } from "./backend/types.ts";
 import { openToken, sealToken } from "../at_rest.ts";
 import { sha256Hex } from "../crypto.ts";
 import { addAuditEntry, type AuditEntry } from "./audit.ts";
@@ -91,7 +92,7 @@ export interface SaveOptions {
  * and the record changed meanwhile; otherwise it retries until written.
  */
 export async function saveToken(
-  kv: Deno.Kv,
+  kv: Kv,
   token: IssuedToken,
   options: SaveOptions = {},
 ): Promise<boolean> {
@@ -136,7 +137,7 @@ export async function saveToken(
  * decrypted with the configured key.
  */
 export async function getToken(
-  kv: Deno.Kv,
+  kv: Kv,
   userId: string,
   options: { encryptionKey?: string; now?: number } = {},
 ): Promise<UserToken | null> {
@@ -170,7 +171,7 @@ export async function getToken(
  * committed in the same atomic write, also when there was no token.
  */
 export async function deleteToken(
-  kv: Deno.Kv,
+  kv: Kv,
   userId: string,
   audit?: (removed: boolean) => AuditEntry,
 ): Promise<boolean> {
@@ -193,7 +194,7 @@ export async function deleteToken(
  * unknown, was replaced, or its record has expired.
  */
 export async function findTokenOwner(
-  kv: Deno.Kv,
+  kv: Kv,
   accessToken: string,
   now: number = Date.now(),
 ): Promise<{ userId: string; fresh: boolean } | null> {

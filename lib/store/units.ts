@@ -6,6 +6,7 @@
  * versionstamp, so a unit is created once, a successful unit is never sent
  * again, and its indexes and counters always agree with it.
  */
+import type { AtomicOperation, Kv, KvEntry, KvEntryMaybe } from "./backend/types.ts";
 import { addAuditEntry, type AuditEntry } from "./audit.ts";
 import { MAX_CHECKS_PER_COMMIT } from "./commit_limits.ts";
 import {
@@ -52,7 +53,7 @@ export interface NewUnit {
  * is idle. True when created, false when it already existed.
  */
 export async function createUnit(
-  kv: Deno.Kv,
+  kv: Kv,
   unit: NewUnit,
   now: number,
   retentionMs: number,
@@ -114,7 +115,7 @@ const GET_MANY_KEYS = 10;
  * were new.
  */
 export async function createUnitsTogether(
-  kv: Deno.Kv,
+  kv: Kv,
   units: readonly NewUnit[],
   now: number,
   retentionMs: number,
@@ -134,13 +135,13 @@ export async function createUnitsTogether(
 }
 
 async function createTogether(
-  kv: Deno.Kv,
+  kv: Kv,
   units: readonly NewUnit[],
   now: number,
   retentionMs: number,
 ): Promise<boolean> {
   const lanes = [...new Set(units.map((unit) => unit.lane))];
-  const runs = new Map<string, Deno.KvEntryMaybe<LaneRun>>();
+  const runs = new Map<string, KvEntryMaybe<LaneRun>>();
   for (let start = 0; start < lanes.length; start += GET_MANY_KEYS) {
     const some = lanes.slice(start, start + GET_MANY_KEYS);
     const read = await kv.getMany<LaneRun[]>(some.map((lane) => laneRunKey(lane)));
@@ -165,26 +166,26 @@ async function createTogether(
 
 /** A unit as read: its send log entry (null when gone) and rendered body (null when gone). */
 export interface StoredUnit {
-  log: Deno.KvEntry<SendLog> | null;
+  log: KvEntry<SendLog> | null;
   body: unknown;
 }
 
 /** A unit's send log and rendered body, in one read. */
-export async function getUnit(kv: Deno.Kv, logId: string): Promise<StoredUnit> {
+export async function getUnit(kv: Kv, logId: string): Promise<StoredUnit> {
   return (await getUnits(kv, [logId]))[0];
 }
 
 /** Several units' send logs and rendered bodies, in `logIds` order, five units per read. */
-export async function getUnits(kv: Deno.Kv, logIds: readonly string[]): Promise<StoredUnit[]> {
+export async function getUnits(kv: Kv, logIds: readonly string[]): Promise<StoredUnit[]> {
   const units: StoredUnit[] = [];
   const perRead = GET_MANY_KEYS / 2;
   for (let start = 0; start < logIds.length; start += perRead) {
     const some = logIds.slice(start, start + perRead);
     const read = await kv.getMany(some.flatMap((id) => [sendLogKey(id), unitBodyKey(id)]));
     some.forEach((_, index) => {
-      const log = read[2 * index] as Deno.KvEntryMaybe<SendLog>;
+      const log = read[2 * index] as KvEntryMaybe<SendLog>;
       units.push({
-        log: log.versionstamp === null ? null : log as Deno.KvEntry<SendLog>,
+        log: log.versionstamp === null ? null : log as KvEntry<SendLog>,
         body: read[2 * index + 1].value,
       });
     });
@@ -205,14 +206,14 @@ export interface TargetBasis {
 
 /** A unit about to be sent: the lane's run record and the unit as read, and its target check. */
 export interface UnitToMark {
-  run: Deno.KvEntry<LaneRun>;
-  log: Deno.KvEntry<SendLog>;
+  run: KvEntry<LaneRun>;
+  log: KvEntry<SendLog>;
   basis: TargetBasis;
 }
 
 /** Adds to `op` the mark of an attempt (checked as {@link markSending} says); the marked log. */
 function addMark(
-  op: Deno.AtomicOperation,
+  op: AtomicOperation,
   { run, log, basis }: UnitToMark,
   now: number,
   retentionMs: number,
@@ -233,11 +234,11 @@ function addMark(
  * when any of them changed.
  */
 export async function markSending(
-  kv: Deno.Kv,
+  kv: Kv,
   unit: UnitToMark,
   now: number,
   retentionMs: number,
-): Promise<Deno.KvEntry<SendLog> | null> {
+): Promise<KvEntry<SendLog> | null> {
   const op = kv.atomic();
   const next = addMark(op, unit, now, retentionMs);
   const result = await op.commit();
@@ -263,15 +264,15 @@ export interface OutcomeExtras {
  * outcome is recorded alone and null is returned.
  */
 export async function recordOutcome(
-  kv: Deno.Kv,
+  kv: Kv,
   lane: string,
-  log: Deno.KvEntry<SendLog>,
+  log: KvEntry<SendLog>,
   next: SendLog,
   entry: LaneEntry,
   now: number,
   retentionMs: number,
   extras: OutcomeExtras = {},
-): Promise<Deno.KvEntry<SendLog> | null> {
+): Promise<KvEntry<SendLog> | null> {
   const op = kv.atomic().check(log);
   putSendLog(op, next, log.value, retentionMs);
   countOutcome(op, next, now);
@@ -310,7 +311,7 @@ export interface RedeliverResult {
 export type RedeliverAudit = (log: SendLog) => AuditEntry;
 
 async function requeueUnit(
-  kv: Deno.Kv,
+  kv: Kv,
   logId: string,
   now: number,
   retentionMs: number,
@@ -353,7 +354,7 @@ function auditOfUnit(
  * `audit`, each unit put back gets its entry in the same atomic write.
  */
 export async function redeliver(
-  kv: Deno.Kv,
+  kv: Kv,
   deliveryId: string,
   options: { retentionDays?: number; now?: number; audit?: RedeliverAudit } = {},
 ): Promise<RedeliverResult> {
@@ -377,7 +378,7 @@ const STRANDED_SCAN_LIMIT = 500;
  * the entry is restored and the lane woken. Returns how many were put back.
  */
 export async function reattachStrandedUnits(
-  kv: Deno.Kv,
+  kv: Kv,
   now: number,
   stallMs: number,
 ): Promise<number> {

@@ -3,6 +3,7 @@
  * left out of their private chats ("not my own", see docs/delivery.md). A write commits its
  * audit entry in the same atomic write.
  */
+import type { Kv } from "./backend/types.ts";
 import { addAuditEntry, type AuditEntry } from "./audit.ts";
 import { userPreferencesKey } from "./keys.ts";
 
@@ -16,14 +17,14 @@ export interface UserPreferences {
 export const DEFAULT_PREFERENCES: UserPreferences = Object.freeze({ skipOwnActions: false });
 
 /** The person's settings (the defaults when they never saved any). */
-export async function getUserPreferences(kv: Deno.Kv, userId: string): Promise<UserPreferences> {
+export async function getUserPreferences(kv: Kv, userId: string): Promise<UserPreferences> {
   const stored = (await kv.get<UserPreferences>(userPreferencesKey(userId))).value;
   return { ...DEFAULT_PREFERENCES, ...stored };
 }
 
 /** Saves the person's settings with the audit entry of the change. */
 export async function saveUserPreferences(
-  kv: Deno.Kv,
+  kv: Kv,
   userId: string,
   preferences: UserPreferences,
   audit: AuditEntry,

@@ -3,6 +3,7 @@
  * message id, kept for 30 days after delivery), read under the chat's numeric id or, for a
  * chat routes name by `@username`, under that name.
  */
+import type { Kv } from "../../store/backend/types.ts";
 import { getMessageRef, type MessageRef } from "../../store/message_refs.ts";
 import type { ChatPlace } from "../authorize.ts";
 import type { IssueRef } from "../ref.ts";
@@ -16,7 +17,7 @@ export interface ChatOfMessage {
 
 /** The record of the bot's message `messageId` in `chat`, or null. */
 export async function findNotification(
-  kv: Deno.Kv,
+  kv: Kv,
   chat: ChatOfMessage,
   messageId: number,
 ): Promise<MessageRef | null> {

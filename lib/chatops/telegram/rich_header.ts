@@ -19,6 +19,7 @@
  * Every value is checked (400 names the parameter) and escaped in the page; the page links
  * only to the configured GitHub and never redirects.
  */
+import type { Kv } from "../../store/backend/types.ts";
 import { z } from "zod";
 import type { Config } from "../../config.ts";
 import { hmacSha256, timingSafeEqual } from "../../crypto.ts";
@@ -119,7 +120,7 @@ function cardText(value: string, max: number): string {
  * the card's limits; a `ref` or `kind` the card refuses throws the same 400 a request would get.
  */
 export async function richHeaderLink(
-  kv: Deno.Kv,
+  kv: Kv,
   config: Config,
   card: RichHeaderCard,
 ): Promise<string> {
@@ -213,7 +214,7 @@ function signatureOf(query: URLSearchParams): Uint8Array | null {
  * Whether `query` is a link the product made: short enough, only the card's parameters, each
  * at most once, and a signature over exactly them under this store's key.
  */
-async function isProductCard(kv: Deno.Kv, query: URLSearchParams): Promise<boolean> {
+async function isProductCard(kv: Kv, query: URLSearchParams): Promise<boolean> {
   if (query.toString().length > QUERY_MAX) return false;
   for (const name of query.keys()) {
     if (name !== SIGNATURE && !PARAMETERS.has(name)) return false;
@@ -231,7 +232,7 @@ async function isProductCard(kv: Deno.Kv, query: URLSearchParams): Promise<boole
  * it depends only on its address), 404 for any other query.
  */
 export async function richHeaderResponse(
-  kv: Deno.Kv,
+  kv: Kv,
   config: Config,
   query: URLSearchParams,
 ): Promise<Response> {

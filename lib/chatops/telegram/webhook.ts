@@ -7,6 +7,7 @@
  * answer; whatever is still running after it goes on after the answer, and its failures are
  * logged, never thrown.
  */
+import type { Kv } from "../../store/backend/types.ts";
 import { type Config, FEATURES } from "../../config.ts";
 import { HttpError } from "../../fresh/mod.ts";
 import { readJsonBody } from "../../http_body.ts";
@@ -27,7 +28,7 @@ export const ANSWER_WITHIN_MS = 2_500;
 
 /** The services the webhook needs (a request's state fits). */
 export interface TelegramWebhookDeps {
-  kv: Deno.Kv;
+  kv: Kv;
   config: Config;
   log: Logger;
 }

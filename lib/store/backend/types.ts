@@ -92,4 +92,6 @@ export interface Kv {
   ): ReadableStream<{ [K in keyof T]: KvEntryMaybe<T[K]> }>;
   /** Closes the store: its connections, listeners and timers end. */
   close(): void;
+  /** The same as {@link close}, for `using` declarations. */
+  [Symbol.dispose](): void;
 }

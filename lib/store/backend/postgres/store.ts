@@ -111,6 +111,11 @@ export class PostgresKv implements Kv {
     })();
   }
 
+  /** Closes the store at the end of a `using` block. */
+  [Symbol.dispose](): void {
+    this.close();
+  }
+
   /** Resolves once {@link close} has ended every connection. */
   get closed(): Promise<void> {
     this.close();
