@@ -64,10 +64,9 @@ async function closeAll(running: RunningWorker, digestIds: string[]) {
   }
 }
 
-function refusals(running: RunningWorker) {
+function refusals(running: RunningWorker, reason = "target not allowed") {
   return running.lines.filter((line) =>
-    String(line.message).includes("digest not sent") &&
-    String(line.error).includes("target not allowed")
+    String(line.message).includes("digest not sent") && String(line.error).includes(reason)
   );
 }
 
@@ -106,6 +105,30 @@ Deno.test("a quiet-hours digest of a deleted group sends nothing and says why", 
   await closeAll(running, digestIds);
   assert.equal(requestsOf(discord, telegram), 0, "no request to either platform");
   assert.equal(refusals(running).length, 2, JSON.stringify(running.lines.slice(-4)));
+});
+
+Deno.test("a quiet-hours digest of a deleted group does not close into a new group with its id", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  await using discord = startFakeDiscord();
+  await using telegram = startFakeTelegram();
+  const { running, digestIds, morning } = await holdTwoEvents(kv, discord, telegram);
+  await using _running = running;
+
+  const set = await readGroupSet(kv);
+  const team = set.entries.find((entry) => entry.group.id === "team")!;
+  assert.ok(
+    await applyGroupChanges(kv, set, [{
+      kind: "delete",
+      groupId: "team",
+      expected: team.versionstamp,
+    }], []),
+  );
+  await storeRoutes(kv, [QUIET_ROUTE]);
+  morning();
+  await closeAll(running, digestIds);
+  assert.equal(requestsOf(discord, telegram), 0, "the new group's targets get nothing");
+  const replaced = refusals(running, "the group that opened this digest was deleted");
+  assert.equal(replaced.length, 2, JSON.stringify(running.lines.slice(-4)));
 });
 
 Deno.test("a burst digest is not edited or closed into a target its group lost", async () => {

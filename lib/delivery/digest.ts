@@ -27,6 +27,7 @@ import {
   requeueDigestClose,
   updateDigest,
 } from "../store/digests.ts";
+import { readGroupEntry } from "../store/group_set.ts";
 import { historyIdOf, type SendLog } from "../store/send_logs.ts";
 import { laneKeyFor } from "../target_ref.ts";
 import type { Route, Target } from "../types.ts";
@@ -93,6 +94,7 @@ async function freshDigest(
     id: await digestIdFor(spec.kind, log, lane, opensAt),
     kind: spec.kind,
     groupId: log.groupId,
+    ...(log.groupInternalId ? { groupInternalId: log.groupInternalId } : {}),
     routeId: log.routeId,
     routeName: route.name,
     target: log.target,
@@ -226,6 +228,18 @@ export async function syncDigest(
   return { kind: "sent", httpStatus: result.httpStatus, messageId: digest.messageId, digestId };
 }
 
+const GROUP_REPLACED = "the group that opened this digest was deleted";
+
+/**
+ * Whether the group now holding `digest.groupId` is the one that opened the digest: a group
+ * created later with a deleted group's id never receives the old group's digest.
+ */
+async function openedByCurrentGroup(kv: Kv, digest: DigestRecord): Promise<boolean> {
+  if (digest.groupInternalId === undefined) return true;
+  const { entry } = await readGroupEntry(kv, digest.groupId);
+  return entry === null || entry.internalId === digest.groupInternalId;
+}
+
 /**
  * The closing job of a digest: once its window has ended, the message is written with the
  * final count (a quiet-hours digest is posted now), and the digest is marked closed. A job
@@ -242,6 +256,11 @@ export async function closeDigest(deps: NoiseDeps, digestId: string): Promise<vo
     return;
   }
   if (digest.count === 0) {
+    await patchDigest(deps, digestId, (current) => ({ ...current, closed: true }));
+    return;
+  }
+  if (!await openedByCurrentGroup(deps.kv, digest)) {
+    noteRefusal(deps, digest, GROUP_REPLACED);
     await patchDigest(deps, digestId, (current) => ({ ...current, closed: true }));
     return;
   }

@@ -29,6 +29,8 @@ export interface DigestRecord {
   id: string;
   kind: DigestKind;
   groupId: string;
+  /** The internal id of the group that opened the digest (absent on older records). */
+  groupInternalId?: string;
   routeId: string;
   routeName: string;
   target: Target;
