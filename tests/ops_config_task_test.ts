@@ -53,9 +53,16 @@ Deno.test("config tasks: export one KV file and import it into another", async (
     const check = await Deno.openKv(target);
     const audit = await listAuditEntries(check, {});
     check.close();
-    assert.deepEqual(audit.map((entry) => [entry.action, entry.actor.userId]), [
-      ["config.import", "task"],
+    assert.deepEqual(audit.map((entry) => [entry.action, entry.actor.login]).sort(), [
+      ["config.export", "config:export task"],
+      ["config.import", "config:import task"],
     ]);
+    const sourceKv = await Deno.openKv(source);
+    const exports = await listAuditEntries(sourceKv, {});
+    sourceKv.close();
+    assert.deepEqual(exports.map((entry) => [entry.action, entry.detail]), [
+      ["config.export", { secrets: false, groups: 1 }],
+    ], "the export of the source is audited in the source");
 
     await Deno.writeTextFile(file, JSON.stringify({ ...document, version: 9 }));
     const refused = await run("config_import.ts", [file], target);

@@ -2,7 +2,7 @@
  * The command-line side of configuration export and import (`deno task config:export`,
  * `deno task config:import`): arguments, settings and the store, for the scripts in
  * `scripts/`. They work on the store the settings name (KV_PATH), so run them with the same
- * settings as the server; the import is audited as done by the task.
+ * settings as the server; the export and the import are audited as done by the task.
  */
 import type { Kv } from "../store/backend/types.ts";
 import { loadConfigOrExit } from "../config.ts";
@@ -11,6 +11,9 @@ import { closeStore, openStore } from "../store/kv.ts";
 
 /** The actor the audit entries of a task import name. */
 export const TASK_ACTOR: AuditActor = { userId: "task", login: "config:import task" };
+
+/** The actor the audit entries of a task export name. */
+export const EXPORT_TASK_ACTOR: AuditActor = { userId: "task", login: "config:export task" };
 
 /** Parsed task arguments: flags (`--secrets`) and the rest in order. */
 export interface TaskArgs {
