@@ -114,10 +114,10 @@ Deno.test({
     await using db = await freshDatabase();
     const kv = await openStore({ kvPath: undefined, databaseUrl: db.url }) as PostgresKv;
     try {
-      await kv.set(["gone"], 1, { expireIn: 100 });
+      await kv.set(["gone"], 1, { expireIn: 3_000 });
       await kv.set(["kept"], 2);
-      assert.equal((await kv.get(["gone"])).value, 1);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.equal((await kv.get(["gone"])).value, 1, "readable before it expires");
+      await new Promise((resolve) => setTimeout(resolve, 3_100));
       assert.equal((await kv.get(["gone"])).versionstamp, null);
       const listed = [];
       for await (const entry of kv.list({ prefix: [] as string[] }, {})) listed.push(entry.key);
