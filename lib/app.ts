@@ -42,6 +42,12 @@ export function isApiPath(pathname: string): boolean {
   return API_PATHS.has(pathname) || API_PREFIXES.some((prefix) => pathname.startsWith(prefix));
 }
 
+/** The connection's address from `Deno.serve`'s handler info (absent in in-process calls). */
+function remoteAddressOf(env: unknown): string | undefined {
+  const remote = (env as { remoteAddr?: { hostname?: unknown } } | undefined)?.remoteAddr;
+  return typeof remote?.hostname === "string" ? remote.hostname : undefined;
+}
+
 /** Builds the application; `app.fetch` is the whole HTTP surface. */
 export function createApp(deps: AppDeps): Hono {
   const { kv, config, log } = deps;
@@ -78,6 +84,7 @@ export function createApp(deps: AppDeps): Hono {
     async before(c, next) {
       const started = performance.now();
       const state = createState(c.req.raw);
+      state.remoteAddress = remoteAddressOf(c.env);
       await next();
       setHeader(c, "x-request-id", state.requestId);
       if (isNoStorePath(c.req.path)) setHeader(c, "cache-control", "no-store");

@@ -25,6 +25,8 @@ export interface State {
    * read it with `bearerUserOf(ctx)` (`lib/auth/bearer.ts`).
    */
   bearerUserId?: string;
+  /** The connection's address, when the server knows it (shown on rejected webhooks). */
+  remoteAddress?: string;
 }
 
 /**

@@ -217,6 +217,25 @@ const MATRIX: Cell[] = [
     expected: [401, 403, 403, 403, 200, 200],
   },
   {
+    name: "send a test event",
+    method: "POST",
+    path: "/admin/api/groups/alpha/test-event",
+    body: { sample: "push" },
+    expected: [401, 403, 200, 403, 200, 200],
+  },
+  {
+    name: "the group's rejected requests",
+    method: "GET",
+    path: "/admin/api/groups/alpha/rejections",
+    expected: [401, 403, 200, 403, 200, 200],
+  },
+  {
+    name: "the instance's rejected requests",
+    method: "GET",
+    path: "/admin/api/rejections",
+    expected: [401, 403, 403, 403, 403, 200],
+  },
+  {
     name: "logs",
     method: "GET",
     path: "/admin/api/logs",

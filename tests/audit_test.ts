@@ -165,6 +165,14 @@ Deno.test("audit: every action is recorded by the change that makes it", async (
       run: () => ok(app.call("owner", "POST", "/admin/api/groups/alpha/webhook/regenerate")),
     },
     {
+      name: "a test event sent from the console",
+      makes: ["webhook.test"],
+      run: () =>
+        ok(app.call("admin", "POST", "/admin/api/groups/alpha/test-event", {
+          body: { sample: "push" },
+        })),
+    },
+    {
       name: "a replaced webhook secret revoked",
       makes: ["webhook.regenerate", "webhook.revoke"],
       run: async () => {

@@ -345,4 +345,35 @@ export const ADMIN_ENDPOINTS = {
     response: importAnswerSchema,
     errors: { "409": "A group changed during the import (groups before it were imported)" },
   }),
+  sendTestEvent: defineEndpoint({
+    method: "POST",
+    path: "/admin/api/groups/{id}/test-event",
+    summary: "Send a bundled sample or a recent event of the group through the group's own " +
+      "ingress, signed by the server with the group's secret (never answered); answers the " +
+      "ingress's status and the delivery id to find the event by. Audited (webhook.test)",
+    access: EDIT,
+    body: s.testEventBodySchema,
+    response: s.testEventSchema,
+    errors: {
+      "404": "Unknown group, or the recent event is not the group's (or past retention)",
+      "409": "The group's webhook has no secret yet",
+      "429": "The group sent its test events for this minute; Retry-After says when to retry",
+    },
+  }),
+  listGroupRejections: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/groups/{id}/rejections",
+    summary: "Webhook requests the group's ingress refused, newest first, with the reason in " +
+      "words and what to change; sampled and bounded, never a body",
+    access: EDIT,
+    response: s.rejectionListSchema,
+  }),
+  listRejections: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/rejections",
+    summary: "Webhook requests refused at the instance-wide ingress or sent to an address " +
+      "naming no group, newest first; sampled and bounded, never a body",
+    access: "super admin",
+    response: s.rejectionListSchema,
+  }),
 };

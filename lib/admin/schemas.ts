@@ -434,3 +434,55 @@ export const previewSchema = z.object({
       "built-in ones, as delivery would send them",
   ),
 });
+
+/** `POST /admin/api/groups/:id/test-event`: a bundled sample, or a recent event of the group. */
+export const testEventBodySchema = z.union([
+  z.strictObject({
+    sample: z.string().min(1).max(100).describe("a bundled sample's id, e.g. pull_request.opened"),
+  }),
+  z.strictObject({
+    eventId: z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, { error: "must be an event id" })
+      .describe("a recent event of the group, sent again as it arrived"),
+  }),
+]);
+
+/** The ingress's answer to a test event. */
+export const testEventSchema = z.object({
+  status: z.number().int().describe("the ingress's status: 200 when the event was stored"),
+  accepted: z.boolean(),
+  duplicate: z.boolean().optional(),
+  error: z.string().optional().describe("the ingress's error, when it refused the event"),
+  hint: z.string().optional().describe("what to change, when it refused the event"),
+  deliveryId: z.string().describe("the delivery id the event was sent with"),
+  provider: z.enum(["github", "gitea", "custom"]),
+  sentAt: timeSchema,
+});
+
+/** One rejected webhook request. */
+export const rejectionSchema = z.object({
+  id: z.string(),
+  at: timeSchema,
+  reason: z.string().describe(
+    "unknown_group, too_large, timeout, unreadable, missing_headers, no_secret, bad_signature, " +
+      "bad_delivery_id, replayed_nonce, form_without_payload, not_json or unknown_event",
+  ),
+  status: z.number().int().describe("the status the sender was answered"),
+  words: z.string().describe("the reason in words"),
+  fix: z.string().describe("what to change"),
+  provider: z.string().describe("the sender the headers suggest: github, gitea, custom, unknown"),
+  address: z.string().optional().describe("the connection's address"),
+  forwardedFor: z.string().optional().describe("the first X-Forwarded-For entry, unverified"),
+  userAgent: z.string().optional(),
+  contentType: z.string().optional(),
+  event: z.string().optional().describe("the event header's value"),
+  deliveryId: z.string().optional(),
+  unknownGroup: z.string().optional().describe("the group id of an address naming no group"),
+});
+
+/** A rejected list with its bounds. */
+export const rejectionListSchema = z.object({
+  items: z.array(rejectionSchema).describe("newest first"),
+  keptAtMost: z.number().int().describe("records kept per list; older ones are dropped"),
+  keptDays: z.number().int().describe("days each record is kept"),
+  perMinute: z.number().int().describe("records written per list and minute (per instance)"),
+});

@@ -10,6 +10,9 @@
  * group id, the delivery id (at most 200 printable ASCII characters) and the
  * action (at most 64 characters) are refused with 404 / 400 otherwise, so an
  * event that is acknowledged can always be stored and delivered.
+ * Every refusal carries its reason (`answers.ts`, with what to change in `X-Switchyard-Hint`)
+ * and is told to `onRejected`, which samples it into the console's rejected lists
+ * (`record_rejection.ts`); the accept path is unchanged.
  */
 import type { Kv } from "../store/backend/types.ts";
 import { detectProvider } from "../providers/detect.ts";
@@ -28,7 +31,15 @@ import type { Provider, Scope } from "../types.ts";
 import { isBoundedAction, isId } from "../ids.ts";
 import { WEBHOOK_BODY_BYTES } from "../limits.ts";
 import { type BodyRefusal, readBody } from "../request_body.ts";
-import { accepted, duplicate, INGRESS_ERRORS, json, jsonError } from "./answers.ts";
+import {
+  accepted,
+  duplicate,
+  INGRESS_ERRORS,
+  json,
+  refusal,
+  type RejectionReason,
+  rejectionReasonOf,
+} from "./answers.ts";
 import { pickHeaders } from "./headers.ts";
 import { applyInstallationEvent } from "./installation.ts";
 import { eventJsonOf } from "./event_body.ts";
@@ -54,6 +65,20 @@ export interface IngressDeps {
   log?: IngressLog;
   /** Told what became of each request (for the ingest counters). */
   observe?: (result: IngestResult) => void;
+  /** Told of each refused request, for the console's rejected list (sampled there). */
+  onRejected?: (rejection: Rejection) => Promise<void>;
+}
+
+/** A refused request as the ingress tells it: why, and where it was sent. */
+export interface Rejection {
+  reason: RejectionReason;
+  status: number;
+  headers: Headers;
+  /** The path's group id (`/webhook/:groupId`), known or not; undefined for `/webhook`. */
+  groupId?: string;
+  /** Whether the path's group exists (false for an unknown group). */
+  knownGroup: boolean;
+  at: number;
 }
 
 /** What became of one webhook request: an event stored or seen again, or a refusal. */
@@ -180,7 +205,7 @@ async function answerSaved(
   const outcome = await saving;
   if (outcome.status === "nonce_reused") {
     log("warn", "webhook refused: nonce already used", { provider });
-    return jsonError(401, INGRESS_ERRORS.invalidSignature);
+    return refusal(401, INGRESS_ERRORS.invalidSignature, "replayed_nonce");
   }
   if (outcome.status === "duplicate") {
     deps.observe?.({ outcome: "duplicate", provider });
@@ -197,14 +222,14 @@ async function answerSaved(
   return accepted();
 }
 
-function bodyRefusal(refusal: BodyRefusal): Response {
-  switch (refusal) {
+function bodyRefusal(refused: BodyRefusal): Response {
+  switch (refused) {
     case "too_large":
-      return jsonError(413, INGRESS_ERRORS.tooLarge);
+      return refusal(413, INGRESS_ERRORS.tooLarge, "too_large");
     case "timeout":
-      return jsonError(408, INGRESS_ERRORS.timeout);
+      return refusal(408, INGRESS_ERRORS.timeout, "timeout");
     case "unreadable":
-      return jsonError(400, INGRESS_ERRORS.unreadable);
+      return refusal(400, INGRESS_ERRORS.unreadable, "unreadable");
   }
 }
 
@@ -220,7 +245,7 @@ async function ingest(
     : null;
   if (!ingress) {
     request.body?.cancel().catch(() => {});
-    return jsonError(404, INGRESS_ERRORS.unknownGroup);
+    return refusal(404, INGRESS_ERRORS.unknownGroup, "unknown_group");
   }
   const read = await readBody(request, {
     maxBytes: WEBHOOK_BODY_BYTES,
@@ -232,12 +257,12 @@ async function ingest(
   const adapter = detectProvider(request.headers);
   if (!adapter) {
     log("warn", "webhook refused: no known signature or event header");
-    return jsonError(401, INGRESS_ERRORS.invalidSignature);
+    return refusal(401, INGRESS_ERRORS.invalidSignature, "missing_headers");
   }
   const secretSets = ingress.secretsFor(adapter.provider);
   if (secretSets.every((set) => set.secrets.length === 0)) {
     log("warn", "webhook refused: no secret is configured", { provider: adapter.provider });
-    return jsonError(401, INGRESS_ERRORS.invalidSignature);
+    return refusal(401, INGRESS_ERRORS.invalidSignature, "no_secret");
   }
   const { verification, matched } = await verifyWithAny(
     adapter,
@@ -249,13 +274,13 @@ async function ingest(
       provider: adapter.provider,
       reason: verification.reason,
     });
-    return jsonError(401, INGRESS_ERRORS.invalidSignature);
+    return refusal(401, INGRESS_ERRORS.invalidSignature, "bad_signature");
   }
   const nonce = verification.nonce;
   const deliveryId = adapter.deliveryId(request.headers);
   if (deliveryId !== undefined && !isId("deliveryId", deliveryId)) {
     log("warn", "webhook refused: malformed delivery id", { provider: adapter.provider });
-    return jsonError(400, INGRESS_ERRORS.invalidDeliveryId);
+    return refusal(400, INGRESS_ERRORS.invalidDeliveryId, "bad_delivery_id");
   }
   if (
     nonce !== undefined &&
@@ -266,15 +291,16 @@ async function ingest(
     )
   ) {
     log("warn", "webhook refused: nonce already used", { provider: adapter.provider });
-    return jsonError(401, INGRESS_ERRORS.invalidSignature);
+    return refusal(401, INGRESS_ERRORS.invalidSignature, "replayed_nonce");
   }
 
   const eventJson = eventJsonOf(request.headers, body);
-  if (!eventJson.ok) return jsonError(400, eventJson.error);
+  if (!eventJson.ok) return refusal(400, eventJson.error, "form_without_payload");
   const payload = parseJsonObject(eventJson.json);
-  const name = payload && adapter.eventName(request.headers, payload);
-  if (!payload || !name || !isBoundedAction(name.action)) {
-    return jsonError(400, INGRESS_ERRORS.invalidEvent);
+  if (!payload) return refusal(400, INGRESS_ERRORS.invalidEvent, "not_json");
+  const name = adapter.eventName(request.headers, payload);
+  if (!name || !isBoundedAction(name.action)) {
+    return refusal(400, INGRESS_ERRORS.invalidEvent, "unknown_event");
   }
 
   if (name.kind === "ping") return await noteAccepted(deps, matched, accepted());
@@ -283,7 +309,7 @@ async function ingest(
     ingress.scope.type === "global"
   ) {
     const outcome = await applyInstallationEvent(deps.kv, name.action, payload, now);
-    if (!outcome) return jsonError(400, INGRESS_ERRORS.invalidEvent);
+    if (!outcome) return refusal(400, INGRESS_ERRORS.invalidEvent, "unknown_event");
     log("info", "installation event applied", { action: name.action, ...outcome });
     return await noteAccepted(deps, matched, accepted());
   }
@@ -328,6 +354,19 @@ export async function handleWebhook(
       outcome: response.status >= 500 ? "failed" : "refused",
       status: response.status,
     });
+  }
+  const reason = rejectionReasonOf(response);
+  if (reason !== undefined && deps.onRejected) {
+    await deps.onRejected({
+      reason,
+      status: response.status,
+      headers: request.headers,
+      groupId,
+      knownGroup: reason !== "unknown_group",
+      at: (deps.now ?? Date.now)(),
+    }).catch((error) =>
+      (deps.log ?? (() => {}))("warn", "rejected request not recorded", { error: String(error) })
+    );
   }
   return response;
 }

@@ -7,10 +7,21 @@ import type { Kv } from "../store/backend/types.ts";
 import { readDeliveryTotals, readLatencyTotals } from "../store/delivery_totals.ts";
 import { LATENCY_BUCKETS_MS } from "../store/latency.ts";
 import { readQueueFigures } from "../store/queue_figures.ts";
+import { rejectionCounts } from "../ingest/rejection_sampler.ts";
 import { ingestCounts } from "./ingest_counters.ts";
 import { type MetricFamily, type Sample, writePrometheusText } from "./prometheus.ts";
 
 const STATUSES = ["ok", "failed", "retrying", "dead"] as const;
+
+function rejectionSamples(kv: Kv): Sample[] {
+  const counts = rejectionCounts(kv);
+  return (["stored", "dropped"] as const).flatMap((kept) =>
+    [...counts[kept]].sort(([a], [b]) => a.localeCompare(b)).map(([reason, value]) => ({
+      labels: [["reason", reason], ["kept", kept === "stored" ? "true" : "false"]],
+      value,
+    }))
+  );
+}
 
 function ingestFamilies(kv: Kv): MetricFamily[] {
   const counts = ingestCounts(kv);
@@ -37,6 +48,13 @@ function ingestFamilies(kv: Kv): MetricFamily[] {
       type: "counter",
       samples: [...counts.refused].sort(([a], [b]) => a - b)
         .map(([status, value]) => ({ labels: [["status", String(status)]], value })),
+    },
+    {
+      name: "switchyard_ingest_rejections_total",
+      help: "Webhook requests refused, by reason and whether the console's rejected list " +
+        "kept them (sampled), by this instance since it started.",
+      type: "counter",
+      samples: rejectionSamples(kv),
     },
     {
       name: "switchyard_ingest_failed_total",

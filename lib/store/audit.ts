@@ -44,6 +44,7 @@ export const AUDIT_ACTIONS = [
   "installation.unbind",
   "config.import",
   "config.export",
+  "webhook.test",
 ] as const;
 
 /** What an audit entry records: a dotted verb, one of {@link AUDIT_ACTIONS}. */

@@ -414,3 +414,19 @@ export const instanceSecretKey = () => ["instance_secret"] as const;
 export function selectBelow(prefix: KvKey, below?: string): KvListSelector {
   return below === undefined ? { prefix } : { prefix, end: [...prefix, below] };
 }
+
+// --- Rejected webhook requests (lib/store/rejections.ts) -----------------------------------
+
+/**
+ * A rejected webhook request kept for the console, by scope (`global`, or `group` and the
+ * group's internal id) and a ulid.
+ */
+export const rejectionKey = (scope: RejectionScope, id: string) =>
+  [...rejectionsPrefix(scope), id] as const;
+
+/** Prefix of the rejected requests of one scope (ulid order, oldest first). */
+export const rejectionsPrefix = (scope: RejectionScope): KvKey =>
+  scope.type === "global" ? ["rejections", "global"] : ["rejections", "group", scope.internalId];
+
+/** Whose rejected requests: the instance's own ingress and unknown groups, or one group's. */
+export type RejectionScope = { type: "global" } | { type: "group"; internalId: string };

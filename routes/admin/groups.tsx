@@ -2,8 +2,10 @@ import { ConsoleLayout } from "../../components/ConsoleLayout.tsx";
 import { GroupTable } from "../../components/groups/GroupTable.tsx";
 import { Notice } from "../../components/groups/Notice.tsx";
 import CreateGroupForm from "../../islands/console/groups/CreateGroupForm.tsx";
+import RejectedPanel from "../../islands/console/groups/RejectedPanel.tsx";
 import { listGroupRows } from "../../lib/admin/group_pages.ts";
 import { actorOf } from "../../lib/admin/guards.ts";
+import { listGlobalRejections } from "../../lib/admin/rejections.ts";
 import { principalOf } from "../../lib/auth/principal.ts";
 import { page } from "../../lib/fresh/mod.ts";
 import { isId } from "../../lib/ids.ts";
@@ -24,6 +26,7 @@ export const handler = define.handlers({
       canCreate: principal.superAdmin,
       self: actorOf(principal),
       notice: isId("group", deleted) ? `Group ${deleted} was deleted.` : null,
+      rejections: principal.superAdmin ? await listGlobalRejections(ctx.state.kv, principal) : null,
       frame,
     });
   },
@@ -37,6 +40,15 @@ export default define.page<typeof handler>(function GroupsPage({ data }) {
       <div class="flex flex-col gap-6">
         {data.canCreate && <CreateGroupForm self={data.self} />}
         <GroupTable rows={data.rows} />
+        {data.rejections && (
+          <RejectedPanel
+            path="/admin/api/rejections"
+            list={data.rejections}
+            title="Rejected at the instance"
+            intro="Requests to /webhook and to addresses that name no group, newest first. Each group's own refusals are on its page."
+            headingId="rejected-title"
+          />
+        )}
       </div>
     </ConsoleLayout>
   );

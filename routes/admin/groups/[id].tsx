@@ -5,12 +5,16 @@ import { WebhookSetup } from "../../../components/groups/WebhookSetup.tsx";
 import GroupSettings from "../../../islands/console/groups/GroupSettings.tsx";
 import InvitesPanel from "../../../islands/console/groups/InvitesPanel.tsx";
 import MembersEditor from "../../../islands/console/groups/MembersEditor.tsx";
+import RejectedPanel from "../../../islands/console/groups/RejectedPanel.tsx";
+import TestEventPanel from "../../../islands/console/groups/TestEventPanel.tsx";
 import TargetsPanel from "../../../islands/console/groups/TargetsPanel.tsx";
 import WebhookPanel from "../../../islands/console/groups/WebhookPanel.tsx";
 import { etagOf } from "../../../lib/admin/endpoint.ts";
 import { readConsoleFrame } from "../../../lib/admin/console_frame.ts";
 import { readGroupDetail } from "../../../lib/admin/group_pages.ts";
-import { principalOf } from "../../../lib/auth/principal.ts";
+import { listGroupRejections } from "../../../lib/admin/rejections.ts";
+import { canEditRoutes, principalOf } from "../../../lib/auth/principal.ts";
+import { SAMPLES } from "../../../lib/console/samples.ts";
 import { page } from "../../../lib/fresh/mod.ts";
 import { requireId } from "../../../lib/http_guards.ts";
 import { define } from "../../../lib/state.ts";
@@ -29,12 +33,14 @@ export const handler = define.handlers({
       readGroupDetail(ctx.state.kv, ctx.state.config, principal, groupId),
       readConsoleFrame(ctx),
     ]);
+    const canEdit = canEditRoutes(principal, groupId);
+    const rejections = canEdit ? await listGroupRejections(ctx.state.kv, principal, groupId) : null;
     const notice = ctx.url.searchParams.has("created")
       ? NOTICES.created
       : Object.hasOwn(NOTICES, ctx.url.searchParams.get("notice") ?? "")
       ? NOTICES[ctx.url.searchParams.get("notice")!]
       : null;
-    return page({ ...detail, notice, frame });
+    return page({ ...detail, notice, frame, canEdit, rejections });
   },
 });
 
@@ -57,6 +63,8 @@ export default define.page<typeof handler>(function GroupPage({ data }) {
           ["members-title", "Members"],
           ...(data.invites ? [["invites-title", "Invites"] as const] : []),
           ...(data.webhook ? [["webhook-title", "Webhook"] as const] : []),
+          ...(data.canEdit ? [["test-event-title", "Test event"] as const] : []),
+          ...(data.rejections ? [["rejected-title", "Rejected"] as const] : []),
           ["targets-title", "Chat targets"],
           ...(data.canOwn ? [["settings-title", "Name and id"] as const] : []),
         ]}
@@ -73,6 +81,22 @@ export default define.page<typeof handler>(function GroupPage({ data }) {
         )}
         {data.webhook && <WebhookPanel groupId={group.id} webhook={data.webhook} />}
         {data.webhook && <WebhookSetup url={data.webhook.url} />}
+        {data.canEdit && (
+          <TestEventPanel
+            groupId={group.id}
+            samples={SAMPLES.map(({ id, label }) => ({ id, label }))}
+            headingId="test-event-title"
+          />
+        )}
+        {data.rejections && (
+          <RejectedPanel
+            path={`/admin/api/groups/${encodeURIComponent(group.id)}/rejections`}
+            list={data.rejections}
+            title="Rejected requests"
+            intro="Webhook requests this group's address refused, newest first, with what to change."
+            headingId="rejected-title"
+          />
+        )}
         <TargetsPanel
           groupId={group.id}
           targets={data.targets.targets}

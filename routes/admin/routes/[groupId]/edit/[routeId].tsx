@@ -1,9 +1,10 @@
 import { ConsoleLayout } from "../../../../../components/ConsoleLayout.tsx";
 import { PageBody } from "../../../../../components/routes/ui.tsx";
+import TestEventPanel from "../../../../../islands/console/groups/TestEventPanel.tsx";
 import RouteEditor from "../../../../../islands/console/routes/RouteEditor.tsx";
 import { loadRouteEditorPage } from "../../../../../lib/admin/console_routes.ts";
 import { readConsoleFrame } from "../../../../../lib/admin/console_frame.ts";
-import { sampleChoiceOf } from "../../../../../lib/console/samples.ts";
+import { sampleChoiceOf, SAMPLES } from "../../../../../lib/console/samples.ts";
 import { principalOf } from "../../../../../lib/auth/principal.ts";
 import { page } from "../../../../../lib/fresh/mod.ts";
 import { define } from "../../../../../lib/state.ts";
@@ -56,6 +57,19 @@ export default define.page<typeof handler>(function EditRoute({ data }) {
           sampleChoice={data.sampleChoice}
           justSaved={data.justSaved}
         />
+        {data.canEdit && (
+          <div class="mt-6">
+            <TestEventPanel
+              groupId={data.group.id}
+              samples={SAMPLES.map(({ id, label }) => ({ id, label }))}
+              initialSample={data.sampleChoice !== "pasted"
+                ? data.sampleChoice ?? undefined
+                : undefined}
+              headingId="test-event-title"
+              note="It goes through the group's saved routes: save your changes first."
+            />
+          </div>
+        )}
       </PageBody>
     </ConsoleLayout>
   );
