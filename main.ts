@@ -10,7 +10,7 @@ import { loadConfigOrExit } from "./lib/config.ts";
 import { loadAssets } from "./lib/fresh/assets.ts";
 import { createLogger } from "./lib/log.ts";
 import { queueHandlers } from "./lib/queue_handlers.ts";
-import { closeStore, openStore } from "./lib/store/kv.ts";
+import { closeStore, openStoreWithRetry } from "./lib/store/kv.ts";
 import { startQueueWorker } from "./lib/store/queue.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -22,7 +22,15 @@ for (const warning of config.warnings) log.warn(warning);
 const atRest = atRestWarning(config);
 if (atRest) log.warn(atRest);
 
-const [kv, assets] = await Promise.all([openStore(config), loadAssets(PROJECT_ROOT)]);
+const opening = openStoreWithRetry(config, {
+  maxWaitMs: config.databaseStartWaitSeconds * 1000,
+  onRetry: (attempt, reason, retryInMs) =>
+    log.warn("store unreachable, trying again", { attempt, reason, retryInMs }),
+}).catch((error) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  Deno.exit(1);
+});
+const [kv, assets] = await Promise.all([opening, loadAssets(PROJECT_ROOT)]);
 if (!assets.client) {
   log.warn("built assets are missing: run `deno task build` for styles and islands");
 }

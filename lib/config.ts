@@ -99,6 +99,7 @@ const schema = z.object({
   KV_PATH: kvPath,
   DATABASE_URL: databaseUrl,
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  DATABASE_START_WAIT_SECONDS: z.coerce.number().int().min(0).max(600).default(60),
   GITHUB_WEBHOOK_SECRET: secretList,
   GITEA_WEBHOOK_SECRET: secretList,
   CUSTOM_WEBHOOK_SECRET: secretList,
@@ -148,6 +149,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Most connections the PostgreSQL store opens at once. */
   databasePoolSize: number;
+  /** How long start-up keeps trying to reach PostgreSQL before it gives up (seconds). */
+  databaseStartWaitSeconds: number;
   webhookSecrets: { github: string[]; gitea: string[]; custom: string[] };
   github: {
     url: string;
@@ -252,6 +255,7 @@ export function loadConfig(
     kvPath: raw.KV_PATH ?? (options.onDeploy ? undefined : "./data/switchyard.kv"),
     databaseUrl: raw.DATABASE_URL,
     databasePoolSize: raw.DATABASE_POOL_SIZE,
+    databaseStartWaitSeconds: raw.DATABASE_START_WAIT_SECONDS,
     webhookSecrets: {
       github: raw.GITHUB_WEBHOOK_SECRET,
       gitea: raw.GITEA_WEBHOOK_SECRET,

@@ -78,7 +78,7 @@ export function isDigestCloseJob(message: unknown): message is DigestCloseJob {
 }
 
 /** How long digest records are kept after their window ends. */
-const KEEP_MS = 7 * 24 * 3_600_000;
+export const KEEP_MS = 7 * 24 * 3_600_000;
 
 /** The member record of a unit, when it has one. */
 export async function getDigestMember(kv: Kv, logId: string): Promise<DigestMember | null> {

@@ -66,7 +66,8 @@ export const INLINE_CHUNKS = 10;
 const INLINE_RECORD_BYTES = 60_000;
 
 const CHUNKS_PER_EARLY_BATCH = 12;
-const ORPHAN_GRACE_MS = 60 * 60 * 1000;
+/** How much longer than the event the payload chunks of an unfinished write are kept. */
+export const ORPHAN_GRACE_MS = 60 * 60 * 1000;
 const COMMIT_ATTEMPTS = 5;
 const MAX_KEY_PART_LENGTH = 200;
 

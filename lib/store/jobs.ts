@@ -57,7 +57,7 @@ const MAX_REASON_LENGTH = 500;
 /** The longest a job is ever delayed. */
 const MAX_JOB_DELAY_MS = 30 * 24 * 60 * 60 * 1000;
 /** How long a dead job stays at `["jobs_dead", id]` for operators to see. */
-const DEAD_JOB_KEEP_MS = 14 * 24 * 60 * 60 * 1000;
+export const DEAD_JOB_KEEP_MS = 14 * 24 * 60 * 60 * 1000;
 
 const nextJobId = monotonicUlids();
 

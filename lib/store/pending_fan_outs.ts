@@ -25,7 +25,7 @@ export interface PendingFanOut {
 }
 
 /** A mark never outlives the event it belongs to (kept 30 days). */
-const MARK_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+export const MARK_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Most older pending fan-outs one check reads. */
 const SCAN_LIMIT = 100;

@@ -1,0 +1,125 @@
+/**
+ * Lifetimes a store copy gives entries (lib/store/copy.ts).
+ *
+ * Deno KV stores an expiry with an entry but never returns it, so a copy cannot carry an
+ * entry's remaining lifetime over. Instead every key family the store writes with `expireIn`
+ * gets that family's longest lifetime again, counted from the copy: nothing disappears earlier
+ * than it would have in the source, and an entry lives at most one lifetime longer. Families
+ * not listed here are never written with an expiry and are copied without one.
+ */
+import { KEEP_MS as DIGEST_KEEP_MS } from "./digests.ts";
+import { DEDUP_WINDOW_MS, EVENT_RETENTION_MS, NONCE_WINDOW_MS, ORPHAN_GRACE_MS } from "./events.ts";
+import { INTERACTION_MEMORY_MS } from "./interaction_ids.ts";
+import { INVITE_LIFETIME_MS } from "./invites.ts";
+import { DEAD_JOB_KEEP_MS } from "./jobs.ts";
+import { LINK_REQUEST_LIFETIME_MS } from "./link_requests.ts";
+import { MESSAGE_REF_LIFETIME_MS } from "./message_refs.ts";
+import { OAUTH_STATE_LIFETIME_MS } from "./oauth_states.ts";
+import { MARK_LIFETIME_MS } from "./pending_fan_outs.ts";
+import { PROGRESS_MESSAGE_LIFETIME_MS } from "./progress_messages.ts";
+import { SESSION_LIFETIME_MS } from "./sessions.ts";
+import { UPDATE_MEMORY_MS } from "./telegram_updates.ts";
+
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Marker of the families whose lifetime is SEND_LOG_RETENTION_DAYS. */
+const RETENTION = "retention";
+
+/**
+ * Lifetime of each expiring family, by the key's first part. Running-instance state
+ * (heartbeats, leases, lane paces) gets an hour: its values carry their own deadline, which the
+ * app checks, so a copied one is already stale when the copy starts.
+ */
+const FAMILY_LIFETIMES: ReadonlyMap<string, number | typeof RETENTION> = new Map<
+  string,
+  number | typeof RETENTION
+>([
+  ["dedup", DEDUP_WINDOW_MS],
+  ["nonces", NONCE_WINDOW_MS],
+  ["events", EVENT_RETENTION_MS],
+  ["event_chunks", EVENT_RETENTION_MS + ORPHAN_GRACE_MS],
+  ["sessions", SESSION_LIFETIME_MS],
+  ["oauth_states_used", OAUTH_STATE_LIFETIME_MS],
+  ["link_requests", LINK_REQUEST_LIFETIME_MS],
+  ["message_refs", MESSAGE_REF_LIFETIME_MS],
+  ["group_progress_messages", PROGRESS_MESSAGE_LIFETIME_MS],
+  ["progress_messages", PROGRESS_MESSAGE_LIFETIME_MS],
+  ["discord_interactions", INTERACTION_MEMORY_MS],
+  ["telegram_updates", UPDATE_MEMORY_MS],
+  ["invites", INVITE_LIFETIME_MS],
+  ["invites_by_group", INVITE_LIFETIME_MS],
+  ["jobs_dead", DEAD_JOB_KEEP_MS],
+  ["fan_out_pending", MARK_LIFETIME_MS],
+  // a digest is kept DIGEST_KEEP_MS after its window closes; a window lasts at most a day
+  ["digests", DIGEST_KEEP_MS + DAY_MS],
+  ["digest_members", DIGEST_KEEP_MS + DAY_MS],
+  ["digest_windows", DIGEST_KEEP_MS + DAY_MS],
+  ["send_logs", RETENTION],
+  ["send_logs_by_group", RETENTION],
+  ["send_logs_by_route", RETENTION],
+  ["send_logs_by_status", RETENTION],
+  ["send_logs_by_group_status", RETENTION],
+  ["send_logs_by_delivery", RETENTION],
+  ["unit_bodies", RETENTION],
+  ["thread_cards", RETENTION],
+  ["thread_heads", RETENTION],
+  ["event_routes", RETENTION],
+  ["delivery_instances", HOUR_MS],
+  ["leases", HOUR_MS],
+  ["lane_paces", HOUR_MS],
+]);
+
+/** The shortest lifetime a copied entry gets. */
+const MIN_LIFETIME_MS = 60_000;
+
+/**
+ * The lifetimes of one copy's entries, read in key order. A token record's value says until
+ * when it is kept (`keepUntil`); its reverse index (`token-reverse`, listed after every `token`
+ * entry) is kept as long as the record it points to. Other families use the table above.
+ */
+export class CopiedLifetimes {
+  readonly #now: number;
+  readonly #retentionMs: number;
+  /** Lifetime of each copied token record, by user id. */
+  readonly #tokens = new Map<string, number | undefined>();
+
+  constructor(options: { now: number; retentionMs: number }) {
+    this.#now = options.now;
+    this.#retentionMs = options.retentionMs;
+  }
+
+  /** The `expireIn` (ms) a copied entry gets, or undefined when it does not expire. */
+  of(key: readonly unknown[], value: unknown): number | undefined {
+    const family = key[0];
+    if (typeof family !== "string") return undefined;
+    if (family === "token") {
+      const lifetime = tokenLifetime(value, this.#now);
+      if (typeof key[1] === "string") this.#tokens.set(key[1], lifetime);
+      return lifetime;
+    }
+    if (family === "token-reverse") {
+      // an index whose record was not copied is of no use: it goes soon
+      return typeof value === "string" && this.#tokens.has(value)
+        ? this.#tokens.get(value)
+        : MIN_LIFETIME_MS;
+    }
+    const lifetime = FAMILY_LIFETIMES.get(family);
+    if (lifetime === undefined) return undefined;
+    return lifetime === RETENTION ? this.#retentionMs : lifetime;
+  }
+}
+
+/** Whether entries of a family may carry an expiry (used to check the table is complete). */
+export function familyExpires(family: string): boolean {
+  return family === "token" || family === "token-reverse" || FAMILY_LIFETIMES.has(family);
+}
+
+function tokenLifetime(value: unknown, now: number): number | undefined {
+  if (typeof value !== "object" || value === null || !Object.hasOwn(value, "keepUntil")) {
+    return undefined;
+  }
+  const keepUntil = (value as { keepUntil: unknown }).keepUntil;
+  if (typeof keepUntil !== "number" || !Number.isFinite(keepUntil)) return undefined;
+  return Math.max(MIN_LIFETIME_MS, Math.ceil(keepUntil - now));
+}
