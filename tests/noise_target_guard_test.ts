@@ -85,13 +85,8 @@ Deno.test("a quiet-hours digest whose target left the group's allowlist sends no
   assert.equal(refusals(running).length, 2, JSON.stringify(running.lines.slice(-4)));
 });
 
-Deno.test("a quiet-hours digest of a deleted group sends nothing and says why", async () => {
-  await using kv = await Deno.openKv(":memory:");
-  await using discord = startFakeDiscord();
-  await using telegram = startFakeTelegram();
-  const { running, digestIds, morning } = await holdTwoEvents(kv, discord, telegram);
-  await using _running = running;
-
+/** Deletes group `team` as a super admin does. */
+async function deleteTeam(kv: Kv) {
   const set = await readGroupSet(kv);
   const team = set.entries.find((entry) => entry.group.id === "team")!;
   assert.ok(
@@ -101,6 +96,16 @@ Deno.test("a quiet-hours digest of a deleted group sends nothing and says why", 
       expected: team.versionstamp,
     }], []),
   );
+}
+
+Deno.test("a quiet-hours digest of a deleted group sends nothing and says why", async () => {
+  await using kv = await Deno.openKv(":memory:");
+  await using discord = startFakeDiscord();
+  await using telegram = startFakeTelegram();
+  const { running, digestIds, morning } = await holdTwoEvents(kv, discord, telegram);
+  await using _running = running;
+
+  await deleteTeam(kv);
   morning();
   await closeAll(running, digestIds);
   assert.equal(requestsOf(discord, telegram), 0, "no request to either platform");
@@ -114,15 +119,7 @@ Deno.test("a quiet-hours digest of a deleted group does not close into a new gro
   const { running, digestIds, morning } = await holdTwoEvents(kv, discord, telegram);
   await using _running = running;
 
-  const set = await readGroupSet(kv);
-  const team = set.entries.find((entry) => entry.group.id === "team")!;
-  assert.ok(
-    await applyGroupChanges(kv, set, [{
-      kind: "delete",
-      groupId: "team",
-      expected: team.versionstamp,
-    }], []),
-  );
+  await deleteTeam(kv);
   await storeRoutes(kv, [QUIET_ROUTE]);
   morning();
   await closeAll(running, digestIds);
