@@ -84,7 +84,7 @@ export interface FaultRow {
 }
 
 /** The title of a message as a fake received it. */
-function titleOf(body: Record<string, unknown>): string {
+export function titleOf(body: Record<string, unknown>): string {
   if (Array.isArray(body.embeds)) return String((body.embeds[0] as { title: string }).title);
   return String(body.text).replace(/<[^>]+>/g, "").replace(/^\W+/, "").split("\n")[0].trim();
 }
@@ -101,15 +101,20 @@ export async function allSendLogs(kv: Kv): Promise<SendLog[]> {
   return logs;
 }
 
-/** Waits until `expected` units exist and none is `retrying`, or `limitMs` passes. */
+/**
+ * Waits until `expected` units exist and none is `retrying`, or `limitMs` passes. With
+ * `counted`, only the units of the events it names count (events that were stored but never
+ * acknowledged are delivered too, and must not end the wait early).
+ */
 export async function drain(
   kv: Kv,
   expected: number,
   startedAt: number,
   limitMs: number,
+  counted?: (eventId: string) => boolean,
 ): Promise<number | null> {
   while (Date.now() - startedAt < limitMs) {
-    const logs = await allSendLogs(kv);
+    const logs = (await allSendLogs(kv)).filter((log) => !counted || counted(log.eventId));
     if (logs.length >= expected && logs.every((log) => log.status !== "retrying")) {
       return Date.now() - startedAt;
     }

@@ -1,7 +1,7 @@
 /**
  * The fault suite: delivery under faults, on local fakes, with figures.
  *
- *   deno task faults [--save] [--skip-kill]
+ *   deno task faults [--save] [--skip-kill] [--skip-postgres] [--postgres-only] [--quick]
  *
  * Scenarios: kill -9 of one of three instances every 3 s during a 2,000-event
  * burst to 20 targets and while it is delivered (8 kills at least); platform storms (half the calls answered 5xx, 429
@@ -9,7 +9,10 @@
  * the store's atomic commits failing; the worker's clock jumping 10 minutes
  * ahead. Each prints a row: events acknowledged, messages delivered,
  * duplicates, lost, dead letters (with their reasons), 429s received, time to
- * drain. `--save` writes the table into docs/reliability.md.
+ * drain. Then the PostgreSQL scenarios (./postgres_scenarios.ts: three `main.ts` processes on
+ * one database; kill -9, a crash-like database restart, one instance cut off from the database
+ * for 30 s), skipped with a warning when PostgreSQL is not installed; `--quick` runs them with
+ * 300 events (25/s instead of 50/s), 3 kills and a 10 s cut. `--save` writes the tables into docs/reliability.md.
  */
 import type { Kv } from "../../lib/store/backend/types.ts";
 import { parseArgs } from "node:util";
@@ -37,6 +40,11 @@ import {
   tableOf,
 } from "./harness.ts";
 import { failCommits } from "./kv_faults.ts";
+import {
+  type PostgresRunOptions,
+  postgresScenarios,
+  postgresTableOf,
+} from "./postgres_scenarios.ts";
 
 const BACKOFF_MS = [100, 200, 400, 800, 1_600];
 
@@ -321,15 +329,55 @@ async function killNine(): Promise<FaultRow> {
   return row;
 }
 
+/** PostgreSQL scenario sizes: the full run, and `--quick` for a small machine or a first look. */
+const POSTGRES_FULL: PostgresRunOptions = {
+  events: 2_000,
+  ratePerSecond: 50,
+  kills: 8,
+  cutMs: 30_000,
+};
+const POSTGRES_QUICK: PostgresRunOptions = {
+  events: 300,
+  ratePerSecond: 25,
+  kills: 3,
+  cutMs: 10_000,
+};
+
 async function main() {
   const { values } = parseArgs({
     options: {
       save: { type: "boolean", default: false },
       "skip-kill": { type: "boolean", default: false },
+      "skip-postgres": { type: "boolean", default: false },
+      "postgres-only": { type: "boolean", default: false },
+      quick: { type: "boolean", default: false },
     },
   });
+  const kvTables = values["postgres-only"] ? null : await kvScenarios(!values["skip-kill"]);
+  let postgresTable: string | null = null;
+  if (!values["skip-postgres"]) {
+    const rows = await postgresScenarios(
+      values.quick ? POSTGRES_QUICK : POSTGRES_FULL,
+      (row) => console.log(postgresTableOf([row])),
+    );
+    if (rows) {
+      postgresTable = postgresTableOf(rows);
+      console.log(postgresTable);
+    } else {
+      console.warn("PostgreSQL is not installed (/usr/lib/postgresql): its scenarios were SKIPPED");
+    }
+  }
+  if (!values.save) return;
+  if (values.quick) throw new Error("--quick figures are not saved: run without --quick");
+  const stamp = `${new Date().toISOString().slice(0, 10)}, Deno ${Deno.version.deno}`;
+  if (kvTables) await saveTable(KV_MARKERS, `Run of ${stamp}:\n\n${kvTables}`);
+  if (postgresTable) await saveTable(POSTGRES_MARKERS, `Run of ${stamp}:\n\n${postgresTable}`);
+}
+
+/** The Deno KV scenarios (kill -9 of instances on one file, then the in-process ones). */
+async function kvScenarios(withKill: boolean): Promise<string> {
   const rows: FaultRow[] = [];
-  if (!values["skip-kill"]) {
+  if (withKill) {
     rows.push(await killNine());
     console.log(tableOf(rows));
   }
@@ -339,22 +387,26 @@ async function main() {
   }
   const table = tableOf(rows);
   console.log(table);
-  if (values.save) await saveTable(table);
+  return table;
 }
 
 const DOC = new URL("../../docs/reliability.md", import.meta.url);
-const BEGIN = "<!-- faults:begin -->";
-const END = "<!-- faults:end -->";
+const KV_MARKERS = ["<!-- faults:begin -->", "<!-- faults:end -->"] as const;
+const POSTGRES_MARKERS = [
+  "<!-- faults-postgres:begin -->",
+  "<!-- faults-postgres:end -->",
+] as const;
 
-async function saveTable(table: string) {
+/** Replaces what lies between `markers` in docs/reliability.md with `text`. */
+async function saveTable(markers: readonly [string, string], text: string) {
+  const [begin, finish] = markers;
   const doc = await Deno.readTextFile(DOC);
-  const start = doc.indexOf(BEGIN);
-  const end = doc.indexOf(END);
-  if (start === -1 || end === -1) throw new Error("docs/reliability.md has no faults markers");
-  const stamp = `${new Date().toISOString().slice(0, 10)}, Deno ${Deno.version.deno}`;
+  const start = doc.indexOf(begin);
+  const end = doc.indexOf(finish);
+  if (start === -1 || end === -1) throw new Error(`docs/reliability.md has no ${begin} marker`);
   await Deno.writeTextFile(
     DOC,
-    `${doc.slice(0, start + BEGIN.length)}\n\nRun of ${stamp}:\n\n${table}\n${doc.slice(end)}`,
+    `${doc.slice(0, start + begin.length)}\n\n${text}\n${doc.slice(end)}`,
   );
 }
 

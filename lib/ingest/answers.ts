@@ -10,6 +10,13 @@ export function json(status: number, body: unknown): Response {
   });
 }
 
+/** 503 `{ error }` with `Retry-After`: the store could not take the event; send it again. */
+export function unavailable(): Response {
+  const response = jsonError(503, INGRESS_ERRORS.unavailable);
+  response.headers.set("retry-after", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+  return response;
+}
+
 /** A JSON error response `{ error }`. */
 export function jsonError(status: number, error: string): Response {
   return json(status, { error });
@@ -28,7 +35,11 @@ export const INGRESS_ERRORS = {
     `Invalid delivery id: at most ${MAX_DELIVERY_ID_LENGTH} printable ASCII characters`,
   unknownGroup: "Unknown group webhook",
   internal: "Internal server error",
+  unavailable: "Temporarily unavailable: try again in a moment",
 } as const;
+
+/** Seconds a sender is asked to wait when the store cannot be reached for a moment. */
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 1;
 
 /** 200 `{ ok: true }`. */
 export const accepted = (): Response => json(200, { ok: true });

@@ -31,6 +31,7 @@ import type { Provider, Scope } from "../types.ts";
 import { isBoundedAction, isId } from "../ids.ts";
 import { WEBHOOK_BODY_BYTES } from "../limits.ts";
 import { type BodyRefusal, readBody } from "../request_body.ts";
+import { isPassingStoreError } from "../store/transient.ts";
 import {
   accepted,
   duplicate,
@@ -39,6 +40,7 @@ import {
   refusal,
   type RejectionReason,
   rejectionReasonOf,
+  unavailable,
 } from "./answers.ts";
 import { pickHeaders } from "./headers.ts";
 import { applyInstallationEvent } from "./installation.ts";
@@ -334,7 +336,8 @@ async function ingest(
  * 200 `{ ok: true, duplicate: true }` for a delivery seen within 5 minutes,
  * 404 for an unknown group or one without a secret, 413 / 401 / 400 with the
  * texts of `answers.ts`, 408 when the body does not arrive within the deadline,
- * 500 when the store fails. `groupId` selects the group's
+ * 503 with `Retry-After` when the store is unreachable or busy for a moment (nothing was
+ * stored: the sender may send it again), 500 when the store fails otherwise. `groupId` selects the group's
  * ingress; without it the global secrets apply.
  */
 export async function handleWebhook(
@@ -346,8 +349,13 @@ export async function handleWebhook(
   try {
     response = await ingest(deps, request, groupId);
   } catch (error) {
-    (deps.log ?? (() => {}))("error", "webhook ingress failed", { error: String(error) });
-    response = json(500, { error: INGRESS_ERRORS.internal });
+    const passing = isPassingStoreError(error);
+    (deps.log ?? (() => {}))(
+      passing ? "warn" : "error",
+      passing ? "webhook refused: store unavailable" : "webhook ingress failed",
+      { error: String(error) },
+    );
+    response = passing ? unavailable() : json(500, { error: INGRESS_ERRORS.internal });
   }
   if (response.status >= 400) {
     deps.observe?.({

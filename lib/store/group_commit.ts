@@ -17,7 +17,7 @@
  * waits for the batch and then commits alone, where it finds the first one's mark (one new,
  * one duplicate). When a batch's commit fails (a mark already stored, or an error), every
  * event of it is committed alone, in order, so none is lost or acknowledged without its
- * commit; an event whose own commit fails too is rejected (the ingress answers 500 and the
+ * commit; an event whose own commit fails too is rejected (the ingress answers 503 or 500 and the
  * sender retries).
  */
 import type { Kv, KvKey } from "./backend/types.ts";
