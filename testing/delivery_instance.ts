@@ -1,10 +1,11 @@
 /**
- * One delivery instance in its own process, on a shared KV file: the job
+ * One delivery instance in its own process, on a shared store (a KV file, or a PostgreSQL
+ * database with `--database`): the job
  * worker with the delivery worker, its limiters scaled like the fakes'
  * limits. Used by the multi-instance test, the delivery benchmark and the
  * fault suite, which start several of these on one file.
  *
- *   deno run -A testing/delivery_instance.ts --kv FILE --discord URL --telegram URL
+ *   deno run -A testing/delivery_instance.ts (--kv FILE | --database URL) --discord URL --telegram URL
  *     [--scale 1] [--lease-ms 20000] [--sweep-ms 5000] [--stall-ms 10000]
  *
  * Prints `ready` on stdout once listening; stops gracefully on SIGTERM. Each
@@ -24,6 +25,7 @@ import { DiscordRateLimiter } from "../lib/discord/rate_limit.ts";
 import { createLogger } from "../lib/log.ts";
 import { utf8 } from "../lib/encoding.ts";
 import { saveEvent } from "../lib/store/events.ts";
+import { closeStore, openStore } from "../lib/store/kv.ts";
 import { startQueueWorker } from "../lib/store/queue.ts";
 import { TELEGRAM_LIMITS, TelegramPacer } from "../lib/telegram/pacer.ts";
 
@@ -54,6 +56,7 @@ async function main() {
   const { values } = parseArgs({
     options: {
       kv: { type: "string" },
+      database: { type: "string" },
       discord: { type: "string" },
       telegram: { type: "string" },
       scale: { type: "string", default: "1" },
@@ -64,9 +67,9 @@ async function main() {
     },
   });
   const scale = Number(values.scale);
-  const kv = await Deno.openKv(values.kv);
+  const kv = await openStore({ kvPath: values.kv, databaseUrl: values.database });
   const config = loadConfig({
-    KV_PATH: values.kv!,
+    ...(values.database ? { DATABASE_URL: values.database } : { KV_PATH: values.kv! }),
     DISCORD_BOT_TOKEN: "instance-token",
     DISCORD_API_URL: values.discord!,
     TELEGRAM_BOT_TOKEN: "1:instance",
@@ -96,7 +99,7 @@ async function main() {
   Deno.addSignalListener("SIGTERM", async () => {
     await queue.drain(5_000);
     await worker.close();
-    kv.close();
+    await closeStore(kv);
     Deno.exit(0);
   });
 }

@@ -1,6 +1,7 @@
 /**
  * Starts delivery instances (testing/delivery_instance.ts) as `deno run`
- * subprocesses on one KV file, and stops them gracefully or dead (SIGKILL).
+ * subprocesses on one store (a KV file or a PostgreSQL database), and stops them gracefully or
+ * dead (SIGKILL).
  */
 
 /** A running instance process. */
@@ -22,7 +23,10 @@ export interface InstanceProcess {
 
 /** Where the instances send and how they are tuned. */
 export interface InstanceOptions {
-  kvPath: string;
+  /** The shared KV file (when `databaseUrl` is not given). */
+  kvPath?: string;
+  /** The shared PostgreSQL database; each instance opens its own pool on it. */
+  databaseUrl?: string;
   discordUrl: string;
   telegramUrl: string;
   scale?: number;
@@ -42,8 +46,7 @@ export function startInstance(options: InstanceOptions): InstanceProcess {
     "-A",
     ...(options.preload ? ["--preload", options.preload] : []),
     INSTANCE,
-    "--kv",
-    options.kvPath,
+    ...(options.databaseUrl ? ["--database", options.databaseUrl] : ["--kv", options.kvPath ?? ""]),
     "--discord",
     options.discordUrl,
     "--telegram",

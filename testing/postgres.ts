@@ -20,12 +20,15 @@ export interface TestPostgres {
 const BIN_ROOT = "/usr/lib/postgresql";
 const FOLDER_PREFIX = "switchyard-pg-";
 
-interface Cluster {
+/** A running test cluster. */
+export interface TestCluster {
   /** URL of the cluster's maintenance database (`postgres`). */
   adminUrl: string;
+  /** Stops it at once and removes its folder (nothing to do for a `PG_TEST_URL` server). */
+  stopNow(): void;
 }
 
-let cluster: Promise<Cluster | null> | undefined;
+let cluster: Promise<TestCluster | null> | undefined;
 let databases = 0;
 
 /** A fresh empty database on a test server, or null when no PostgreSQL can be had. */
@@ -53,9 +56,19 @@ async function adminCommand(adminUrl: string, statement: string): Promise<void> 
   }
 }
 
-async function openCluster(): Promise<Cluster | null> {
+async function openCluster(): Promise<TestCluster | null> {
   const given = Deno.env.get("PG_TEST_URL");
-  if (given) return { adminUrl: given };
+  if (given) return { adminUrl: given, stopNow: () => {} };
+  const started = await startTestCluster();
+  if (started) globalThis.addEventListener("unload", () => started.stopNow());
+  return started;
+}
+
+/**
+ * Starts a throw-away cluster of its own from Debian's binaries (see the module doc), or null
+ * when they are not installed. The caller stops it (`stopNow`).
+ */
+export async function startTestCluster(): Promise<TestCluster | null> {
   const bin = await findBinaries();
   if (!bin) return null;
   return await startCluster(bin);
@@ -118,7 +131,7 @@ function freePort(): number {
   return port;
 }
 
-async function startCluster(bin: string): Promise<Cluster> {
+async function startCluster(bin: string): Promise<TestCluster> {
   await removeOrphans(bin);
   const folder = await Deno.makeTempDir({ prefix: `${FOLDER_PREFIX}${Deno.pid}-` });
   if (runningAsRoot()) {
@@ -161,8 +174,10 @@ async function startCluster(bin: string): Promise<Cluster> {
     "30",
     "start",
   ]);
-  globalThis.addEventListener("unload", () => stopClusterNow(bin, folder));
-  return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres` };
+  return {
+    adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stopNow: () => stopClusterNow(bin, folder),
+  };
 }
 
 /** Stops the cluster at once and removes its folder (sync: runs while the isolate unloads). */

@@ -1,5 +1,5 @@
 /**
- * Shared test helpers: settings, a captured logger, an app on a `:memory:` KV, and a bounded
+ * Shared test helpers: settings, a captured logger, an app on a fresh test store, and a bounded
  * wait for a condition.
  */
 import type { Kv } from "../lib/store/backend/types.ts";
@@ -8,6 +8,7 @@ import { createApp } from "../lib/app.ts";
 import { type Config, loadConfig } from "../lib/config.ts";
 import type { Assets } from "../lib/fresh/assets.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 /** Settings for tests: the defaults plus `env`, with an in-memory KV. */
 export function testConfig(env: Record<string, string> = {}): Config {
@@ -30,12 +31,15 @@ export interface TestApp extends AsyncDisposable {
   fetch(path: string, init?: RequestInit): Promise<Response>;
 }
 
-/** Starts the app on a `:memory:` KV with the given settings. */
+/**
+ * Starts the app on a fresh store (a `:memory:` KV, or a PostgreSQL database with
+ * `TEST_STORE=postgres`: testing/test_store.ts) with the given settings.
+ */
 export async function startTestApp(
   env: Record<string, string> = {},
   assets?: Assets,
 ): Promise<TestApp> {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openTestKv();
   const config = testConfig(env);
   const { log, lines } = captureLog();
   const app = createApp({ kv, config, log, assets });
@@ -45,7 +49,7 @@ export async function startTestApp(
     config,
     lines,
     fetch: async (path, init) => await app.fetch(new Request(`http://localhost${path}`, init)),
-    [Symbol.asyncDispose]: () => Promise.resolve(kv.close()),
+    [Symbol.asyncDispose]: () => kv[Symbol.asyncDispose](),
   };
 }
 

@@ -1,12 +1,13 @@
 /**
  * Shared helpers of the ingress tests (this module holds no tests): an
- * in-memory KV per test, the real GitHub payloads under `fixtures/github`, and
+ * fresh store per test, the real GitHub payloads under `fixtures/github`, and
  * request builders that sign in the test.
  */
 import type { Kv, KvKey } from "../lib/store/backend/types.ts";
 import { handleWebhook, type IngressDeps } from "../lib/ingest/handle.ts";
 import { signGithubBody } from "../lib/providers/github.ts";
 import { utf8 } from "../lib/encoding.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 /** A fixed clock: 2026-03-01T12:00:00Z. */
 export const NOW = Date.UTC(2026, 2, 1, 12, 0, 0);
@@ -18,14 +19,10 @@ export const SECRETS = {
   custom: ["custom-secret"],
 };
 
-/** Runs `fn` with a fresh in-memory KV that is closed afterwards. */
+/** Runs `fn` with a fresh test store (testing/test_store.ts) that is closed afterwards. */
 export async function withKv(fn: (kv: Kv) => Promise<void>): Promise<void> {
-  const kv = await Deno.openKv(":memory:");
-  try {
-    await fn(kv);
-  } finally {
-    kv.close();
-  }
+  await using kv = await openTestKv();
+  await fn(kv);
 }
 
 /** Ingress dependencies over `kv` with the test secrets and a clock at {@link NOW}. */

@@ -1,12 +1,13 @@
 /**
  * The first run of the restart test (tests/delivery_restart_test.ts), in a Web Worker so that
- * the test can stop it dead, as a crash would: it opens the KV file, stores the route, accepts
+ * the test can stop it dead, as a crash would: it opens the store, stores the route, accepts
  * the events and delivers until terminated. Its Telegram pacer lets the first
  * {@link TELEGRAM_SENT_FIRST} messages go, then keeps the lane waiting for its pace and posts
  * "telegram waiting" once, so the test knows no Telegram call is in flight. The settings both
  * runs share are exported from here.
  */
 import { DiscordRateLimiter } from "../lib/discord/rate_limit.ts";
+import { openStore, type StoreSettings } from "../lib/store/kv.ts";
 import { TelegramPacer } from "../lib/telegram/pacer.ts";
 import type { Route } from "../lib/types.ts";
 import {
@@ -17,9 +18,9 @@ import {
   storeRoutes,
 } from "./_delivery_helpers.ts";
 
-/** What the first run needs: the KV file, the fakes' addresses and the events' titles. */
+/** What the first run needs: the store, the fakes' addresses and the events' titles. */
 export interface FirstRun {
-  path: string;
+  store: StoreSettings;
   discordUrl: string;
   telegramUrl: string;
   titles: string[];
@@ -62,7 +63,7 @@ class StallingPacer extends TelegramPacer {
 
 if (import.meta.main) {
   self.onmessage = async ({ data }: MessageEvent<FirstRun>) => {
-    const kv = await Deno.openKv(data.path);
+    const kv = await openStore(data.store);
     await storeRoutes(kv, [RESTART_ROUTE]);
     const config = deliveryConfig({
       discord: { url: data.discordUrl },

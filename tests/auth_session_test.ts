@@ -17,6 +17,7 @@ import { sessionKey } from "../lib/store/keys.ts";
 import { SESSION_LIFETIME_MS } from "../lib/store/sessions.ts";
 import { startTestApp, testConfig } from "./_helpers.ts";
 import { githubEnv, signIn, startFakeGitHub } from "./fake_github.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 const ADA = { id: 101, login: "ada" };
 const HTML = { accept: "text/html" };
@@ -235,7 +236,7 @@ Deno.test("requireSameOrigin refuses cross-site writes and lets reads and non-br
 });
 
 Deno.test("principal: super admins by id or login; roles from group membership", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const config = testConfig({ ADMIN_USER_IDS: "999,login:Root" });
   await putGroup(kv, {
     id: "web",
@@ -291,7 +292,7 @@ Deno.test("principal: super admins by id or login; roles from group membership",
 });
 
 Deno.test("principal: an all-digit ADMIN_USER_IDS entry is an id, never a login", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const session = { csrfToken: "x", sessionId: "s" };
   const config = testConfig({ ADMIN_USER_IDS: "1" });
   const loginOne = await principalFor(kv, config, { userId: "555", login: "1" }, session);

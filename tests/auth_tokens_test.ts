@@ -16,6 +16,7 @@ import {
 } from "../lib/store/tokens.ts";
 import { startTestApp } from "./_helpers.ts";
 import { githubEnv, signIn, startFakeGitHub } from "./fake_github.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 const KEY = btoa(String.fromCharCode(...new Uint8Array(32).map((_, i) => i)));
 const NOW = 1_800_000_000_000;
@@ -50,7 +51,7 @@ Deno.test("token lifetime: the record is kept until stale, or until the refresh 
 });
 
 Deno.test("saveToken writes the reverse index and removes the old one in the same write", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const user = { userId: "7", login: "grace", expiresAt: null };
   await saveToken(kv, { ...user, accessToken: "gho_first" });
   assert.equal(await tokenOwnerId(kv, "gho_first"), "7");
@@ -67,7 +68,7 @@ Deno.test("saveToken writes the reverse index and removes the old one in the sam
 });
 
 Deno.test("a token past its record lifetime is gone even before KV deletes it", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const issued = Date.now();
   await saveToken(kv, { userId: "7", login: "g", accessToken: "ghu_x", expiresAt: issued + HOUR }, {
     now: issued,
@@ -78,7 +79,7 @@ Deno.test("a token past its record lifetime is gone even before KV deletes it", 
 });
 
 Deno.test("with TOKEN_ENCRYPTION_KEY, tokens are stored sealed with AES-GCM", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await saveToken(kv, {
     userId: "7",
     login: "g",

@@ -20,6 +20,7 @@ import { utf8 } from "../lib/encoding.ts";
 import { ALPHA, BETA, PEOPLE } from "./_admin_helpers.ts";
 import { captureLog, testConfig } from "./_helpers.ts";
 import { type FakeGitHub, githubEnv, startFakeGitHub } from "./fake_github.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 const GRACE = { id: 7, login: "grace" };
 const HOUR = 3_600_000;
@@ -78,7 +79,7 @@ Deno.test("parseReaction and parseMergeMethod read names, aliases and emoji", ()
 });
 
 async function linkedDeps(fake: FakeGitHub) {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openTestKv();
   const config = testConfig(githubEnv(fake));
   const pair = fake.issueTokens(GRACE);
   await saveToken(kv, {
@@ -182,7 +183,7 @@ Deno.test("actAsLinkedUser: unlinked, GitHub refusals and GitHub unreachable in 
 });
 
 Deno.test("subscribe and unsubscribe: owners and admins only, audited", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await putGroup(kv, ALPHA);
   await putGroup(kv, BETA);
   const channel = { platform: "discord" as const, channelId: "700" };
@@ -214,7 +215,7 @@ Deno.test("subscribe and unsubscribe: owners and admins only, audited", async ()
 });
 
 Deno.test("message refs: saved with the subject, listed newest first, bounded ids", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const subject = {
     repository: "o/r",
     kind: "pull" as const,
@@ -248,7 +249,7 @@ Deno.test("message refs: saved with the subject, listed newest first, bounded id
 });
 
 Deno.test("tracking: a sent pull request notification is recorded with its place and subject", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const payload = {
     action: "opened",
     pull_request: { number: 42, title: "Add it" },

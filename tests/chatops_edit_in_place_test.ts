@@ -19,6 +19,7 @@ import {
   settled,
   storeRoutes,
 } from "./_delivery_helpers.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 const DISCORD_CHANNEL = "1111";
 const TELEGRAM_CHAT = "-100333";
@@ -98,7 +99,7 @@ function only<T>(items: T[], what: string): T {
 async function startAll(env: Record<string, string> = BUTTONS_ENV) {
   const discord = startFakeDiscord();
   const telegram = startFakeTelegram();
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openTestKv();
   const worker = runWorker(kv, deliveryConfig({ discord, telegram }, env));
   return {
     discord,
@@ -106,7 +107,7 @@ async function startAll(env: Record<string, string> = BUTTONS_ENV) {
     kv,
     async [Symbol.asyncDispose]() {
       await worker.stop();
-      kv.close();
+      await kv[Symbol.asyncDispose]();
       await discord.close();
       await telegram.close();
     },

@@ -21,6 +21,7 @@ import type { ForgeEvent, Group, Route } from "../lib/types.ts";
 import { startFakeDiscord, startFakeTelegram } from "../testing/fake_chat.ts";
 import { fixture } from "./_ingest_helpers.ts";
 import { deliveryConfig, runWorker, settled, storeRoutes } from "./_delivery_helpers.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 const ROLE = "123456789012345678";
 const DISCORD_USER = "223456789012345678";
@@ -83,7 +84,7 @@ function link(chatUser: string, login: string) {
 }
 
 Deno.test("a review request pings the linked Discord user and links the linked Telegram user", async () => {
-  using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await saveDiscordLink(kv, link(DISCORD_USER, "Octocat"));
   await saveTelegramLink(kv, {
     telegramUserId: TELEGRAM_USER,
@@ -102,7 +103,7 @@ Deno.test("a review request pings the linked Discord user and links the linked T
 });
 
 Deno.test("a linked reviewer who is not a member of the route's group is not mentioned: plain login, no ids", async () => {
-  using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await saveDiscordLink(kv, link(DISCORD_USER, "Octocat"));
   await saveTelegramLink(kv, {
     telegramUserId: TELEGRAM_USER,
@@ -121,7 +122,7 @@ Deno.test("a linked reviewer who is not a member of the route's group is not men
 });
 
 Deno.test("an unlinked reviewer stays plain text: no user ping, no Telegram user link", async () => {
-  using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await saveDiscordLink(kv, link(DISCORD_USER, "someone-else"));
   const received = await deliverReviewRequest(kv);
   assert.equal(received.discord.content, `<@&${ROLE}>`);
@@ -132,7 +133,7 @@ Deno.test("an unlinked reviewer stays plain text: no user ping, no Telegram user
 });
 
 Deno.test("the reverse entry follows the link: written with it, moved on re-link, removed on unlink", async () => {
-  using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await saveDiscordLink(kv, link(DISCORD_USER, "Octocat"));
   assert.deepEqual(await chatUsersLinkedTo(kv, "discord", "OCTOCAT"), [DISCORD_USER]);
   await saveDiscordLink(kv, link(DISCORD_USER, "hubot"));
@@ -183,7 +184,7 @@ function githubEvent(provider: ForgeEvent["provider"] = "github"): ForgeEvent {
 }
 
 Deno.test("hostile login values are neither looked up nor linked; other forges are not looked up", async () => {
-  using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await saveDiscordLink(kv, link(DISCORD_USER, "octocat"));
   for (const login of HOSTILE_LOGINS) {
     await saveDiscordLink(kv, link("323456789012345678", login));

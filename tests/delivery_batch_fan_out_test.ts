@@ -34,6 +34,7 @@ import {
   settled,
   storeRoutes,
 } from "./_delivery_helpers.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 const TARGET = { platform: "discord", channelId: "500" } as const;
 
@@ -78,7 +79,7 @@ async function storedJobs(kv: Kv): Promise<FanOutJob[]> {
 }
 
 Deno.test("batch job: every event of a group commit is fanned out, recorded and cleared", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await storeRoutes(kv, [customRoute("alerts", [TARGET])]);
   await using fan = fanOnlyWorker(kv, deliveryConfig({}));
   const ids = await acceptBatch(kv, ["One", "Two", "Three", "Four"]);
@@ -97,7 +98,7 @@ Deno.test("batch job: every event of a group commit is fanned out, recorded and 
 });
 
 Deno.test("batch job: accepted together, delivered in acceptance order", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await storeRoutes(kv, [customRoute("alerts", [TARGET])]);
   await using _running = runWorker(kv, deliveryConfig({ discord }));
@@ -139,7 +140,7 @@ function crashingBeforeTheMarksClear(kv: Kv): Kv {
 }
 
 Deno.test("batch job: run again after a crash midway, it makes no second unit", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await storeRoutes(kv, [
     customRoute("alerts", [TARGET, { platform: "discord", channelId: "501" }]),
   ]);
@@ -175,7 +176,7 @@ Deno.test("batch job: run again after a crash midway, it makes no second unit", 
 });
 
 Deno.test("batch job: an event that throws stays pending with a job of its own; the others finish", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await storeRoutes(kv, [customRoute("alerts", [TARGET])]);
   const ids = await acceptBatch(kv, ["Fine", "Broken", "Also fine"]);
   const [fine, broken, alsoFine] = ids;
@@ -204,7 +205,7 @@ Deno.test("batch job: an event that throws stays pending with a job of its own; 
 });
 
 Deno.test("single-event job: accepted alone, fanned out as before", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await storeRoutes(kv, [customRoute("alerts", [TARGET])]);
   await using fan = fanOnlyWorker(kv, deliveryConfig({}));
   const eventId = await acceptCustom(kv, "Alone");
@@ -217,7 +218,7 @@ Deno.test("single-event job: accepted alone, fanned out as before", async () => 
 });
 
 Deno.test("a parked batch job is re-queued whole, every event marked pending again", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const job = { type: "deliver", eventIds: ["01AAA", "01AAB", "01AAC"] };
   await kv.set(undeliveredJobKey("01AAA"), job);
   assert.equal(await requeueUndeliveredJobs(kv, 1_000), 1);
@@ -227,7 +228,7 @@ Deno.test("a parked batch job is re-queued whole, every event marked pending aga
 });
 
 Deno.test("the sweep re-queues stalled fan-outs together in one job", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const stalled = ["01BBA", "01BBB", "01BBC"];
   for (const id of stalled) await kv.set(fanOutPendingKey(id), { since: 1_000 });
   await kv.set(fanOutPendingKey("01BBD"), { since: 99_000 }); // recent: left alone
@@ -239,7 +240,7 @@ Deno.test("the sweep re-queues stalled fan-outs together in one job", async () =
 });
 
 Deno.test("the sweep's re-queuing commits check at most 10 marks each (a denokv server's limit)", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const stalled = Array.from({ length: 20 }, (_, index) => `01CC${String(index).padStart(2, "0")}`);
   for (const id of stalled) await kv.set(fanOutPendingKey(id), { since: 1_000 });
   assert.equal(await requeueStalledFanOuts(kv, 100_000, 10_000), 20);
@@ -264,7 +265,7 @@ Deno.test("deliver jobs: both shapes are recognised, malformed ones are not", ()
 });
 
 Deno.test("finishing fan-outs past one commit's limits writes every record before the mark goes", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const eventId = "01CCC";
   await kv.set(fanOutPendingKey(eventId), { since: 1 });
   const records = Array.from({ length: 1_200 }, (_, index) => ({
@@ -286,7 +287,7 @@ Deno.test("finishing fan-outs past one commit's limits writes every record befor
 });
 
 Deno.test("batch job: events stored inline and in chunks load together", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await storeRoutes(kv, [customRoute("alerts", [TARGET])]);
   const small = await acceptCustom(kv, "Small");
   // Random text does not compress: its stored bytes need several chunks.

@@ -18,9 +18,10 @@ import {
   storeRoutes,
   waitFor,
 } from "./_delivery_helpers.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 Deno.test("running a deliver job again makes no second unit and sends nothing twice", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await storeRoutes(kv, [
     customRoute("alerts", [
@@ -54,7 +55,7 @@ function statusByChannel(logs: SendLog[]): Map<string, string> {
 }
 
 Deno.test("a failing target does not hold up another target", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await storeRoutes(kv, [
     customRoute("alerts", [
@@ -87,7 +88,7 @@ Deno.test("a failing target does not hold up another target", async () => {
 });
 
 Deno.test("a burst for one channel and one group chat arrives in order, with no 429", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord({
     bucketLimit: 5,
     bucketWindowMs: 200,

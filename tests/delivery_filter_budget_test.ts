@@ -15,6 +15,7 @@ import {
   settled,
   storeRoutes,
 } from "./_delivery_helpers.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 function routeTo(
   id: string,
@@ -34,7 +35,7 @@ function routeTo(
 }
 
 Deno.test("a route over its group's budget is not evaluated, and the event still arrives", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   const everything = (op: "eq" | "ne", value: unknown) => ({
     type: "field" as const,

@@ -1,5 +1,6 @@
 /**
- * Three delivery instances, each its own `deno run` process, on one KV file,
+ * Three delivery instances, each its own `deno run` process, on one store (a KV file, or one
+ * PostgreSQL database with `TEST_STORE=postgres`, each instance with its own pool),
  * each accepting a third of the events (as instances behind no load balancer
  * would): every message reaches its chat once and in event order, Discord
  * answers no 429 (its buckets are discovered from headers; a lane is owned by
@@ -11,12 +12,12 @@
  */
 import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { listSendLogs } from "../lib/store/send_logs.ts";
 import type { Target } from "../lib/types.ts";
 import { type FakeChat, startFakeDiscord, startFakeTelegram } from "../testing/fake_chat.ts";
 import { startInstance } from "../testing/instances.ts";
 import { customRoute, storeRoutes, waitFor } from "./_delivery_helpers.ts";
+import { instanceStore, sharedStore } from "./_instances_helpers.ts";
 
 const SCALE = 10;
 const EVENTS = 30;
@@ -54,9 +55,8 @@ function numbersByChat(fake: FakeChat, text: (body: Record<string, unknown>) => 
   return byChat;
 }
 
-Deno.test("three instances on one KV file: once, in order, within the limits", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "switchyard-instances-" });
-  const kvPath = join(dir, "shared.kv");
+Deno.test("three instances on one store: once, in order, within the limits", async () => {
+  await using store = await sharedStore();
   await using discord = startFakeDiscord({
     bucketLimit: 5,
     bucketWindowMs: 5000 / SCALE,
@@ -71,10 +71,10 @@ Deno.test("three instances on one KV file: once, in order, within the limits", a
     globalWindowMs: 1000 / SCALE,
     toleranceMs: 20,
   });
-  const kv = await Deno.openKv(kvPath);
+  const kv = await store.open();
   const instances = Array.from({ length: 3 }, () =>
     startInstance({
-      kvPath,
+      ...instanceStore(store),
       discordUrl: discord.url,
       telegramUrl: telegram.url,
       scale: SCALE,
@@ -134,7 +134,5 @@ Deno.test("three instances on one KV file: once, in order, within the limits", a
     throw error;
   } finally {
     await Promise.all(instances.map((instance) => instance.stop()));
-    kv.close();
-    await Deno.remove(dir, { recursive: true });
   }
 });

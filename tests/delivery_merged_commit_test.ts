@@ -22,6 +22,7 @@ import { type FakeChat, startFakeDiscord } from "../testing/fake_chat.ts";
 import { captureLog } from "./_helpers.ts";
 import { fixture } from "./_ingest_helpers.ts";
 import { deliveryConfig, OPERATOR, storeRoutes, waitFor } from "./_delivery_helpers.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 const CHANNEL = "4242";
 const TARGET: Target = { platform: "discord", channelId: CHANNEL };
@@ -111,7 +112,7 @@ async function entryOf(kv: Kv, logId: string): Promise<KvEntry<SendLog>> {
 }
 
 Deno.test("a sent unit's outcome, its message ref and the next unit's mark are one commit", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   const second = discord.holdNext(CHANNEL, 1);
   const lane = await laneOfPullRequests(kv, discord, 3);
@@ -160,7 +161,7 @@ Deno.test("a sent unit's outcome, its message ref and the next unit's mark are o
 });
 
 Deno.test("a lane that loses its lease between two messages sends nothing more", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   const first = discord.holdNext(CHANNEL);
   const lane = await laneOfPullRequests(kv, discord, 3);
@@ -195,7 +196,7 @@ Deno.test("a lane that loses its lease between two messages sends nothing more",
 });
 
 Deno.test("a target removed while a message is on its way gets no more, though it was allowed just before", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   const first = discord.holdNext(CHANNEL);
   const lane = await laneOfPullRequests(kv, discord, 3);

@@ -24,6 +24,7 @@ import {
   storeRoutes,
   waitFor,
 } from "./_delivery_helpers.ts";
+import { openTestKv, type TestKv } from "../testing/test_store.ts";
 
 const TARGET: Target = { platform: "discord", channelId: "1000" };
 const LANE = laneKeyFor(TARGET);
@@ -32,15 +33,14 @@ const LANE = laneKeyFor(TARGET);
  * A KV holding two accepted events, `Older` then `Newer`, with no deliver
  * job for either: the state a crash leaves once their jobs have been claimed.
  */
-async function acceptedWithoutJobs(): Promise<{ kv: Kv; older: string; newer: string }> {
-  const scratch = await Deno.openKv(":memory:");
+async function acceptedWithoutJobs(): Promise<{ kv: TestKv; older: string; newer: string }> {
+  await using scratch = await openTestKv();
   const older = await acceptCustom(scratch, "Older");
   const newer = await acceptCustom(scratch, "Newer");
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openTestKv();
   for await (const entry of scratch.list({ prefix: [] })) {
     if (entry.key[0] !== jobsPrefix()[0]) await kv.set(entry.key, entry.value);
   }
-  scratch.close();
   await storeRoutes(kv, [customRoute("alerts", [TARGET])]);
   return { kv, older, newer };
 }
@@ -83,7 +83,7 @@ Deno.test("after a crash, a parked older event still reaches the target before a
 
     assert.deepEqual(discordTitles(discord), ["Older", "Newer"]);
   } finally {
-    kv.close();
+    await kv[Symbol.asyncDispose]();
   }
 });
 
@@ -102,7 +102,7 @@ Deno.test("after a crash, an older deliver job redelivered late still goes first
 
     assert.deepEqual(discordTitles(discord), ["Older", "Newer"]);
   } finally {
-    kv.close();
+    await kv[Symbol.asyncDispose]();
   }
 });
 
@@ -119,7 +119,7 @@ Deno.test("a fan-out that never finishes holds newer units back for a bounded ti
 
     assert.deepEqual(discordTitles(discord), ["Newer"]);
   } finally {
-    kv.close();
+    await kv[Symbol.asyncDispose]();
   }
 });
 
@@ -139,6 +139,6 @@ Deno.test("an older event whose fan-out fails does not hold newer units back", a
     assert.deepEqual(discordTitles(discord), ["Newer"]);
     assert.equal((await kv.get(fanOutPendingKey(older))).versionstamp, null);
   } finally {
-    kv.close();
+    await kv[Symbol.asyncDispose]();
   }
 });

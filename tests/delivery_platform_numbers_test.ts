@@ -27,6 +27,7 @@ import {
   waitFor,
 } from "./_delivery_helpers.ts";
 import { runWorker } from "./_delivery_helpers.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 const DISCORD: Target = { platform: "discord", channelId: "900" };
 const TELEGRAM: Target = { platform: "telegram", chatId: "-100900" };
@@ -70,7 +71,7 @@ Deno.test("platform waits: numbers are clamped to an hour, anything else is no w
 });
 
 Deno.test("a 429 asking to wait for years holds each lane for one hour, without a crash loop", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await using telegram = startFakeTelegram();
   await storeRoutes(kv, [customRoute("alerts", [DISCORD, TELEGRAM])]);
@@ -98,7 +99,7 @@ Deno.test("a 429 asking to wait for years holds each lane for one hour, without 
 });
 
 Deno.test("a 429 whose wait is not a usable number is a plain retry on the normal schedule", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await using telegram = startFakeTelegram();
   await storeRoutes(kv, [customRoute("alerts", [DISCORD, TELEGRAM])]);
@@ -132,7 +133,7 @@ Deno.test("a 429 whose wait is not a usable number is a plain retry on the norma
 });
 
 Deno.test("an X-RateLimit-Reset-After of years holds the channel for one hour at most", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await storeRoutes(kv, [customRoute("alerts", [DISCORD])]);
   discord.script("900", [{

@@ -23,6 +23,7 @@ import {
   settled,
   storeRoutes,
 } from "./_delivery_helpers.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 const TARGET: Target = { platform: "discord", channelId: "300" };
 const LANE = laneKeyFor(TARGET);
@@ -37,7 +38,7 @@ async function unitWaiting(kv: Kv, config: ReturnType<typeof deliveryConfig>) {
 }
 
 Deno.test("sweep: a lane whose runner died holding its lease is taken over", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   const config = deliveryConfig({ discord });
   await storeRoutes(kv, [customRoute("alerts", [TARGET])]);
@@ -60,7 +61,7 @@ Deno.test("sweep: a lane whose runner died holding its lease is taken over", asy
 });
 
 Deno.test("sweep: a retrying unit its lane lost is put back and sent once", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   const config = deliveryConfig({ discord });
   await storeRoutes(kv, [customRoute("alerts", [TARGET])]);
@@ -79,7 +80,7 @@ Deno.test("sweep: a retrying unit its lane lost is put back and sent once", asyn
 });
 
 Deno.test("sweep: a deliver job the queue gave up on is re-queued without a restart", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   const config = deliveryConfig({ discord });
   await storeRoutes(kv, [customRoute("alerts", [TARGET])]);
@@ -95,7 +96,7 @@ Deno.test("sweep: a deliver job the queue gave up on is re-queued without a rest
 });
 
 Deno.test("sweep: one instance at a time does the work", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const config = deliveryConfig({});
   const log = captureLog().log;
   const first = createDeliveryWorker({ kv, config, log, sweepEveryMs: 0 });
@@ -113,7 +114,7 @@ Deno.test("sweep: one instance at a time does the work", async () => {
 });
 
 Deno.test("a unit answered only 429 (retry_after 0) ends dead with the reason", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   const config = deliveryConfig({ discord });
   await storeRoutes(kv, [customRoute("alerts", [TARGET])]);

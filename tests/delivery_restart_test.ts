@@ -1,15 +1,15 @@
 /**
  * A restart in the middle of a queue: the first run (in a Web Worker) is stopped dead while a
  * Discord call is in flight and the Telegram lane waits for its pace, then a new worker opens
- * the same KV file. Nothing is lost and nothing shows twice (Discord deduplicates the call made
+ * the same store (KV file or PostgreSQL database). Nothing is lost and nothing shows twice (Discord deduplicates the call made
  * again by its nonce; Telegram has no such key, so the first run stops between its calls).
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { DiscordRateLimiter } from "../lib/discord/rate_limit.ts";
 import { listSendLogs } from "../lib/store/send_logs.ts";
 import { TelegramPacer } from "../lib/telegram/pacer.ts";
 import { startFakeDiscord, startFakeTelegram } from "../testing/fake_chat.ts";
+import { sharedTestStore } from "../testing/test_store.ts";
 import { deliveryConfig, discordTitles, runWorker, waitFor } from "./_delivery_helpers.ts";
 import {
   type FirstRun,
@@ -21,8 +21,7 @@ import {
 const EVENTS = 20;
 
 Deno.test("a restart mid-queue loses and duplicates nothing", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "switchyard-restart-" });
-  const path = join(dir, "switchyard.kv");
+  await using store = await sharedTestStore();
   await using discord = startFakeDiscord();
   await using telegram = startFakeTelegram();
   const titles = Array.from({ length: EVENTS }, (_, index) => `Change ${index + 1}`);
@@ -37,7 +36,7 @@ Deno.test("a restart mid-queue loses and duplicates nothing", async () => {
   };
   firstRun.postMessage(
     {
-      path,
+      store: store.settings,
       discordUrl: discord.url,
       telegramUrl: telegram.url,
       titles,
@@ -54,8 +53,8 @@ Deno.test("a restart mid-queue loses and duplicates nothing", async () => {
   assert.equal(discord.received.length, 6, "five answered, the sixth in flight");
   assert.equal(telegram.received.length, TELEGRAM_SENT_FIRST);
 
-  const kv = await Deno.openKv(path);
-  try {
+  const kv = await store.open();
+  {
     const config = deliveryConfig({ discord, telegram });
     await using after = runWorker(kv, config, {
       ...RESTART_TIMINGS,
@@ -85,8 +84,5 @@ Deno.test("a restart mid-queue loses and duplicates nothing", async () => {
     const page = await listSendLogs(kv, { limit: 200 });
     assert.equal(page.items.length, 2 * EVENTS);
     assert.deepEqual(page.items.filter((log) => log.status !== "ok"), []);
-  } finally {
-    kv.close();
-    await Deno.remove(dir, { recursive: true });
   }
 });

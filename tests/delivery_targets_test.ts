@@ -22,9 +22,10 @@ import {
   settled,
   storeRoutes,
 } from "./_delivery_helpers.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 Deno.test("delivery: a target removed from the group's list is not sent to; the unit ends dead", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await using telegram = startFakeTelegram();
   await storeRoutes(kv, [
@@ -60,7 +61,7 @@ Deno.test("delivery: a target removed from the group's list is not sent to; the 
 });
 
 Deno.test("delivery: a thread is sent to only when it is a thread of the route's channel", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   discord.addThread("801", "999");
   discord.addThread("802", "800");
@@ -88,7 +89,7 @@ Deno.test("delivery: a thread is sent to only when it is a thread of the route's
 });
 
 Deno.test("delivery: routes stored before target ownership keep delivering, allowed once", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   const { log } = captureLog();
   await putGroup(kv, {

@@ -12,6 +12,7 @@ import { countOutcome, readMetrics } from "../lib/store/metrics.ts";
 import { listSendLogs, putSendLog } from "../lib/store/send_logs.ts";
 import type { Group } from "../lib/types.ts";
 import { ALPHA, PEOPLE, sendLog } from "./_admin_helpers.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -28,7 +29,7 @@ const renameAudit = (moved: Group): AuditEntry => ({
 });
 
 Deno.test("every group gets its own internal id; a replaced group keeps it", async () => {
-  using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await putGroup(kv, group("one"));
   await putGroup(kv, group("two"));
   const [one, two] = await listGroupEntries(kv);
@@ -41,7 +42,7 @@ Deno.test("every group gets its own internal id; a replaced group keeps it", asy
 });
 
 Deno.test("groups stored before group sets move into one and keep their history", async () => {
-  using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await kv.set(legacyGroupKey("legacy"), group("legacy"));
   const at = Date.now();
   const log = sendLog(at, { groupId: "legacy" });
@@ -65,7 +66,7 @@ Deno.test("groups stored before group sets move into one and keep their history"
 });
 
 Deno.test("readers see the old group set or the new one while 100 groups are replaced by 100 others", async () => {
-  using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const before = Array.from({ length: 100 }, (_, i) => group(`old-${String(i).padStart(3, "0")}`));
   const after = Array.from({ length: 100 }, (_, i) => group(`new-${String(i).padStart(3, "0")}`));
   for (const g of before) await putGroup(kv, g);
@@ -95,7 +96,7 @@ Deno.test("readers see the old group set or the new one while 100 groups are rep
 });
 
 Deno.test("a group write after the set was read makes a replacement a conflict that changes nothing", async () => {
-  using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await putGroup(kv, ALPHA);
   const set = await readGroupSet(kv);
   await putGroup(kv, group("other"));

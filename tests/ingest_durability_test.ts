@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import {
   isDeliverJob,
   loadEvent,
@@ -9,22 +8,20 @@ import {
 import { listJobs } from "../lib/store/jobs.ts";
 import { undeliveredJobKey, undeliveredJobsPrefix } from "../lib/store/keys.ts";
 import { fixture, githubRequest, send, testDeps } from "./_ingest_helpers.ts";
+import { openTestKv, sharedTestStore } from "../testing/test_store.ts";
 
-Deno.test("an acknowledged event and its job survive closing and reopening the KV file", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "switchyard-ingest-" });
-  const path = join(dir, "switchyard.kv");
-  try {
+Deno.test("an acknowledged event and its job survive closing and reopening the store", async () => {
+  await using store = await sharedTestStore();
+  {
     const body = await fixture("pull_request/opened.payload.json");
-    const first = await Deno.openKv(path);
-    try {
+    {
+      await using first = await store.open();
       const request = await githubRequest(body, { delivery: "durable-1" });
       assert.deepEqual(await send(testDeps(first), request), { status: 200, body: { ok: true } });
-    } finally {
-      first.close();
     }
 
-    const reopened = await Deno.openKv(path);
-    try {
+    await using reopened = await store.open();
+    {
       const [job] = await listJobs(reopened);
       const message = job.value.message;
       assert.ok(isDeliverJob(message));
@@ -40,16 +37,12 @@ Deno.test("an acknowledged event and its job survive closing and reopening the K
         status: 200,
         body: { ok: true, duplicate: true },
       });
-    } finally {
-      reopened.close();
     }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
   }
 });
 
 Deno.test("loadEvent() answers null for an unknown event", async () => {
-  const kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   try {
     assert.equal(await loadEvent(kv, "01MISSING"), null);
     assert.equal(isDeliverJob({ type: "deliver", eventId: "x" }), true);
@@ -61,7 +54,7 @@ Deno.test("loadEvent() answers null for an unknown event", async () => {
 });
 
 Deno.test("a deliver job parked by the KV queue of earlier versions is re-queued as a job", async () => {
-  const kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   try {
     await kv.set(undeliveredJobKey("01PARKED"), { type: "deliver", eventId: "01PARKED" });
     await kv.set(undeliveredJobKey("01JUNK"), { nothing: true });

@@ -17,11 +17,12 @@ import {
   withKv,
 } from "./_ingest_helpers.ts";
 import { listJobs } from "../lib/store/jobs.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 const DELIVERY = "72d3162e-cc78-11e3-81ab-4c9367dc0958";
 
 Deno.test("github: a signed pull_request is stored, marked and its job added before { ok: true }", async () => {
-  const kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   try {
     const body = await fixture("pull_request/opened.payload.json");
     const res = await send(testDeps(kv), await githubRequest(body, { delivery: DELIVERY }));
@@ -204,7 +205,7 @@ Deno.test("github: deliveries without an id are never de-duplicated", async () =
 });
 
 Deno.test("github: concurrent identical deliveries are accepted exactly once", async () => {
-  const kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   try {
     const body = await fixture("pull_request/opened.payload.json");
     const requests = await Promise.all(
@@ -226,7 +227,7 @@ Deno.test("github: concurrent identical deliveries are accepted exactly once", a
 });
 
 Deno.test("github: a failing store answers 500 with a JSON error", async () => {
-  const kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   kv.close();
   const logged: string[] = [];
   const deps = testDeps(kv, { log: (_level, message) => logged.push(message) });

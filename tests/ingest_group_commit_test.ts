@@ -10,6 +10,7 @@ import { type NewEvent, saveEvent } from "../lib/store/events.ts";
 import { GroupCommit, MAX_BATCH_EVENTS } from "../lib/store/group_commit.ts";
 import { loadEvent } from "../lib/store/events.ts";
 import type { JobRecord } from "../lib/store/jobs.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 const encoder = new TextEncoder();
 
@@ -90,7 +91,7 @@ async function countEvents(kv: Kv): Promise<number> {
 }
 
 Deno.test("group commit: concurrent accepts share one commit, each stored whole", async () => {
-  const store = await Deno.openKv(":memory:");
+  await using store = await openTestKv();
   const { kv, log } = loggedKv(store);
   const group = new GroupCommit(kv, { windowMs: 5 });
   const outcomes = await Promise.all(
@@ -108,7 +109,7 @@ Deno.test("group commit: concurrent accepts share one commit, each stored whole"
 });
 
 Deno.test("group commit: a batch never holds more than the most events one commit allows", async () => {
-  const store = await Deno.openKv(":memory:");
+  await using store = await openTestKv();
   const { kv, log } = loggedKv(store);
   const group = new GroupCommit(kv, { windowMs: 5 });
   const count = MAX_BATCH_EVENTS * 2 + 3;
@@ -122,7 +123,7 @@ Deno.test("group commit: a batch never holds more than the most events one commi
 });
 
 Deno.test("group commit: a batch holds at most 10 checks (a denokv server's limit)", async () => {
-  const store = await Deno.openKv(":memory:");
+  await using store = await openTestKv();
   const { kv, log } = loggedKv(store);
   const group = new GroupCommit(kv, { windowMs: 5 });
   const count = 40;
@@ -140,7 +141,7 @@ Deno.test("group commit: a batch holds at most 10 checks (a denokv server's limi
 });
 
 Deno.test("group commit: the same delivery id twice in one batch is one new, one duplicate", async () => {
-  const store = await Deno.openKv(":memory:");
+  await using store = await openTestKv();
   const group = new GroupCommit(store, { windowMs: 5 });
   const [first, other, second] = await Promise.all([
     group.save(newEvent("same")),
@@ -159,7 +160,7 @@ Deno.test("group commit: the same delivery id twice in one batch is one new, one
 });
 
 Deno.test("group commit: the same nonce twice in one batch is used once", async () => {
-  const store = await Deno.openKv(":memory:");
+  await using store = await openTestKv();
   const group = new GroupCommit(store, { windowMs: 5 });
   const outcomes = await Promise.all([
     group.save(newEvent("a", { provider: "custom", kind: "custom", nonce: "n-1" })),
@@ -171,7 +172,7 @@ Deno.test("group commit: the same nonce twice in one batch is used once", async 
 });
 
 Deno.test("group commit: a delivery already stored fails the batch; the rest still commit", async () => {
-  const store = await Deno.openKv(":memory:");
+  await using store = await openTestKv();
   const stored = await saveEvent(store, newEvent("seen"));
   const { kv, log } = loggedKv(store);
   const group = new GroupCommit(kv, { windowMs: 5 });
@@ -195,7 +196,7 @@ Deno.test("group commit: a delivery already stored fails the batch; the rest sti
 });
 
 Deno.test("group commit: a batch commit that throws falls back to commits of their own", async () => {
-  const store = await Deno.openKv(":memory:");
+  await using store = await openTestKv();
   const { kv, log } = loggedKv(store, (events) => events > 1);
   const group = new GroupCommit(kv, { windowMs: 5 });
   const outcomes = await Promise.all(
@@ -208,7 +209,7 @@ Deno.test("group commit: a batch commit that throws falls back to commits of the
 });
 
 Deno.test("group commit: when every commit fails, every caller gets the error and nothing is stored", async () => {
-  const store = await Deno.openKv(":memory:");
+  await using store = await openTestKv();
   const { kv } = loggedKv(store, () => true);
   const group = new GroupCommit(kv, { windowMs: 5 });
   const settled = await Promise.allSettled(

@@ -1,11 +1,13 @@
 /**
  * The route cache of every instance sees a saved change within a second. Instance A is the
  * app in this process (its admin API saves the routes); instance B is a delivery instance in
- * its own process on the same KV file (testing/delivery_instance.ts), where KV's watch does
- * not reach, so B sees the change through its poll of the route pointer. B keeps accepting
+ * its own process on the same store (testing/delivery_instance.ts): a KV file, where KV's watch
+ * does not reach, so B sees the change through its poll of the route pointer; or, with
+ * `TEST_STORE=postgres`, one PostgreSQL database, where each instance has its own pool and B's
+ * watch hears the change by LISTEN/NOTIFY. B keeps accepting
  * probe events while the change travels: each goes to the old channel or the new one, the
  * switch happens once, and every probe accepted a second or more after the save goes to the
- * new channel. A second test runs both instances in this process on two handles of the file.
+ * new channel. A second test runs both instances in this process on two handles of the store.
  */
 import assert from "node:assert/strict";
 import { allowTargets } from "../lib/store/allowed_targets.ts";
@@ -24,7 +26,7 @@ import {
   waitFor,
 } from "./_delivery_helpers.ts";
 import type { TestApp } from "./_helpers.ts";
-import { sharedStore, startInstanceApp } from "./_instances_helpers.ts";
+import { instanceStore, sharedStore, startInstanceApp } from "./_instances_helpers.ts";
 
 const OLD: Target = { platform: "discord", channelId: "610" };
 const NEW: Target = { platform: "discord", channelId: "620" };
@@ -117,10 +119,10 @@ Deno.test("a delivery instance in another process routes by a change saved throu
   await using store = await sharedStore();
   await using discord = startFakeDiscord();
   await using telegram = startFakeTelegram();
-  await using a = await startInstanceApp(store.kvPath);
+  await using a = await startInstanceApp(store);
   const cookie = await prepare(a);
   const b = startInstance({
-    kvPath: store.kvPath,
+    ...instanceStore(store),
     discordUrl: discord.url,
     telegramUrl: telegram.url,
   });
@@ -150,13 +152,13 @@ Deno.test("a delivery instance in another process routes by a change saved throu
   }
 });
 
-Deno.test("two instances in one process on two handles of one KV file: B routes by A's saved change within a second", async () => {
+Deno.test("two instances in one process on two handles of one store: B routes by A's saved change within a second", async () => {
   await using store = await sharedStore();
   await using discord = startFakeDiscord();
-  await using a = await startInstanceApp(store.kvPath);
+  await using a = await startInstanceApp(store);
   const cookie = await prepare(a);
-  const kvB = await Deno.openKv(store.kvPath);
-  try {
+  const kvB = await store.open();
+  {
     await using _worker = runWorker(kvB, deliveryConfig({ discord }));
     await acceptCustom(kvB, "Before");
     await waitFor("B to deliver by the old routes", () => discordTitles(discord).length === 1);
@@ -174,7 +176,5 @@ Deno.test("two instances in one process on two handles of one KV file: B routes 
       discordTitles(discord, NEW.channelId),
       savedAt,
     );
-  } finally {
-    kvB.close();
   }
 });

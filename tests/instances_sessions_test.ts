@@ -54,8 +54,8 @@ Deno.test("sign-in started on A completes on B; the session works on A; signing 
   await using store = await sharedStore();
   await using github = startFakeGitHub();
   const env = githubEnv(github, { ADMIN_USER_IDS: String(ADA.id) });
-  await using a = await startInstanceApp(store.kvPath, env);
-  await using b = await startInstanceApp(store.kvPath, env);
+  await using a = await startInstanceApp(store, env);
+  await using b = await startInstanceApp(store, env);
 
   const started = await startSignIn(a, "/admin/login");
   const cookie = await callback(b, started, github.issueCode(ADA));
@@ -89,8 +89,8 @@ Deno.test("an invite created on A is accepted on B", async () => {
   await using store = await sharedStore();
   await using github = startFakeGitHub();
   const env = githubEnv(github, { ADMIN_USER_IDS: String(ADA.id) });
-  await using a = await startInstanceApp(store.kvPath, env);
-  await using b = await startInstanceApp(store.kvPath, env);
+  await using a = await startInstanceApp(store, env);
+  await using b = await startInstanceApp(store, env);
   await putGroup(a.kv, {
     id: "alpha",
     name: "Alpha",
@@ -142,8 +142,8 @@ Deno.test("a Telegram link started on A (/gh login) completes on B", async () =>
     TELEGRAM_API_URL: bot.url,
     BASE_URL: "https://relay.example",
   };
-  await using a = await startInstanceApp(store.kvPath, env);
-  await using b = await startInstanceApp(store.kvPath, env);
+  await using a = await startInstanceApp(store, env);
+  await using b = await startInstanceApp(store, env);
 
   await sendUpdate(a, messageUpdate(textMessage("/gh login", { chatId: ALICE, userId: ALICE })));
   const link = new URL(textsTo(bot, ALICE)[0].match(/https?:\/\/\S+/)![0]);
@@ -171,8 +171,8 @@ Deno.test("a Discord link started on A (/gh link) completes on B, which confirms
     DISCORD_APPLICATION_ID: APP_ID,
     DISCORD_API_URL: hooks.url,
   };
-  await using a = await startInstanceApp(store.kvPath, env);
-  await using b = await startInstanceApp(store.kvPath, env);
+  await using a = await startInstanceApp(store, env);
+  await using b = await startInstanceApp(store, env);
 
   const linkCommand = command("link");
   const text = JSON.stringify(linkCommand);

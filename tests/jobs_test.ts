@@ -4,7 +4,6 @@
  * due times, wake-ups across handles, drain, and the deliver job inside the ingest's commit.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import {
   claimJob,
   type DeadJob,
@@ -30,11 +29,12 @@ import {
   settled,
   storeRoutes,
 } from "./_delivery_helpers.ts";
+import { openTestKv, sharedTestStore } from "../testing/test_store.ts";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 Deno.test("jobs: two competing workers run each job exactly once", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const runs = new Map<string, number>();
   const handlers = {
     count: async (message: QueueMessage) => {
@@ -59,7 +59,7 @@ Deno.test("jobs: two competing workers run each job exactly once", async () => {
 });
 
 Deno.test("jobs: a job claimed by a worker that died is taken over when its lease runs out", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await putJob(kv, { type: "work" });
   const [waiting] = (await listDueJobs(kv, Date.now(), 10)).due;
   const claimedAt = Date.now();
@@ -90,7 +90,7 @@ Deno.test("jobs: a job claimed by a worker that died is taken over when its leas
 });
 
 Deno.test("jobs: a failing job backs off and ends dead with its reason", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await putJob(kv, { type: "broken" });
   const tries: number[] = [];
   const worker = startQueueWorker(
@@ -125,7 +125,7 @@ Deno.test("jobs: a failing job backs off and ends dead with its reason", async (
 });
 
 Deno.test("jobs: a deliver job that fails its last attempt is parked for the sweep to re-queue", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const group = new GroupCommit(kv, { windowMs: 0 });
   const outcome = await group.save({
     provider: "custom",
@@ -162,7 +162,7 @@ Deno.test("jobs: a deliver job that fails its last attempt is parked for the swe
 });
 
 Deno.test("jobs: a delayed job does not run early and runs within a second of its due time", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const addedAt = Date.now();
   await putJob(kv, { type: "later" }, { delayMs: 1_500 });
   let ranAt = 0;
@@ -182,7 +182,7 @@ Deno.test("jobs: a delayed job does not run early and runs within a second of it
 });
 
 Deno.test("jobs: a job added in the worker's process wakes it at once", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const ran = Promise.withResolvers<number>();
   const worker = startQueueWorker(
     kv,
@@ -203,12 +203,11 @@ Deno.test("jobs: a job added in the worker's process wakes it at once", async ()
   }
 });
 
-Deno.test("jobs: a job added through another handle of the KV file is picked up within a second", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "switchyard-jobs-" });
-  const path = join(dir, "jobs.kv");
-  try {
-    await using workerKv = await Deno.openKv(path);
-    await using otherKv = await Deno.openKv(path);
+Deno.test("jobs: a job added through another handle of the store is picked up within a second", async () => {
+  await using store = await sharedTestStore();
+  {
+    const workerKv = await store.open();
+    const otherKv = await store.open();
     const ran = Promise.withResolvers<number>();
     const worker = startQueueWorker(workerKv, {
       elsewhere: () => Promise.resolve(ran.resolve(Date.now())),
@@ -222,13 +221,11 @@ Deno.test("jobs: a job added through another handle of the KV file is picked up 
     } finally {
       await worker.drain(1_000);
     }
-  } finally {
-    await Deno.remove(dir, { recursive: true });
   }
 });
 
 Deno.test("jobs: drain leaves jobs not yet started for the next worker", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const started: string[] = [];
   const release = Promise.withResolvers<void>();
   const handlers = {
@@ -259,17 +256,17 @@ Deno.test("jobs: drain leaves jobs not yet started for the next worker", async (
 });
 
 Deno.test("jobs: an event accepted by a process killed before its worker ran is still delivered", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "switchyard-jobs-kill-" });
-  const path = join(dir, "switchyard.kv");
+  await using store = await sharedTestStore();
   await using discord = startFakeDiscord();
-  try {
+  {
     {
-      await using kv = await Deno.openKv(path);
+      await using kv = await store.open();
       await storeRoutes(kv, [customRoute("alerts", [{ platform: "discord", channelId: "7" }])]);
     }
     const script = `
       import { saveEvent } from "${new URL("../lib/store/events.ts", import.meta.url).href}";
-      const kv = await Deno.openKv(${JSON.stringify(path)});
+      import { openStore } from "${new URL("../lib/store/kv.ts", import.meta.url).href}";
+      const kv = await openStore(${JSON.stringify(store.settings)});
       const outcome = await saveEvent(kv, {
         provider: "custom", kind: "custom", scope: { type: "global" }, receivedAt: Date.now(),
         headers: {}, body: new TextEncoder().encode(JSON.stringify({ message: { title: "Survivor", text: "x" } })),
@@ -295,13 +292,11 @@ Deno.test("jobs: an event accepted by a process killed before its worker ran is 
     const outcome = JSON.parse(line);
     assert.equal(outcome.status, "accepted");
 
-    await using kv = await Deno.openKv(path);
+    await using kv = await store.open();
     const [job] = await listJobs(kv);
     assert.deepEqual(job.value.message, { type: "deliver", eventId: outcome.eventId });
     await using _running = runWorker(kv, deliveryConfig({ discord }));
     await settled(kv, outcome.eventId);
     assert.deepEqual(discordTitles(discord), ["Survivor"]);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
   }
 });

@@ -17,6 +17,7 @@ import {
   settled,
   storeRoutes,
 } from "./_delivery_helpers.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 const DISCORD = { platform: "discord" as const, channelId: "100" };
 const TELEGRAM = { platform: "telegram" as const, chatId: "-100200" };
@@ -30,7 +31,7 @@ function digestRoute(threshold: number): Route {
 }
 
 Deno.test("digest: a burst of 100 events makes 5 messages and one digest per target, nothing lost", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await using telegram = startFakeTelegram();
   await storeRoutes(kv, [digestRoute(5)]);
@@ -100,7 +101,7 @@ Deno.test("digest: a burst of 100 events makes 5 messages and one digest per tar
 });
 
 Deno.test("digest: a new window after the first ends sends as usual again", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await storeRoutes(kv, [{ ...digestRoute(1), targets: [DISCORD] }]);
   let offsetMs = 0;
@@ -130,7 +131,7 @@ Deno.test("digest: a new window after the first ends sends as usual again", asyn
 });
 
 Deno.test("digest: a digest post that fails is tried again with its unit, and counted once", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await storeRoutes(kv, [{ ...digestRoute(1), targets: [DISCORD] }]);
   discord.script("100", [

@@ -14,6 +14,7 @@ import { getMessageRef, saveMessageRef } from "../lib/store/message_refs.ts";
 import type { Route } from "../lib/types.ts";
 import { startFakeDiscord } from "../testing/fake_chat.ts";
 import { deliveryConfig, runWorker, settled, storeRoutes } from "./_delivery_helpers.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 const repository = {
   full_name: "octo/app",
@@ -95,7 +96,7 @@ async function recreateTeam(kv: Kv, routes: Route[], owners?: string[]) {
 }
 
 Deno.test("a new group with a deleted group's id posts its own card instead of using the old thread card", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await storeRoutes(kv, [route(true)]);
   await using _worker = runWorker(kv, deliveryConfig({ discord }));
@@ -111,7 +112,7 @@ Deno.test("a new group with a deleted group's id posts its own card instead of u
 });
 
 Deno.test("a new group with a deleted group's id posts anew instead of editing the old group's messages", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await storeRoutes(kv, [route(false)], ["octo"]);
   await using _worker = runWorker(kv, deliveryConfig({ discord }));
@@ -132,7 +133,7 @@ Deno.test("a new group with a deleted group's id posts anew instead of editing t
 });
 
 Deno.test("a notification record without the group's internal id is read only for a group created before it was sent", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const createdBefore = Date.now();
   await putGroup(kv, { id: "team", name: "team", members: [] });
   const { internalId } = (await readGroupEntry(kv, "team")).entry!;

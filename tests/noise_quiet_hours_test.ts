@@ -17,6 +17,7 @@ import {
   settled,
   storeRoutes,
 } from "./_delivery_helpers.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 const NIGHT = { start: "22:00", end: "07:00", timeZone: "Europe/Berlin" };
 
@@ -90,7 +91,7 @@ Deno.test("route options: digest, threads and quietHours are validated", () => {
 });
 
 Deno.test("quiet hours: non-urgent events are held and posted as one digest when the hours end", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await using telegram = startFakeTelegram();
   await storeRoutes(kv, [{

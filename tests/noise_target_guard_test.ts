@@ -5,6 +5,7 @@
  */
 import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
+import { openTestKv } from "../testing/test_store.ts";
 import { replaceAllowedTargets } from "../lib/store/allowed_targets.ts";
 import { applyGroupChanges } from "../lib/store/group_admin.ts";
 import { readGroupSet } from "../lib/store/group_set.ts";
@@ -71,7 +72,7 @@ function refusals(running: RunningWorker, reason = "target not allowed") {
 }
 
 Deno.test("a quiet-hours digest whose target left the group's allowlist sends nothing and says why", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await using telegram = startFakeTelegram();
   const { running, digestIds, morning } = await holdTwoEvents(kv, discord, telegram);
@@ -99,7 +100,7 @@ async function deleteTeam(kv: Kv) {
 }
 
 Deno.test("a quiet-hours digest of a deleted group sends nothing and says why", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await using telegram = startFakeTelegram();
   const { running, digestIds, morning } = await holdTwoEvents(kv, discord, telegram);
@@ -113,7 +114,7 @@ Deno.test("a quiet-hours digest of a deleted group sends nothing and says why", 
 });
 
 Deno.test("a quiet-hours digest of a deleted group does not close into a new group with its id", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await using telegram = startFakeTelegram();
   const { running, digestIds, morning } = await holdTwoEvents(kv, discord, telegram);
@@ -129,7 +130,7 @@ Deno.test("a quiet-hours digest of a deleted group does not close into a new gro
 });
 
 Deno.test("a burst digest is not edited or closed into a target its group lost", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await using telegram = startFakeTelegram();
   await storeRoutes(kv, [{

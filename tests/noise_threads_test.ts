@@ -13,6 +13,7 @@ import { getMessageRef } from "../lib/store/message_refs.ts";
 import type { Route, Target } from "../lib/types.ts";
 import { startFakeDiscord, startFakeTelegram } from "../testing/fake_chat.ts";
 import { deliveryConfig, runWorker, settled, storeRoutes } from "./_delivery_helpers.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 const repository = {
   full_name: "octo/app",
@@ -108,7 +109,7 @@ async function acceptAll(kv: Kv): Promise<string[]> {
 const title = (body: Record<string, unknown>) => (body.embeds as { title: string }[])[0].title;
 
 Deno.test("threads on Discord: a card per pull request, later events in a thread started from it", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await storeRoutes(kv, [threadedRoute({ platform: "discord", channelId: "100" })]);
   await using _worker = runWorker(kv, deliveryConfig({ discord }));
@@ -150,7 +151,7 @@ Deno.test("threads on Discord: a card per pull request, later events in a thread
 });
 
 Deno.test("threads on Telegram: later events are replies to the card, the merge edits it", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using telegram = startFakeTelegram();
   await storeRoutes(kv, [threadedRoute({ platform: "telegram", chatId: "-100200" })]);
   await using _worker = runWorker(kv, deliveryConfig({ telegram }));
@@ -180,7 +181,7 @@ Deno.test("threads on Telegram: later events are replies to the card, the merge 
 });
 
 Deno.test("threads are off by default: every event is its own message in the channel", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   const { threads: _off, ...plain } = threadedRoute({ platform: "discord", channelId: "100" });
   await storeRoutes(kv, [plain]);
@@ -193,7 +194,7 @@ Deno.test("threads are off by default: every event is its own message in the cha
 });
 
 Deno.test("threads on Discord: a thread that exists already is used; a refused one leaves replies in the channel", async () => {
-  await using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   const firstCard = "1000000000000000000";
   discord.addThread(firstCard, "100");
@@ -213,7 +214,7 @@ Deno.test("threads on Discord: a thread that exists already is used; a refused o
     status: 403,
     body: { message: "Missing Permissions", code: 50013 },
   }]);
-  await using kv2 = await Deno.openKv(":memory:");
+  await using kv2 = await openTestKv();
   await storeRoutes(kv2, [threadedRoute({ platform: "discord", channelId: "100" })]);
   await using _worker2 = runWorker(kv2, deliveryConfig({ discord: other }));
   await acceptAll(kv2);

@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { putJob } from "../lib/store/jobs.ts";
 import { startQueueWorker } from "../lib/store/queue.ts";
 import { captureLog } from "./_helpers.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 Deno.test("the job worker dispatches by type and drain waits for running handlers", async () => {
-  const kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const { log } = captureLog();
   const seen: string[] = [];
   let release!: () => void;
@@ -34,7 +35,7 @@ Deno.test("the job worker dispatches by type and drain waits for running handler
 });
 
 Deno.test("drain gives up after its bound", async () => {
-  const kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const { log } = captureLog();
   const started = Promise.withResolvers<void>();
   const stuck = Promise.withResolvers<void>();

@@ -18,6 +18,7 @@ import {
 } from "../lib/store/routes.ts";
 import type { Route } from "../lib/types.ts";
 import { waitFor } from "./_helpers.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 function route(id: string, groupId = "g1", event = "push"): Route {
   return {
@@ -31,7 +32,7 @@ function route(id: string, groupId = "g1", event = "push"): Route {
 }
 
 async function withKv(test: (kv: Kv) => Promise<void>) {
-  const kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   try {
     await test(kv);
   } finally {

@@ -1,7 +1,7 @@
 import type { Kv, KvKey } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { GET_MANY_LIMIT, getManyInBatches, readIndexed } from "../lib/store/batch.ts";
-import { openStore } from "../lib/store/kv.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 /** `kv` with every `getMany` call's key count recorded in `sizes`. */
 function countingGetMany(kv: Kv): { kv: Kv; sizes: number[] } {
@@ -25,16 +25,12 @@ const recordKey = (id: string) => ["record", id];
 const id = (n: number) => String(n).padStart(3, "0");
 
 async function withRecords(count: number, run: (kv: Kv) => Promise<void>) {
-  const kv = await openStore(":memory:");
-  try {
-    for (let n = 0; n < count; n++) {
-      await kv.set(recordKey(id(n)), { n });
-      await kv.set(["index", id(n)], id(n));
-    }
-    await run(kv);
-  } finally {
-    kv.close();
+  await using kv = await openTestKv();
+  for (let n = 0; n < count; n++) {
+    await kv.set(recordKey(id(n)), { n });
+    await kv.set(["index", id(n)], id(n));
   }
+  await run(kv);
 }
 
 Deno.test("getManyInBatches reads 25 keys in order, never more than 10 per call", async () => {

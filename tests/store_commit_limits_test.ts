@@ -16,6 +16,7 @@ import {
   logsOf,
   storeRoutes,
 } from "./_delivery_helpers.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 /** `kv` with the number of checks of each commit recorded in `checks`. */
 function checkCountingKv(kv: Kv): { kv: Kv; checks: number[] } {
@@ -47,7 +48,7 @@ function checkCountingKv(kv: Kv): { kv: Kv; checks: number[] } {
 }
 
 Deno.test("an event fanned out to many targets is created in commits of at most 10 checks", async () => {
-  await using store = await Deno.openKv(":memory:");
+  await using store = await openTestKv();
   const targets: Target[] = Array.from({ length: 12 }, (_, index) => ({
     platform: "discord",
     channelId: String(100 + index),

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { saveEvent } from "../lib/store/events.ts";
 import { dedupKey, deliveryCounterKey, nonceKey, sendLogByStatusKey } from "../lib/store/keys.ts";
 import { readMetrics, utcDay } from "../lib/store/metrics.ts";
+import { openTestKv } from "../testing/test_store.ts";
 
 Deno.test("typed key builders keep the key spellings stored before they were typed", () => {
   const global = { type: "global" } as const;
@@ -38,7 +39,7 @@ Deno.test("typed key builders keep the key spellings stored before they were typ
 });
 
 Deno.test("delivery counters stored under `all` and `group:<internal id>` are still read", async () => {
-  using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const now = Date.UTC(2026, 0, 2, 12);
   const day = utcDay(now);
   await kv.atomic()
@@ -62,7 +63,7 @@ Deno.test("delivery counters stored under `all` and `group:<internal id>` are st
 });
 
 Deno.test("a dedup mark stored under the `global` spelling still makes a repeat a duplicate", async () => {
-  using kv = await Deno.openKv(":memory:");
+  await using kv = await openTestKv();
   const receivedAt = Date.now();
   await kv.set(["dedup", "global", "github", "d-1"], { seenAt: receivedAt, eventId: "e-1" });
   const outcome = await saveEvent(kv, {

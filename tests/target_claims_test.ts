@@ -3,16 +3,16 @@
  * platform confirmed the claimer manages the channel or chat): only for a group the claimer
  * edits, never for a target another group has, audited in the same write.
  */
-import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { getAllowedTargets, replaceAllowedTargets } from "../lib/store/allowed_targets.ts";
 import { listAuditEntries } from "../lib/store/audit.ts";
 import { putGroup } from "../lib/store/groups.ts";
 import { claimChatTarget } from "../lib/admin/target_claims.ts";
 import { ALPHA, BETA, PEOPLE } from "./_admin_helpers.ts";
+import { openTestKv, type TestKv } from "../testing/test_store.ts";
 
-async function groups(): Promise<Kv> {
-  const kv = await Deno.openKv(":memory:");
+async function groups(): Promise<TestKv> {
+  const kv = await openTestKv();
   await putGroup(kv, ALPHA);
   await putGroup(kv, BETA);
   return kv;
