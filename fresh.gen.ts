@@ -11,85 +11,88 @@ import * as $r7 from "./routes/admin/api/config/import.ts";
 import * as $r8 from "./routes/admin/api/delivery/[deliveryId]/index.ts";
 import * as $r9 from "./routes/admin/api/delivery/[deliveryId]/redeliver.ts";
 import * as $r10 from "./routes/admin/api/groups/[id]/events/[eventId].ts";
-import * as $r11 from "./routes/admin/api/groups/[id]/events/index.ts";
-import * as $r12 from "./routes/admin/api/groups/[id]/fragments.ts";
-import * as $r13 from "./routes/admin/api/groups/[id]/index.ts";
-import * as $r14 from "./routes/admin/api/groups/[id]/invites.ts";
-import * as $r15 from "./routes/admin/api/groups/[id]/rejections.ts";
-import * as $r16 from "./routes/admin/api/groups/[id]/rename.ts";
-import * as $r17 from "./routes/admin/api/groups/[id]/routes.ts";
-import * as $r18 from "./routes/admin/api/groups/[id]/targets.ts";
-import * as $r19 from "./routes/admin/api/groups/[id]/test-event.ts";
-import * as $r20 from "./routes/admin/api/groups/[id]/webhook/index.ts";
-import * as $r21 from "./routes/admin/api/groups/[id]/webhook/previous.ts";
-import * as $r22 from "./routes/admin/api/groups/[id]/webhook/regenerate.ts";
-import * as $r23 from "./routes/admin/api/groups/index.ts";
-import * as $r24 from "./routes/admin/api/invites/[token].ts";
-import * as $r25 from "./routes/admin/api/logs/[id].ts";
-import * as $r26 from "./routes/admin/api/logs/index.ts";
-import * as $r27 from "./routes/admin/api/me.ts";
-import * as $r28 from "./routes/admin/api/me/preferences.ts";
-import * as $r29 from "./routes/admin/api/metrics.ts";
-import * as $r30 from "./routes/admin/api/preview.ts";
-import * as $r31 from "./routes/admin/api/rejections.ts";
-import * as $r32 from "./routes/admin/api/routes.ts";
-import * as $r33 from "./routes/admin/api/test-match.ts";
-import * as $r34 from "./routes/admin/audit.tsx";
-import * as $r35 from "./routes/admin/events.tsx";
-import * as $r36 from "./routes/admin/events/[groupId]/[eventId].tsx";
-import * as $r37 from "./routes/admin/events/[groupId]/index.tsx";
-import * as $r38 from "./routes/admin/groups.tsx";
-import * as $r39 from "./routes/admin/groups/[id].tsx";
-import * as $r40 from "./routes/admin/index.tsx";
-import * as $r41 from "./routes/admin/invite.tsx";
-import * as $r42 from "./routes/admin/login.tsx";
-import * as $r43 from "./routes/admin/logout.tsx";
-import * as $r44 from "./routes/admin/logs.tsx";
-import * as $r45 from "./routes/admin/logs/[id].tsx";
-import * as $r46 from "./routes/admin/routes/[groupId]/edit/[routeId].tsx";
-import * as $r47 from "./routes/admin/routes/[groupId]/index.tsx";
-import * as $r48 from "./routes/admin/routes/[groupId]/new.tsx";
-import * as $r49 from "./routes/admin/routes/index.tsx";
-import * as $r50 from "./routes/api/_middleware.ts";
-import * as $r51 from "./routes/api/close.ts";
-import * as $r52 from "./routes/api/comment.ts";
-import * as $r53 from "./routes/api/merge.ts";
-import * as $r54 from "./routes/api/react.ts";
-import * as $r55 from "./routes/api/richheader.ts";
-import * as $r56 from "./routes/auth/github/callback.tsx";
-import * as $r57 from "./routes/auth/github/index.ts";
-import * as $r58 from "./routes/auth/github/install/_middleware.ts";
-import * as $r59 from "./routes/auth/github/install/bind.ts";
-import * as $r60 from "./routes/auth/github/install/index.tsx";
-import * as $r61 from "./routes/auth/token/[userId].ts";
-import * as $r62 from "./routes/auth/token/_middleware.ts";
-import * as $r63 from "./routes/discord/interactions.ts";
-import * as $r64 from "./routes/discord/link.tsx";
-import * as $r65 from "./routes/health.ts";
-import * as $r66 from "./routes/index.ts";
-import * as $r67 from "./routes/metrics.ts";
-import * as $r68 from "./routes/openapi.json.ts";
-import * as $r69 from "./routes/telegram/link.tsx";
-import * as $r70 from "./routes/telegram/webhook.ts";
-import * as $r71 from "./routes/webhook/[groupId].ts";
-import * as $r72 from "./routes/webhook/index.ts";
+import * as $r11 from "./routes/admin/api/groups/[id]/events/[eventId]/resend.ts";
+import * as $r12 from "./routes/admin/api/groups/[id]/events/index.ts";
+import * as $r13 from "./routes/admin/api/groups/[id]/fragments.ts";
+import * as $r14 from "./routes/admin/api/groups/[id]/index.ts";
+import * as $r15 from "./routes/admin/api/groups/[id]/invites.ts";
+import * as $r16 from "./routes/admin/api/groups/[id]/rejections.ts";
+import * as $r17 from "./routes/admin/api/groups/[id]/rename.ts";
+import * as $r18 from "./routes/admin/api/groups/[id]/routes.ts";
+import * as $r19 from "./routes/admin/api/groups/[id]/targets.ts";
+import * as $r20 from "./routes/admin/api/groups/[id]/test-event.ts";
+import * as $r21 from "./routes/admin/api/groups/[id]/webhook/index.ts";
+import * as $r22 from "./routes/admin/api/groups/[id]/webhook/previous.ts";
+import * as $r23 from "./routes/admin/api/groups/[id]/webhook/regenerate.ts";
+import * as $r24 from "./routes/admin/api/groups/index.ts";
+import * as $r25 from "./routes/admin/api/invites/[token].ts";
+import * as $r26 from "./routes/admin/api/logs/[id].ts";
+import * as $r27 from "./routes/admin/api/logs/index.ts";
+import * as $r28 from "./routes/admin/api/me.ts";
+import * as $r29 from "./routes/admin/api/me/preferences.ts";
+import * as $r30 from "./routes/admin/api/metrics.ts";
+import * as $r31 from "./routes/admin/api/preview.ts";
+import * as $r32 from "./routes/admin/api/rejections.ts";
+import * as $r33 from "./routes/admin/api/routes.ts";
+import * as $r34 from "./routes/admin/api/test-match.ts";
+import * as $r35 from "./routes/admin/audit.tsx";
+import * as $r36 from "./routes/admin/debug-person.tsx";
+import * as $r37 from "./routes/admin/events.tsx";
+import * as $r38 from "./routes/admin/events/[groupId]/[eventId].tsx";
+import * as $r39 from "./routes/admin/events/[groupId]/index.tsx";
+import * as $r40 from "./routes/admin/groups.tsx";
+import * as $r41 from "./routes/admin/groups/[id].tsx";
+import * as $r42 from "./routes/admin/index.tsx";
+import * as $r43 from "./routes/admin/invite.tsx";
+import * as $r44 from "./routes/admin/login.tsx";
+import * as $r45 from "./routes/admin/logout.tsx";
+import * as $r46 from "./routes/admin/logs.tsx";
+import * as $r47 from "./routes/admin/logs/[id].tsx";
+import * as $r48 from "./routes/admin/routes/[groupId]/edit/[routeId].tsx";
+import * as $r49 from "./routes/admin/routes/[groupId]/index.tsx";
+import * as $r50 from "./routes/admin/routes/[groupId]/new.tsx";
+import * as $r51 from "./routes/admin/routes/index.tsx";
+import * as $r52 from "./routes/api/_middleware.ts";
+import * as $r53 from "./routes/api/close.ts";
+import * as $r54 from "./routes/api/comment.ts";
+import * as $r55 from "./routes/api/merge.ts";
+import * as $r56 from "./routes/api/react.ts";
+import * as $r57 from "./routes/api/richheader.ts";
+import * as $r58 from "./routes/auth/github/callback.tsx";
+import * as $r59 from "./routes/auth/github/index.ts";
+import * as $r60 from "./routes/auth/github/install/_middleware.ts";
+import * as $r61 from "./routes/auth/github/install/bind.ts";
+import * as $r62 from "./routes/auth/github/install/index.tsx";
+import * as $r63 from "./routes/auth/token/[userId].ts";
+import * as $r64 from "./routes/auth/token/_middleware.ts";
+import * as $r65 from "./routes/discord/interactions.ts";
+import * as $r66 from "./routes/discord/link.tsx";
+import * as $r67 from "./routes/health.ts";
+import * as $r68 from "./routes/index.ts";
+import * as $r69 from "./routes/metrics.ts";
+import * as $r70 from "./routes/openapi.json.ts";
+import * as $r71 from "./routes/telegram/link.tsx";
+import * as $r72 from "./routes/telegram/webhook.ts";
+import * as $r73 from "./routes/webhook/[groupId].ts";
+import * as $r74 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
-import * as $i1 from "./islands/console/groups/CreateGroupForm.tsx";
-import * as $i2 from "./islands/console/groups/GroupSettings.tsx";
-import * as $i3 from "./islands/console/groups/InvitesPanel.tsx";
-import * as $i4 from "./islands/console/groups/MembersEditor.tsx";
-import * as $i5 from "./islands/console/groups/RejectedPanel.tsx";
-import * as $i6 from "./islands/console/groups/TargetsPanel.tsx";
-import * as $i7 from "./islands/console/groups/TestEventPanel.tsx";
-import * as $i8 from "./islands/console/groups/WebhookPanel.tsx";
-import * as $i9 from "./islands/console/layout/ConfirmForms.tsx";
-import * as $i10 from "./islands/console/layout/Shortcuts.tsx";
-import * as $i11 from "./islands/console/layout/ThemeToggle.tsx";
-import * as $i12 from "./islands/console/layout/Toaster.tsx";
-import * as $i13 from "./islands/console/logs/LogTable.tsx";
-import * as $i14 from "./islands/console/logs/RedeliverButton.tsx";
-import * as $i15 from "./islands/console/routes/RouteEditor.tsx";
-import * as $i16 from "./islands/console/routes/RouteList.tsx";
+import * as $i1 from "./islands/console/events/ResendButton.tsx";
+import * as $i2 from "./islands/console/groups/CreateGroupForm.tsx";
+import * as $i3 from "./islands/console/groups/GroupSettings.tsx";
+import * as $i4 from "./islands/console/groups/InvitesPanel.tsx";
+import * as $i5 from "./islands/console/groups/MembersEditor.tsx";
+import * as $i6 from "./islands/console/groups/RejectedPanel.tsx";
+import * as $i7 from "./islands/console/groups/TargetsPanel.tsx";
+import * as $i8 from "./islands/console/groups/TestEventPanel.tsx";
+import * as $i9 from "./islands/console/groups/WebhookPanel.tsx";
+import * as $i10 from "./islands/console/layout/ConfirmForms.tsx";
+import * as $i11 from "./islands/console/layout/Shortcuts.tsx";
+import * as $i12 from "./islands/console/layout/ThemeToggle.tsx";
+import * as $i13 from "./islands/console/layout/Toaster.tsx";
+import * as $i14 from "./islands/console/logs/LogTable.tsx";
+import * as $i15 from "./islands/console/logs/RedeliverButton.tsx";
+import * as $i16 from "./islands/console/routes/RouteEditor.tsx";
+import * as $i17 from "./islands/console/routes/RouteList.tsx";
 import type { Manifest } from "./lib/fresh/types.ts";
 
 const manifest: Manifest = {
@@ -105,87 +108,90 @@ const manifest: Manifest = {
     "admin/api/delivery/[deliveryId]/index.ts": $r8,
     "admin/api/delivery/[deliveryId]/redeliver.ts": $r9,
     "admin/api/groups/[id]/events/[eventId].ts": $r10,
-    "admin/api/groups/[id]/events/index.ts": $r11,
-    "admin/api/groups/[id]/fragments.ts": $r12,
-    "admin/api/groups/[id]/index.ts": $r13,
-    "admin/api/groups/[id]/invites.ts": $r14,
-    "admin/api/groups/[id]/rejections.ts": $r15,
-    "admin/api/groups/[id]/rename.ts": $r16,
-    "admin/api/groups/[id]/routes.ts": $r17,
-    "admin/api/groups/[id]/targets.ts": $r18,
-    "admin/api/groups/[id]/test-event.ts": $r19,
-    "admin/api/groups/[id]/webhook/index.ts": $r20,
-    "admin/api/groups/[id]/webhook/previous.ts": $r21,
-    "admin/api/groups/[id]/webhook/regenerate.ts": $r22,
-    "admin/api/groups/index.ts": $r23,
-    "admin/api/invites/[token].ts": $r24,
-    "admin/api/logs/[id].ts": $r25,
-    "admin/api/logs/index.ts": $r26,
-    "admin/api/me.ts": $r27,
-    "admin/api/me/preferences.ts": $r28,
-    "admin/api/metrics.ts": $r29,
-    "admin/api/preview.ts": $r30,
-    "admin/api/rejections.ts": $r31,
-    "admin/api/routes.ts": $r32,
-    "admin/api/test-match.ts": $r33,
-    "admin/audit.tsx": $r34,
-    "admin/events.tsx": $r35,
-    "admin/events/[groupId]/[eventId].tsx": $r36,
-    "admin/events/[groupId]/index.tsx": $r37,
-    "admin/groups.tsx": $r38,
-    "admin/groups/[id].tsx": $r39,
-    "admin/index.tsx": $r40,
-    "admin/invite.tsx": $r41,
-    "admin/login.tsx": $r42,
-    "admin/logout.tsx": $r43,
-    "admin/logs.tsx": $r44,
-    "admin/logs/[id].tsx": $r45,
-    "admin/routes/[groupId]/edit/[routeId].tsx": $r46,
-    "admin/routes/[groupId]/index.tsx": $r47,
-    "admin/routes/[groupId]/new.tsx": $r48,
-    "admin/routes/index.tsx": $r49,
-    "api/_middleware.ts": $r50,
-    "api/close.ts": $r51,
-    "api/comment.ts": $r52,
-    "api/merge.ts": $r53,
-    "api/react.ts": $r54,
-    "api/richheader.ts": $r55,
-    "auth/github/callback.tsx": $r56,
-    "auth/github/index.ts": $r57,
-    "auth/github/install/_middleware.ts": $r58,
-    "auth/github/install/bind.ts": $r59,
-    "auth/github/install/index.tsx": $r60,
-    "auth/token/[userId].ts": $r61,
-    "auth/token/_middleware.ts": $r62,
-    "discord/interactions.ts": $r63,
-    "discord/link.tsx": $r64,
-    "health.ts": $r65,
-    "index.ts": $r66,
-    "metrics.ts": $r67,
-    "openapi.json.ts": $r68,
-    "telegram/link.tsx": $r69,
-    "telegram/webhook.ts": $r70,
-    "webhook/[groupId].ts": $r71,
-    "webhook/index.ts": $r72,
+    "admin/api/groups/[id]/events/[eventId]/resend.ts": $r11,
+    "admin/api/groups/[id]/events/index.ts": $r12,
+    "admin/api/groups/[id]/fragments.ts": $r13,
+    "admin/api/groups/[id]/index.ts": $r14,
+    "admin/api/groups/[id]/invites.ts": $r15,
+    "admin/api/groups/[id]/rejections.ts": $r16,
+    "admin/api/groups/[id]/rename.ts": $r17,
+    "admin/api/groups/[id]/routes.ts": $r18,
+    "admin/api/groups/[id]/targets.ts": $r19,
+    "admin/api/groups/[id]/test-event.ts": $r20,
+    "admin/api/groups/[id]/webhook/index.ts": $r21,
+    "admin/api/groups/[id]/webhook/previous.ts": $r22,
+    "admin/api/groups/[id]/webhook/regenerate.ts": $r23,
+    "admin/api/groups/index.ts": $r24,
+    "admin/api/invites/[token].ts": $r25,
+    "admin/api/logs/[id].ts": $r26,
+    "admin/api/logs/index.ts": $r27,
+    "admin/api/me.ts": $r28,
+    "admin/api/me/preferences.ts": $r29,
+    "admin/api/metrics.ts": $r30,
+    "admin/api/preview.ts": $r31,
+    "admin/api/rejections.ts": $r32,
+    "admin/api/routes.ts": $r33,
+    "admin/api/test-match.ts": $r34,
+    "admin/audit.tsx": $r35,
+    "admin/debug-person.tsx": $r36,
+    "admin/events.tsx": $r37,
+    "admin/events/[groupId]/[eventId].tsx": $r38,
+    "admin/events/[groupId]/index.tsx": $r39,
+    "admin/groups.tsx": $r40,
+    "admin/groups/[id].tsx": $r41,
+    "admin/index.tsx": $r42,
+    "admin/invite.tsx": $r43,
+    "admin/login.tsx": $r44,
+    "admin/logout.tsx": $r45,
+    "admin/logs.tsx": $r46,
+    "admin/logs/[id].tsx": $r47,
+    "admin/routes/[groupId]/edit/[routeId].tsx": $r48,
+    "admin/routes/[groupId]/index.tsx": $r49,
+    "admin/routes/[groupId]/new.tsx": $r50,
+    "admin/routes/index.tsx": $r51,
+    "api/_middleware.ts": $r52,
+    "api/close.ts": $r53,
+    "api/comment.ts": $r54,
+    "api/merge.ts": $r55,
+    "api/react.ts": $r56,
+    "api/richheader.ts": $r57,
+    "auth/github/callback.tsx": $r58,
+    "auth/github/index.ts": $r59,
+    "auth/github/install/_middleware.ts": $r60,
+    "auth/github/install/bind.ts": $r61,
+    "auth/github/install/index.tsx": $r62,
+    "auth/token/[userId].ts": $r63,
+    "auth/token/_middleware.ts": $r64,
+    "discord/interactions.ts": $r65,
+    "discord/link.tsx": $r66,
+    "health.ts": $r67,
+    "index.ts": $r68,
+    "metrics.ts": $r69,
+    "openapi.json.ts": $r70,
+    "telegram/link.tsx": $r71,
+    "telegram/webhook.ts": $r72,
+    "webhook/[groupId].ts": $r73,
+    "webhook/index.ts": $r74,
   },
   islands: {
     "PathTester": $i0,
-    "console_groups_CreateGroupForm": $i1,
-    "console_groups_GroupSettings": $i2,
-    "console_groups_InvitesPanel": $i3,
-    "console_groups_MembersEditor": $i4,
-    "console_groups_RejectedPanel": $i5,
-    "console_groups_TargetsPanel": $i6,
-    "console_groups_TestEventPanel": $i7,
-    "console_groups_WebhookPanel": $i8,
-    "console_layout_ConfirmForms": $i9,
-    "console_layout_Shortcuts": $i10,
-    "console_layout_ThemeToggle": $i11,
-    "console_layout_Toaster": $i12,
-    "console_logs_LogTable": $i13,
-    "console_logs_RedeliverButton": $i14,
-    "console_routes_RouteEditor": $i15,
-    "console_routes_RouteList": $i16,
+    "console_events_ResendButton": $i1,
+    "console_groups_CreateGroupForm": $i2,
+    "console_groups_GroupSettings": $i3,
+    "console_groups_InvitesPanel": $i4,
+    "console_groups_MembersEditor": $i5,
+    "console_groups_RejectedPanel": $i6,
+    "console_groups_TargetsPanel": $i7,
+    "console_groups_TestEventPanel": $i8,
+    "console_groups_WebhookPanel": $i9,
+    "console_layout_ConfirmForms": $i10,
+    "console_layout_Shortcuts": $i11,
+    "console_layout_ThemeToggle": $i12,
+    "console_layout_Toaster": $i13,
+    "console_logs_LogTable": $i14,
+    "console_logs_RedeliverButton": $i15,
+    "console_routes_RouteEditor": $i16,
+    "console_routes_RouteList": $i17,
   },
 };
 

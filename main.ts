@@ -35,19 +35,35 @@ if (!assets.client) {
   log.warn("built assets are missing: run `deno task build` for styles and islands");
 }
 const app = createApp({ kv, config, log, assets });
+
+const abort = new AbortController();
+const server = serveOrExit();
 const delivery = queueHandlers({ kv, config, log });
 const worker = startQueueWorker(kv, delivery.handlers, log);
 
-const abort = new AbortController();
-const server = Deno.serve({
-  port: config.port,
-  hostname: config.hostname,
-  signal: abort.signal,
-  onListen: ({ hostname, port }) => {
-    log.info("listening", { address: `http://${hostname}:${port}`, baseUrl: config.baseUrl });
-    log.info(`console at ${config.baseUrl}/admin`);
-  },
-}, app.fetch);
+/** Serves the app; a port in use ends the process with one line saying what to change. */
+function serveOrExit(): Deno.HttpServer {
+  try {
+    return Deno.serve({
+      port: config.port,
+      hostname: config.hostname,
+      signal: abort.signal,
+      onListen: ({ hostname, port }) => {
+        log.info("listening", { address: `http://${hostname}:${port}`, baseUrl: config.baseUrl });
+        log.info(`console at ${config.baseUrl}/admin`);
+      },
+    }, app.fetch);
+  } catch (error) {
+    if (!(error instanceof Deno.errors.AddrInUse)) throw error;
+    console.error(
+      `port ${config.port} is in use: set PORT to a free port (for example PORT=${
+        config.port + 1
+      })`,
+    );
+    closeStore(kv);
+    Deno.exit(1);
+  }
+}
 
 let stopping = false;
 async function shutdown(signal: string) {

@@ -17,6 +17,11 @@ const TABS = [
   { href: "/admin/audit", label: "Audit" },
 ];
 
+/** A tab's address; with a current group, `?group=` keeps it (its tab opens that group). */
+function tabHref(href: string, group: string | undefined): string {
+  return group === undefined ? href : `${href}?group=${encodeURIComponent(group)}`;
+}
+
 /** What a console page gives its frame. Only `active`, `title` and `children` are required. */
 export interface ConsoleLayoutProps {
   /** The tab to mark as current (its path). */
@@ -52,9 +57,13 @@ function UserBadge(props: { user: NonNullable<ConsoleLayoutProps["user"]> }) {
       </a>
       {user.debug
         ? (
-          <span class="shrink-0 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-900 dark:text-amber-100">
+          <a
+            href="/admin/debug-person"
+            title="DEBUG_MODE: act as another person"
+            class="shrink-0 rounded bg-amber-100 px-1.5 py-0.5 text-xs font-medium text-amber-900 hover:underline dark:bg-amber-900 dark:text-amber-100"
+          >
             DEBUG_MODE
-          </span>
+          </a>
         )
         : user.superAdmin && (
           <span class="hidden shrink-0 rounded bg-indigo-50 px-1.5 py-0.5 text-xs font-medium text-indigo-800 sm:inline dark:bg-indigo-950 dark:text-indigo-200">
@@ -114,7 +123,7 @@ export function ConsoleLayout(props: ConsoleLayoutProps) {
             {TABS.map((tab) => (
               <li key={tab.href} class="shrink-0">
                 <a
-                  href={tab.href}
+                  href={tabHref(tab.href, props.currentGroup)}
                   aria-current={tab.href === props.active ? "page" : undefined}
                   class={tab.href === props.active
                     ? "block border-b-2 border-indigo-600 px-1.5 py-2.5 sm:px-3 text-sm font-medium text-indigo-700 dark:border-indigo-400 dark:text-indigo-300"

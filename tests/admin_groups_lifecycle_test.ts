@@ -217,3 +217,36 @@ Deno.test("invites: accepting into a group with no room left is 409 with a clear
   const after = await getGroup(app.kv, "alpha");
   assert.equal(after?.members.length, alpha.members.length + filler.length);
 });
+
+Deno.test("invites: a member who opens a link for a role they have is told so, and the invite stays unused", async () => {
+  await using app = await startAdminApp();
+  const created = await app.call("owner", "POST", "/admin/api/groups/alpha/invites", {
+    body: { role: "viewer" },
+  });
+  const page = await app.t.fetch(`/admin/invite?token=${created.body.token}`, {
+    headers: { cookie: await app.cookie("admin"), accept: "text/html" },
+  });
+  assert.equal(page.status, 200);
+  const html = await page.text();
+  assert.match(html, /You are already in Alpha/);
+  assert.match(html, /You are a member of this group \(admin\)\. The invite stays unused/);
+  assert.doesNotMatch(html, /Join the group/);
+  const forced = await app.t.fetch("/admin/invite", {
+    method: "POST",
+    headers: { cookie: await app.cookie("admin"), origin: "http://localhost" },
+    body: new URLSearchParams({ token: created.body.token, csrf_token: "x" }),
+  });
+  await forced.body?.cancel();
+  const listed = await app.call("owner", "GET", "/admin/api/groups/alpha/invites");
+  assert.deepEqual(
+    listed.body.invites.map((invite: { token: string }) => invite.token),
+    [created.body.token],
+    "still pending for the person it is meant for",
+  );
+  const superAdmin = await app.t.fetch(`/admin/invite?token=${created.body.token}`, {
+    headers: { cookie: await app.cookie("superAdmin"), accept: "text/html" },
+  });
+  assert.match(await superAdmin.text(), /As a super admin you can already open every group/);
+  const accepted = await acceptAs(app, "stranger", created.body.token);
+  assert.equal(accepted.status, 303, "the person it was for can still use it");
+});

@@ -99,7 +99,7 @@ Deno.test("test-match: a flat filter list, an explanation, and nothing stored", 
   });
   assert.equal(answer.body.matched, false);
   assert.equal(answer.body.explanation.kind, "all");
-  assert.equal(answer.body.explanation.reason, "all[1] did not match (1 of 2 matched)");
+  assert.match(answer.body.explanation.reason, /^1 of 2 match; the first that does not: /);
   const keys = await Array.fromAsync(app.kv.list({ prefix: ["audit"] }));
   assert.equal(keys.length, 0);
 });

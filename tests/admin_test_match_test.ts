@@ -82,6 +82,7 @@ Deno.test("test-match: $..* over a 90,000-key payload answers a bounded explanat
     kind: "field",
     path: "$..*",
     op: "eq",
+    expected: 89_999,
     matched: true,
     reason: "$..* eq 89999: value 89999 equals it",
     values: [0, 1, 2, 3, 4],

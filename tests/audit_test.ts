@@ -26,6 +26,10 @@ import {
   storeSendLogs,
 } from "./_admin_helpers.ts";
 import { captureLog } from "./_helpers.ts";
+import { utf8 } from "../lib/encoding.ts";
+import { recordEventRoutes } from "../lib/store/event_routes.ts";
+import { saveEvent } from "../lib/store/events.ts";
+import { readGroupEntry } from "../lib/store/group_set.ts";
 import { githubEnv, signIn, startFakeGitHub } from "./fake_github.ts";
 
 const SAM = { id: Number(PEOPLE.superAdmin.userId), login: PEOPLE.superAdmin.login };
@@ -256,6 +260,35 @@ Deno.test("audit: every action is recorded by the change that makes it", async (
         await app.kv.set(unitBodyKey(failed.id), { content: "hello" });
         const body = await ok(app.call("owner", "POST", "/admin/api/delivery/d-failed/redeliver"));
         assert.deepEqual(body.requeued, [failed.id]);
+      },
+    },
+    {
+      name: "an event sent again through the current routes",
+      makes: ["event.resend"],
+      run: async () => {
+        const saved = await saveEvent(app.kv, {
+          provider: "github",
+          kind: "push",
+          scope: { type: "group", groupId: "alpha" },
+          receivedAt: Date.now(),
+          headers: {},
+          body: utf8('{"ref":"refs/heads/main"}'),
+        });
+        assert.equal(saved.status, "accepted");
+        const eventId = saved.status === "accepted" ? saved.eventId : "";
+        const { entry } = await readGroupEntry(app.kv, "alpha");
+        await recordEventRoutes(app.kv, [{
+          internalId: entry!.internalId,
+          record: {
+            eventId,
+            provider: "github",
+            kind: "push",
+            groupId: "alpha",
+            routeIds: [],
+            receivedAt: Date.now(),
+          },
+        }], 60_000);
+        await ok(app.call("owner", "POST", `/admin/api/groups/alpha/events/${eventId}/resend`));
       },
     },
     {

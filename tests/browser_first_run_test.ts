@@ -110,7 +110,8 @@ Deno.test({
       // The route, built with the tree editor against the bundled pull request sample.
       await page.getByRole("navigation", { name: "Console" })
         .getByRole("link", { name: "Routes" }).click();
-      await page.getByRole("link", { name: "Backend team" }).click();
+      // The tab keeps the group: its routes open without a choice of groups.
+      await page.waitForURL(`${base}/admin/routes/backend-team`);
       await page.getByRole("link", { name: "New route" }).click();
       await page.locator("[data-ready=true]").waitFor();
       await page.locator("[data-testid=verdict-summary]:not([data-matched=unknown])").waitFor();
@@ -182,15 +183,16 @@ Deno.test({
         ["no route", "1 route", "1 route"],
       );
       await assertGoodEverywhere(page);
-      await page.getByRole("link", { name: "push", exact: true }).click();
+      // Each event's title is its link; the newest is the push.
+      await page.locator("[data-event-id]").first().getByRole("link").click();
       await page.getByRole("heading", { name: "Why did this event not arrive?" }).waitFor();
       const verdict = page.locator("[data-route-id=bug-prs-to-discord]");
       assert.equal(await verdict.getByTestId("route-fired").innerText(), "did not fire");
       assert.equal(
         await verdict.getByTestId("route-verdict").innerText(),
-        "Did not fire: its filters do not match the event.",
+        "Did not fire: the route wants pull_request.opened events; this is push.",
       );
-      await verdict.getByText(/event pull_request\.opened/).waitFor();
+      await verdict.getByText("Event pull_request.opened", { exact: true }).waitFor();
       await assertGoodEverywhere(page);
 
       // The route's editor opens explained against that real event.

@@ -215,7 +215,7 @@ Deno.test({
         assert.equal(await readClipboard(page), link);
         const pending = page.getByTestId("pending-invites").getByRole("listitem");
         assert.equal(await pending.count(), 1);
-        assert.match(await pending.innerText(), /admin\s+by olivia[\s\S]*\(in 6 days\)/);
+        assert.match(await pending.innerText(), /admin\s+by olivia[\s\S]*\(in 7 days\)/);
         await assertGoodEverywhere(page);
 
         await pending.getByRole("button", { name: /^Revoke admin invite/ }).click();

@@ -11,6 +11,7 @@ import { replaceRoutes } from "../lib/store/routes.ts";
 import { startFakeDiscord } from "../testing/fake_chat.ts";
 import { type AdminApp, allowTarget, route, startAdminApp } from "./_admin_helpers.ts";
 import { deliveryConfig, runWorker, settled } from "./_delivery_helpers.ts";
+import { waitFor } from "./_helpers.ts";
 import type { Route } from "../lib/types.ts";
 
 const BUG_ROUTE: Route = route("alpha", "bugs", {
@@ -120,7 +121,10 @@ Deno.test("events: the fan-out records fired routes, and the API lists and expla
   const bugs = verdicts.get("bugs")!;
   assert.equal(bugs.fired, false);
   assert.equal(bugs.matched, false);
-  assert.equal(bugs.verdict, "Did not fire: its filters do not match the event.");
+  assert.equal(
+    bugs.verdict,
+    "Did not fire: the route wants label `bug`; this event has `docs`.",
+  );
   const leaves = (bugs.explanation as { children: { matched: boolean; reason: string }[] })
     .children;
   assert.deepEqual(leaves.map((leaf) => leaf.matched), [true, false]);
@@ -132,7 +136,10 @@ Deno.test("events: the fan-out records fired routes, and the API lists and expla
 
   const fired = await app.call("viewer", "GET", `/admin/api/groups/alpha/events/${bug}`);
   assert.equal(fired.body.routes[0].fired, true);
-  assert.equal(fired.body.routes[0].verdict, "Fired: its filters match the event.");
+  assert.equal(
+    fired.body.routes[0].verdict,
+    "Fired: the event is `pull_request.opened`; it has label `bug`.",
+  );
   assert.deepEqual(fired.body.logs.map((log: { routeId: string }) => log.routeId), ["bugs"]);
 
   assert.ok((await replaceRoutes(app.kv, [PUSH_ROUTE])).ok);
@@ -203,7 +210,7 @@ Deno.test("events pages: the list, the explanation, the switcher and refusals, w
   assert.match(list.body, /<title>Events of Alpha · Switchyard<\/title>/);
   assert.match(
     list.body,
-    new RegExp(`href="/admin/events/alpha/${docs}">pull_(<wbr/>)?request\\.(<wbr/>)?opened<`),
+    new RegExp(`href="/admin/events/alpha/${docs}">Pull request opened: #7 Fix the bug</a>`),
   );
   assert.match(list.body, /no route/);
   assert.match(list.body, /aria-current="page"[^>]*>Events</);
@@ -216,7 +223,7 @@ Deno.test("events pages: the list, the explanation, the switcher and refusals, w
   const detail = await app.call("viewer", "GET", `/admin/events/alpha/${docs}`);
   assert.equal(detail.status, 200);
   assert.match(detail.body, /Why did this event not arrive\?/);
-  assert.match(detail.body, /Did not fire: its filters do not match the event\./);
+  assert.match(detail.body, /Did not fire: the route wants label <code[^>]*>bug<\/code>/);
   assert.match(detail.body, /&quot;docs&quot;|"docs"/);
   assert.match(detail.body, /No messages: no route sent this event\./);
   assert.match(detail.body, /aria-label="Payload"/);
@@ -266,9 +273,73 @@ Deno.test("event page: in a large group, routes for other kinds of events are li
     page.body,
     /21 routes listen only to other events/,
   );
+  const others = page.body.slice(page.body.indexOf('data-testid="other-events"'));
+  assert.match(others, /data-route-id="issues-0"[^]*?\(issues\)/, "the event each route wants");
+  assert.doesNotMatch(others, /pull_request\.opened/, "not the event that was tested");
   assert.match(
     page.body,
-    /data-route-id="bugs"[\s\S]*Did not fire: its filters do not match the event\./,
+    /data-route-id="bugs"[\s\S]*Did not fire: the route wants label <code[^>]*>bug<\/code>; this event has <code[^>]*>docs<\/code>\./,
   );
   assert.equal(page.body.match(/data-testid="route-verdict"/g)?.length, 1);
+});
+
+Deno.test("event page: send again through the current routes makes a new event the routes judge now", async () => {
+  await using app = await setup();
+  await using discord = startFakeDiscord();
+  await using _running = runWorker(app.kv, deliveryConfig({ discord }));
+  const judged = (eventId: string) =>
+    waitFor(
+      `event ${eventId} judged`,
+      async () =>
+        (await app.call("viewer", "GET", `/admin/api/groups/alpha/events/${eventId}`)).status ===
+          200,
+    );
+  // The queue's worker judges each event (not a direct call, which the queue would repeat).
+  const docs = await accept(app, "alpha", "pull_request", pullRequest("docs"));
+  await judged(docs);
+  const path = `/admin/api/groups/alpha/events/${docs}/resend`;
+
+  assert.equal((await app.call("viewer", "POST", path)).status, 403, "readers may not");
+  assert.equal(
+    (await app.call(
+      "admin",
+      "POST",
+      "/admin/api/groups/alpha/events/01J000000000000000000000AB/resend",
+    ))
+      .status,
+    404,
+  );
+  const page = await app.call("admin", "GET", `/admin/events/alpha/${docs}`);
+  assert.match(page.body, /Send again through the current routes/);
+  const viewerPage = await app.call("viewer", "GET", `/admin/events/alpha/${docs}`);
+  assert.doesNotMatch(viewerPage.body, /Send again through the current routes/);
+
+  const docsRoute: Route = route("alpha", "docs", {
+    name: "Docs",
+    filters: [{ type: "field", path: "pull_request.labels[*].name", value: "docs" }],
+  });
+  assert.ok((await replaceRoutes(app.kv, [BUG_ROUTE, docsRoute])).ok);
+  const resent = await app.call("admin", "POST", path);
+  assert.equal(resent.status, 200);
+  assert.equal(resent.body.ok, true);
+  assert.notEqual(resent.body.eventId, docs);
+  await judged(resent.body.eventId);
+
+  const again = await app.call(
+    "viewer",
+    "GET",
+    `/admin/api/groups/alpha/events/${resent.body.eventId}`,
+  );
+  assert.equal(again.status, 200);
+  assert.deepEqual(again.body.event.routeIds, ["docs"]);
+  assert.equal(again.body.payload.pull_request.labels[0].name, "docs");
+  const logs = await settled(app.kv, again.body.event.deliveryId);
+  assert.deepEqual(logs.map((log) => [log.routeId, log.status]), [["docs", "ok"]]);
+  const original = await app.call("viewer", "GET", `/admin/api/groups/alpha/events/${docs}`);
+  assert.deepEqual(original.body.event.routeIds, [], "the original event stays as it was");
+
+  const audit = await app.call("superAdmin", "GET", "/admin/api/audit?action=event.resend");
+  assert.equal(audit.body.items.length, 1);
+  assert.equal(audit.body.items[0].target, `event:${docs}`);
+  assert.equal(audit.body.items[0].detail.event, resent.body.eventId);
 });

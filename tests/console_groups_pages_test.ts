@@ -73,7 +73,7 @@ Deno.test("group page: an owner gets members, invites and webhook; a viewer only
   for (const part of ["Members", "Invites", "Webhook", "Connect a repository", "Name and id"]) {
     assert.match(owner.text, new RegExp(`>${part}</h2>`), part);
   }
-  assert.match(owner.text, /by olivia.*expires \d{4}-\d\d-\d\d \d\d:\d\d UTC \(in 6 days\)/s);
+  assert.match(owner.text, /by olivia.*expires \d{4}-\d\d-\d\d \d\d:\d\d UTC \(in 7 days\)/s);
   assert.match(owner.text, /value="http:\/\/localhost:8000\/webhook\/alpha"/);
   assert.match(owner.text, /application\/json/);
 

@@ -157,7 +157,10 @@ Deno.test("log page: one log's detail for a reader; 403 for another group, 404 u
   assert.match(page.text, /Bad Request: chat not found/);
   assert.match(page.text, /<dt[^>]*>HTTP status<\/dt><dd[^>]*>400<\/dd>/);
   assert.doesNotMatch(page.text, /RedeliverButton/, "a viewer cannot send it again");
-  assert.equal(linkTo(page.text, "Every unit of this delivery"), "/admin/logs?delivery=d-failed");
+  assert.equal(
+    linkTo(page.text, "Every message of this delivery"),
+    "/admin/logs?delivery=d-failed",
+  );
   const admin = await html(app, "admin", `/admin/logs/${failed.id}`);
   assert.match(admin.text, /data-island="console_logs_RedeliverButton"/);
   const pr = await html(app, "viewer", `/admin/logs/${LOGS[2].id}`);
@@ -206,7 +209,12 @@ Deno.test("audit page: actor, action family, group and day filters; a member see
   );
   await storeAuditEntry(
     app.kv,
-    { actor: PEOPLE.owner, action: "invite.create", groupId: "alpha", detail: { role: "viewer" } },
+    {
+      actor: PEOPLE.owner,
+      action: "invite.create",
+      groupId: "alpha",
+      detail: { role: "viewer", expiresAt: Date.UTC(2030, 0, 2, 3, 4, 5) },
+    },
     t0 + 3,
   );
   const actions = async (caller: Caller, query = "") => {
@@ -226,7 +234,8 @@ Deno.test("audit page: actor, action family, group and day filters; a member see
   assert.equal((await actions("viewer", `?from=${day(t0)}&to=${day(t0 + 3)}`)).length, 3);
   assert.equal((await actions("viewer", `?to=${day(t0 - 86_400_000)}`)).length, 0);
   const page = await html(app, "viewer", "/admin/audit");
-  assert.match(page.text, /role: viewer/);
+  assert.match(page.text, /role: viewer, expires: 2030-01-02 03:04:05 UTC/);
+  assert.doesNotMatch(page.text, /\b1\d{12}\b/, "no time in epoch milliseconds");
   const refused = await html(app, "viewer", "/admin/audit?group=beta");
   assert.equal(refused.status, 403);
 });

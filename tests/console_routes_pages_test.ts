@@ -32,12 +32,13 @@ async function withRoutes() {
 Deno.test("routes pages: the index lists only the groups the person can read", async () => {
   await using admin = await withRoutes();
   const viewer = await admin.call("viewer", "GET", "/admin/routes", PAGE);
-  assert.equal(viewer.status, 200);
-  assert.match(viewer.body, /href="\/admin\/routes\/alpha"/);
-  assert.match(viewer.body, /2 routes/);
-  assert.match(viewer.body, /read only/);
-  assert.doesNotMatch(viewer.body, /\/admin\/routes\/beta/);
+  assert.equal(viewer.status, 302, "one group: no choice to make");
+  assert.equal(viewer.headers.get("location"), "/admin/routes/alpha");
   const superAdmin = await admin.call("superAdmin", "GET", "/admin/routes", PAGE);
+  assert.equal(superAdmin.status, 200);
+  assert.match(superAdmin.body, /Choose a group/);
+  assert.match(superAdmin.body, /href="\/admin\/routes\/alpha"/);
+  assert.match(superAdmin.body, /2 routes/);
   assert.match(superAdmin.body, /\/admin\/routes\/beta/);
   assert.doesNotMatch(superAdmin.body, /read only/);
 });

@@ -17,8 +17,11 @@ Deno.test("the group switcher opens the chosen group's page on each per-group ta
     assert.equal(answer.headers.get("location"), `/admin/${tab}/beta`);
   }
   const ignored = await app.call("viewer", "GET", "/admin/routes?group=beta");
-  assert.equal(ignored.status, 200, "a group the viewer cannot read is not chosen");
-  assert.doesNotMatch(ignored.body, /<option[^>]*value="beta"/);
+  assert.equal(
+    ignored.headers.get("location"),
+    "/admin/routes/alpha",
+    "a group the viewer cannot read is not chosen: their only group is",
+  );
   const all = await app.call("superAdmin", "GET", "/admin/routes?group=");
   assert.equal(all.status, 200, "All groups stays on the tab's index");
 });
@@ -43,4 +46,26 @@ Deno.test("per-group pages select their group in the switcher, which leads back 
   }
   const logs = await app.call("superAdmin", "GET", "/admin/logs?group=alpha");
   assert.match(logs.body, SELECTED("alpha"));
+});
+
+Deno.test("the tabs keep the current group, and a person with one group skips the choice", async () => {
+  await using app = await startAdminApp();
+  const page = await app.call("superAdmin", "GET", "/admin/events/alpha");
+  assert.equal(page.status, 200);
+  for (const tab of ["groups", "routes", "events", "logs", "audit"]) {
+    assert.match(page.body, new RegExp(`href="/admin/${tab}\\?group=alpha"`), tab);
+  }
+  assert.match(page.body, /href="\/admin\?group=alpha"/);
+  const routesTab = await app.call("superAdmin", "GET", "/admin/routes?group=alpha");
+  assert.equal(routesTab.headers.get("location"), "/admin/routes/alpha");
+  const logs = await app.call("superAdmin", "GET", "/admin/logs?group=alpha");
+  assert.match(logs.body, SELECTED("alpha"), "the logs tab opens with the group chosen");
+  const index = await app.call("superAdmin", "GET", "/admin/routes");
+  assert.doesNotMatch(index.body, /href="\/admin\/events\?group=/, "no group, plain tabs");
+
+  for (const tab of ["routes", "events"]) {
+    const only = await app.call("viewer", "GET", `/admin/${tab}`);
+    assert.equal(only.status, 302, tab);
+    assert.equal(only.headers.get("location"), `/admin/${tab}/alpha`);
+  }
 });

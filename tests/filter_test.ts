@@ -46,6 +46,7 @@ Deno.test("explain: a leaf gives its values and a one-line reason", () => {
     reason: 'labels[*].name contains "bug": no value contains it (values: "docs", "ci")',
     path: "labels[*].name",
     op: "contains",
+    expected: "bug",
     values: ["docs", "ci"],
     valueCount: 2,
   });
@@ -61,11 +62,14 @@ Deno.test("explain: the explanation mirrors the tree", () => {
   const explanation = explain(node, labelsEvent);
   assert.equal(explanation.kind, "all");
   assert.equal(explanation.matched, false);
-  assert.equal(explanation.reason, "all[1] did not match (1 of 2 matched)");
+  assert.equal(
+    explanation.reason,
+    "1 of 2 match; the first that does not: a not group",
+  );
   if (explanation.kind !== "all") throw new Error("unreachable");
   const [eventLeaf, negation] = explanation.children;
   assert.equal(eventLeaf.matched, true);
-  assert.equal(eventLeaf.reason, "event pull_request.labeled: pull_request.labeled matches");
+  assert.equal(eventLeaf.reason, "wants pull_request.labeled; this event is pull_request.labeled");
   assert.equal(negation.kind, "not");
   if (negation.kind !== "not") throw new Error("unreachable");
   assert.equal(negation.matched, false);

@@ -56,6 +56,23 @@ Deno.test("main.ts refuses a bad setting with one line naming it", async () => {
   assert.equal(stdout.length, 0);
 });
 
+Deno.test("main.ts on a busy port says so in one line and exits", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  try {
+    const child = startMain({ PORT: String(port), HOSTNAME: "127.0.0.1", KV_PATH: ":memory:" });
+    const { code, stderr } = await child.output();
+    assert.equal(code, 1);
+    const lines = new TextDecoder().decode(stderr).trim().split("\n");
+    // Start-up warnings are log lines (JSON); the refusal is the one line that is not.
+    assert.deepEqual(lines.filter((line) => !line.startsWith('{"time"')), [
+      `port ${port} is in use: set PORT to a free port (for example PORT=${port + 1})`,
+    ]);
+  } finally {
+    listener.close();
+  }
+});
+
 Deno.test("main.ts serves with a KV file and stops cleanly on SIGTERM", async () => {
   const dir = await Deno.makeTempDir();
   const port = freePort();

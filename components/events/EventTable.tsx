@@ -39,7 +39,7 @@ export function FiredBadge(props: { count: number }) {
 
 /**
  * A group's events, newest first: time, event, repository, sender and how many routes fired,
- * each linking to the page that explains it. On narrow screens the repository and sender move
+ * each linking (by its title, or its name when it has none) to the page that explains it. On narrow screens the repository and sender move
  * under the event.
  */
 export function EventTable(props: { groupId: string; items: readonly GroupEvent[] }) {
@@ -66,13 +66,25 @@ export function EventTable(props: { groupId: string; items: readonly GroupEvent[
               <DayTime at={event.receivedAt} />
             </td>
             <td class={`${TD} min-w-0`}>
-              <a
-                class={`${LINK} break-words font-mono text-xs`}
-                href={eventHref(props.groupId, event.id)}
-              >
-                {breakable(eventName(event))}
-              </a>
-              {event.title && <p class="mt-0.5 break-words">{shownTitle(event)}</p>}
+              {event.title
+                ? (
+                  <>
+                    <a class={`${LINK} break-words`} href={eventHref(props.groupId, event.id)}>
+                      {shownTitle(event)}
+                    </a>
+                    <p class={`mt-0.5 break-words font-mono text-xs ${MUTED}`}>
+                      {breakable(eventName(event))}
+                    </p>
+                  </>
+                )
+                : (
+                  <a
+                    class={`${LINK} break-words font-mono text-xs`}
+                    href={eventHref(props.groupId, event.id)}
+                  >
+                    {breakable(eventName(event))}
+                  </a>
+                )}
               <p class={`mt-0.5 text-xs sm:hidden ${MUTED}`}>
                 <time datetime={isoTime(event.receivedAt)}>{formatTime(event.receivedAt)}</time>
               </p>

@@ -1,19 +1,6 @@
 import type { Explanation } from "../../lib/filter/explain.ts";
-
-function label(node: Explanation): string {
-  switch (node.kind) {
-    case "all":
-      return "all of";
-    case "any":
-      return "any of";
-    case "not":
-      return "not";
-    case "event":
-      return `event ${node.event}`;
-    case "field":
-      return `${node.path} ${node.op}`;
-  }
-}
+import { nodeLine, nodeName } from "../../lib/filter/explain_words.ts";
+import { PlainSentence } from "./PlainSentence.tsx";
 
 function Mark(props: { matched: boolean }) {
   return (
@@ -24,8 +11,9 @@ function Mark(props: { matched: boolean }) {
 }
 
 /**
- * A route's explanation as a nested list that mirrors its filter tree: each node's verdict in
- * words (never by colour alone) and the reason, with the values a field path found.
+ * A route's explanation as a nested list that mirrors its filter tree: each node named as the
+ * route editor names it, its verdict in words (never by colour alone) and the reason, with the
+ * values a field path found.
  */
 export function ExplanationTree(props: { node: Explanation }) {
   const { node } = props;
@@ -38,10 +26,10 @@ export function ExplanationTree(props: { node: Explanation }) {
     <li class="min-w-0">
       <div class="flex flex-wrap items-baseline gap-x-2 gap-y-1">
         <Mark matched={node.matched} />
-        <code class="break-all text-xs font-semibold">{label(node)}</code>
+        <code class="break-all text-xs font-semibold">{nodeName(node)}</code>
       </div>
       <p class="sy-reason">
-        {node.kind === "field" && node.error ? node.error : node.reason}
+        <PlainSentence text={nodeLine(node)} />
       </p>
       {children.length > 0 && (
         <ul class="mt-2 flex flex-col gap-2 border-l-2 border-slate-200 pl-3 dark:border-slate-700">

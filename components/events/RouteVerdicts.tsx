@@ -2,6 +2,7 @@ import type { RouteVerdict } from "../../lib/admin/events.ts";
 import type { Explanation } from "../../lib/filter/explain.ts";
 import { LINK, MUTED } from "../logs/ui.ts";
 import { ExplanationTree } from "./ExplanationTree.tsx";
+import { PlainSentence } from "./PlainSentence.tsx";
 
 function Badge(props: { fired: boolean }) {
   return (
@@ -89,7 +90,9 @@ export function RouteVerdicts(
               {route.fallback && <span class={`text-xs ${MUTED}`}>fallback</span>}
               {!route.enabled && <span class={`text-xs ${MUTED}`}>disabled</span>}
             </div>
-            <p class="mt-1 text-sm" data-testid="route-verdict">{route.verdict}</p>
+            <p class="mt-1 text-sm" data-testid="route-verdict">
+              <PlainSentence text={route.verdict} />
+            </p>
             {route.error && (
               <p class="mt-1 break-words font-mono text-xs text-red-800 dark:text-red-200">
                 {route.error}
@@ -124,7 +127,7 @@ export function RouteVerdicts(
                   {route.name}
                 </a>{" "}
                 <span class={MUTED}>
-                  ({eventLeaves(route.explanation!).map((leaf) => leaf.event).join(", ")})
+                  ({eventLeaves(route.explanation!).flatMap((leaf) => leaf.wanted).join(", ")})
                 </span>
               </li>
             ))}

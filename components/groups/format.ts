@@ -12,7 +12,8 @@ export function formatTime(at: number): string {
 export function timeUntil(at: number, now: number = Date.now()): string {
   const left = at - now;
   if (left <= 0) return "expired";
-  if (left >= 2 * DAY_MS) return `in ${Math.floor(left / DAY_MS)} days`;
-  if (left >= 2 * HOUR_MS) return `in ${Math.floor(left / HOUR_MS)} hours`;
+  // Rounded, not cut: an invite made a moment ago for 7 days expires "in 7 days".
+  if (left >= 2 * DAY_MS - HOUR_MS / 2) return `in ${Math.round(left / DAY_MS)} days`;
+  if (left >= 2 * HOUR_MS) return `in ${Math.round(left / HOUR_MS)} hours`;
   return left >= HOUR_MS ? "in about an hour" : "in under an hour";
 }

@@ -4,12 +4,36 @@ import { MUTED, TD, TH } from "./ui.ts";
 
 const MAX_DETAIL_CHARS = 200;
 
+function plural(count: number, unit: string): string {
+  return `${count} ${unit}${count === 1 ? "" : "s"}`;
+}
+
+/** A number of seconds in words: `0 seconds`, `90 seconds`, `1 hour`, `3 days`. */
+function secondsInWords(seconds: number): string {
+  if (seconds > 0 && seconds % 86_400 === 0 && seconds >= 2 * 86_400) {
+    return plural(seconds / 86_400, "day");
+  }
+  if (seconds > 0 && seconds % 3_600 === 0) return plural(seconds / 3_600, "hour");
+  if (seconds > 0 && seconds % 60 === 0) return plural(seconds / 60, "minute");
+  return plural(seconds, "second");
+}
+
+/**
+ * One detail as people read it: a time (a key ending in `At`, in Unix milliseconds) as a UTC
+ * date, a number of seconds (a key ending in `Seconds`) in words, anything else as it is.
+ */
+function detailPair(key: string, value: unknown): string {
+  if (typeof value === "number" && Number.isFinite(value)) {
+    if (/.At$/.test(key)) return `${key.slice(0, -2)}: ${formatTime(value)} UTC`;
+    if (/.Seconds$/.test(key)) return `${key.slice(0, -7)}: ${secondsInWords(value)}`;
+  }
+  return `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`;
+}
+
 /** An entry's detail as `key: value` pairs, cut when long. */
 function detailText(detail: AuditEntry["detail"]): string {
   if (!detail) return "";
-  const text = Object.entries(detail)
-    .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`)
-    .join(", ");
+  const text = Object.entries(detail).map(([key, value]) => detailPair(key, value)).join(", ");
   return text.length > MAX_DETAIL_CHARS ? `${text.slice(0, MAX_DETAIL_CHARS - 1)}…` : text;
 }
 

@@ -29,14 +29,15 @@ export function RedeliverDialog(props: {
         <div>
           <h2 id="redeliver-title" class="text-lg font-semibold">Send again?</h2>
           <p id="redeliver-text" class={`mt-2 text-sm ${MUTED}`}>
-            The failed and dead units of {deliveryIds.length === 1
+            The failed and dead messages of {deliveryIds.length === 1
               ? (
                 <>
                   delivery <span class="font-mono break-all">{deliveryIds[0]}</span>
                 </>
               )
               : `${deliveryIds.length} deliveries`}{" "}
-            go back to their queues and are sent again. Units that succeeded are not sent twice.
+            go back to their queues and are sent again. Messages that were delivered are not sent
+            twice.
           </p>
           <div class="mt-5 flex justify-end gap-2">
             <button

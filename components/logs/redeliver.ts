@@ -56,7 +56,7 @@ export function redeliverMessage(summary: RedeliverSummary): string {
   if (summary.requeued.length > 0) {
     const deliveries = summary.deliveries - summary.errors.length;
     parts.push(
-      `Re-queued ${count(summary.requeued.length, "unit", "units")} of ${
+      `Re-queued ${count(summary.requeued.length, "message", "messages")} of ${
         count(deliveries, "delivery", "deliveries")
       }.`,
     );
@@ -64,12 +64,12 @@ export function redeliverMessage(summary: RedeliverSummary): string {
   if (summary.expired.length > 0) {
     parts.push(
       `${
-        count(summary.expired.length, "unit", "units")
-      } could not be sent again: the rendered message expired.`,
+        count(summary.expired.length, "message", "messages")
+      } could not be sent again: the rendered text expired.`,
     );
   }
   if (parts.length === 0 && summary.errors.length === 0) {
-    parts.push("Nothing to send again: no unit of it failed.");
+    parts.push("Nothing to send again: none of its messages failed.");
   }
   for (const error of summary.errors) parts.push(`${error.deliveryId}: ${error.message}`);
   return parts.join(" ");

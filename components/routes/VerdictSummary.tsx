@@ -1,8 +1,11 @@
 /**
  * The tree's overall verdict on the sample event, in one sentence: whether this route would
- * send the event, and why (the top node's reason), with the server's confirmation.
+ * send the event, and why in plain words (the same sentence as the event page's), with the
+ * server's confirmation.
  */
 import type { TreeVerdicts } from "../../lib/console/tree_check.ts";
+import { whyMatched, whyNot } from "../../lib/filter/explain_words.ts";
+import { PlainSentence } from "../events/PlainSentence.tsx";
 import { MUTED } from "./ui.tsx";
 
 /** The verdict banner above the tree. */
@@ -37,11 +40,10 @@ export function VerdictSummary(
     headline = "Fill in the new filter to see whether this route sends the sample event.";
   } else {
     matched = explained.matched;
-    const root = [...explained.byNode.values()][0];
     headline = matched
       ? "✓ This route sends the sample event"
       : "✗ This route does not send the sample event";
-    detail = root?.reason ?? null;
+    detail = matched ? whyMatched(explained.explanation) : whyNot(explained.explanation);
     tone = matched
       ? "border-emerald-300 bg-emerald-50 text-emerald-950 dark:border-emerald-700 dark:bg-emerald-950 dark:text-emerald-50"
       : "border-red-300 bg-red-50 text-red-950 dark:border-red-700 dark:bg-red-950 dark:text-red-50";
@@ -65,7 +67,11 @@ export function VerdictSummary(
       class={`rounded-md border px-3 py-2 text-sm ${tone}`}
     >
       <p class="font-semibold">{headline}</p>
-      {detail && <p class="mt-0.5 break-words font-mono text-xs">{detail}</p>}
+      {detail && (
+        <p class="mt-0.5 break-words" data-testid="verdict-sentence">
+          <PlainSentence text={detail} />
+        </p>
+      )}
       {notes.map((note) => <p key={String(note)} class="mt-1 text-xs">{note}</p>)}
       {props.server && (
         <p

@@ -258,6 +258,18 @@ export const ADMIN_ENDPOINTS = {
       "404": "The group has no record of this event (unknown, past retention, or another group's)",
     },
   }),
+  resendGroupEvent: defineEndpoint({
+    method: "POST",
+    path: "/admin/api/groups/{id}/events/{eventId}/resend",
+    summary: "Accept one of the group's events again, as a new event of the group only, so the " +
+      "current routes judge it and send their messages (audited)",
+    access: EDIT,
+    response: s.resentSchema,
+    errors: {
+      "404": "The group has no record of this event",
+      "409": "The event's payload is past retention",
+    },
+  }),
   listLogs: defineEndpoint({
     method: "GET",
     path: "/admin/api/logs",

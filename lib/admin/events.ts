@@ -11,6 +11,7 @@ import type { Principal } from "../auth/principal.ts";
 import { EvaluationBudget, FilterEvaluationError } from "../filter/budget.ts";
 import { routeFilterNode } from "../filter/compile.ts";
 import { explain, type Explanation } from "../filter/explain.ts";
+import { whyMatched, whyNot } from "../filter/explain_words.ts";
 import { HttpError } from "../fresh/mod.ts";
 import { type EventRoutes, getEventRoutes, listEventRoutes } from "../store/event_routes.ts";
 import { loadEvent } from "../store/events.ts";
@@ -118,17 +119,35 @@ export async function findGroupEvent(
   return record === null ? null : groupEventOf(record);
 }
 
-function verdictOf(route: Route, fired: boolean, matched: boolean, otherFired: boolean): string {
-  if (fired && matched) return "Fired: its filters match the event.";
+/**
+ * A route's outcome in one sentence: fired or not, and why in plain words (the filter that
+ * decided, what it wants and what the event has).
+ */
+function verdictOf(
+  route: Route,
+  fired: boolean,
+  explanation: Explanation,
+  otherFired: boolean,
+): string {
+  const matched = explanation.matched;
+  if (fired && matched && route.fallback) {
+    const takesAll = explanation.kind === "all" && explanation.children.length === 0;
+    return `Fired as the fallback: no other route took the event${
+      takesAll ? "" : `; ${whyMatched(explanation)}`
+    }.`;
+  }
+  if (fired && matched) return `Fired: ${whyMatched(explanation)}.`;
   if (fired) {
-    return "Fired when the event arrived; its filters were changed since and no longer match.";
+    return `Fired when the event arrived; its filters were changed since and no longer match: ${
+      whyNot(explanation)
+    }.`;
   }
   if (!route.enabled) {
     return matched
       ? "Did not fire: the route is disabled (its filters match)."
-      : "Did not fire: the route is disabled, and its filters do not match.";
+      : `Did not fire: the route is disabled, and ${whyNot(explanation)}.`;
   }
-  if (!matched) return "Did not fire: its filters do not match the event.";
+  if (!matched) return `Did not fire: ${whyNot(explanation)}.`;
   if (route.fallback && otherFired) {
     return "Did not fire: it is a fallback and another route of the group fired.";
   }
@@ -175,7 +194,7 @@ function judgeRoutes(
       return {
         ...base,
         matched: explanation.matched,
-        verdict: verdictOf(route, base.fired, explanation.matched, otherFired),
+        verdict: verdictOf(route, base.fired, explanation, otherFired),
         explanation,
       };
     } catch (error) {

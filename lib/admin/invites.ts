@@ -89,3 +89,16 @@ export async function describeInvite(kv: Kv, token: string) {
   const group = await getGroup(kv, entry.invite.groupId);
   return group ? { invite: entry.invite, groupName: group.name } : null;
 }
+
+/**
+ * How the person can already reach the invite's group, when accepting would change nothing:
+ * their role in it (an admin invite still upgrades a viewer), or `super admin`; else null.
+ */
+export function accessAlready(
+  principal: Principal,
+  invite: { groupId: string; role: InviteRole },
+): string | null {
+  const role = principal.roles.get(invite.groupId);
+  if (role !== undefined) return role === "viewer" && invite.role === "admin" ? null : role;
+  return principal.superAdmin ? "super admin" : null;
+}

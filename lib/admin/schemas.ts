@@ -258,6 +258,12 @@ export const redeliveredSchema = z.object({
   expired: z.array(z.string()).describe("failed units whose message is past retention"),
 });
 
+/** An event accepted again through the current routes. */
+export const resentSchema = z.object({
+  ok: z.literal(true),
+  eventId: z.string().describe("the id of the new event"),
+});
+
 /** `GET /admin/api/audit` query. */
 export const auditQuerySchema = z.object({
   groupId: idSchema.optional(),

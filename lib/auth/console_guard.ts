@@ -7,7 +7,8 @@
  * - everything else needs a session (sign-in redirect for pages, 401 for the API);
  * - writes must come from this site (same-origin);
  * - `/admin/invite` needs only a session: accepting an invite is how a person
- *   without a group gets one;
+ *   without a group gets one; so does `/admin/debug-person` (DEBUG_MODE only),
+ *   where a person without a group switches back;
  * - every other path needs console access (a super admin or a group member).
  *
  * With DEBUG_MODE the principal is a built-in super admin, so all of it passes.
@@ -18,7 +19,7 @@ import { consoleAccessRefused, requireSameOrigin, signInRequired } from "./acces
 import { hasConsoleAccess } from "./principal.ts";
 
 const OPEN_PATHS = new Set(["/admin/login", "/admin/logout"]);
-const SESSION_ONLY_PATHS = new Set(["/admin/invite"]);
+const SESSION_ONLY_PATHS = new Set(["/admin/invite", "/admin/debug-person"]);
 
 function isForbiddenNotice(ctx: Context<State>): boolean {
   return ctx.req.method === "GET" && ctx.url.pathname === "/admin" &&

@@ -22,6 +22,7 @@ import type { State } from "../state.ts";
 import { listGroups } from "../store/groups.ts";
 import { getSession } from "../store/sessions.ts";
 import type { Group, Principal, Role } from "../types.ts";
+import { debugPersonId, debugPersonOf } from "./debug_person.ts";
 import { sessionIdOf } from "./session_cookie.ts";
 
 /** The principal's shape is in `lib/types.ts` (so `lib/state.ts` can hold one); re-exported here. */
@@ -104,8 +105,9 @@ export function requireLoopbackHost(req: Request): void {
 
 /**
  * The request's principal, or null when nobody is signed in: the DEBUG_MODE
- * principal (for loopback addresses only, 421 otherwise), else the person of
- * the session cookie's live session.
+ * principal (for loopback addresses only, 421 otherwise; the person the browser
+ * chose to act as, see `debug_person.ts`), else the person of the session
+ * cookie's live session.
  */
 export async function resolvePrincipal(
   deps: { kv: Kv; config: Config },
@@ -114,7 +116,11 @@ export async function resolvePrincipal(
   const { kv, config } = deps;
   if (config.debugMode) {
     requireLoopbackHost(req);
-    return debugPrincipal();
+    const login = debugPersonOf(req);
+    if (login === null) return debugPrincipal();
+    const person = { userId: debugPersonId(login), login };
+    const session = { csrfToken: DEBUG_CSRF_TOKEN, sessionId: null };
+    return { ...await principalFor(kv, config, person, session), debug: true };
   }
   const sessionId = sessionIdOf(req);
   if (!sessionId) return null;

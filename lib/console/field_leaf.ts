@@ -4,11 +4,12 @@
  * operator changes (a value becomes a one-item list for `in`, a list its first item for the
  * others, `exists` takes none), and the filter a "+ Field" button adds. Browser-safe.
  */
+import { OP_LABELS } from "../filter/explain_words.ts";
 import { FIELD_OPS } from "../filter/validate.ts";
 import type { FieldOp } from "../types.ts";
 import type { LeafFilter } from "./filter_tree.ts";
 
-export { FIELD_OPS };
+export { FIELD_OPS, OP_LABELS };
 
 /** A new field filter: `equals`, with the path and value still to be typed. */
 export function newFieldLeaf(): LeafFilter {
@@ -17,22 +18,6 @@ export function newFieldLeaf(): LeafFilter {
 
 /** The label of a field filter's comparison value, the same for every operator. */
 export const VALUE_LABEL = "Value";
-
-/** Each operator in words, as the operator menu lists it. */
-export const OP_LABELS: Record<FieldOp, string> = {
-  eq: "equals",
-  ne: "does not equal",
-  contains: "contains",
-  startsWith: "starts with",
-  endsWith: "ends with",
-  regex: "matches regex",
-  gt: "is greater than",
-  gte: "is at least",
-  lt: "is less than",
-  lte: "is at most",
-  in: "is one of",
-  exists: "exists",
-};
 
 /** Operators that compare text, where case sensitivity applies. */
 export const TEXT_OPS: ReadonlySet<FieldOp> = new Set([

@@ -74,7 +74,7 @@ export interface SampleEvent {
 
 /** The explanation of a whole tree, by node id, or why it could not be made. */
 export type TreeVerdicts =
-  | { ok: true; matched: boolean; byNode: Map<string, Verdict> }
+  | { ok: true; matched: boolean; byNode: Map<string, Verdict>; explanation: Explanation }
   | { ok: false; error: string };
 
 /** A stand-in for an invalid leaf: a node that matches nothing and cannot fail. */
@@ -130,6 +130,7 @@ export function explainTree(root: TreeNode, issues: TreeIssues, sample: SampleEv
       ok: true,
       matched: explanation.matched,
       byNode: verdictsOf(root, explanation, invalid),
+      explanation,
     };
   } catch (error) {
     if (error instanceof FilterEvaluationError) {

@@ -25,13 +25,23 @@ export const EXPLAIN_MAX_STRING = 60;
 export type Explanation =
   | { kind: "all" | "any"; matched: boolean; reason: string; children: Explanation[] }
   | { kind: "not"; matched: boolean; reason: string; child: Explanation }
-  | { kind: "event"; matched: boolean; reason: string; event: string }
+  | {
+    kind: "event";
+    matched: boolean;
+    reason: string;
+    /** The event tested (`pull_request.opened`). */
+    event: string;
+    /** The patterns the filter wants (any of them matches). */
+    wanted: string[];
+  }
   | {
     kind: "field";
     matched: boolean;
     reason: string;
     path: string;
     op: FieldOp;
+    /** The value the filter compares with (summarized; a list's items each), when it has one. */
+    expected?: unknown;
     /** The resolved values (arrays expanded), at most 5, summarized (see `summarize`). */
     values: unknown[];
     /** How many values the path resolved to. */
@@ -85,10 +95,10 @@ function showValues(values: readonly unknown[]): string {
   return rest > 0 ? `${shown} and ${rest} more` : shown;
 }
 
-function fieldHead(filter: FieldFilter, op: FieldOp): string {
-  if (op === "exists") return `${filter.path} exists${filter.value === false ? " false" : ""}`;
-  const value = Array.isArray(filter.value) ? `[${showValues(filter.value)}]` : show(filter.value);
-  return `${filter.path} ${op} ${value}`;
+function fieldHead(path: string, op: FieldOp, expected: unknown): string {
+  if (op === "exists") return `${path} exists${expected === false ? " false" : ""}`;
+  const value = Array.isArray(expected) ? `[${showValues(expected)}]` : show(expected);
+  return `${path} ${op} ${value}`;
 }
 
 function fieldReason(head: string, op: FieldOp, { values, witness }: FieldOutcome): string {
@@ -107,10 +117,16 @@ interface Scope {
   decisive: boolean;
 }
 
+function expectedOf(filter: FieldFilter): { expected?: unknown } {
+  if (!Object.hasOwn(filter, "value")) return {};
+  const value = filter.value;
+  return { expected: Array.isArray(value) ? value.map(summarize) : summarize(value) };
+}
+
 function explainField(filter: FieldFilter, scope: Scope): Explanation {
   const field = compileFieldFilter(filter);
-  const head = fieldHead(filter, field.op);
-  const leaf = { kind: "field" as const, path: filter.path, op: field.op };
+  const head = fieldHead(filter.path, field.op, filter.value);
+  const leaf = { kind: "field" as const, path: filter.path, op: field.op, ...expectedOf(filter) };
   let outcome: FieldOutcome;
   try {
     outcome = evaluateField(field, scope.input.payload, scope.budget);
@@ -142,15 +158,31 @@ function explainList(kind: "all" | "any", nodes: FilterNode[], scope: Scope): Ex
   if (children.length === 0) {
     reason = kind === "all" ? "empty all: matches every event" : "empty any: matches no event";
   } else if (kind === "all") {
-    const failed = children.findIndex((child) => !child.matched);
-    reason = matched
-      ? `all ${children.length} matched`
-      : `${kind}[${failed}] did not match (${matchedCount} of ${children.length} matched)`;
+    const failed = children.find((child) => !child.matched);
+    reason = failed
+      ? `${matchedCount} of ${children.length} match; the first that does not: ${headOf(failed)}`
+      : `all ${children.length} match`;
   } else {
-    const first = children.findIndex((child) => child.matched);
-    reason = matched ? `${kind}[${first}] matched` : `none of ${children.length} matched`;
+    const first = children.find((child) => child.matched);
+    reason = first ? `matches through: ${headOf(first)}` : `none of ${children.length} match`;
   }
   return { kind, matched, reason, children };
+}
+
+/** A node in a few words, for its parent's reason: a leaf's filter, or the kind of group. */
+function headOf(node: Explanation): string {
+  switch (node.kind) {
+    case "all":
+      return "an all-of group";
+    case "any":
+      return "an any-of group";
+    case "not":
+      return "a not group";
+    case "event":
+      return `event ${node.wanted.join(" or ")}`;
+    case "field":
+      return fieldHead(node.path, node.op, node.expected);
+  }
 }
 
 function explainNode(node: FilterNode, scope: Scope): Explanation {
@@ -164,13 +196,14 @@ function explainNode(node: FilterNode, scope: Scope): Explanation {
   if (node.type === "field") return explainField(node, scope);
   const input = scope.input;
   const matched = compileEventFilter(node.value)(input.kind, input.action);
-  const wanted = typeof node.value === "string" ? node.value : node.value.join(" or ");
+  const wanted = typeof node.value === "string" ? [node.value] : [...node.value];
   const event = input.action ? `${input.kind}.${input.action}` : input.kind;
   return {
     kind: "event",
     matched,
     event,
-    reason: `event ${wanted}: ${event} ${matched ? "matches" : "does not match"}`,
+    wanted,
+    reason: `wants ${wanted.join(" or ")}; this event is ${event}`,
   };
 }
 

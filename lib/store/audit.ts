@@ -45,6 +45,7 @@ export const AUDIT_ACTIONS = [
   "config.import",
   "config.export",
   "webhook.test",
+  "event.resend",
 ] as const;
 
 /** What an audit entry records: a dotted verb, one of {@link AUDIT_ACTIONS}. */

@@ -1,4 +1,4 @@
-import { describeInvite } from "../../lib/admin/invites.ts";
+import { accessAlready, describeInvite } from "../../lib/admin/invites.ts";
 import { actorOf } from "../../lib/admin/guards.ts";
 import { CSRF_FIELD, requireCsrfToken } from "../../lib/auth/access.ts";
 import { principalOf } from "../../lib/auth/principal.ts";
@@ -12,7 +12,8 @@ import { acceptInvite } from "../../lib/store/invites.ts";
 
 type InvitePage =
   | { kind: "offer"; token: string; csrf: string; groupName: string; role: string; by: string }
-  | { kind: "unusable"; message: string };
+  | { kind: "unusable"; message: string }
+  | { kind: "member"; groupId: string; groupName: string; access: string };
 
 const UNUSABLE = "This invite link is unknown, already used, revoked or expired.";
 const MALFORMED = "This invite link is incomplete or malformed; copy the whole link again.";
@@ -22,10 +23,18 @@ function unusable(message: string, status: number) {
   return page<InvitePage>({ kind: "unusable", message }, { status });
 }
 
+/** The page telling a person who can already reach the group so; the invite stays unused. */
+function alreadyIn(groupId: string, groupName: string, access: string) {
+  return page<InvitePage>({ kind: "member", groupId, groupName, access }, {
+    headers: { "cache-control": "no-store" },
+  });
+}
+
 /**
  * Accepting a group invite: GET shows the group and role with a button (a person who is not
  * signed in is sent through sign-in and back here by the console guard); the button POSTs
- * the form, which joins the group and redirects to the console.
+ * the form, which joins the group and redirects to the console. A person who is already a
+ * member (or a super admin) is told so, and the invite stays unused for the one it was for.
  */
 export const handler = define.handlers({
   async GET(ctx) {
@@ -34,6 +43,8 @@ export const handler = define.handlers({
     if (!isId("inviteToken", token)) return unusable(MALFORMED, 400);
     const found = await describeInvite(ctx.state.kv, token);
     if (!found) return unusable(UNUSABLE, 404);
+    const access = accessAlready(principal, found.invite);
+    if (access) return alreadyIn(found.invite.groupId, found.groupName, access);
     return page<InvitePage>(
       {
         kind: "offer",
@@ -52,6 +63,9 @@ export const handler = define.handlers({
     requireCsrfToken(principal, form);
     const token = form.get("token");
     if (!isId("inviteToken", token)) return unusable(MALFORMED, 400);
+    const found = await describeInvite(ctx.state.kv, token);
+    const access = found && accessAlready(principal, found.invite);
+    if (found && access) return alreadyIn(found.invite.groupId, found.groupName, access);
     const result = await acceptInvite(ctx.state.kv, token, actorOf(principal));
     if (!result.ok) {
       return unusable(
@@ -75,9 +89,32 @@ export default define.page<typeof handler>(function InvitePage({ data }) {
         <title>
           {data.kind === "offer"
             ? `Join ${data.groupName} · Switchyard`
+            : data.kind === "member"
+            ? `${data.groupName}: invite not needed · Switchyard`
             : "Invite not valid · Switchyard"}
         </title>
       </Head>
+      {data.kind === "member" && (
+        <>
+          <h1 class="text-xl font-semibold">
+            {data.access === "super admin"
+              ? `You can already open ${data.groupName}`
+              : `You are already in ${data.groupName}`}
+          </h1>
+          <p class="mt-2 text-slate-600 dark:text-slate-400" data-testid="already-member">
+            {data.access === "super admin"
+              ? "As a super admin you can already open every group."
+              : `You are a member of this group (${data.access}).`}{" "}
+            The invite stays unused: pass the link on to the person it is meant for.
+          </p>
+          <a
+            class="mt-6 inline-block text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-300"
+            href={`/admin/groups/${encodeURIComponent(data.groupId)}`}
+          >
+            Open {data.groupName}
+          </a>
+        </>
+      )}
       {data.kind === "unusable"
         ? (
           <>
@@ -91,7 +128,7 @@ export default define.page<typeof handler>(function InvitePage({ data }) {
             </a>
           </>
         )
-        : (
+        : data.kind === "offer" && (
           <>
             <h1 class="text-xl font-semibold">Join {data.groupName}</h1>
             <p class="mt-2 text-slate-600 dark:text-slate-400">

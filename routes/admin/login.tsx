@@ -6,6 +6,7 @@ import { redirectToGitHub } from "../../lib/auth/sign_in.ts";
 import { FEATURES } from "../../lib/config.ts";
 import { Head } from "../../lib/fresh/runtime.ts";
 import { page } from "../../lib/fresh/mod.ts";
+import { debugStartCommand, startedThroughNpx } from "../../lib/start_command.ts";
 import { define } from "../../lib/state.ts";
 
 const NOT_CONFIGURED = "GitHub sign-in is not configured";
@@ -23,6 +24,11 @@ export const handler = define.handlers({
       return page({
         baseUrl: config.baseUrl,
         localConsole: `http://localhost:${config.port}/admin`,
+        startCommand: debugStartCommand({
+          port: config.port,
+          npx: startedThroughNpx(Deno.env.toObject(), Deno.execPath()),
+          denoVersion: Deno.version.deno,
+        }),
       }, {
         status: 503,
         headers: { "cache-control": "no-store" },
@@ -79,7 +85,7 @@ export default define.page<typeof handler>(function SignInSetup({ data }) {
           instead: every request to localhost is a super admin, without signing in. It works on a
           local machine only (loopback addresses), never in a deployment:
         </p>
-        <pre class="mt-2 overflow-x-auto rounded-md bg-slate-100 p-3 text-sm dark:bg-slate-800"><code>DEBUG_MODE=true deno task start</code></pre>
+        <pre class="mt-2 overflow-x-auto rounded-md bg-slate-100 p-3 text-sm dark:bg-slate-800"><code data-testid="start-command">{data.startCommand}</code></pre>
         <p class={`mt-2 text-sm ${MUTED}`}>
           then open <code>{data.localConsole}</code>.
         </p>

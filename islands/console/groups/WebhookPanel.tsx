@@ -136,7 +136,14 @@ export default function WebhookPanel(props: { groupId: string; webhook: WebhookV
             <p class="mt-2 text-sm">
               Copy it now: it will not be shown again. Regenerate to get a new one.
             </p>
-            <button type="button" class={`${SECONDARY} mt-2`} onClick={() => setSecret(null)}>
+            <button
+              type="button"
+              class={`${SECONDARY} mt-2`}
+              onClick={() => {
+                setSecret(null);
+                setStatus(null);
+              }}
+            >
               I have copied it
             </button>
           </div>

@@ -27,11 +27,44 @@ function deliveriesOf(logs: readonly SendLog[]): string[] {
   return [...new Set(logs.map((log) => log.deliveryId))];
 }
 
+/** How long, and how often, the table reads again the messages it sent again. */
+const FOLLOW_MS = 30_000;
+const FOLLOW_EVERY_MS = 1_000;
+
+/** A send log as the API has it now, or null when it cannot be read. */
+async function readLog(id: string): Promise<SendLog | null> {
+  const res = await fetch(`/admin/api/logs/${encodeURIComponent(id)}`, {
+    credentials: "same-origin",
+    headers: { accept: "application/json" },
+  }).catch(() => null);
+  if (!res?.ok) return null;
+  return await res.json().catch(() => null) as SendLog | null;
+}
+
+/**
+ * Reads the messages sent again until each has left `retrying` (or for {@link FOLLOW_MS}),
+ * handing every fresh copy to `update`, so the table and the open drawer show what came of it.
+ */
+async function followRequeued(ids: string[], update: (fresh: Map<string, SendLog>) => void) {
+  let waiting = ids;
+  const until = Date.now() + FOLLOW_MS;
+  while (waiting.length > 0 && Date.now() < until) {
+    await new Promise((resolve) => setTimeout(resolve, FOLLOW_EVERY_MS));
+    const fresh = new Map<string, SendLog>();
+    for (const log of await Promise.all(waiting.map(readLog))) {
+      if (log) fresh.set(log.id, log);
+    }
+    update(fresh);
+    waiting = waiting.filter((id) => fresh.get(id)?.status === "retrying");
+  }
+}
+
 /**
  * The send logs table. Without JavaScript it is a plain table whose "Details" links open
  * each log's page. Here it adds a detail drawer, and for failed units in groups the person
  * edits: a selection, and redelivery of one delivery or of the selection's deliveries after a
- * confirmation, with the result in a status message.
+ * confirmation, with the result in a status message; the messages sent again are then read
+ * again until they settle, so their rows and the drawer show the outcome.
  */
 export default function LogTable(props: { items: SendLog[]; editable: string[] }) {
   const editable = new Set(props.editable);
@@ -74,6 +107,10 @@ export default function LogTable(props: { items: SendLog[]; editable: string[] }
         })
       );
       setSelected(new Set());
+      void followRequeued(
+        [...requeued],
+        (fresh) => setRows((current) => current.map((log) => fresh.get(log.id) ?? log)),
+      );
     } finally {
       setBusy(false);
       setConfirming(null);
@@ -86,7 +123,7 @@ export default function LogTable(props: { items: SendLog[]; editable: string[] }
         <div class="mb-3 flex flex-wrap items-center gap-3" data-testid="selection-bar">
           <span class={`text-sm ${MUTED}`} aria-live="polite">
             {chosen.length === 0
-              ? "Select failed units to send them again."
+              ? "Select failed messages to send them again."
               : `${chosen.length} selected (${deliveriesOf(chosen).length} ${
                 deliveriesOf(chosen).length === 1 ? "delivery" : "deliveries"
               })`}
@@ -111,7 +148,7 @@ export default function LogTable(props: { items: SendLog[]; editable: string[] }
                 <th scope="col" class={`${TH} w-8`}>
                   <input
                     type="checkbox"
-                    aria-label="Select every failed unit on this page"
+                    aria-label="Select every failed message on this page"
                     checked={chosen.length > 0 && chosen.length === selectable.length}
                     onChange={toggleAll}
                   />
@@ -253,7 +290,7 @@ export default function LogTable(props: { items: SendLog[]; editable: string[] }
                 </button>
               )}
               <a class={SECONDARY_BUTTON} href={deliveryLogsHref(open.deliveryId)}>
-                Every unit of this delivery
+                Every message of this delivery
               </a>
               <a class={SECONDARY_BUTTON} href={`/admin/logs/${encodeURIComponent(open.id)}`}>
                 Open as a page

@@ -41,7 +41,7 @@ export default define.page<typeof handler>(function LogPage({ data }) {
         <div class="mt-4 flex flex-wrap gap-2">
           {data.canRedeliver && <RedeliverButton deliveryId={log.deliveryId} />}
           <a class={SECONDARY_BUTTON} href={deliveryLogsHref(log.deliveryId)}>
-            Every unit of this delivery
+            Every message of this delivery
           </a>
           <a class={SECONDARY_BUTTON} href={eventHref(log.groupId, log.eventId)}>
             Why each route fired or not

@@ -6,14 +6,14 @@ import { principalOf } from "../../../lib/auth/principal.ts";
 import { page } from "../../../lib/fresh/mod.ts";
 import { define } from "../../../lib/state.ts";
 
-/** The groups whose routes the signed-in person can see. */
+/** The groups whose routes the signed-in person can see; the group chosen, or the only one, opens. */
 export const handler = define.handlers({
   async GET(ctx) {
     const principal = principalOf(ctx);
     const frame = await readConsoleFrame(ctx);
-    if (frame.currentGroup !== undefined) {
-      return ctx.redirect(`/admin/routes/${encodeURIComponent(frame.currentGroup)}`);
-    }
+    const only = frame.groups.length === 1 ? frame.groups[0].id : undefined;
+    const chosen = frame.currentGroup ?? only;
+    if (chosen !== undefined) return ctx.redirect(`/admin/routes/${encodeURIComponent(chosen)}`);
     const groups = await loadRoutesIndex(ctx.state.kv, principal);
     return page({ groups, frame }, { headers: { "cache-control": "no-store" } });
   },

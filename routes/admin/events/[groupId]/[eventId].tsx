@@ -4,6 +4,7 @@ import { eventName, FiredBadge } from "../../../../components/events/EventTable.
 import { PayloadViewer } from "../../../../components/events/PayloadViewer.tsx";
 import { RouteVerdicts } from "../../../../components/events/RouteVerdicts.tsx";
 import { EventLogs } from "../../../../components/events/EventLogs.tsx";
+import ResendButton from "../../../../islands/console/events/ResendButton.tsx";
 import { formatTime, isoTime } from "../../../../components/logs/format.ts";
 import { pageHref } from "../../../../components/logs/href.ts";
 import { CARD, LINK, MUTED } from "../../../../components/logs/ui.ts";
@@ -50,8 +51,29 @@ export default define.page<typeof handler>(function EventPage({ data }) {
       <p class="mb-4 text-sm">
         <a class={LINK} href={listHref}>← Events of {group.name}</a>
       </p>
+      {event.title && (
+        <p class="mb-4 font-medium break-words" data-testid="event-title">{event.title}</p>
+      )}
+      <section class={`${CARD} mb-6 p-4 sm:p-5`} aria-labelledby="why-title">
+        <h2 id="why-title" class="text-base font-semibold">
+          {fired === 0 ? "Why did this event not arrive?" : "Which routes sent it, and why"}
+        </h2>
+        <p class={`mt-1 mb-4 text-sm ${MUTED}`}>
+          Each route of the group, in order: whether it fired when the event arrived, and how its
+          filters judge the event now.
+        </p>
+        <RouteVerdicts groupId={group.id} eventId={event.id} routes={data.routes} />
+        {data.canRedeliver && data.payload !== null && (
+          <div class="mt-4 border-t border-slate-200 pt-4 dark:border-slate-800">
+            <ResendButton groupId={group.id} eventId={event.id} />
+            <p class={`mt-2 text-xs ${MUTED}`}>
+              The event is accepted again as a new event of this group, judged by the routes as they
+              are now, and sent where they say.
+            </p>
+          </div>
+        )}
+      </section>
       <section class={`${CARD} mb-6 p-4 sm:p-5`} aria-label="Event">
-        {event.title && <p class="mb-4 font-medium break-words">{event.title}</p>}
         <dl class="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
           <Field name="Received (UTC)">
             <time datetime={isoTime(event.receivedAt)}>{formatTime(event.receivedAt)}</time>
@@ -69,16 +91,6 @@ export default define.page<typeof handler>(function EventPage({ data }) {
             <code class="break-all text-xs">{event.id}</code>
           </Field>
         </dl>
-      </section>
-      <section class={`${CARD} mb-6 p-4 sm:p-5`} aria-labelledby="why-title">
-        <h2 id="why-title" class="text-base font-semibold">
-          {fired === 0 ? "Why did this event not arrive?" : "Which routes sent it, and why"}
-        </h2>
-        <p class={`mt-1 mb-4 text-sm ${MUTED}`}>
-          Each route of the group, in order: whether it fired when the event arrived, and how its
-          filters judge the event now.
-        </p>
-        <RouteVerdicts groupId={group.id} eventId={event.id} routes={data.routes} />
       </section>
       <section class={`${CARD} mb-6 p-4 sm:p-5`} aria-labelledby="logs-title">
         <div class="mb-3 flex flex-wrap items-center justify-between gap-2">

@@ -1,0 +1,66 @@
+/**
+ * "Send again through the current routes": a stored event of a group is accepted again as a
+ * new event of that group only, with the same provider, kind, headers and exact payload bytes,
+ * so the group's routes as they are now judge it and their messages go out. The original event
+ * and its send logs stay as they were. Needs the right to edit the group; audited
+ * (`event.resend`, naming both events).
+ */
+import type { Kv } from "../store/backend/types.ts";
+import type { Principal } from "../auth/principal.ts";
+import { HttpError } from "../fresh/mod.ts";
+import { newAuditEntry, writeAuditEntry } from "../store/audit.ts";
+import { getEventRoutes } from "../store/event_routes.ts";
+import { loadEvent, loadEventBody, saveEvent } from "../store/events.ts";
+import { readGroupEntry } from "../store/group_set.ts";
+import { actorOf, requireRight } from "./guards.ts";
+
+/** What sending an event again gave: the new event's id. */
+export interface Resent {
+  ok: true;
+  eventId: string;
+}
+
+/**
+ * `POST /admin/api/groups/:id/events/:eventId/resend`: accepts the group's event `eventId`
+ * again as a new event of the group (404 when the group has no record of it, 409 when its
+ * payload is past retention, 403 without the right to edit the group).
+ */
+export async function resendGroupEvent(
+  kv: Kv,
+  principal: Principal,
+  groupId: string,
+  eventId: string,
+): Promise<Resent> {
+  const { entry } = await readGroupEntry(kv, groupId);
+  if (entry === null) throw new HttpError(404, `Unknown group ${groupId}`);
+  requireRight(principal, groupId, "edit");
+  const record = await getEventRoutes(kv, entry.internalId, eventId);
+  if (record === null) throw new HttpError(404, `Group ${groupId} has no event ${eventId}`);
+  const [event, body] = await Promise.all([loadEvent(kv, eventId), loadEventBody(kv, eventId)]);
+  if (event === null || body === null) {
+    throw new HttpError(409, "The event's payload is past retention: it cannot be sent again");
+  }
+  const now = Date.now();
+  const outcome = await saveEvent(kv, {
+    provider: event.provider,
+    kind: event.kind,
+    ...(event.action === undefined ? {} : { action: event.action }),
+    deliveryId: `resend-${crypto.randomUUID()}`,
+    scope: { type: "group", groupId },
+    receivedAt: now,
+    headers: event.headers,
+    body,
+  });
+  if (outcome.status !== "accepted") throw new Error(`Cannot accept event ${eventId} again`);
+  await writeAuditEntry(
+    kv,
+    newAuditEntry({
+      actor: actorOf(principal),
+      action: "event.resend",
+      groupId,
+      target: `event:${eventId}`,
+      detail: { event: outcome.eventId },
+    }, now),
+  );
+  return { ok: true, eventId: outcome.eventId };
+}
