@@ -17,7 +17,7 @@ import {
   withKv,
 } from "./_ingest_helpers.ts";
 import { listJobs } from "../lib/store/jobs.ts";
-import { openTestKv } from "../testing/test_store.ts";
+import { onlyOn, openTestKv } from "../testing/test_store.ts";
 
 const DELIVERY = "72d3162e-cc78-11e3-81ab-4c9367dc0958";
 
@@ -226,15 +226,20 @@ Deno.test("github: concurrent identical deliveries are accepted exactly once", a
   }
 });
 
-Deno.test("github: a failing store answers 500 with a JSON error", async () => {
-  await using kv = await openTestKv();
-  kv.close();
-  const logged: string[] = [];
-  const deps = testDeps(kv, { log: (_level, message) => logged.push(message) });
-  const body = await fixture("push/payload.json");
-  assert.deepEqual(await send(deps, await githubRequest(body, { event: "push" })), {
-    status: 500,
-    body: { error: "Internal server error" },
-  });
-  assert.deepEqual(logged, ["webhook ingress failed"]);
+Deno.test({
+  name: "github: a failing store answers 500 with a JSON error",
+  // A closed PostgreSQL store reads as unreachable (503, tests/ingest_store_outage_test.ts).
+  ...onlyOn("denokv", "a closed Deno KV is a store failure that is not passing"),
+  async fn() {
+    await using kv = await openTestKv();
+    kv.close();
+    const logged: string[] = [];
+    const deps = testDeps(kv, { log: (_level, message) => logged.push(message) });
+    const body = await fixture("push/payload.json");
+    assert.deepEqual(await send(deps, await githubRequest(body, { event: "push" })), {
+      status: 500,
+      body: { error: "Internal server error" },
+    });
+    assert.deepEqual(logged, ["webhook ingress failed"]);
+  },
 });
