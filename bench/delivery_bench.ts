@@ -11,6 +11,7 @@
  *
  *   deno run -A bench/delivery_bench.ts [--events 1000] [--scale 100]
  *   deno run -A bench/delivery_bench.ts --throughput [--backlog | --lanes] [--events 1000]
+ *     [--postgres]
  *
  * Prints the elapsed time against the minimum the limits allow, the 429s the
  * fakes answered, whether every chat got its messages once and in order, and
@@ -21,7 +22,8 @@
  * the figures are the worker's own (fan-out and sending) rather than bounded by
  * how fast this script accepts events. With `--lanes` the units are put in
  * their lanes directly (no events, no fan-out) before the worker starts: the
- * lanes' sending path alone. The last lines are one JSON object per figure:
+ * lanes' sending path alone. With `--postgres` the store is a fresh PostgreSQL database on this
+ * machine (bench/_load.ts) instead of a KV file. The last lines are one JSON object per figure:
  * `{"bench","metric","value","unit"}`.
  */
 import type { Kv } from "../lib/store/backend/types.ts";
@@ -40,6 +42,8 @@ import { laneKeyFor } from "../lib/target_ref.ts";
 import { replaceRoutes } from "../lib/store/routes.ts";
 import { TelegramPacer } from "../lib/telegram/pacer.ts";
 import { rerunWithStartFlags } from "../testing/start_flags.ts";
+import { closeStore, openStore } from "../lib/store/kv.ts";
+import { benchDatabase } from "./_load.ts";
 import {
   cpuMsOfSelf,
   describeSample,
@@ -227,6 +231,7 @@ async function bench() {
       throughput: { type: "boolean", default: false },
       backlog: { type: "boolean", default: false },
       lanes: { type: "boolean", default: false },
+      postgres: { type: "boolean", default: false },
     },
   });
   const events = Number(values.events);
@@ -259,7 +264,9 @@ async function bench() {
     limits: throughput ? {} : limits,
   });
   const dir = await Deno.makeTempDir({ prefix: "switchyard-bench-" });
-  const kv = await Deno.openKv(`${dir}/bench.kv`);
+  const database = values.postgres ? await benchDatabase() : null;
+  if (values.postgres && !database) throw new Error("no PostgreSQL: install Debian's postgresql");
+  const kv = await openStore({ kvPath: `${dir}/bench.kv`, databaseUrl: database?.url });
   const config = loadConfig({
     KV_PATH: ":memory:",
     DISCORD_BOT_TOKEN: "bench-token",
@@ -334,7 +341,8 @@ async function bench() {
   const cpuMs = cpuMsOfSelf() - cpuBefore;
   await queue.drain(5_000);
   await worker.close();
-  kv.close();
+  await closeStore(kv);
+  await database?.stop();
   await fakesProcess.ask({ cmd: "stop" });
   await fakesProcess.close();
   await Deno.remove(dir, { recursive: true });
@@ -360,7 +368,8 @@ async function bench() {
       peakRssMiB,
     };
     console.log(JSON.stringify({ ...report, backlog, lanesOnly }, null, 2));
-    const run = lanesOnly ? "lanes throughput" : backlog ? "backlog throughput" : "throughput";
+    const run = (lanesOnly ? "lanes throughput" : backlog ? "backlog throughput" : "throughput") +
+      (database ? " (PostgreSQL)" : "");
     printFigures([
       [`${run} messages/s (first to last send)`, messages / (report.sendSpanMs / 1000), "msg/s"],
       [`${run} events/s end to end`, events / ((lastAt - startedAt) / 1000), "events/s"],

@@ -1,16 +1,18 @@
 /**
- * Ingress load benchmark: `deno run -A bench/ingest_load.ts [seconds]`.
+ * Ingress load benchmark: `deno run -A bench/ingest_load.ts [seconds] [--postgres]`.
  *
  * Starts servers on 127.0.0.1, each in its own process: the webhook ingress
  * (`handleWebhook` over a KV file in a temp folder), the same with the real delivery
  * worker (the application's queue handlers, no routes configured) running on the same
  * file, and a bare `Deno.serve` that reads the body and answers `{ ok: true }`. Each is
- * driven for the given time (default 5 s) with 16 connections of signed 28 KB
- * `pull_request` deliveries, each with its own `X-GitHub-Delivery`. The load comes from
- * `wrk` when it is installed, else from a Deno client process. Then measures, in this
+ * driven for the given time (default 5 s) with the load of bench/_load.ts: 16 connections of
+ * signed 28 KB `pull_request` deliveries, each with its own `X-GitHub-Delivery`, from `wrk`
+ * when it is installed, else from a Deno client process. Then measures, in this
  * process, what one request costs in each stage (signature, parse, compress) and what a
- * commit of 1, 8, 16 or 32 events costs on a KV file. Prints a Markdown section with the
- * figures, then one result line per figure (see bench/README.md).
+ * commit of 1, 8, 16 or 32 events costs on a KV file. With `--postgres` it measures the
+ * ingress alone and with the worker on a fresh PostgreSQL database on this machine instead
+ * (bench/_load.ts), and no stages. Prints a Markdown section with the figures, then one result
+ * line per figure (see bench/README.md).
  */
 import type { KvCommitResult } from "../lib/store/backend/types.ts";
 import { join } from "node:path";
@@ -35,22 +37,20 @@ import {
 } from "../testing/memory_sample.ts";
 import { type BenchResult, printResults } from "./result.ts";
 import { startV8Flags } from "../testing/start_flags.ts";
+import { loadConfig } from "../lib/config.ts";
+import { closeStore, openStore } from "../lib/store/kv.ts";
+import type { TestPostgres } from "../testing/postgres.ts";
+import {
+  benchDatabase,
+  CONNECTIONS,
+  cpuSeconds,
+  FIXTURE,
+  type LoadResult,
+  loadTool,
+  runLoad,
+} from "./_load.ts";
 
 const SECRET = "bench-secret";
-const CONNECTIONS = 16;
-const FIXTURE = new URL(
-  "../fixtures/github/pull_request/opened.payload.json",
-  import.meta.url,
-);
-const WRK = "/usr/bin/wrk";
-
-interface LoadResult {
-  requests: number;
-  ok: number;
-  seconds: number;
-  p50Ms: number;
-  p99Ms: number;
-}
 
 interface ServerRun extends LoadResult {
   peakRssMb: number;
@@ -62,19 +62,27 @@ interface ServerRun extends LoadResult {
   commits?: GroupCommitStats;
 }
 
-async function serveIngress(kvPath: string, withWorker: boolean): Promise<void> {
-  const kv = await Deno.openKv(kvPath);
+/** Whether a store location is a PostgreSQL URL rather than a KV file path. */
+function isDatabaseUrl(where: string): boolean {
+  return /^postgres(ql)?:\/\//.test(where);
+}
+
+/** The settings that open the store at `where` (a KV file path or a PostgreSQL URL). */
+function storeEnv(where: string): Record<string, string> {
+  return isDatabaseUrl(where) ? { DATABASE_URL: where } : { KV_PATH: where };
+}
+
+async function serveIngress(where: string, withWorker: boolean): Promise<void> {
+  const kv = await openStore(loadConfig(storeEnv(where)));
   if (withWorker) {
     // Loaded only here, so the ingress-alone server holds no more code than the ingress.
-    const [{ loadConfig }, { createLogger }, { queueHandlers }, { startQueueWorker }] =
-      await Promise.all([
-        import("../lib/config.ts"),
-        import("../lib/log.ts"),
-        import("../lib/queue_handlers.ts"),
-        import("../lib/store/queue.ts"),
-      ]);
+    const [{ createLogger }, { queueHandlers }, { startQueueWorker }] = await Promise.all([
+      import("../lib/log.ts"),
+      import("../lib/queue_handlers.ts"),
+      import("../lib/store/queue.ts"),
+    ]);
     const log = createLogger({ minLevel: "error" });
-    const config = loadConfig({ KV_PATH: kvPath });
+    const config = loadConfig(storeEnv(where));
     startQueueWorker(kv, queueHandlers({ kv, config, log }).handlers, log);
   }
   const deps = { kv, secrets: { github: [SECRET], gitea: [], custom: [] } };
@@ -102,120 +110,6 @@ function serveBare(): void {
   );
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0
-    ? 0
-    : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-}
-
-/** The fallback client: 16 concurrent fetch loops, one JSON line of results. */
-async function runClient(url: string, seconds: number, signature: string): Promise<void> {
-  const body = await Deno.readFile(FIXTURE);
-  const latencies: number[] = [];
-  let ok = 0;
-  let sequence = 0;
-  const started = performance.now();
-  const deadline = started + seconds * 1000;
-  const client = Deno.createHttpClient({ poolMaxIdlePerHost: CONNECTIONS });
-  await Promise.all(Array.from({ length: CONNECTIONS }, async () => {
-    while (performance.now() < deadline) {
-      const sent = performance.now();
-      const response = await fetch(url, {
-        method: "POST",
-        body,
-        client,
-        headers: {
-          "content-type": "application/json",
-          "x-github-event": "pull_request",
-          "x-github-delivery": `client-${sequence++}`,
-          "x-hub-signature-256": signature,
-        },
-      });
-      await response.arrayBuffer();
-      latencies.push(performance.now() - sent);
-      if (response.ok) ok++;
-    }
-  }));
-  client.close();
-  latencies.sort((a, b) => a - b);
-  const result: LoadResult = {
-    requests: latencies.length,
-    ok,
-    seconds: (performance.now() - started) / 1000,
-    p50Ms: percentile(latencies, 0.5),
-    p99Ms: percentile(latencies, 0.99),
-  };
-  console.log(JSON.stringify(result));
-}
-
-function wrkScript(bodyPath: string, signature: string): string {
-  return `
-local file = io.open("${bodyPath}", "rb")
-wrk.method = "POST"
-wrk.body = file:read("*a")
-file:close()
-wrk.headers["Content-Type"] = "application/json"
-wrk.headers["X-GitHub-Event"] = "pull_request"
-wrk.headers["X-Hub-Signature-256"] = "${signature}"
-local threads = 0
-function setup(thread)
-  threads = threads + 1
-  thread:set("thread_id", threads)
-end
-local sequence = 0
-function request()
-  sequence = sequence + 1
-  wrk.headers["X-GitHub-Delivery"] = string.format("wrk-%d-%d", thread_id, sequence)
-  return wrk.format()
-end
-`;
-}
-
-function wrkMs(value: string, unit: string): number {
-  const factor: Record<string, number> = { us: 0.001, ms: 1, s: 1000 };
-  return Number(value) * (factor[unit] ?? NaN);
-}
-
-async function runWrk(url: string, seconds: number, dir: string, signature: string) {
-  const scriptPath = join(dir, "deliveries.lua");
-  await Deno.writeTextFile(scriptPath, wrkScript(FIXTURE.pathname, signature));
-  const output = await new Deno.Command(WRK, {
-    args: ["-t2", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-s", scriptPath, url],
-    stdout: "piped",
-  }).output();
-  const text = new TextDecoder().decode(output.stdout);
-  const requests = Number(/(\d+) requests in ([\d.]+)s/.exec(text)?.[1]);
-  const elapsed = Number(/(\d+) requests in ([\d.]+)s/.exec(text)?.[2]);
-  const failed = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0) +
-    Number(/Socket errors:.*?timeout (\d+)/.exec(text)?.[1] ?? 0);
-  const p50 = /50%\s+([\d.]+)(us|ms|s)/.exec(text);
-  const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(text);
-  if (!p50 || !p99 || !requests) throw new Error(`Cannot read wrk's output:\n${text}`);
-  return {
-    requests,
-    ok: requests - failed,
-    seconds: elapsed,
-    p50Ms: wrkMs(p50[1], p50[2]),
-    p99Ms: wrkMs(p99[1], p99[2]),
-  };
-}
-
-async function runClientProcess(url: string, seconds: number, signature: string) {
-  const output = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      new URL(import.meta.url).pathname,
-      "client",
-      url,
-      String(seconds),
-      signature,
-    ],
-    stdout: "piped",
-  }).output();
-  return JSON.parse(new TextDecoder().decode(output.stdout)) as LoadResult;
-}
-
 async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
   const reader = stream.getReader();
   const decoder = new TextDecoder();
@@ -229,12 +123,6 @@ async function firstLine(stream: ReadableStream<Uint8Array>): Promise<string> {
   return text.split("\n")[0].trim();
 }
 
-/** CPU seconds (user and system, all threads) a process has used so far. */
-function cpuSeconds(pid: number): number {
-  const fields = Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 async function measure(mode: string[], seconds: number, dir: string): Promise<ServerRun> {
   const server = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", ...startV8Flags(), new URL(import.meta.url).pathname, ...mode],
@@ -244,11 +132,8 @@ async function measure(mode: string[], seconds: number, dir: string): Promise<Se
     const port = await firstLine(server.stdout);
     const url = `http://127.0.0.1:${port}/webhook`;
     const signature = await signGithubBody(SECRET, await Deno.readFile(FIXTURE));
-    const useWrk = await Deno.stat(WRK).then(() => true, () => false);
     const cpuBefore = cpuSeconds(server.pid);
-    const result = useWrk
-      ? await runWrk(url, seconds, dir, signature)
-      : await runClientProcess(url, seconds, signature);
+    const result = await runLoad(url, seconds, dir, signature);
     const cpu = cpuSeconds(server.pid) - cpuBefore;
     const stats = await fetch(`http://127.0.0.1:${port}/stats`);
     const commits = stats.ok ? await stats.json() as GroupCommitStats : undefined;
@@ -261,14 +146,14 @@ async function measure(mode: string[], seconds: number, dir: string): Promise<Se
   }
 }
 
-async function countKeys(kvPath: string, prefix: string): Promise<number> {
-  const kv = await Deno.openKv(kvPath);
+async function countKeys(where: string, prefix: string): Promise<number> {
+  const kv = await openStore(loadConfig(storeEnv(where)));
   try {
     let count = 0;
     for await (const _ of kv.list({ prefix: [prefix] })) count++;
     return count;
   } finally {
-    kv.close();
+    await closeStore(kv);
   }
 }
 
@@ -362,8 +247,7 @@ const FAN_OUT_BATCH = 16;
  * route, finish), run as batch jobs of 16 events and as single-event jobs.
  */
 async function measureFanOut(dir: string, prepare: () => Promise<PreparedEvent>) {
-  const [{ loadConfig }, { createLogger }, { createDeliveryWorker }] = await Promise.all([
-    import("../lib/config.ts"),
+  const [{ createLogger }, { createDeliveryWorker }] = await Promise.all([
     import("../lib/log.ts"),
     import("../lib/delivery/worker.ts"),
   ]);
@@ -491,7 +375,7 @@ async function main(seconds: number): Promise<void> {
     const backlog = await countKeys(workerPath, "fan_out_pending");
     const bare = await measure(["serve-bare"], seconds, dir);
     const stages = await measureStages(dir);
-    const tool = await Deno.stat(WRK).then(() => "wrk 4.1 (2 threads)", () => "Deno fetch client");
+    const tool = await loadTool();
     const body = await Deno.readFile(FIXTURE);
     const load = Deno.loadavg().map((value) => value.toFixed(1)).join(" / ");
     const commitRows = [...stages.commitMs].map(([size, ms]) =>
@@ -587,8 +471,63 @@ async function main(seconds: number): Promise<void> {
   }
 }
 
+/**
+ * The ingress alone and with the worker on PostgreSQL (one fresh database each, on this
+ * machine), as `main` measures them on a KV file.
+ */
+async function mainPostgres(seconds: number): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "switchyard-bench-" });
+  const databases: TestPostgres[] = [];
+  const database = async () => {
+    const made = await benchDatabase();
+    if (!made) throw new Error("no PostgreSQL: install Debian's postgresql to measure it");
+    databases.push(made);
+    return made.url;
+  };
+  try {
+    const ingressUrl = await database();
+    const ingress = await measure(["serve-ingest", ingressUrl], seconds, dir);
+    const stored = await countKeys(ingressUrl, "events");
+    const workerUrl = await database();
+    const withWorker = await measure(["serve-ingest", workerUrl, "with-worker"], seconds, dir);
+    const backlog = await countKeys(workerUrl, "fan_out_pending");
+    const tool = await loadTool();
+    const load = Deno.loadavg().map((value) => value.toFixed(1)).join(" / ");
+    console.log([
+      "## Ingress on PostgreSQL",
+      "",
+      `\`deno run -A bench/ingest_load.ts ${seconds} --postgres\`: as on the KV file, with the ` +
+      `store on PostgreSQL on this machine (a fresh database per server, synchronous_commit ` +
+      `on), ${tool}, load average after the run ${load}.`,
+      "",
+      "| server | requests | accepted/s | p50 ms | p99 ms | peak RSS MB | server CPU µs/request | " +
+      "events per commit / commit time / share of the run spent committing |",
+      "|---|---|---|---|---|---|---|---|",
+      row("ingress (PostgreSQL)", ingress),
+      row("ingress + delivery worker (PostgreSQL)", withWorker),
+      "",
+      `Events found afterwards: ${stored} (${ingress.ok} answered 200). With the worker: ` +
+      `${backlog} fan-outs still pending when the load stopped.`,
+    ].join("\n"));
+    printResults([
+      ...serverResults("pg_ingress", ingress),
+      ...serverResults("pg_ingress_worker", withWorker),
+      { bench: "ingest", metric: "pg_worker_backlog", value: backlog, unit: "events" },
+      {
+        bench: "ingest",
+        metric: "pg_ingress_worker.fanned_out_per_s",
+        value: (withWorker.ok - backlog) / withWorker.seconds,
+        unit: "per_s",
+      },
+    ]);
+  } finally {
+    for (const made of databases) await made.stop().catch(() => {});
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
 const [mode, ...rest] = Deno.args;
 if (mode === "serve-ingest") await serveIngress(rest[0], rest[1] === "with-worker");
 else if (mode === "serve-bare") serveBare();
-else if (mode === "client") await runClient(rest[0], Number(rest[1]), rest[2]);
+else if (Deno.args.includes("--postgres")) await mainPostgres(Number(mode) || 5);
 else await main(Number(mode ?? 5) || 5);

@@ -16,9 +16,15 @@ import { type BenchResult, parseResultLine } from "./result.ts";
 /** The runs of each benchmark file (their arguments), chosen so the whole run takes a few minutes. */
 const ARGUMENTS: Record<string, string[][]> = {
   "filter_bench.ts": [["2"]],
-  "ingest_load.ts": [["5"]],
+  "ingest_load.ts": [["5"], ["5", "--postgres"]],
+  "app_ingest.ts": [["--store", "kv"], ["--store", "postgres"]],
+  "instances_bench.ts": [["--store", "postgres"], ["--store", "kv"]],
   "cold_start.ts": [["5"]],
-  "delivery_bench.ts": [["--events", "200", "--scale", "100"], ["--throughput"]],
+  "delivery_bench.ts": [
+    ["--events", "200", "--scale", "100"],
+    ["--throughput"],
+    ["--throughput", "--postgres"],
+  ],
 };
 /** The longest one benchmark may run. */
 const TIME_LIMIT_MS = 5 * 60 * 1000;

@@ -1,14 +1,26 @@
 /**
- * The runtime flags `deno task start` runs the server with (its `--v8-flags=…`), read from
- * deno.json, so the benchmarks measure the product's settings and not Deno's defaults.
+ * The runtime flags the start tasks run the server with (their `--v8-flags=…`), read from
+ * deno.json, so the benchmarks measure the product's settings and not Deno's defaults: the
+ * default profile (`deno task start`, no flags: throughput and latency first) and the
+ * low-memory profile for small hosts (`deno task start:small`).
  */
 
 const DENO_JSON = new URL("../deno.json", import.meta.url);
 
-/** The `--v8-flags=…` argument of the start task's server command, or none. */
-export function startV8Flags(): string[] {
-  const config = JSON.parse(Deno.readTextFileSync(DENO_JSON)) as { tasks: { start: string } };
-  return v8FlagsOf(config.tasks.start);
+/** A memory profile: `default` is `deno task start`, `small` is `deno task start:small`. */
+export type MemoryProfile = "default" | "small";
+
+/** The task that starts the server in a profile. */
+export function startTaskOf(profile: MemoryProfile): string {
+  return profile === "small" ? "start:small" : "start";
+}
+
+/** The `--v8-flags=…` argument of a profile's start task (default: `start`), or none. */
+export function startV8Flags(profile: MemoryProfile = "default"): string[] {
+  const config = JSON.parse(Deno.readTextFileSync(DENO_JSON)) as {
+    tasks: Record<string, string>;
+  };
+  return v8FlagsOf(config.tasks[startTaskOf(profile)] ?? "");
 }
 
 /** The `--v8-flags=…` arguments of a task's command that runs the server (`start.ts` or `main.ts`). */

@@ -98,7 +98,7 @@ Deno.test({
       ),
     );
     const rows = await db.sql`SELECT version FROM schema_migrations ORDER BY version`;
-    assert.deepEqual(rows.map((row) => row.version), [1]);
+    assert.deepEqual(rows.map((row) => row.version), [1, 2]);
     await stores[0].set(["shared"], 1);
     assert.equal((await stores[2].get(["shared"])).value, 1);
     for (const kv of stores) await closeStore(kv);
@@ -217,3 +217,44 @@ if (ignore) {
       "the PostgreSQL tests of tests/store_postgres_test.ts\n",
   );
 }
+
+Deno.test({
+  name: "a database of schema 1 is migrated to commits with binary values; its entries stay",
+  ignore,
+  async fn() {
+    await using db = await freshDatabase();
+    const first = await openStore({ kvPath: undefined, databaseUrl: db.url });
+    await first.set(["kept"], { text: "before", bytes: new Uint8Array([1, 2, 3]) });
+    await closeStore(first);
+    // Back to schema 1 as it was: its kv_commit took the values as a text array of hex.
+    await db.sql`DELETE FROM schema_migrations WHERE version > 1`;
+    await db.sql.unsafe(`DROP FUNCTION kv_commit(bigint[], text[], bigint[], text[],
+      smallint[], bytea, integer[], integer[], bigint[], text[], text[], text[], numeric[],
+      text, text)`);
+    await db.sql.unsafe(`CREATE FUNCTION kv_commit(bigint[], text[], bigint[], text[],
+      smallint[], text[], bigint[], text[], text[], text[], numeric[], text, text)
+      RETURNS bigint LANGUAGE sql AS 'SELECT NULL::bigint'`);
+    const kv = await openStore({ kvPath: undefined, databaseUrl: db.url });
+    try {
+      const rows = await db.sql`SELECT version FROM schema_migrations ORDER BY version`;
+      assert.deepEqual(rows.map((row) => row.version), [1, 2]);
+      const functions = await db.sql`SELECT count(*)::int AS n FROM pg_proc
+        WHERE proname = 'kv_commit'`;
+      assert.equal(functions[0].n, 1, "the schema-1 kv_commit is gone");
+      assert.deepEqual((await kv.get(["kept"])).value, {
+        text: "before",
+        bytes: new Uint8Array([1, 2, 3]),
+      });
+      const bytes = Uint8Array.from({ length: 70_000 }, (_, i) => i % 251).subarray(0, 65_536);
+      const committed = await kv.atomic().set(["a"], "text").set(["b"], bytes)
+        .set(["c"], new Uint8Array()).commit();
+      assert.equal(committed.ok, true);
+      const [a, b, c] = await kv.getMany<[string, Uint8Array, Uint8Array]>([["a"], ["b"], ["c"]]);
+      assert.equal(a.value, "text");
+      assert.deepEqual(b.value, bytes);
+      assert.deepEqual(c.value, new Uint8Array());
+    } finally {
+      await closeStore(kv);
+    }
+  },
+});

@@ -9,10 +9,12 @@
  * worker to take over. Finishing deletes it; a failed attempt moves it to its next due time;
  * after its last attempt it moves to its dead-letter key with the reason.
  *
- * Every commit that adds a job also writes `["jobs_wake"]` (one small blind write): workers
- * watch that key, so they wake at once for jobs added in their process (Deno KV notifies
- * watchers of its own commits) and for other instances' jobs where the backend notifies
- * across processes (PostgreSQL's LISTEN/NOTIFY); a short poll covers the rest.
+ * Every commit that adds a job also wakes the watchers of `["jobs_wake"]`: workers watch that
+ * key, so they wake at once for jobs added in their process and, where the backend notifies
+ * across processes, for other instances' jobs; a short poll covers the rest. On a backend with
+ * `notify` (PostgreSQL: the commit's NOTIFY) the key is signalled, not written, so concurrent
+ * commits that add jobs share no row and no lock; elsewhere (Deno KV, which notifies watchers
+ * of its own commits) the commit writes the key (one small blind write).
  */
 import type { AtomicOperation, Kv, KvEntry, KvKey } from "./backend/types.ts";
 import { monotonicUlids } from "../ulid.ts";
@@ -94,7 +96,8 @@ export function addJob<Message extends { type: string }>(
   if (JSON.stringify(record).length > MAX_JOB_BYTES) {
     throw new RangeError(`A ${message.type} job is larger than ${MAX_JOB_BYTES} bytes`);
   }
-  return op.set(jobKey(dueAt, record.id), record).set(jobsWakeKey(), dueAt);
+  op.set(jobKey(dueAt, record.id), record);
+  return op.notify ? op.notify(jobsWakeKey()) : op.set(jobsWakeKey(), dueAt);
 }
 
 /** Adds one job in a commit of its own (see {@link addJob}). */

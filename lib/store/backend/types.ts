@@ -58,6 +58,14 @@ export interface AtomicOperation {
   set(key: KvKey, value: unknown, options?: { expireIn?: number }): this;
   /** Deletes `key`. */
   delete(key: KvKey): this;
+  /**
+   * Optional, offered by backends that notify watchers across processes without a write
+   * (PostgreSQL): when the commit applies, every watcher of `key` emits once more, though `key`
+   * is not written (its entry and versionstamp stay as they are). It is no mutation and counts
+   * against no limit. Where it is missing (Deno KV), callers write the key instead; the store
+   * uses it for job wake-ups (lib/store/jobs.ts), so ingest commits share no hot row.
+   */
+  notify?(key: KvKey): this;
   /** Applies everything in one transaction: `{ ok: false }` when a check failed. */
   commit(): Promise<KvCommitResult | KvCommitError>;
 }

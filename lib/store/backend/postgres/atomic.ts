@@ -5,9 +5,11 @@
  * state of each key (a set or delete, or a chain of counters on the stored value), and applied
  * by one call of `kv_commit` (./commit_function.ts): locks on every key checked or written, the
  * checks, one version from the sequence, the writes and one notification, in one implicit
- * transaction. A failed check returns `{ ok: false }`; a serialization failure or deadlock runs
+ * transaction. Keys given to `notify` join that notification only: they are neither locked nor
+ * written. A failed check returns `{ ok: false }`; a serialization failure or deadlock runs
  * the commit again (a few times, with backoff).
  */
+import { Buffer } from "node:buffer";
 import { encodeKey } from "../key_codec.ts";
 import { checkCommitSize, checkExpireIn, checkWriteKey } from "../limits.ts";
 import { StoreUnavailableError } from "../errors.ts";
@@ -39,6 +41,7 @@ export class PostgresAtomicOperation implements AtomicOperation {
   readonly #sql: Sql;
   readonly #checks: AtomicCheck[] = [];
   readonly #mutations: Mutation[] = [];
+  readonly #signals: KvKey[] = [];
 
   constructor(sql: Sql) {
     this.#sql = sql;
@@ -74,8 +77,13 @@ export class PostgresAtomicOperation implements AtomicOperation {
     return this;
   }
 
+  notify(key: KvKey): this {
+    this.#signals.push(key);
+    return this;
+  }
+
   async commit(): Promise<KvCommitResult | KvCommitError> {
-    const plan = planCommit(this.#checks, this.#mutations);
+    const plan = planCommit(this.#checks, this.#mutations, this.#signals);
     for (let attempt = 1;; attempt++) {
       try {
         const version = await reachable(() => runCommit(this.#sql, plan));
@@ -113,7 +121,11 @@ type KeyState =
   | { op: "delete" }
   | { op: "count"; chain: { op: CounterOp; operand: bigint }[] };
 
-function planCommit(checks: AtomicCheck[], mutations: Mutation[]): CommitPlan {
+function planCommit(
+  checks: AtomicCheck[],
+  mutations: Mutation[],
+  signals: KvKey[],
+): CommitPlan {
   let checkKeyBytes = 0;
   let mutationKeyBytes = 0;
   let valueBytes = 0;
@@ -159,7 +171,10 @@ function planCommit(checks: AtomicCheck[], mutations: Mutation[]): CommitPlan {
     sets: [],
     deletes: [],
     counters: [],
-    notification: notificationOf([...states.keys()].map((hex) => hashes.get(hex)!.notify)),
+    notification: notificationOf(
+      [...states.keys()].map((hex) => hashes.get(hex)!.notify),
+      signals.map(signalTag),
+    ),
   };
   for (const [hex, state] of states) {
     if (state.op === "set") plan.sets.push({ hex, ...state });
@@ -167,6 +182,13 @@ function planCommit(checks: AtomicCheck[], mutations: Mutation[]): CommitPlan {
     else for (const step of state.chain) plan.counters.push({ hex, ...step });
   }
   return plan;
+}
+
+/** The notification tag of a key given to `notify` (checked as a key that could be written). */
+function signalTag(key: KvKey): string {
+  const encoded = encodeKey(key);
+  checkWriteKey(encoded);
+  return keyHash(encoded).notify;
 }
 
 /** A counter applied after what the commit already did to the key. */
@@ -191,12 +213,20 @@ function count(before: KeyState | undefined, op: CounterOp, operand: bigint): Ke
 
 /** Runs the plan; the commit's version, or null when a check failed. */
 async function runCommit(sql: Sql, plan: CommitPlan): Promise<string | null> {
+  const values = Buffer.concat(plan.sets.map((set) => set.bytes));
+  const offsets: number[] = [];
+  let offset = 1; // substring() counts from 1
+  for (const set of plan.sets) {
+    offsets.push(offset);
+    offset += set.bytes.length;
+  }
   const [{ version }] = await sql<{ version: string | null }[]>`SELECT kv_commit(
     ${plan.locks}::bigint[],
     ${plan.checkKeys}::text[], ${plan.checkVersions}::bigint[],
     ${plan.sets.map((set) => set.hex)}::text[],
     ${plan.sets.map((set) => set.kind)}::smallint[],
-    ${plan.sets.map((set) => keyHex(set.bytes))}::text[],
+    ${values}::bytea, ${offsets}::integer[],
+    ${plan.sets.map((set) => set.bytes.length)}::integer[],
     ${plan.sets.map((set) => set.expireIn)}::bigint[],
     ${plan.deletes}::text[],
     ${plan.counters.map((counter) => counter.hex)}::text[],

@@ -1,5 +1,5 @@
 /**
- * `kv_commit`, the server-side half of an atomic commit (created by migration 1), so a commit
+ * `kv_commit`, the server-side half of an atomic commit (created by migration 2), so a commit
  * is one statement and one round trip. Being VOLATILE PL/pgSQL under READ COMMITTED, each of its
  * statements sees what was committed before it started, so the checks (read after the locks)
  * see every commit that wrote those keys. In order it:
@@ -7,7 +7,9 @@
  * 2. returns NULL, writing nothing, when a check fails: a key that exists (and has not expired)
  *    when its version is NULL, or whose version differs;
  * 3. draws the commit's version from `kv_versions`;
- * 4. upserts the sets, deletes the deletes, then applies the counters in order (`sum` modulo
+ * 4. upserts the sets (their values are slices of one `bytea`, `set_values`, at the 1-based
+ *    `set_offsets` with `set_lengths`: one parameter that PostgreSQL reads as it comes, rather
+ *    than a text array of hex to parse and decode), deletes the deletes, then applies the counters in order (`sum` modulo
  *    2^64, `min`, `max` on 8-byte little-endian u64 values; SQLSTATE KV001 for a stored value
  *    that is not a u64);
  * 5. sends one notification with the tags of the keys written, and returns the version.
@@ -16,7 +18,8 @@ export const CREATE_COMMIT_FUNCTION = `
 CREATE FUNCTION kv_commit(
   lock_ids bigint[],
   check_keys text[], check_versions bigint[],
-  set_keys text[], set_kinds smallint[], set_values text[], set_expires bigint[],
+  set_keys text[], set_kinds smallint[], set_values bytea, set_offsets integer[],
+  set_lengths integer[], set_expires bigint[],
   delete_keys text[],
   counter_keys text[], counter_ops text[], counter_operands numeric[],
   channel text, notification text
@@ -43,9 +46,10 @@ BEGIN
   END IF;
   drawn := nextval('kv_versions');
   INSERT INTO kv_entries (key, kind, value, version, expires_at)
-  SELECT decode(k, 'hex'), kind, decode(v, 'hex'), drawn,
+  SELECT decode(k, 'hex'), kind, substring(set_values FROM o FOR l), drawn,
     CASE WHEN e < 0 THEN NULL ELSE now() + e * interval '1 millisecond' END
-  FROM unnest(set_keys, set_kinds, set_values, set_expires) AS given(k, kind, v, e)
+  FROM unnest(set_keys, set_kinds, set_offsets, set_lengths, set_expires)
+    AS given(k, kind, o, l, e)
   ON CONFLICT (key) DO UPDATE SET kind = excluded.kind, value = excluded.value,
     version = excluded.version, expires_at = excluded.expires_at;
   DELETE FROM kv_entries WHERE key = ANY (ARRAY(SELECT decode(unnest(delete_keys), 'hex')));
@@ -82,6 +86,12 @@ BEGIN
   RETURN drawn;
 END
 $$`;
+
+/** Removes the `kv_commit` of migration 1, whose values came as a text array of hex. */
+export const DROP_HEX_COMMIT_FUNCTION = `DROP FUNCTION IF EXISTS kv_commit(
+  bigint[], text[], bigint[], text[], smallint[], text[], bigint[], text[], text[], text[],
+  numeric[], text, text
+)`;
 
 /** SQLSTATE `kv_commit` raises for a counter on a value that is not a u64. */
 export const NOT_U64 = "KV001";

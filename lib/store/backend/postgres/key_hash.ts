@@ -13,6 +13,9 @@ const MAX_PAYLOAD = 7000;
 /** Payload meaning "any key may have changed". */
 export const ANY_KEY = "*";
 
+/** Marks a tag of a key signalled by `notify` (its watchers emit though it did not change). */
+export const SIGNAL_MARK = "!";
+
 /** The lock id and notification tag of an encoded key. */
 export function keyHash(key: Uint8Array): { lock: bigint; notify: string } {
   const high = fnv1a(key, 0x811c9dc5);
@@ -23,10 +26,15 @@ export function keyHash(key: Uint8Array): { lock: bigint; notify: string } {
   };
 }
 
-/** The payload of a commit that wrote keys with these tags. */
-export function notificationOf(tags: string[]): string {
-  const payload = [...new Set(tags)].join(",");
-  return payload.length > MAX_PAYLOAD ? ANY_KEY : payload;
+/**
+ * The payload of a commit that wrote keys with the tags `written` and signalled keys with the
+ * tags `signalled`: the tags joined by commas, signalled ones marked with {@link SIGNAL_MARK};
+ * past {@link MAX_PAYLOAD} the written tags give way to {@link ANY_KEY} (signals are kept).
+ */
+export function notificationOf(written: string[], signalled: string[] = []): string {
+  const signals = [...new Set(signalled)].map((tag) => SIGNAL_MARK + tag);
+  const payload = [...new Set(written), ...signals].join(",");
+  return payload.length > MAX_PAYLOAD ? [ANY_KEY, ...signals].join(",") : payload;
 }
 
 function fnv1a(bytes: Uint8Array, seed: number): number {

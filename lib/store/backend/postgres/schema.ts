@@ -8,9 +8,10 @@
  * the primary key, so prefix and range lists are index range scans; `kind` and `value` are the
  * encoded value (../value_codec.ts); `version` comes from the `kv_versions` sequence and is the
  * entry's versionstamp; `expires_at` is set by `expireIn`. `kv_commit` (./commit_function.ts)
- * applies an atomic commit in one statement.
+ * applies an atomic commit in one statement: migration 2 replaced the first one, which took
+ * values as hex text (parsing that text cost more than the writes).
  */
-import { CREATE_COMMIT_FUNCTION } from "./commit_function.ts";
+import { CREATE_COMMIT_FUNCTION, DROP_HEX_COMMIT_FUNCTION } from "./commit_function.ts";
 import type { Sql } from "./connection.ts";
 
 /** One schema change. */
@@ -32,9 +33,9 @@ const MIGRATIONS: Migration[] = [
       )`,
       `CREATE INDEX kv_entries_expiry ON kv_entries (expires_at) WHERE expires_at IS NOT NULL`,
       `CREATE SEQUENCE kv_versions`,
-      CREATE_COMMIT_FUNCTION,
     ],
   },
+  { version: 2, statements: [DROP_HEX_COMMIT_FUNCTION, CREATE_COMMIT_FUNCTION] },
 ];
 
 /** Advisory lock id held while migrating ("switchyard" in ASCII, truncated). */

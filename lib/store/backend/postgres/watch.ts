@@ -2,9 +2,10 @@
  * `watch(keys)` on PostgreSQL with LISTEN/NOTIFY.
  *
  * Every commit sends one notification on {@link NOTIFY_CHANNEL} carrying the tags of the keys it
- * wrote (or "*" when too many). One listening connection per store receives them; a watcher
- * whose keys' tags appear (or any, for "*") reads its keys again and emits when a versionstamp
- * changed. A watcher emits its keys' entries once at the start, as Deno KV does. When the
+ * wrote (or "*" when too many) and the marked tags of the keys it signalled (`notify`). One
+ * listening connection per store receives them; a watcher whose keys' tags appear (or any, for
+ * "*") reads its keys again and emits when a versionstamp changed, and a watcher of a signalled
+ * key emits even when nothing changed. A watcher emits its keys' entries once at the start, as Deno KV does. When the
  * listening connection drops, the client reconnects and listens again; every watcher then reads
  * its keys again, so a change made while it was away is not missed.
  */
@@ -12,7 +13,7 @@ import { encodeKey } from "../key_codec.ts";
 import { checkKeyCount, checkReadKey } from "../limits.ts";
 import type { KvEntryMaybe, KvKey } from "../types.ts";
 import type { Sql } from "./connection.ts";
-import { ANY_KEY, keyHash, NOTIFY_CHANNEL } from "./key_hash.ts";
+import { ANY_KEY, keyHash, NOTIFY_CHANNEL, SIGNAL_MARK } from "./key_hash.ts";
 
 /** Reads keys at one point in time (the store's getMany). */
 type ReadKeys = (keys: KvKey[]) => Promise<KvEntryMaybe<unknown>[]>;
@@ -24,6 +25,8 @@ interface Watcher {
   controller: ReadableStreamDefaultController<KvEntryMaybe<unknown>[]>;
   reading: boolean;
   again: boolean;
+  /** Emit after the next read even when nothing changed (a key was signalled). */
+  signalled: boolean;
 }
 
 /** The watchers of one store and its listening connection. */
@@ -50,10 +53,19 @@ export class Watchers {
     let watcher: Watcher;
     return new ReadableStream({
       start: (controller) => {
-        watcher = { keys, tags, seen: undefined, controller, reading: false, again: false };
+        watcher = {
+          keys,
+          tags,
+          seen: undefined,
+          controller,
+          reading: false,
+          again: false,
+          signalled: false,
+        };
         this.#watchers.add(watcher);
-        this.#listen().catch(() => {}); // the first read below still emits; listening retries
-        this.#refresh(watcher);
+        // The first read waits for the listening connection, so every change or signal after
+        // the first emission is seen; when listening fails it still emits (listening retries).
+        this.#listen().catch(() => {}).finally(() => this.#refresh(watcher));
       },
       cancel: () => {
         this.#watchers.delete(watcher);
@@ -90,10 +102,17 @@ export class Watchers {
   }
 
   #notified(payload: string): void {
-    if (payload === ANY_KEY) return this.#refreshAll();
     const tags = payload.split(",");
+    const any = tags.includes(ANY_KEY);
+    const signals = tags.filter((tag) => tag.startsWith(SIGNAL_MARK))
+      .map((tag) => tag.slice(SIGNAL_MARK.length));
     for (const watcher of this.#watchers) {
-      if (tags.some((tag) => watcher.tags.has(tag))) this.#refresh(watcher);
+      if (signals.some((tag) => watcher.tags.has(tag))) {
+        watcher.signalled = true;
+        this.#refresh(watcher);
+      } else if (any || tags.some((tag) => watcher.tags.has(tag))) {
+        this.#refresh(watcher);
+      }
     }
   }
 
@@ -111,6 +130,8 @@ export class Watchers {
     (async () => {
       do {
         watcher.again = false;
+        const signalled = watcher.signalled;
+        watcher.signalled = false;
         let entries: KvEntryMaybe<unknown>[];
         try {
           entries = await this.#read(watcher.keys);
@@ -119,7 +140,8 @@ export class Watchers {
         }
         if (this.#closed || !this.#watchers.has(watcher)) return;
         const stamps = entries.map((entry) => entry.versionstamp);
-        if (!watcher.seen || stamps.some((stamp, i) => stamp !== watcher.seen![i])) {
+        const changed = !watcher.seen || stamps.some((stamp, i) => stamp !== watcher.seen![i]);
+        if (changed || signalled) {
           watcher.seen = stamps;
           watcher.controller.enqueue(entries);
         }
