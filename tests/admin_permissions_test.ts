@@ -254,6 +254,13 @@ const MATRIX: Cell[] = [
     expected: [401, 200, 200, 403, 200, 200],
   },
   {
+    name: "send an event again through the current routes",
+    method: "POST",
+    path: `/admin/api/groups/alpha/events/${EVENT_ID}/resend`,
+    // The seeded event has routes but no stored payload: those allowed reach the 409.
+    expected: [401, 403, 409, 403, 409, 409],
+  },
+  {
     name: "logs of a group",
     method: "GET",
     path: "/admin/api/logs?groupId=alpha",
