@@ -32,7 +32,8 @@ function unreachableCommits(kv: Kv): Kv {
             if (name === "commit") {
               return () => Promise.reject(new StoreUnavailableError(new Error("ECONNREFUSED")));
             }
-            const method = Reflect.get(inner, name) as (...args: unknown[]) => unknown;
+            const method = Reflect.get(inner, name);
+            if (typeof method !== "function") return method; // an optional method it lacks
             return (...args: unknown[]) => {
               method.apply(inner, args);
               return refusing;
