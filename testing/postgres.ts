@@ -75,7 +75,7 @@ export async function startTestCluster(): Promise<TestCluster | null> {
 }
 
 /** The newest installed Debian PostgreSQL's bin folder, or null. */
-async function findBinaries(): Promise<string | null> {
+export async function findBinaries(): Promise<string | null> {
   const versions: number[] = [];
   try {
     for await (const entry of Deno.readDir(BIN_ROOT)) {
@@ -97,12 +97,12 @@ async function findBinaries(): Promise<string | null> {
 }
 
 /** Whether this process runs as root (PostgreSQL refuses to). */
-function runningAsRoot(): boolean {
+export function runningAsRoot(): boolean {
   return Deno.uid() === 0;
 }
 
 /** Runs a PostgreSQL program, as the `postgres` user when running as root; throws on failure. */
-async function runAsOwner(program: string, args: string[]): Promise<void> {
+export async function runAsOwner(program: string, args: string[]): Promise<void> {
   const [command, fullArgs] = runningAsRoot()
     ? ["runuser", ["-u", "postgres", "--", program, ...args]]
     : [program, args];
@@ -114,7 +114,7 @@ async function runAsOwner(program: string, args: string[]): Promise<void> {
 }
 
 /** The uid and gid of the `postgres` user. */
-async function postgresUser(): Promise<{ uid: number; gid: number }> {
+export async function postgresUser(): Promise<{ uid: number; gid: number }> {
   const ask = async (flag: string) => {
     const result = await new Deno.Command("id", { args: [flag, "postgres"] }).output();
     if (!result.success) throw new Error("running as root but there is no postgres user");
@@ -124,7 +124,7 @@ async function postgresUser(): Promise<{ uid: number; gid: number }> {
 }
 
 /** A TCP port nobody listens on right now. */
-function freePort(): number {
+export function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();

@@ -5,6 +5,13 @@
  * (`pg_ctl -m immediate stop`, no checkpoint, every backend killed) must not lose a commit the
  * store reported. It starts again on the same port, so clients reconnect to the same URL.
  */
+import {
+  findBinaries,
+  freePort,
+  postgresUser,
+  runAsOwner,
+  runningAsRoot,
+} from "../../testing/postgres.ts";
 import postgres from "postgres";
 
 /** A running cluster. */
@@ -21,59 +28,17 @@ export interface FaultCluster {
   close(): Promise<void>;
 }
 
-const BIN_ROOT = "/usr/lib/postgresql";
-
-/** The newest installed Debian PostgreSQL's bin folder, or null. */
-async function binaries(): Promise<string | null> {
-  const versions: number[] = [];
-  try {
-    for await (const entry of Deno.readDir(BIN_ROOT)) {
-      if (/^\d+$/.test(entry.name)) versions.push(Number(entry.name));
-    }
-  } catch {
-    return null;
-  }
-  for (const version of versions.sort((a, b) => b - a)) {
-    const bin = `${BIN_ROOT}/${version}/bin`;
-    if (await Deno.stat(`${bin}/pg_ctl`).then(() => true, () => false)) return bin;
-  }
-  return null;
-}
-
-const asRoot = () => Deno.uid() === 0;
-
-async function run(program: string, args: string[]): Promise<void> {
-  const [command, fullArgs] = asRoot()
-    ? ["runuser", ["-u", "postgres", "--", program, ...args]]
-    : [program, args];
-  const result = await new Deno.Command(command, { args: fullArgs, stdin: "null" }).output();
-  if (!result.success) {
-    const said = new TextDecoder().decode(result.stderr) + new TextDecoder().decode(result.stdout);
-    throw new Error(`${program} ${args.at(-1)} failed: ${said.trim()}`);
-  }
-}
-
-async function idOf(flag: string): Promise<number> {
-  const result = await new Deno.Command("id", { args: [flag, "postgres"] }).output();
-  if (!result.success) throw new Error("running as root but there is no postgres user");
-  return Number(new TextDecoder().decode(result.stdout).trim());
-}
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
-
 /** Starts a cluster, or resolves to null when PostgreSQL is not installed. */
 export async function startFaultCluster(): Promise<FaultCluster | null> {
-  const bin = await binaries();
+  const bin = await findBinaries();
   if (!bin) return null;
   const folder = await Deno.makeTempDir({ prefix: "switchyard-faults-pg-" });
-  if (asRoot()) await Deno.chown(folder, await idOf("-u"), await idOf("-g"));
+  if (runningAsRoot()) {
+    const { uid, gid } = await postgresUser();
+    await Deno.chown(folder, uid, gid);
+  }
   const data = `${folder}/data`;
-  await run(`${bin}/initdb`, [
+  await runAsOwner(`${bin}/initdb`, [
     "-D",
     data,
     "-U",
@@ -92,7 +57,7 @@ export async function startFaultCluster(): Promise<FaultCluster | null> {
     "-c max_connections=200",
   ].join(" ");
   const start = () =>
-    run(`${bin}/pg_ctl`, [
+    runAsOwner(`${bin}/pg_ctl`, [
       "-D",
       data,
       "-o",
@@ -105,7 +70,7 @@ export async function startFaultCluster(): Promise<FaultCluster | null> {
       "start",
     ]);
   const stop = (mode: "immediate" | "fast") =>
-    run(`${bin}/pg_ctl`, ["-D", data, "-m", mode, "-w", "stop"]);
+    runAsOwner(`${bin}/pg_ctl`, ["-D", data, "-m", mode, "-w", "stop"]);
   await start();
   const adminUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
