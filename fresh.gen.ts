@@ -16,65 +16,66 @@ import * as $r12 from "./routes/admin/api/groups/[id]/events/index.ts";
 import * as $r13 from "./routes/admin/api/groups/[id]/fragments.ts";
 import * as $r14 from "./routes/admin/api/groups/[id]/index.ts";
 import * as $r15 from "./routes/admin/api/groups/[id]/invites.ts";
-import * as $r16 from "./routes/admin/api/groups/[id]/rejections.ts";
-import * as $r17 from "./routes/admin/api/groups/[id]/rename.ts";
-import * as $r18 from "./routes/admin/api/groups/[id]/routes.ts";
-import * as $r19 from "./routes/admin/api/groups/[id]/targets.ts";
-import * as $r20 from "./routes/admin/api/groups/[id]/test-event.ts";
-import * as $r21 from "./routes/admin/api/groups/[id]/webhook/index.ts";
-import * as $r22 from "./routes/admin/api/groups/[id]/webhook/previous.ts";
-import * as $r23 from "./routes/admin/api/groups/[id]/webhook/regenerate.ts";
-import * as $r24 from "./routes/admin/api/groups/index.ts";
-import * as $r25 from "./routes/admin/api/invites/[token].ts";
-import * as $r26 from "./routes/admin/api/logs/[id].ts";
-import * as $r27 from "./routes/admin/api/logs/index.ts";
-import * as $r28 from "./routes/admin/api/me.ts";
-import * as $r29 from "./routes/admin/api/me/preferences.ts";
-import * as $r30 from "./routes/admin/api/metrics.ts";
-import * as $r31 from "./routes/admin/api/preview.ts";
-import * as $r32 from "./routes/admin/api/rejections.ts";
-import * as $r33 from "./routes/admin/api/routes.ts";
-import * as $r34 from "./routes/admin/api/test-match.ts";
-import * as $r35 from "./routes/admin/audit.tsx";
-import * as $r36 from "./routes/admin/debug-person.tsx";
-import * as $r37 from "./routes/admin/events.tsx";
-import * as $r38 from "./routes/admin/events/[groupId]/[eventId].tsx";
-import * as $r39 from "./routes/admin/events/[groupId]/index.tsx";
-import * as $r40 from "./routes/admin/groups.tsx";
-import * as $r41 from "./routes/admin/groups/[id].tsx";
-import * as $r42 from "./routes/admin/index.tsx";
-import * as $r43 from "./routes/admin/invite.tsx";
-import * as $r44 from "./routes/admin/login.tsx";
-import * as $r45 from "./routes/admin/logout.tsx";
-import * as $r46 from "./routes/admin/logs.tsx";
-import * as $r47 from "./routes/admin/logs/[id].tsx";
-import * as $r48 from "./routes/admin/routes/[groupId]/edit/[routeId].tsx";
-import * as $r49 from "./routes/admin/routes/[groupId]/index.tsx";
-import * as $r50 from "./routes/admin/routes/[groupId]/new.tsx";
-import * as $r51 from "./routes/admin/routes/index.tsx";
-import * as $r52 from "./routes/api/_middleware.ts";
-import * as $r53 from "./routes/api/close.ts";
-import * as $r54 from "./routes/api/comment.ts";
-import * as $r55 from "./routes/api/merge.ts";
-import * as $r56 from "./routes/api/react.ts";
-import * as $r57 from "./routes/api/richheader.ts";
-import * as $r58 from "./routes/auth/github/callback.tsx";
-import * as $r59 from "./routes/auth/github/index.ts";
-import * as $r60 from "./routes/auth/github/install/_middleware.ts";
-import * as $r61 from "./routes/auth/github/install/bind.ts";
-import * as $r62 from "./routes/auth/github/install/index.tsx";
-import * as $r63 from "./routes/auth/token/[userId].ts";
-import * as $r64 from "./routes/auth/token/_middleware.ts";
-import * as $r65 from "./routes/discord/interactions.ts";
-import * as $r66 from "./routes/discord/link.tsx";
-import * as $r67 from "./routes/health.ts";
-import * as $r68 from "./routes/index.ts";
-import * as $r69 from "./routes/metrics.ts";
-import * as $r70 from "./routes/openapi.json.ts";
-import * as $r71 from "./routes/telegram/link.tsx";
-import * as $r72 from "./routes/telegram/webhook.ts";
-import * as $r73 from "./routes/webhook/[groupId].ts";
-import * as $r74 from "./routes/webhook/index.ts";
+import * as $r16 from "./routes/admin/api/groups/[id]/problems.ts";
+import * as $r17 from "./routes/admin/api/groups/[id]/rejections.ts";
+import * as $r18 from "./routes/admin/api/groups/[id]/rename.ts";
+import * as $r19 from "./routes/admin/api/groups/[id]/routes.ts";
+import * as $r20 from "./routes/admin/api/groups/[id]/targets.ts";
+import * as $r21 from "./routes/admin/api/groups/[id]/test-event.ts";
+import * as $r22 from "./routes/admin/api/groups/[id]/webhook/index.ts";
+import * as $r23 from "./routes/admin/api/groups/[id]/webhook/previous.ts";
+import * as $r24 from "./routes/admin/api/groups/[id]/webhook/regenerate.ts";
+import * as $r25 from "./routes/admin/api/groups/index.ts";
+import * as $r26 from "./routes/admin/api/invites/[token].ts";
+import * as $r27 from "./routes/admin/api/logs/[id].ts";
+import * as $r28 from "./routes/admin/api/logs/index.ts";
+import * as $r29 from "./routes/admin/api/me.ts";
+import * as $r30 from "./routes/admin/api/me/preferences.ts";
+import * as $r31 from "./routes/admin/api/metrics.ts";
+import * as $r32 from "./routes/admin/api/preview.ts";
+import * as $r33 from "./routes/admin/api/rejections.ts";
+import * as $r34 from "./routes/admin/api/routes.ts";
+import * as $r35 from "./routes/admin/api/test-match.ts";
+import * as $r36 from "./routes/admin/audit.tsx";
+import * as $r37 from "./routes/admin/debug-person.tsx";
+import * as $r38 from "./routes/admin/events.tsx";
+import * as $r39 from "./routes/admin/events/[groupId]/[eventId].tsx";
+import * as $r40 from "./routes/admin/events/[groupId]/index.tsx";
+import * as $r41 from "./routes/admin/groups.tsx";
+import * as $r42 from "./routes/admin/groups/[id].tsx";
+import * as $r43 from "./routes/admin/index.tsx";
+import * as $r44 from "./routes/admin/invite.tsx";
+import * as $r45 from "./routes/admin/login.tsx";
+import * as $r46 from "./routes/admin/logout.tsx";
+import * as $r47 from "./routes/admin/logs.tsx";
+import * as $r48 from "./routes/admin/logs/[id].tsx";
+import * as $r49 from "./routes/admin/routes/[groupId]/edit/[routeId].tsx";
+import * as $r50 from "./routes/admin/routes/[groupId]/index.tsx";
+import * as $r51 from "./routes/admin/routes/[groupId]/new.tsx";
+import * as $r52 from "./routes/admin/routes/index.tsx";
+import * as $r53 from "./routes/api/_middleware.ts";
+import * as $r54 from "./routes/api/close.ts";
+import * as $r55 from "./routes/api/comment.ts";
+import * as $r56 from "./routes/api/merge.ts";
+import * as $r57 from "./routes/api/react.ts";
+import * as $r58 from "./routes/api/richheader.ts";
+import * as $r59 from "./routes/auth/github/callback.tsx";
+import * as $r60 from "./routes/auth/github/index.ts";
+import * as $r61 from "./routes/auth/github/install/_middleware.ts";
+import * as $r62 from "./routes/auth/github/install/bind.ts";
+import * as $r63 from "./routes/auth/github/install/index.tsx";
+import * as $r64 from "./routes/auth/token/[userId].ts";
+import * as $r65 from "./routes/auth/token/_middleware.ts";
+import * as $r66 from "./routes/discord/interactions.ts";
+import * as $r67 from "./routes/discord/link.tsx";
+import * as $r68 from "./routes/health.ts";
+import * as $r69 from "./routes/index.ts";
+import * as $r70 from "./routes/metrics.ts";
+import * as $r71 from "./routes/openapi.json.ts";
+import * as $r72 from "./routes/telegram/link.tsx";
+import * as $r73 from "./routes/telegram/webhook.ts";
+import * as $r74 from "./routes/webhook/[groupId].ts";
+import * as $r75 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
 import * as $i1 from "./islands/console/events/ResendButton.tsx";
 import * as $i2 from "./islands/console/groups/CreateGroupForm.tsx";
@@ -113,65 +114,66 @@ const manifest: Manifest = {
     "admin/api/groups/[id]/fragments.ts": $r13,
     "admin/api/groups/[id]/index.ts": $r14,
     "admin/api/groups/[id]/invites.ts": $r15,
-    "admin/api/groups/[id]/rejections.ts": $r16,
-    "admin/api/groups/[id]/rename.ts": $r17,
-    "admin/api/groups/[id]/routes.ts": $r18,
-    "admin/api/groups/[id]/targets.ts": $r19,
-    "admin/api/groups/[id]/test-event.ts": $r20,
-    "admin/api/groups/[id]/webhook/index.ts": $r21,
-    "admin/api/groups/[id]/webhook/previous.ts": $r22,
-    "admin/api/groups/[id]/webhook/regenerate.ts": $r23,
-    "admin/api/groups/index.ts": $r24,
-    "admin/api/invites/[token].ts": $r25,
-    "admin/api/logs/[id].ts": $r26,
-    "admin/api/logs/index.ts": $r27,
-    "admin/api/me.ts": $r28,
-    "admin/api/me/preferences.ts": $r29,
-    "admin/api/metrics.ts": $r30,
-    "admin/api/preview.ts": $r31,
-    "admin/api/rejections.ts": $r32,
-    "admin/api/routes.ts": $r33,
-    "admin/api/test-match.ts": $r34,
-    "admin/audit.tsx": $r35,
-    "admin/debug-person.tsx": $r36,
-    "admin/events.tsx": $r37,
-    "admin/events/[groupId]/[eventId].tsx": $r38,
-    "admin/events/[groupId]/index.tsx": $r39,
-    "admin/groups.tsx": $r40,
-    "admin/groups/[id].tsx": $r41,
-    "admin/index.tsx": $r42,
-    "admin/invite.tsx": $r43,
-    "admin/login.tsx": $r44,
-    "admin/logout.tsx": $r45,
-    "admin/logs.tsx": $r46,
-    "admin/logs/[id].tsx": $r47,
-    "admin/routes/[groupId]/edit/[routeId].tsx": $r48,
-    "admin/routes/[groupId]/index.tsx": $r49,
-    "admin/routes/[groupId]/new.tsx": $r50,
-    "admin/routes/index.tsx": $r51,
-    "api/_middleware.ts": $r52,
-    "api/close.ts": $r53,
-    "api/comment.ts": $r54,
-    "api/merge.ts": $r55,
-    "api/react.ts": $r56,
-    "api/richheader.ts": $r57,
-    "auth/github/callback.tsx": $r58,
-    "auth/github/index.ts": $r59,
-    "auth/github/install/_middleware.ts": $r60,
-    "auth/github/install/bind.ts": $r61,
-    "auth/github/install/index.tsx": $r62,
-    "auth/token/[userId].ts": $r63,
-    "auth/token/_middleware.ts": $r64,
-    "discord/interactions.ts": $r65,
-    "discord/link.tsx": $r66,
-    "health.ts": $r67,
-    "index.ts": $r68,
-    "metrics.ts": $r69,
-    "openapi.json.ts": $r70,
-    "telegram/link.tsx": $r71,
-    "telegram/webhook.ts": $r72,
-    "webhook/[groupId].ts": $r73,
-    "webhook/index.ts": $r74,
+    "admin/api/groups/[id]/problems.ts": $r16,
+    "admin/api/groups/[id]/rejections.ts": $r17,
+    "admin/api/groups/[id]/rename.ts": $r18,
+    "admin/api/groups/[id]/routes.ts": $r19,
+    "admin/api/groups/[id]/targets.ts": $r20,
+    "admin/api/groups/[id]/test-event.ts": $r21,
+    "admin/api/groups/[id]/webhook/index.ts": $r22,
+    "admin/api/groups/[id]/webhook/previous.ts": $r23,
+    "admin/api/groups/[id]/webhook/regenerate.ts": $r24,
+    "admin/api/groups/index.ts": $r25,
+    "admin/api/invites/[token].ts": $r26,
+    "admin/api/logs/[id].ts": $r27,
+    "admin/api/logs/index.ts": $r28,
+    "admin/api/me.ts": $r29,
+    "admin/api/me/preferences.ts": $r30,
+    "admin/api/metrics.ts": $r31,
+    "admin/api/preview.ts": $r32,
+    "admin/api/rejections.ts": $r33,
+    "admin/api/routes.ts": $r34,
+    "admin/api/test-match.ts": $r35,
+    "admin/audit.tsx": $r36,
+    "admin/debug-person.tsx": $r37,
+    "admin/events.tsx": $r38,
+    "admin/events/[groupId]/[eventId].tsx": $r39,
+    "admin/events/[groupId]/index.tsx": $r40,
+    "admin/groups.tsx": $r41,
+    "admin/groups/[id].tsx": $r42,
+    "admin/index.tsx": $r43,
+    "admin/invite.tsx": $r44,
+    "admin/login.tsx": $r45,
+    "admin/logout.tsx": $r46,
+    "admin/logs.tsx": $r47,
+    "admin/logs/[id].tsx": $r48,
+    "admin/routes/[groupId]/edit/[routeId].tsx": $r49,
+    "admin/routes/[groupId]/index.tsx": $r50,
+    "admin/routes/[groupId]/new.tsx": $r51,
+    "admin/routes/index.tsx": $r52,
+    "api/_middleware.ts": $r53,
+    "api/close.ts": $r54,
+    "api/comment.ts": $r55,
+    "api/merge.ts": $r56,
+    "api/react.ts": $r57,
+    "api/richheader.ts": $r58,
+    "auth/github/callback.tsx": $r59,
+    "auth/github/index.ts": $r60,
+    "auth/github/install/_middleware.ts": $r61,
+    "auth/github/install/bind.ts": $r62,
+    "auth/github/install/index.tsx": $r63,
+    "auth/token/[userId].ts": $r64,
+    "auth/token/_middleware.ts": $r65,
+    "discord/interactions.ts": $r66,
+    "discord/link.tsx": $r67,
+    "health.ts": $r68,
+    "index.ts": $r69,
+    "metrics.ts": $r70,
+    "openapi.json.ts": $r71,
+    "telegram/link.tsx": $r72,
+    "telegram/webhook.ts": $r73,
+    "webhook/[groupId].ts": $r74,
+    "webhook/index.ts": $r75,
   },
   islands: {
     "PathTester": $i0,

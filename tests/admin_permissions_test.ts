@@ -230,6 +230,12 @@ const MATRIX: Cell[] = [
     expected: [401, 403, 200, 403, 200, 200],
   },
   {
+    name: "the problems of the group's routes",
+    method: "GET",
+    path: "/admin/api/groups/alpha/problems",
+    expected: [401, 200, 200, 403, 200, 200],
+  },
+  {
     name: "the instance's rejected requests",
     method: "GET",
     path: "/admin/api/rejections",

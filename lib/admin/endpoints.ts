@@ -380,6 +380,15 @@ export const ADMIN_ENDPOINTS = {
     access: EDIT,
     response: s.rejectionListSchema,
   }),
+  listGroupProblems: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/groups/{id}/problems",
+    summary: "What keeps the group's routes from reaching the chat: a platform this instance " +
+      "has no bot token for, a target the bot cannot post to, a route that has not fired for " +
+      "many events; each with what to change",
+    access: READ,
+    response: s.routeProblemListSchema,
+  }),
   listRejections: defineEndpoint({
     method: "GET",
     path: "/admin/api/rejections",

@@ -492,3 +492,18 @@ export const rejectionListSchema = z.object({
   keptDays: z.number().int().describe("days each record is kept"),
   perMinute: z.number().int().describe("records written per list and minute (per instance)"),
 });
+
+/** One problem of a route (`lib/admin/route_problems.ts`). */
+export const routeProblemSchema = z.object({
+  kind: z.enum(["platform_not_configured", "target_unreachable", "not_firing"]),
+  routeId: z.string(),
+  routeName: z.string(),
+  target: targetSchema.optional().describe("the target it is about, for the target kinds"),
+  message: z.string().describe("what is wrong, in words"),
+  fix: z.string().describe("what to change"),
+});
+
+/** The problems of a group's routes. */
+export const routeProblemListSchema = z.object({
+  problems: z.array(routeProblemSchema).describe("most urgent kind first"),
+});

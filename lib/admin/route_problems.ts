@@ -1,0 +1,212 @@
+/**
+ * What keeps a group's routes from reaching the chat, found before anyone has to ask: a route
+ * whose platform this instance is not configured for, a target the bot cannot post to (the
+ * platform's last answer for it was a permanent refusal), and a route that has not fired for
+ * any of the many events its group received since its routes last changed. Each problem says
+ * what is wrong and what to change. Read by the routes list, the overview, the group page and
+ * the route editor (`GET /admin/api/groups/:id/problems`).
+ */
+import type { Kv } from "../store/backend/types.ts";
+import type { Principal } from "../auth/principal.ts";
+import { HttpError } from "../fresh/mod.ts";
+import { readGroupEntry } from "../store/group_set.ts";
+import { getGroupRoutes } from "../store/routes.ts";
+import { requireRight } from "./guards.ts";
+import type { Config } from "../config.ts";
+import { FEATURES } from "../config.ts";
+import type { Platform, Route, Target } from "../types.ts";
+import { describeTargetRef, targetRefKey } from "../target_ref.ts";
+import { auditNewestFirst } from "../store/audit.ts";
+import { listEventRoutes } from "../store/event_routes.ts";
+import { listSendLogs, type SendLog } from "../store/send_logs.ts";
+
+/** The kinds of problem, most urgent first. */
+export type RouteProblemKind = "platform_not_configured" | "target_unreachable" | "not_firing";
+
+/** One problem of one route. */
+export interface RouteProblem {
+  kind: RouteProblemKind;
+  routeId: string;
+  routeName: string;
+  /** The target it is about, for the target kinds. */
+  target?: Target;
+  /** What is wrong, in words. */
+  message: string;
+  /** What to change. */
+  fix: string;
+}
+
+/** How far back a route's silence is judged. */
+export const SILENCE_WINDOW_MS = 14 * 24 * 60 * 60 * 1000;
+/** A route is called silent only after its group received at least this many events. */
+export const SILENCE_MIN_EVENTS = 20;
+/** Most routed events read to judge silence. */
+const SILENCE_EVENTS_READ = 500;
+/** Most send logs read to find each target's last answer. */
+const SEND_LOGS_READ = 200;
+/** Most audit entries read to find the last change of the group's routes. */
+const AUDIT_READ = 200;
+
+const SETTING_OF = new Map<Platform, { feature: "Discord" | "Telegram"; setting: string }>([
+  ["discord", { feature: "Discord", setting: "DISCORD_BOT_TOKEN" }],
+  ["telegram", { feature: "Telegram", setting: "TELEGRAM_BOT_TOKEN" }],
+]);
+
+const PLATFORM_NAMES = new Map<Platform, string>([
+  ["discord", "Discord"],
+  ["telegram", "Telegram"],
+]);
+
+/** The platforms this instance can post to, for pages that warn while a route is edited. */
+export function configuredPlatforms(config: Config): Record<Platform, boolean> {
+  return { discord: FEATURES.Discord(config), telegram: FEATURES.Telegram(config) };
+}
+
+/** The fix for a platform this instance has no bot token for. */
+export function platformFix(platform: Platform): string {
+  const setting = SETTING_OF.get(platform)!.setting;
+  return `Set ${setting} in Switchyard's settings and restart it; messages wait until then.`;
+}
+
+function unconfiguredProblems(config: Config, route: Route): RouteProblem[] {
+  const platforms = new Set(route.targets.map((target) => target.platform));
+  const configured = configuredPlatforms(config);
+  return [...platforms].filter((platform) => !configured[platform]).map((platform) => ({
+    kind: "platform_not_configured",
+    routeId: route.id,
+    routeName: route.name,
+    message: `${PLATFORM_NAMES.get(platform)} is not configured on this Switchyard: ` +
+      `this route's ${PLATFORM_NAMES.get(platform)} messages cannot be sent.`,
+    fix: platformFix(platform),
+  }));
+}
+
+/** The key a target's send logs share: its channel or chat and its thread or topic. */
+function targetKey(target: Target): string {
+  const place = target.platform === "discord" ? target.threadId : target.topicId;
+  return `${targetRefKey(target)}/${place ?? ""}`;
+}
+
+/** Whether a platform's answer means the bot cannot post there until someone acts. */
+export function isPermanentRefusal(log: Pick<SendLog, "platform" | "httpStatus" | "error">) {
+  const error = (log.error ?? "").toLowerCase();
+  if (log.platform === "discord") return log.httpStatus === 403 || log.httpStatus === 404;
+  return log.httpStatus === 403 ||
+    (log.httpStatus === 400 && /chat not found|not enough rights|topic_closed|thread not found/
+      .test(error));
+}
+
+function unreachableFix(target: Target): string {
+  return target.platform === "discord"
+    ? "Invite the bot to the server and give it View Channel and Send Messages in this channel " +
+      "(Send Messages in Threads for a thread)."
+    : "Add the bot to the chat (as an admin in a channel) and let it post in the topic, " +
+      "or check the chat id.";
+}
+
+/** Each target's newest final answer among the group's recent send logs. */
+async function lastAnswers(kv: Kv, groupInternalId: string): Promise<Map<string, SendLog>> {
+  const { items } = await listSendLogs(kv, { groupInternalId, limit: SEND_LOGS_READ });
+  const answers = new Map<string, SendLog>();
+  for (const log of items) {
+    if (log.status === "retrying" || log.skipped !== undefined || log.edited) continue;
+    const key = targetKey(log.target);
+    if (!answers.has(key)) answers.set(key, log);
+  }
+  return answers;
+}
+
+function unreachableProblems(route: Route, answers: Map<string, SendLog>): RouteProblem[] {
+  return route.targets.flatMap((target): RouteProblem[] => {
+    const log = answers.get(targetKey(target));
+    if (!log || log.status === "ok" || !isPermanentRefusal(log)) return [];
+    return [{
+      kind: "target_unreachable",
+      routeId: route.id,
+      routeName: route.name,
+      target,
+      message: `The bot cannot post to ${describeTargetRef(target)}: ` +
+        `${log.platform === "discord" ? "Discord" : "Telegram"} answered ` +
+        `${log.httpStatus}${log.error ? ` (${log.error.slice(0, 200)})` : ""}.`,
+      fix: unreachableFix(target),
+    }];
+  });
+}
+
+/** When the group's routes last changed (0 when no change is in its recent audit entries). */
+async function routesChangedAt(kv: Kv, internalId: string): Promise<number> {
+  for await (const entry of auditNewestFirst(kv, { internalId, limit: AUDIT_READ })) {
+    if (entry.action === "routes.replace") return entry.at;
+  }
+  return 0;
+}
+
+/** The routes that fired for any of the group's events since `since`, and how many there were. */
+async function firedSince(kv: Kv, internalId: string, since: number) {
+  const fired = new Set<string>();
+  let events = 0;
+  for await (const record of listEventRoutes(kv, internalId)) {
+    if (record.receivedAt <= since || events >= SILENCE_EVENTS_READ) break;
+    events++;
+    for (const routeId of record.routeIds) fired.add(routeId);
+  }
+  return { fired, events };
+}
+
+async function silentProblems(
+  kv: Kv,
+  internalId: string,
+  routes: readonly Route[],
+  now: number,
+): Promise<RouteProblem[]> {
+  const watched = routes.filter((route) => route.enabled && !route.fallback);
+  if (watched.length === 0) return [];
+  const since = Math.max(now - SILENCE_WINDOW_MS, await routesChangedAt(kv, internalId));
+  const { fired, events } = await firedSince(kv, internalId, since);
+  if (events < SILENCE_MIN_EVENTS) return [];
+  const days = Math.max(1, Math.round((now - since) / (24 * 60 * 60 * 1000)));
+  return watched.filter((route) => !fired.has(route.id)).map((route) => ({
+    kind: "not_firing",
+    routeId: route.id,
+    routeName: route.name,
+    message: `This route did not fire for any of the last ${events} events this group ` +
+      `received (${days === 1 ? "since yesterday" : `in ${days} days`}).`,
+    fix: "Open one of the group's events under Events to see why it did not match, " +
+      "or send a test event from the route editor.",
+  }));
+}
+
+/**
+ * Every problem of a group's routes (enabled or not for the platform and target kinds; only
+ * enabled, non-fallback routes can be silent), most urgent kind first.
+ */
+export async function findRouteProblems(
+  kv: Kv,
+  config: Config,
+  group: { internalId: string; routes: readonly Route[] },
+  now = Date.now(),
+): Promise<RouteProblem[]> {
+  const [answers, silent] = await Promise.all([
+    lastAnswers(kv, group.internalId),
+    silentProblems(kv, group.internalId, group.routes, now),
+  ]);
+  return [
+    ...group.routes.flatMap((route) => unconfiguredProblems(config, route)),
+    ...group.routes.flatMap((route) => unreachableProblems(route, answers)),
+    ...silent,
+  ];
+}
+
+/** `GET /admin/api/groups/:id/problems`: the problems of the group's routes (any member). */
+export async function listGroupProblems(
+  kv: Kv,
+  config: Config,
+  principal: Principal,
+  groupId: string,
+): Promise<{ problems: RouteProblem[] }> {
+  const { entry } = await readGroupEntry(kv, groupId);
+  if (entry === null) throw new HttpError(404, `Unknown group ${groupId}`);
+  requireRight(principal, groupId, "read");
+  const { routes } = await getGroupRoutes(kv, groupId);
+  return { problems: await findRouteProblems(kv, config, { internalId: entry.internalId, routes }) };
+}
