@@ -28,7 +28,12 @@ async function problemsOf(app: AdminApp, caller: "viewer" | "owner" = "viewer") 
   return answer.body.problems as { kind: string; routeId: string; message: string; fix: string }[];
 }
 
-async function storeRoutedEvents(app: AdminApp, count: number, firedRouteIds: string[], at: number) {
+async function storeRoutedEvents(
+  app: AdminApp,
+  count: number,
+  firedRouteIds: string[],
+  at: number,
+) {
   const { entry } = await readGroupEntry(app.kv, "alpha");
   const records = Array.from({ length: count }, (_, index) => {
     const eventId = ulid(at + index);
@@ -146,4 +151,25 @@ Deno.test("route problems: strangers and other groups' owners are refused", asyn
   }
   const unknown = await app.call("owner", "GET", "/admin/api/groups/nope/problems");
   assert.equal(unknown.status, 404);
+});
+
+Deno.test("route problems: the routes list, the group page and the overview show them with the fix", async () => {
+  await using app = await startAdminApp({ DISCORD_BOT_TOKEN: "discord-token" });
+  assert.ok((await replaceRoutes(app.kv, [route("alpha", "tg", { targets: [TELEGRAM] })])).ok);
+  for (const path of ["/admin/routes/alpha", "/admin/groups/alpha", "/admin"]) {
+    const answer = await app.call("viewer", "GET", path);
+    assert.equal(answer.status, 200, path);
+    const html = answer.body as string;
+    assert.match(html, /data-testid="route-problems"/, path);
+    assert.match(html, /Platform not configured/, path);
+    assert.match(
+      html,
+      /Set TELEGRAM_BOT_TOKEN in Switchyard&#x27;s settings and restart it|Set TELEGRAM_BOT_TOKEN in Switchyard's settings and restart it/,
+      path,
+    );
+    assert.match(html, /href="\/admin\/routes\/alpha\/edit\/tg"/, path);
+  }
+  // Another group's member sees none of alpha's problems on the overview.
+  const other = await app.call("otherOwner", "GET", "/admin");
+  assert.doesNotMatch(other.body as string, /route-problems/);
 });

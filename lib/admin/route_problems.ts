@@ -9,8 +9,9 @@
 import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
-import { readGroupEntry } from "../store/group_set.ts";
-import { getGroupRoutes } from "../store/routes.ts";
+import { canReadGroup } from "../auth/principal.ts";
+import { readGroupEntry, readGroupSet } from "../store/group_set.ts";
+import { getGroupRoutes, getRoutes } from "../store/routes.ts";
 import { requireRight } from "./guards.ts";
 import type { Config } from "../config.ts";
 import { FEATURES } from "../config.ts";
@@ -208,5 +209,38 @@ export async function listGroupProblems(
   if (entry === null) throw new HttpError(404, `Unknown group ${groupId}`);
   requireRight(principal, groupId, "read");
   const { routes } = await getGroupRoutes(kv, groupId);
-  return { problems: await findRouteProblems(kv, config, { internalId: entry.internalId, routes }) };
+  return {
+    problems: await findRouteProblems(kv, config, { internalId: entry.internalId, routes }),
+  };
+}
+
+/** One group's problems, for the overview. */
+export interface GroupProblems {
+  groupId: string;
+  groupName: string;
+  problems: RouteProblem[];
+}
+
+/** Most groups the overview looks at (the person's first ones, in id order). */
+const OVERVIEW_GROUPS = 20;
+
+/** The problems of the groups the person can read (at most {@link OVERVIEW_GROUPS}). */
+export async function problemsOfReadableGroups(
+  kv: Kv,
+  config: Config,
+  principal: Principal,
+  now = Date.now(),
+): Promise<GroupProblems[]> {
+  const [{ entries }, { routes }] = await Promise.all([readGroupSet(kv), getRoutes(kv)]);
+  const readable = entries.filter((entry) => canReadGroup(principal, entry.group.id))
+    .slice(0, OVERVIEW_GROUPS);
+  const found = await Promise.all(readable.map(async ({ group, internalId }) => ({
+    groupId: group.id,
+    groupName: group.name,
+    problems: await findRouteProblems(kv, config, {
+      internalId,
+      routes: routes.filter((route) => route.groupId === group.id),
+    }, now),
+  })));
+  return found.filter((group) => group.problems.length > 0);
 }

@@ -7,6 +7,8 @@ import { readConsoleFrame, readOverview } from "../../lib/admin/console_frame.ts
 import { OverviewDashboard } from "../../components/logs/OverviewDashboard.tsx";
 import { loadOverview, type OverviewData } from "../../lib/admin/overview_page.ts";
 import { principalOf } from "../../lib/auth/principal.ts";
+import { problemsOfReadableGroups } from "../../lib/admin/route_problems.ts";
+import { RouteProblems } from "../../components/problems/RouteProblems.tsx";
 import { page } from "../../lib/fresh/mod.ts";
 import { define } from "../../lib/state.ts";
 
@@ -63,13 +65,15 @@ export const handler = define.handlers({
         setup: null,
         forbidden: true,
         overview: null,
+        problems: [],
       });
     }
-    const [first, overview] = await Promise.all([
+    const [first, overview, problems] = await Promise.all([
       readOverview(ctx),
       loadOverview(ctx.state.kv, principalOf(ctx), ctx.url.searchParams),
+      problemsOfReadableGroups(ctx.state.kv, ctx.state.config, principalOf(ctx)),
     ]);
-    return page({ ...first, forbidden: false, overview }, {
+    return page({ ...first, forbidden: false, overview, problems }, {
       status: overview.status,
       headers: { "cache-control": "no-store" },
     });
@@ -89,6 +93,7 @@ export default define.page<typeof handler>(function Overview({ data, url }) {
   return (
     <ConsoleLayout active="/admin" title="Overview" {...frame} notice={notice}>
       <div class="flex flex-col gap-6">
+        <RouteProblems groups={data.problems} showGroup />
         {setup && <SetupChecklist progress={setup} />}
         {setup && nothingSent(data.overview)
           ? (

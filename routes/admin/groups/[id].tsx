@@ -13,6 +13,8 @@ import { etagOf } from "../../../lib/admin/endpoint.ts";
 import { readConsoleFrame } from "../../../lib/admin/console_frame.ts";
 import { readGroupDetail } from "../../../lib/admin/group_pages.ts";
 import { listGroupRejections } from "../../../lib/admin/rejections.ts";
+import { listGroupProblems } from "../../../lib/admin/route_problems.ts";
+import { RouteProblems } from "../../../components/problems/RouteProblems.tsx";
 import { canEditRoutes, principalOf } from "../../../lib/auth/principal.ts";
 import { SAMPLES } from "../../../lib/console/samples.ts";
 import { page } from "../../../lib/fresh/mod.ts";
@@ -34,13 +36,16 @@ export const handler = define.handlers({
       readConsoleFrame(ctx),
     ]);
     const canEdit = canEditRoutes(principal, groupId);
-    const rejections = canEdit ? await listGroupRejections(ctx.state.kv, principal, groupId) : null;
+    const [rejections, { problems }] = await Promise.all([
+      canEdit ? listGroupRejections(ctx.state.kv, principal, groupId) : null,
+      listGroupProblems(ctx.state.kv, ctx.state.config, principal, groupId),
+    ]);
     const notice = ctx.url.searchParams.has("created")
       ? NOTICES.created
       : Object.hasOwn(NOTICES, ctx.url.searchParams.get("notice") ?? "")
       ? NOTICES[ctx.url.searchParams.get("notice")!]
       : null;
-    return page({ ...detail, notice, frame, canEdit, rejections });
+    return page({ ...detail, notice, frame, canEdit, rejections, problems });
   },
 });
 
@@ -56,6 +61,9 @@ export default define.page<typeof handler>(function GroupPage({ data }) {
       currentGroup={group.id}
     >
       <Notice text={data.notice} />
+      <RouteProblems
+        groups={[{ groupId: group.id, groupName: group.name, problems: data.problems }]}
+      />
       <GroupSummary
         group={group}
         role={data.role}

@@ -3,6 +3,8 @@ import { LINK, MUTED, PageBody } from "../../../../components/routes/ui.tsx";
 import RouteList from "../../../../islands/console/routes/RouteList.tsx";
 import { loadGroupRoutesPage } from "../../../../lib/admin/console_routes.ts";
 import { readConsoleFrame } from "../../../../lib/admin/console_frame.ts";
+import { listGroupProblems } from "../../../../lib/admin/route_problems.ts";
+import { RouteProblems } from "../../../../components/problems/RouteProblems.tsx";
 import { principalOf } from "../../../../lib/auth/principal.ts";
 import { page } from "../../../../lib/fresh/mod.ts";
 import { define } from "../../../../lib/state.ts";
@@ -15,7 +17,13 @@ export const handler = define.handlers({
       loadGroupRoutesPage(ctx.state.kv, principal, ctx.params.groupId),
       readConsoleFrame(ctx),
     ]);
-    return page({ ...data, frame }, { headers: { "cache-control": "no-store" } });
+    const { problems } = await listGroupProblems(
+      ctx.state.kv,
+      ctx.state.config,
+      principal,
+      data.group.id,
+    );
+    return page({ ...data, frame, problems }, { headers: { "cache-control": "no-store" } });
   },
 });
 
@@ -34,6 +42,9 @@ export default define.page<typeof handler>(function GroupRoutes({ data }) {
           <span aria-hidden="true" class="mx-1">/</span>
           <span aria-current="page">{data.group.name}</span>
         </nav>
+        <RouteProblems
+          groups={[{ groupId: data.group.id, groupName: data.group.name, problems: data.problems }]}
+        />
         <RouteList
           group={data.group}
           routes={data.routes}
