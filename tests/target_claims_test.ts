@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { getAllowedTargets, replaceAllowedTargets } from "../lib/store/allowed_targets.ts";
 import { listAuditEntries } from "../lib/store/audit.ts";
 import { putGroup } from "../lib/store/groups.ts";
-import { claimChatTarget } from "../lib/admin/target_claims.ts";
+import { claimChatTarget } from "../lib/chatops/target_claims.ts";
 import { ALPHA, BETA, PEOPLE } from "./_admin_helpers.ts";
 import { openTestKv, type TestKv } from "../testing/test_store.ts";
 

@@ -16,7 +16,7 @@ import { applyGroupChanges, type GroupChange, renameGroup } from "../store/group
 import { type GroupEntry, readGroupSet } from "../store/group_set.ts";
 import type { Group, Role } from "../types.ts";
 import { actorOf, effectiveRole, requireGroup, requireRight } from "./guards.ts";
-import { sameJson } from "./same_json.ts";
+import { sameJson } from "../same_json.ts";
 import { Versioned } from "./versioned.ts";
 
 const ATTEMPTS = 5;

@@ -27,7 +27,7 @@ import type { Route } from "../types.ts";
 import { parseOr400 } from "./endpoint.ts";
 import { actorOf, requireGroup, requireRight } from "./guards.ts";
 import { enforceTargetOwnership, type SubmittedRoute } from "./route_targets.ts";
-import { sameJson } from "./same_json.ts";
+import { sameJson } from "../same_json.ts";
 import { Versioned } from "./versioned.ts";
 
 const envelopeSchema = z.strictObject({

@@ -2,7 +2,8 @@
  * The last step of a chat link (see `chat_link.ts`): after GitHub's callback the browser sees
  * the GitHub account and the chat account side by side, and a second same-origin POST links
  * them. The link uses the pending request up in the same commit as its audit entry, and the
- * chat hears about it (a Discord follow-up of `/gh link`, a Telegram message in the private chat).
+ * chat hears about it through the caller's {@link ChatLinkAnnouncer} (chat-ops supplies it, so
+ * this service knows no chat).
  */
 import type { Kv, KvEntry } from "../store/backend/types.ts";
 import type { Config } from "../config.ts";
@@ -15,8 +16,6 @@ import {
   pendingLinkRequest,
 } from "../store/link_requests.ts";
 import { chatLinkAudit, saveDiscordLink, saveTelegramLink } from "../store/links.ts";
-import { callTelegram } from "../telegram/api.ts";
-import { confirmDiscordLink } from "../chatops/discord/link_confirmation.ts";
 import {
   type ChatAccount,
   LINK_TOKEN_FIELD,
@@ -35,6 +34,13 @@ export interface LinkDeps {
   config: Config;
   log: Logger;
 }
+
+/** Tells the chat user of a request, once it is linked, which GitHub account they now act as. */
+export type ChatLinkAnnouncer = (
+  deps: LinkDeps,
+  request: LinkRequest,
+  login: string,
+) => Promise<void>;
 
 /** A chat link waiting for its second confirmation (the chat link flows' sign-in outcome). */
 export interface SignedInChatLink {
@@ -103,25 +109,15 @@ export async function pairToConfirm(
   };
 }
 
-async function confirmInTelegram(deps: LinkDeps, chatId: string | undefined, login: string) {
-  if (!chatId || !deps.config.telegram.botToken) return;
-  const outcome = await callTelegram(deps.config.telegram, "sendMessage", {
-    chat_id: chatId,
-    text: `Your Telegram account is now linked to the GitHub account ${login}.`,
-  });
-  if (outcome.kind !== "ok") {
-    deps.log.warn("telegram link confirmation not sent", { chatId, outcome: outcome.kind });
-  }
-}
-
 /**
  * Links the request's chat user to `user`, using the request up and auditing it in one commit,
- * then tells the chat. 400 when the request changed or went meanwhile.
+ * then tells the chat through `announce`. 400 when the request changed or went meanwhile.
  */
 async function link(
   deps: LinkDeps,
   request: KvEntry<LinkRequest>,
   user: GitHubUser,
+  announce: ChatLinkAnnouncer,
   now: number = Date.now(),
 ): Promise<LinkedAccounts> {
   const { platform, chatUserId } = request.value;
@@ -131,33 +127,35 @@ async function link(
     ? await saveDiscordLink(deps.kv, { discordUserId: chatUserId, ...link }, audit, request)
     : await saveTelegramLink(deps.kv, { telegramUserId: chatUserId, ...link }, audit, request);
   if (!saved) throw unusableLink(platform);
-  if (platform === "discord") {
-    await confirmDiscordLink(deps, request.value.interactionToken, user.login);
-  } else await confirmInTelegram(deps, request.value.telegramChatId, user.login);
+  await announce(deps, request.value, user.login);
   return { account: accountOf(request.value), login: user.login };
 }
 
 /**
  * Links at once, for a client that is not a browser page (no `text/html`, no
- * `Sec-Fetch-Site`) but holds the browser binding the state was bound to.
+ * `Sec-Fetch-Site`) but holds the browser binding the state was bound to. `announce` tells the
+ * chat.
  */
 export async function linkSignedIn(
   deps: LinkDeps,
   pending: SignedInChatLink,
+  announce: ChatLinkAnnouncer,
 ): Promise<LinkedAccounts> {
-  return await link(deps, await requestOf(deps.kv, pending), pending.user);
+  return await link(deps, await requestOf(deps.kv, pending), pending.user, announce);
 }
 
 /**
  * The side-by-side page's POST: same origin, this browser's binding and form token, and a
  * confirmation token issued to this browser for the still pending request. Links and answers
- * the pair; 403 for another browser or a bad form, 400 for an unusable link.
+ * the pair (`announce` tells the chat); 403 for another browser or a bad form, 400 for an
+ * unusable link.
  */
 export async function confirmChatLink(
   deps: LinkDeps,
   req: Request,
   platform: Platform,
   form: FormData,
+  announce: ChatLinkAnnouncer,
 ): Promise<LinkedAccounts> {
   const browserHash = await requireLinkForm(deps, req, form);
   const found = await requestOfToken(
@@ -172,5 +170,5 @@ export async function confirmChatLink(
     throw new HttpError(403, "This link was signed in from another browser; confirm it there");
   }
   if (typeof userId !== "string" || typeof login !== "string") throw unusableLink(platform);
-  return await link(deps, found.request, { userId, login });
+  return await link(deps, found.request, { userId, login }, announce);
 }

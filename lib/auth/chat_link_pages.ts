@@ -20,7 +20,7 @@ import {
   LINK_TOKEN_FIELD,
   openLinkPage,
 } from "./chat_link.ts";
-import { confirmChatLink } from "./chat_link_confirm.ts";
+import { type ChatLinkAnnouncer, confirmChatLink } from "./chat_link_confirm.ts";
 
 const NO_STORE = { "cache-control": "no-store", "referrer-policy": "no-referrer" };
 
@@ -41,10 +41,11 @@ export async function showLinkPage(
   });
 }
 
-/** POST: the way on to GitHub, or the linked pair. */
+/** POST: the way on to GitHub, or the linked pair (`announce` tells the chat). */
 export async function submitLinkPage(
   ctx: Context<State>,
   platform: Platform,
+  announce: ChatLinkAnnouncer,
 ): Promise<PageResponse<ChatLinkView>> {
   requireFeature(ctx.state.config, "GitHub sign-in");
   const form = await readFormBody(ctx.req, { maxBytes: FORM_BODY_BYTES });
@@ -54,7 +55,7 @@ export async function submitLinkPage(
       return page<ChatLinkView>({ kind: "to_github", ...next }, { headers: NO_STORE });
     }
     case "confirm": {
-      const linked = await confirmChatLink(ctx.state, ctx.req, platform, form);
+      const linked = await confirmChatLink(ctx.state, ctx.req, platform, form, announce);
       return page<ChatLinkView>({ kind: "linked", ...linked }, { headers: NO_STORE });
     }
     default:

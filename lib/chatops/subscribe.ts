@@ -6,7 +6,7 @@
  * stands for its channel or chat). Both changes are audited with the user's GitHub account.
  */
 import type { Kv } from "../store/backend/types.ts";
-import { claimChatTarget } from "../admin/target_claims.ts";
+import { claimChatTarget } from "./target_claims.ts";
 import { ID_PATTERN } from "../ids.ts";
 import { getAllowedTargets, replaceAllowedTargets } from "../store/allowed_targets.ts";
 import type { AuditActor } from "../store/audit.ts";

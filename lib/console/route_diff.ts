@@ -2,7 +2,7 @@
  * What changed in a group's routes between the version the console read and the one stored
  * now, by route name: shown when a save answers 409. Browser-safe.
  */
-import { sameJson } from "../admin/same_json.ts";
+import { sameJson } from "../same_json.ts";
 import type { Route } from "../types.ts";
 
 /** Routes added, removed and changed (by name), and whether the order changed. */

@@ -5,7 +5,7 @@
  * (`targets[0].channelId`), so an error the API answers lands on the same field. Fields the
  * form does not know (added by a newer version) are kept as they are. Browser-safe.
  */
-import { sameJson } from "../admin/same_json.ts";
+import { sameJson } from "../same_json.ts";
 import { routeFilterNode } from "../filter/compile.ts";
 import {
   canonicalChatId,

@@ -2,7 +2,7 @@
  * Claiming a chat target from inside it (`/gh subscribe <group>`): someone who manages a
  * Discord channel or a Telegram chat puts it on one of their groups' allowlists. The chat
  * commands check the platform right (Discord: Manage Channels in that channel; Telegram: an
- * administrator of that chat) and the target's shape (lib/admin/target_claims.ts) before
+ * administrator of that chat) and the target's shape (lib/chatops/target_claims.ts) before
  * calling {@link claimTarget}; this module checks the rest:
  * the claimer is an owner or admin of the group, and the target is not allowed for any other
  * group (only a super admin may allow a target for several groups). The claim and its audit
@@ -49,7 +49,7 @@ function refusal(reason: ClaimRefusal, message: string): ClaimResult {
 
 /**
  * Puts `ref` (a Discord channel or Telegram chat, validated by the caller: see
- * `claimChatTarget` in lib/admin/target_claims.ts) on the allowlist of `groupId` for `actor`,
+ * `claimChatTarget` in lib/chatops/target_claims.ts) on the allowlist of `groupId` for `actor`,
  * the claimer's linked GitHub account. Call it only after the platform confirmed that the
  * claimer manages the channel or chat. Claiming a target the group already has succeeds
  * without a write.

@@ -1,5 +1,6 @@
 import { ChatLinkPanel } from "../../components/ChatLinkPanel.tsx";
 import { showLinkPage, submitLinkPage } from "../../lib/auth/chat_link_pages.ts";
+import { announceChatLink } from "../../lib/chatops/link_confirmation.ts";
 import { define } from "../../lib/state.ts";
 
 /**
@@ -8,7 +9,7 @@ import { define } from "../../lib/state.ts";
  */
 export const handler = define.handlers({
   GET: (ctx) => showLinkPage(ctx, "discord"),
-  POST: (ctx) => submitLinkPage(ctx, "discord"),
+  POST: (ctx) => submitLinkPage(ctx, "discord", announceChatLink),
 });
 
 /** The Discord account to link, the linked pair, or a dead link. */
