@@ -78,7 +78,8 @@ export function createApp(deps: AppDeps): Hono {
     answerFor: (error) =>
       isPassingStoreError(error)
         ? new HttpError(503, "Temporarily unavailable: try again in a moment", {
-          "retry-after": "1",
+          headers: { "retry-after": "1" },
+          cause: error,
         })
         : null,
     async before(c, next) {

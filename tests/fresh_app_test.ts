@@ -300,3 +300,34 @@ Deno.test("a page without islands ships no scripts", async () => {
   const html = await (await fetch("/")).text();
   assert.ok(!html.includes("<script"));
 });
+
+Deno.test("two apps in one process each mark only their own islands", async () => {
+  const assets = { client: "/_fresh/client.js", islands: {}, styles: {} };
+  const appWith = (islands: Record<string, unknown>) => {
+    const app = createFreshApp<TestState>({
+      manifest: {
+        routes: { "index.tsx": { default: () => h(Counter, { start: 1, label: "n" }) } },
+        islands,
+      } as unknown as Manifest,
+      assets: {
+        ...assets,
+        islands: Object.fromEntries(Object.keys(islands).map((n) => [n, `/${n}.js`])),
+      },
+      root: "/nonexistent",
+      createState: () => ({ trail: [] }),
+      isApiPath: () => false,
+      onUnexpectedError: () => {},
+    });
+    return async () => await (await app.fetch(new Request("http://localhost/"))).text();
+  };
+  const first = appWith({ Counter: { default: Counter } });
+  const second = appWith({});
+  const third = appWith({ Renamed: { default: Counter } });
+  const firstHtml = await first();
+  assert.match(firstHtml, /<sy-island data-island="Counter" data-id="0"/);
+  assert.ok(!firstHtml.includes("Renamed"));
+  const secondHtml = await second();
+  assert.ok(!secondHtml.includes("<sy-island"), "an app without islands marks none");
+  assert.ok(!secondHtml.includes("<script"));
+  assert.match(await third(), /<sy-island data-island="Renamed" data-id="0"/);
+});

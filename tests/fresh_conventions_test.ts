@@ -48,13 +48,16 @@ const inferred: RouteData<typeof greetingHandler> = { name: "a", length: 1 };
 // @ts-expect-error: 200 is not an error status
 const notAnError = () => new HttpError(200, "fine");
 // @ts-expect-error: a redirect is returned with ctx.redirect(), never thrown
-const thrownRedirect = () => new HttpError(302, "moved", { location: "/" });
+const thrownRedirect = () => new HttpError(302, "moved", { headers: { location: "/" } });
+// @ts-expect-error: the third argument is options (Fresh 2's ErrorOptions); headers go in `headers`
+const headersAsThird = () => new HttpError(401, "Sign in", { "www-authenticate": "Bearer" });
 // @ts-expect-error: the page's data type comes from `typeof handler`, not a type of its own
 const namedData = () => define.page<{ name: string }>(() => null);
 // @ts-expect-error: Fresh 1's ctx.render(data) is gone: handlers return page(data)
 const fresh1Render = define.handlers({ GET: (ctx) => ctx.render({ name: "legacy" }) });
 
 const seen: unknown[] = [];
+const slowCause = new Error("the limiter said no");
 const routes: Record<string, unknown> = {
   "_error.tsx": {
     default: define.page(({ error }) => {
@@ -81,6 +84,19 @@ const routes: Record<string, unknown> = {
     },
   },
   "api/data.ts": { handler: () => Response.json({ ok: true }) },
+  "api/slow.ts": {
+    handler: () => {
+      throw new HttpError(429, "Slow down", {
+        headers: { "retry-after": "3" },
+        cause: slowCause,
+      });
+    },
+  },
+  "api/bare.ts": {
+    handler: () => {
+      throw new HttpError(404);
+    },
+  },
   // Middleware in each form Fresh 2 reads: `handler`, default export, arrays.
   "_middleware.ts": {
     handler: define.middleware((ctx) => {
@@ -113,7 +129,7 @@ const routes: Record<string, unknown> = {
   "mw/stop/index.ts": { handler: () => new Response("never") },
 };
 
-function makeApp(extra: Record<string, unknown> = {}) {
+function makeApp(extra: Record<string, unknown> = {}, reported: unknown[] = []) {
   const manifest = { routes: { ...routes, ...extra }, islands: {} } as unknown as Manifest;
   const app = createFreshApp<TestState>({
     manifest,
@@ -121,7 +137,7 @@ function makeApp(extra: Record<string, unknown> = {}) {
     root: "/nonexistent",
     createState: () => ({ trail: [] }),
     isApiPath: (path) => path.startsWith("/api/"),
-    onUnexpectedError: () => {},
+    onUnexpectedError: (error) => reported.push(error),
   });
   return (path: string, init?: RequestInit) =>
     Promise.resolve(app.fetch(new Request(`http://localhost${path}`, init)));
@@ -158,12 +174,8 @@ Deno.test("ctx.redirect() answers a redirect on this site with the given status"
   const cases: [string, string][] = [
     ["/admin?tab=1#top", "/admin?tab=1#top"],
     ["http://localhost/admin", "/admin"],
-    ["https://evil.example/x", "/"],
-    ["//evil.example/x", "/"],
-    ["/\\evil.example", "/"],
     ["/.//evil.example", "/evil.example"],
     ["/a//b///c", "/a/b/c"],
-    ["javascript:alert(1)", "/"],
   ];
   for (const [to, location] of cases) {
     const res = await fetch(`/go?to=${encodeURIComponent(to)}`);
@@ -172,11 +184,36 @@ Deno.test("ctx.redirect() answers a redirect on this site with the given status"
   }
 });
 
-Deno.test("sameSiteLocation() resolves relative paths against the request", () => {
+Deno.test("ctx.redirect() to another site throws: reported, answered 500, never a redirect", async () => {
+  const reported: unknown[] = [];
+  const fetch = makeApp({}, reported);
+  const offSite = [
+    "https://evil.example/x",
+    "//evil.example/x",
+    "/\\evil.example",
+    "\\\\evil.example",
+    "/\t/evil.example",
+    "http://localhost:8001/",
+    "javascript:alert(1)",
+    "http://[not a host",
+  ];
+  for (const to of offSite) {
+    const res = await fetch(`/go?to=${encodeURIComponent(to)}`);
+    assert.equal(res.status, 500, to);
+    assert.equal(res.headers.get("location"), null, to);
+    assert.deepEqual(await res.json(), { error: "Internal server error" }, to);
+  }
+  assert.equal(reported.length, offSite.length);
+  for (const error of reported) {
+    assert.match((error as Error).message, /^ctx\.redirect\(\) stays on this site: /);
+  }
+});
+
+Deno.test("sameSiteLocation() resolves relative paths against the request and throws off-site", () => {
   const url = new URL("http://localhost/admin/groups?x=1");
   assert.equal(sameSiteLocation("logs", url), "/admin/logs");
   assert.equal(sameSiteLocation("?page=2", url), "/admin/groups?page=2");
-  assert.equal(sameSiteLocation("http://localhost:8001/", url), "/");
+  assert.throws(() => sameSiteLocation("http://localhost:8001/", url), /http:\/\/localhost:8001/);
 });
 
 Deno.test("_error receives the error: the HttpError with its status, or the exception", async () => {
@@ -233,6 +270,38 @@ Deno.test("a _middleware exporting a method map is refused when the app is built
     () => makeApp({ "bad/_middleware.ts": { handler: { GET: () => new Response() } } }),
     /routes\/bad\/_middleware\.ts must export a middleware function or an array of them/,
   );
+});
+
+Deno.test("HttpError(status, message?, { headers, cause }): headers answer, cause kept, message defaults to the status text", async () => {
+  assert.equal(typeof headersAsThird, "function");
+  const reported: unknown[] = [];
+  const fetch = makeApp({}, reported);
+  const slow = await fetch("/api/slow");
+  assert.equal(slow.status, 429);
+  assert.equal(slow.headers.get("retry-after"), "3");
+  assert.equal(slow.headers.get("headers"), null);
+  assert.deepEqual(await slow.json(), { error: "Slow down" });
+  const bare = await fetch("/api/bare");
+  assert.equal(bare.status, 404);
+  assert.deepEqual(await bare.json(), { error: "Not Found" });
+  assert.equal(reported.length, 0);
+
+  const error = new HttpError(503, "Busy", { headers: { "retry-after": "1" }, cause: slowCause });
+  assert.equal(error.cause, slowCause);
+  assert.equal(new Headers(error.headers).get("retry-after"), "1");
+  assert.equal(new HttpError(400).message, "Bad Request");
+  assert.ok(!("cause" in new HttpError(400, "No cause")));
+});
+
+Deno.test("Fresh 2 route features the layer lacks are refused when the app is built", () => {
+  const refused: [Record<string, unknown>, RegExp][] = [
+    [{ "_layout.tsx": { default: () => null } }, /routes\/_layout\.tsx: _layout files/],
+    [{ "(shop)/cart.tsx": { default: () => null } }, /routes\/\(shop\)\/cart\.tsx: route groups/],
+    [{ "a.ts": { handlers: { GET: () => new Response() } } }, /routes\/a\.ts: .*`handlers`/],
+    [{ "b.tsx": { default: () => null, config: {} } }, /routes\/b\.tsx: .*`config`/],
+    [{ "c.tsx": { default: async () => null } }, /routes\/c\.tsx: async page components/],
+  ];
+  for (const [extra, message] of refused) assert.throws(() => makeApp(extra), message);
 });
 
 Deno.test("isErrorStatus() accepts 4xx and 5xx statuses only", () => {

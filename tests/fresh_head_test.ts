@@ -21,6 +21,7 @@ Deno.test("<Head>: a page's title replaces the document's, the last one wins, ot
       h("body", null, h(Page, null)),
     ),
     NO_ASSETS,
+    new Map(),
   );
   const head = html.slice(0, html.indexOf("</head>"));
   assert.deepEqual([...html.matchAll(/<title>([^<]*)<\/title>/g)].map((m) => m[1]), [

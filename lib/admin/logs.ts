@@ -64,7 +64,7 @@ function searchedTexts(log: SendLog): (string | undefined)[] {
     log.messageId,
     log.error,
     log.templateError,
-    log.digestId, // noise control hook
+    log.digestId,
   ];
 }
 

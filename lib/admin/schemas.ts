@@ -233,7 +233,7 @@ export const sendLogSchema = z.object({
     "why nothing was sent although the unit is ok: an event older than the state its " +
       "message already shows (a late workflow run event)",
   ),
-  digestId: z.string().optional().describe( // noise control hook
+  digestId: z.string().optional().describe(
     "the digest the event was gathered into instead of its own message (docs/noise.md); " +
       "messageId is then the digest's message",
   ),

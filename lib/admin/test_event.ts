@@ -72,7 +72,7 @@ function takeSendSlot(kv: Kv, groupId: string, now: number): void {
     throw new HttpError(
       429,
       `At most ${TEST_EVENTS_PER_MINUTE} test events a minute per group: try again in ${wait} s`,
-      { "retry-after": String(wait) },
+      { headers: { "retry-after": String(wait) } },
     );
   }
   sent.set(groupId, [...recent, now]);

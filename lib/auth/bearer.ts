@@ -22,16 +22,18 @@ const BEARER = /^Bearer +([\w.~+/-]+=*) *$/i;
 export async function requireBearerUser(kv: Kv, req: Request): Promise<string> {
   const header = req.headers.get("authorization");
   if (header === null || header.trim() === "") {
-    throw new HttpError(401, "Missing Authorization header", { "www-authenticate": REALM });
+    throw new HttpError(401, "Missing Authorization header", {
+      headers: { "www-authenticate": REALM },
+    });
   }
   const token = BEARER.exec(header)?.[1];
   if (!token || token.length > 512) {
     throw new HttpError(400, "Malformed Authorization header: expected Bearer <token>", {
-      "www-authenticate": `${REALM}, error="invalid_request"`,
+      headers: { "www-authenticate": `${REALM}, error="invalid_request"` },
     });
   }
   const owner = await findTokenOwner(kv, token);
-  const challenge = { "www-authenticate": `${REALM}, error="invalid_token"` };
+  const challenge = { headers: { "www-authenticate": `${REALM}, error="invalid_token"` } };
   if (owner === null) throw new HttpError(401, "Invalid or revoked token", challenge);
   if (!owner.fresh) {
     throw new HttpError(401, "The token has expired; sign in again for a new one", challenge);

@@ -26,7 +26,7 @@ import {
   snowflakeError,
   TOPIC_ID_ERROR,
 } from "./route_rules.ts";
-import { quietHoursSchema, routeDigestSchema, routeThreadsSchema } from "./noise_options.ts"; // noise control hook
+import { quietHoursSchema, routeDigestSchema, routeThreadsSchema } from "./noise_options.ts";
 import { FIELD_OPS, formatIssuePath, validateFilter, validateFilterNode } from "./validate.ts";
 import type { FilterIssue } from "./validate.ts";
 
@@ -168,9 +168,9 @@ export const routeSchema: z.ZodType<Route, unknown> = z.strictObject({
     error: `at most ${MAX_TARGETS} targets`,
   }),
   template: routeTemplateSchema.optional(),
-  digest: routeDigestSchema.optional(), // noise control hook
-  threads: routeThreadsSchema.optional(), // noise control hook
-  quietHours: quietHoursSchema(filterNodeSchema).optional(), // noise control hook
+  digest: routeDigestSchema.optional(),
+  threads: routeThreadsSchema.optional(),
+  quietHours: quietHoursSchema(filterNodeSchema).optional(),
 }).superRefine((route, ctx) => {
   if (route.fallback !== true && route.filters.length === 0 && route.ast === undefined) {
     ctx.addIssue({

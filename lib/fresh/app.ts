@@ -2,17 +2,16 @@
  * The application: security headers on every answer, the host's `before`
  * hook, the built assets, the manifest's routes (`mount.ts`), `static/`, and
  * unknown paths and stray errors through error handling (`errors.ts`).
- * Where the layer differs from Fresh 2: see `mod.ts`.
+ * Where the layer differs from Fresh 2: docs/fresh_layer.md.
  */
 import { Hono } from "hono";
 import type { Context as HonoContext } from "hono";
 import { serveStatic } from "hono/deno";
-import type { ComponentType } from "preact";
 import { type Assets, BUILD_DIR } from "./assets.ts";
 import { createErrorResponder } from "./errors.ts";
 import { HttpError } from "./http_error.ts";
 import { mountRoutes } from "./mount.ts";
-import { registerIslands } from "./render.ts";
+import { islandRegistry } from "./render.ts";
 import { createPageRenderer, type PageComponent } from "./rendering.ts";
 import { MethodSafeRouter } from "./router.ts";
 import { securityHeadersFor } from "./security_headers.ts";
@@ -37,9 +36,6 @@ export interface FreshAppOptions<State> {
   before?: (c: HonoContext<any>, next: () => Promise<void>) => Promise<void | Response>;
 }
 
-// deno-lint-ignore no-explicit-any
-type AnyComponent = ComponentType<any>;
-
 const STATE_KEY = "freshState";
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
@@ -47,14 +43,8 @@ const IMMUTABLE = "public, max-age=31536000, immutable";
 export function createFreshApp<State>(options: FreshAppOptions<State>): Hono {
   const modules = options.manifest.routes as Record<string, RouteModule<State>>;
   const pageOf = (file: string) => modules[file]?.default as PageComponent | undefined;
-  registerIslands(
-    Object.fromEntries(
-      Object.entries(options.manifest.islands).map((
-        [name, mod],
-      ) => [name, mod.default as AnyComponent]),
-    ),
-  );
-  const renderPage = createPageRenderer(pageOf("_app.tsx"), options.assets);
+  const islands = islandRegistry(options.manifest.islands);
+  const renderPage = createPageRenderer(pageOf("_app.tsx"), options.assets, islands);
   const respondToError = createErrorResponder<State>({
     notFoundPage: pageOf("_404.tsx"),
     errorPage: pageOf("_error.tsx"),

@@ -1,4 +1,5 @@
 /** HTTP statuses by class, and the error that carries one. */
+import { STATUS_CODES } from "node:http";
 
 // deno-fmt-ignore
 const CLIENT_ERROR_STATUSES = [
@@ -26,6 +27,12 @@ export function isErrorStatus(status: number): status is ErrorStatus {
   return ERROR_STATUSES.has(status);
 }
 
+/** `HttpError`'s options: Fresh 2's `ErrorOptions` (`cause`), plus extra response headers. */
+export interface HttpErrorOptions extends ErrorOptions {
+  /** Extra headers for the error response (for example `Allow` or `WWW-Authenticate`). */
+  headers?: HeadersInit;
+}
+
 /**
  * An error that carries the HTTP status it should be answered with: JSON
  * `{ error: message }` for API requests, the `_error` page (which receives
@@ -34,16 +41,18 @@ export function isErrorStatus(status: number): status is ErrorStatus {
 export class HttpError extends Error {
   /** The HTTP status: 4xx or 5xx. */
   readonly status: ErrorStatus;
-  /** Extra headers for the error response (for example `Allow` or `WWW-Authenticate`). */
+  /** Extra headers for the error response (`options.headers`). */
   readonly headers: HeadersInit | undefined;
 
   /**
    * @param status HTTP status of the response.
-   * @param message Shown to the client as `{ error: message }` or on the error page.
-   * @param headers Extra response headers (Fresh 2 takes `ErrorOptions` here instead).
+   * @param message Shown to the client as `{ error: message }` or on the error page; the
+   *   status text (`Not Found`) when left out.
+   * @param options `cause` (as `ErrorOptions`) and `headers`, extra response headers.
    */
-  constructor(status: ErrorStatus, message: string, headers?: HeadersInit) {
-    super(message);
+  constructor(status: ErrorStatus, message?: string, options?: HttpErrorOptions) {
+    const { headers, ...errorOptions } = options ?? {};
+    super(message ?? STATUS_CODES[status] ?? `HTTP ${status}`, errorOptions);
     this.name = "HttpError";
     this.status = status;
     this.headers = headers;

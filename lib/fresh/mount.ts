@@ -2,6 +2,7 @@
  * Mounting: the manifest's routes on Hono in priority order, each behind the
  * middleware of its folders (outermost first), with the method map, HEAD →
  * GET, 405 with `Allow`, and `page(data)` results rendered as the route's page.
+ * Fresh 2 features the layer lacks are refused first (`unsupported.ts`).
  */
 import type { Context as HonoContext, Hono } from "hono";
 import { RequestContext } from "./context.ts";
@@ -17,6 +18,7 @@ import {
   sortRoutes,
 } from "./route_table.ts";
 import type { HandlerByMethod, Method, Middleware, RouteModule } from "./types.ts";
+import { refuseUnsupported } from "./unsupported.ts";
 
 /** What mounting needs from the application. */
 export interface MountOptions<State> {
@@ -35,6 +37,7 @@ export function mountRoutes<State>(app: Hono, options: MountOptions<State>): voi
   const { modules } = options;
   const middlewareByFolder = new Map<string, Middleware<State>[]>();
   for (const [file, mod] of Object.entries(modules)) {
+    refuseUnsupported(file, mod);
     const folder = middlewareFolder(file);
     if (folder !== null) middlewareByFolder.set(folder, middlewareOf(mod, file));
   }
@@ -103,7 +106,9 @@ function endpointFor<State>(mod: RouteModule<State>, file: string): Endpoint<Sta
   return async (ctx) => {
     const method = ctx.req.method;
     const fn = handlerOf(method) ?? (method === "HEAD" ? methods.GET : undefined);
-    if (!fn) throw new HttpError(405, "Method not allowed", { allow: allowed.join(", ") });
+    if (!fn) {
+      throw new HttpError(405, "Method not allowed", { headers: { allow: allowed.join(", ") } });
+    }
     const res = toResponse(ctx, await fn(ctx));
     return method === "HEAD" && !methods.HEAD ? new Response(null, res) : res;
   };

@@ -24,20 +24,26 @@ type AnyComponent = ComponentType<any>;
 // deno-lint-ignore no-explicit-any
 type AnyVNode = VNode<any>;
 
+/** An application's islands: the name of each island component (one registry per app). */
+export type IslandRegistry = ReadonlyMap<AnyComponent, string>;
+
+/** The registry of a manifest's islands (name → module with the component as default export). */
+export function islandRegistry(islands: Record<string, { default: unknown }>): IslandRegistry {
+  return new Map(
+    Object.entries(islands).map(([name, mod]) => [mod.default as AnyComponent, name]),
+  );
+}
+
 interface RenderPass {
+  islands: IslandRegistry;
   used: Set<string>;
   props: unknown[];
 }
 
-const islandNames = new Map<AnyComponent, string>();
 const InsideIsland = createContext(false);
+/** The document being rendered; rendering is synchronous, so one at a time. */
 let pass: RenderPass | null = null;
 let creatingInner = false;
-
-/** Registers island components by name, so their roots get marked when rendered. */
-export function registerIslands(islands: Record<string, AnyComponent>): void {
-  for (const [name, component] of Object.entries(islands)) islandNames.set(component, name);
-}
 
 function IslandRoot(
   { name, component, props }: { name: string; component: AnyComponent; props: unknown },
@@ -58,7 +64,7 @@ function IslandRoot(
 
 const previousVnodeHook = options.vnode;
 options.vnode = (vnode) => {
-  const name = islandNames.get(vnode.type as AnyComponent);
+  const name = pass?.islands.get(vnode.type as AnyComponent);
   if (name && pass && !creatingInner) {
     const { children: _children, ...props } = vnode.props as Record<string, unknown>;
     vnode.props = { name, component: vnode.type, props } as unknown as typeof vnode.props;
@@ -125,10 +131,10 @@ function withHead(html: string, collected: readonly ComponentChildren[]): string
 /**
  * Renders a vnode tree to a complete HTML document, adding what `<Head>` collected and
  * the built stylesheets before `</head>` and the scripts for the islands it used before
- * `</body>`.
+ * `</body>`. Only components in `islands` are marked as island roots.
  */
-export function renderDocument(tree: VNode, assets: Assets): string {
-  const current: RenderPass = { used: new Set(), props: [] };
+export function renderDocument(tree: VNode, assets: Assets, islands: IslandRegistry): string {
+  const current: RenderPass = { islands, used: new Set(), props: [] };
   const head: ComponentChildren[] = [];
   pass = current;
   collectHeadInto((children) => head.push(children));

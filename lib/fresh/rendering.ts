@@ -1,7 +1,7 @@
 /** Rendering: a page inside `_app`, answered as a full HTML document. */
 import { type ComponentType, h, type VNode } from "preact";
 import type { Assets } from "./assets.ts";
-import { renderDocument } from "./render.ts";
+import { type IslandRegistry, renderDocument } from "./render.ts";
 import type { PageProps } from "./types.ts";
 
 /** A page, `_app`, `_404` or `_error` component. */
@@ -20,8 +20,15 @@ export type PageRenderer = <State>(
 
 const Empty = () => null;
 
-/** The page renderer for an application's `_app` (none: pages are the whole document). */
-export function createPageRenderer(app: PageComponent | undefined, assets: Assets): PageRenderer {
+/**
+ * The page renderer for an application's `_app` (none: pages are the whole
+ * document), assets and islands.
+ */
+export function createPageRenderer(
+  app: PageComponent | undefined,
+  assets: Assets,
+  islands: IslandRegistry,
+): PageRenderer {
   return (page, props, init) => {
     const pageProps = { ...props, Component: Empty };
     const tree =
@@ -30,6 +37,6 @@ export function createPageRenderer(app: PageComponent | undefined, assets: Asset
         : h(page, pageProps)) as VNode;
     const headers = new Headers(init?.headers);
     headers.set("content-type", "text/html; charset=utf-8");
-    return new Response(renderDocument(tree, assets), { ...init, headers });
+    return new Response(renderDocument(tree, assets, islands), { ...init, headers });
   };
 }

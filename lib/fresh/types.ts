@@ -2,8 +2,8 @@
  * The shapes route modules export, as in Fresh 2: `handler` (a method map or
  * one function) returning a `Response` or `page(data)`, a default page
  * component, `_middleware` (a `handler` or default export: one function or an
- * array), `_app`, `_404` and `_error`. Where these differ from Fresh 2, see
- * the list in `mod.ts`.
+ * array), `_app`, `_404` and `_error`. Where these differ from Fresh 2:
+ * docs/fresh_layer.md.
  */
 import type { ComponentType, FunctionComponent, JSX } from "preact";
 import type { RedirectStatus } from "./http_error.ts";
@@ -26,9 +26,9 @@ export interface Context<State> {
   next(): Promise<Response>;
   /**
    * A redirect to a path on this site (default status 302). Relative paths
-   * resolve against the request URL; an address on another origin (absolute,
-   * `//host`, `/\host`) redirects to `/` instead, and repeated slashes are
-   * collapsed, so a redirect can never leave the site.
+   * resolve against the request URL and repeated slashes are collapsed; an
+   * address on another origin (absolute, `//host`, `/\host`) throws, so a
+   * redirect can never leave the site (the request answers 500).
    */
   redirect(pathOrUrl: string, status?: RedirectStatus): Response;
 }

@@ -14,7 +14,7 @@ import { GITHUB_REACTIONS } from "../../format/reactions.ts";
 import { MERGE_METHODS } from "../act.ts";
 import { MAX_REF_LENGTH } from "../ref.ts";
 import { COMMAND_NAME } from "./commands.ts";
-import { MUTE_COMMAND_OPTIONS } from "./mute.ts"; // noise control hook
+import { MUTE_COMMAND_OPTIONS } from "./mute.ts";
 
 type Option = APIApplicationCommandBasicOption;
 
@@ -90,6 +90,6 @@ export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [{
     sub("unsubscribe", "Stop a group posting into this channel (needs Manage Channels)", [
       group("The group's id"),
     ]),
-    ...MUTE_COMMAND_OPTIONS, // noise control hook
+    ...MUTE_COMMAND_OPTIONS,
   ],
 }];

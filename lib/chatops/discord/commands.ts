@@ -29,7 +29,7 @@ import {
   stringOption,
   subcommandOf,
 } from "./interaction.ts";
-import { answerMute, MUTE_SUBCOMMANDS } from "./mute.ts"; // noise control hook
+import { answerMute, MUTE_SUBCOMMANDS } from "./mute.ts";
 import { choices, deferEphemeral, editOriginal, ephemeral } from "./reply.ts";
 
 /** The one command's name. */
@@ -154,7 +154,7 @@ export async function answerCommand(
   const sub = subcommandOf(interaction);
   if (!invoker || interaction.data?.name !== COMMAND_NAME || !sub) return now(ephemeral(UNKNOWN));
   if (MUTE_SUBCOMMANDS.has(sub.name)) {
-    return await answerMute(deps, interaction, sub.name, sub.options); // noise control hook
+    return await answerMute(deps, interaction, sub.name, sub.options);
   }
   switch (sub.name) {
     case "link":

@@ -9,7 +9,7 @@ import { botUsername } from "./bot_name.ts";
 import { type ChatCommand, parseCommand } from "./command.ts";
 import type { TelegramChatContext } from "./context.ts";
 import { isPrivate } from "./place.ts";
-import { MUTE_COMMANDS, muteCommand } from "./mute.ts"; // noise control hook
+import { MUTE_COMMANDS, muteCommand } from "./mute.ts";
 import { REPLY_COMMANDS, replyCommand } from "./replies.ts";
 import { subscribeCommand } from "./subscribe.ts";
 import type { IncomingMessage, UpdateWork } from "./update.ts";
@@ -27,7 +27,7 @@ export const HELP_TEXT = [
   "",
   "/gh subscribe <group>, /gh unsubscribe <group>: let a group post into this chat, or stop " +
   "it (chat administrators who own or administer the group)",
-  "/gh mute author <login>|label <name>|bots, /gh unmute …, /gh filters: what this chat's routes leave out", // noise control hook
+  "/gh mute author <login>|label <name>|bots, /gh unmute …, /gh filters: what this chat's routes leave out",
 ].join("\n");
 
 /** The text shown when a button press cannot be handled. */
@@ -73,7 +73,7 @@ async function handleMessage(ctx: TelegramChatContext, message: IncomingMessage)
     case "unsubscribe":
       return await subscribeCommand(ctx, message, command);
     default:
-      if (MUTE_COMMANDS.has(command.subcommand)) return await muteCommand(ctx, message, command); // noise control hook
+      if (MUTE_COMMANDS.has(command.subcommand)) return await muteCommand(ctx, message, command);
       if (REPLY_COMMANDS.has(command.subcommand)) {
         return await replyCommand(ctx, message, command);
       }
