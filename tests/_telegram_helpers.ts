@@ -5,7 +5,7 @@
 import { completeLinkAsClient } from "./_chat_link_helpers.ts";
 import type { CallbackQuery, Message, Update } from "@grammyjs/types";
 import { updatesHandled } from "../lib/chatops/telegram/webhook.ts";
-import { subjectTag } from "../lib/chatops/subject.ts";
+import { subjectTag } from "../lib/format/subject.ts";
 import { getGroup, putGroup } from "../lib/store/groups.ts";
 import { type MessageSubject, saveMessageRef } from "../lib/store/message_refs.ts";
 import { startTestApp, type TestApp } from "./_helpers.ts";

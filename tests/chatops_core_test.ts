@@ -5,10 +5,11 @@
 import assert from "node:assert/strict";
 import { actAsLinkedUser, parseMergeMethod } from "../lib/chatops/act.ts";
 import { parseReaction } from "../lib/chatops/reactions.ts";
-import { parseRef, refText } from "../lib/chatops/ref.ts";
+import { parseRef, refText } from "../lib/format/issue_ref.ts";
 import { subscribeChat, unsubscribeChat } from "../lib/chatops/subscribe.ts";
-import { subjectOfPayload } from "../lib/chatops/subject.ts";
-import { sentMessageRef } from "../lib/chatops/tracking.ts";
+import { subjectOfPayload } from "../lib/format/subject.ts";
+import { sentMessageRef } from "../lib/delivery/tracking.ts";
+import { createAdapters } from "../lib/delivery/adapters.ts";
 import { getAllowedTargets } from "../lib/store/allowed_targets.ts";
 import { listAuditEntries } from "../lib/store/audit.ts";
 import { saveEvent } from "../lib/store/events.ts";
@@ -292,16 +293,21 @@ Deno.test("tracking: a sent pull request notification is recorded with its place
     createdAt: 1,
     updatedAt: 1,
   };
-  assert.equal(await sentMessageRef(kv, { ...log, status: "failed" }), null);
+  const adapters = createAdapters(testConfig());
+  const adapterOf = (platform: string) => adapters.get(platform)!;
+  assert.equal(
+    await sentMessageRef(kv, { ...log, status: "failed" }, adapterOf("discord")),
+    null,
+  );
   await putGroup(kv, { ...ALPHA, owners: ["octo-org"] });
-  const discord = await sentMessageRef(kv, log);
+  const discord = await sentMessageRef(kv, log, adapterOf("discord"));
   assert.deepEqual(discord?.place, { platform: "discord", chatId: "701", messageId: "9001" });
   const telegram = await sentMessageRef(kv, {
     ...log,
     platform: "telegram",
     target: { platform: "telegram", chatId: "-100333", topicId: 9 },
     messageId: "42",
-  });
+  }, adapterOf("telegram"));
   assert.deepEqual(telegram?.place, { platform: "telegram", chatId: "-100333", messageId: "42" });
   assert.equal(telegram?.subject.number, 42);
   assert.deepEqual(discord?.subject, {

@@ -6,7 +6,7 @@
  */
 import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
-import { subjectTag } from "../lib/chatops/subject.ts";
+import { subjectTag } from "../lib/format/subject.ts";
 import { utf8 } from "../lib/encoding.ts";
 import { getGroup, putGroup } from "../lib/store/groups.ts";
 import { interactionIdKey } from "../lib/store/interaction_ids.ts";

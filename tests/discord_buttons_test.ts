@@ -7,7 +7,7 @@
 import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { readGroupEntry } from "../lib/store/group_set.ts";
-import { subjectTag } from "../lib/chatops/subject.ts";
+import { subjectTag } from "../lib/format/subject.ts";
 import { getGroup, putGroup } from "../lib/store/groups.ts";
 import { getMessageRef, saveMessageRef } from "../lib/store/message_refs.ts";
 import type { Route } from "../lib/types.ts";

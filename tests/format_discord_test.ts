@@ -1,12 +1,7 @@
 /** Discord rendering: embed mapping, mention control, markdown escaping and every limit. */
 import assert from "node:assert/strict";
 import type { APIEmbed } from "discord-api-types/v10";
-import {
-  DISCORD_LIMITS,
-  discordChannelFor,
-  renderDiscord,
-  renderMarkdown,
-} from "../lib/format/discord.ts";
+import { DISCORD_LIMITS, renderDiscord, renderMarkdown } from "../lib/format/discord.ts";
 import { bold, code, field, line, link, type Message, quote, text } from "../lib/format/message.ts";
 import { fixture, format, hasLoneSurrogate } from "./_format_helpers.ts";
 
@@ -189,9 +184,4 @@ Deno.test("cuts never split a surrogate pair", () => {
   assert.ok(!hasLoneSurrogate(embed.title ?? ""));
   assert.ok(!hasLoneSurrogate(embed.description ?? ""));
   assert.ok((embed.title ?? "").length <= DISCORD_LIMITS.title);
-});
-
-Deno.test("a Discord target posts into its thread when it names one", () => {
-  assert.equal(discordChannelFor({ platform: "discord", channelId: "1" }), "1");
-  assert.equal(discordChannelFor({ platform: "discord", channelId: "1", threadId: "2" }), "2");
 });

@@ -5,7 +5,7 @@ import {
   reactionKeyboard,
   telegramKeyboard,
 } from "../lib/format/telegram.ts";
-import { subjectTag } from "../lib/chatops/subject.ts";
+import { subjectTag } from "../lib/format/subject.ts";
 import {
   buttonUpdate,
   GROUP,

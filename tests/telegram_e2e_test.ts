@@ -3,7 +3,7 @@
  * message is remembered, and a linked user merges and comments from the chat.
  */
 import assert from "node:assert/strict";
-import { subjectTag } from "../lib/chatops/subject.ts";
+import { subjectTag } from "../lib/format/subject.ts";
 import { telegramKeyboard } from "../lib/format/telegram.ts";
 import { readGroupEntry } from "../lib/store/group_set.ts";
 import { getGroup, putGroup } from "../lib/store/groups.ts";

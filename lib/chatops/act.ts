@@ -17,7 +17,7 @@ import {
 import type { GitHubCaller } from "../github/client.ts";
 import type { Logger } from "../log.ts";
 import { type Reaction, REACTION_EMOJI } from "./reactions.ts";
-import { type IssueRef, refText } from "./ref.ts";
+import { type IssueRef, refText } from "../format/issue_ref.ts";
 
 /** How a pull request is merged. */
 export type MergeMethod = "merge" | "squash" | "rebase";

@@ -21,8 +21,9 @@ import { getGroup, listGroups } from "../store/groups.ts";
 import { type MessageRef, recentMessageRefs } from "../store/message_refs.ts";
 import { getGroupRoutes, getRoutes } from "../store/routes.ts";
 import { type TargetRef, targetRefKey } from "../target_ref.ts";
-import type { ForgeEvent, Group, Platform, Route } from "../types.ts";
-import { type IssueRef, refText } from "./ref.ts";
+import type { Group, Platform, Route } from "../types.ts";
+import { type IssueRef, refText } from "../format/issue_ref.ts";
+import { ownersName } from "../delivery/group_binding.ts";
 
 /** Where a chat action is asked: the chat routes know, and the ids notifications are kept by. */
 export interface ChatPlace {
@@ -40,29 +41,6 @@ export type ActionSubject =
 
 /** Notifications of a chat read for evidence of a repository's binding. */
 const EVIDENCE_LIMIT = 100;
-
-function ownerOf(repository: string): string {
-  return repository.slice(0, repository.indexOf("/")).toLowerCase();
-}
-
-/** Whether the group's `owners` (set by a super admin) names the repository's owner. */
-function ownersName(group: Group, repository: string): boolean {
-  const owner = ownerOf(repository);
-  return (group.owners ?? []).some((name) => name.toLowerCase() === owner);
-}
-
-/**
- * Whether `event` about `repository` reached `group` through a binding nobody in the group can
- * forge: the global ingress (signed with the instance's secret) carrying the group's
- * installation, or the group's `owners` naming the repository's owner. A group's own ingress is
- * signed with the group's secret, so its `installation` proves nothing.
- */
-export function eventBoundToGroup(event: ForgeEvent, group: Group, repository: string): boolean {
-  if (ownersName(group, repository)) return true;
-  const installation = event.payload.installation as { id?: unknown } | null | undefined;
-  return event.scope.type === "global" && group.installationId !== undefined &&
-    installation?.id === group.installationId;
-}
 
 /** Whether a notification the group sent about `repository` may still be acted on. */
 function stillBound(group: Group, repository: string): boolean {

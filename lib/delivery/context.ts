@@ -1,10 +1,10 @@
-/** What the delivery handlers share: storage, routes, senders, policy and clock. */
+/** What the delivery handlers share: storage, routes, platform adapters, policy and clock. */
 import type { Kv } from "../store/backend/types.ts";
 import type { Logger } from "../log.ts";
+import type { Adapters } from "./adapters.ts";
 import type { ChatButtons } from "./render.ts";
 import type { RateLimitBound } from "./retry_policy.ts";
 import type { RouteCache } from "./route_cache.ts";
-import type { PlatformSender } from "./senders.ts";
 import type { TargetGuard } from "./target_guard.ts";
 
 /** The delivery worker's services and settings. */
@@ -12,7 +12,8 @@ export interface DeliveryContext {
   kv: Kv;
   log: Logger;
   routes: RouteCache;
-  senders: Record<string, PlatformSender>;
+  /** One adapter per platform: every chat call goes through one (`chat_calls.ts`). */
+  adapters: Adapters;
   /** Target ownership, checked before each attempt. */
   targets: TargetGuard;
   /** Waits before each retry of a network error, timeout or 5xx. */

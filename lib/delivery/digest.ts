@@ -3,18 +3,20 @@
  * the lane's open window for the route: the first `threshold` units of a burst window are sent
  * as usual, the others are gathered into the window's digest. The digest message is posted by
  * the first gathered unit, edited as more arrive (at most once per {@link EDIT_INTERVAL_MS}),
- * and given its final count by the closing job when the window ends. Quiet-hours digests are
- * posted only when the hours end. All of it runs in the lane, one unit at a time, and every
- * step is a checked KV commit, so a unit tried again neither counts twice nor posts twice.
- * Every post and edit of a digest goes through the target guard (`noise_platform.ts`): a digest
+ * and given its final count when the window ends (the closing job puts the close in the lane,
+ * `digest_close.ts`). Quiet-hours digests are posted only when the hours end. All of it runs in
+ * the lane, one step at a time, each platform call reserved from the rate limiter
+ * (`chat_calls.ts`), and every step is a checked KV commit, so a unit tried again neither
+ * counts twice nor posts twice.
+ * Every post and edit of a digest goes through the target guard (`throughGuard`): a digest
  * whose target its group lost (or whose group was deleted) sends nothing, and the refusal is
  * logged (and recorded in the send log of the unit whose attempt it was). A digest belongs to
  * the group's internal id: a group that takes a deleted group's id opens its own windows.
  */
 import type { Kv, KvEntry } from "../store/backend/types.ts";
 import { sha256Hex } from "../crypto.ts";
-import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
+import { editAsSendResult } from "../platform/edit_result.ts";
 import type { SendResult } from "../platform/send_result.ts";
 import {
   commitJoin,
@@ -30,17 +32,16 @@ import {
 import { readGroupEntry } from "../store/group_set.ts";
 import { historyIdOf, type SendLog } from "../store/send_logs.ts";
 import { laneKeyFor } from "../target_ref.ts";
-import type { Route, Target } from "../types.ts";
+import type { Route } from "../types.ts";
+import type { ChatCalls } from "./chat_calls.ts";
 import { renderDigest } from "./digest_message.ts";
+import type { QuietPeriod } from "./quiet_hours.ts";
 import {
   asSendResult,
-  editMessage,
   type GuardedResult,
-  postMessage,
+  type TargetGuard,
   throughGuard,
-} from "./noise_platform.ts";
-import type { QuietPeriod } from "./quiet_hours.ts";
-import type { TargetGuard } from "./target_guard.ts";
+} from "./target_guard.ts";
 
 /** A digest message is edited at most this often while its window is open. */
 export const EDIT_INTERVAL_MS = 2_000;
@@ -49,7 +50,6 @@ const ATTEMPTS = 10;
 /** What noise control needs from the delivery worker. */
 export interface NoiseDeps {
   kv: Kv;
-  config: Config;
   log: Logger;
   /** Target ownership: every platform call of noise control is checked by it first. */
   targets: TargetGuard;
@@ -163,9 +163,6 @@ function shown(messageId: string | undefined, count: number, now: number) {
   });
 }
 
-/** How a gathered unit posts a digest from its lane: through the lane's own sender. */
-export type LanePost = (id: string, target: Target, body: unknown) => Promise<SendResult>;
-
 /** Logs a digest call the target guard refused; nothing was sent. */
 function noteRefusal(deps: NoiseDeps, digest: DigestRecord, error: string) {
   deps.log.warn("digest not sent", {
@@ -191,7 +188,7 @@ function unitResult(deps: NoiseDeps, digest: DigestRecord, result: GuardedResult
 export async function syncDigest(
   deps: NoiseDeps,
   digestId: string,
-  post: LanePost,
+  calls: ChatCalls,
 ): Promise<SendResult> {
   const entry = await getDigestEntry(deps.kv, digestId);
   const digest = entry.value;
@@ -208,7 +205,7 @@ export async function syncDigest(
       await throughGuard(
         deps.targets,
         owner,
-        () => post(digest.id, digest.target, renderDigest(digest)),
+        () => calls.post(digest.target, renderDigest(digest), digest.id),
       ),
     );
     if (result.kind !== "sent") return result;
@@ -221,11 +218,26 @@ export async function syncDigest(
   const result = unitResult(
     deps,
     digest,
-    await editMessage(deps, owner, digest.messageId, renderDigest(digest)),
+    await editDigest(deps.targets, calls, digest, digest.messageId, renderDigest(digest)),
   );
   if (result.kind !== "sent") return result;
   await patchDigest(deps, digestId, shown(undefined, digest.count, now));
   return { kind: "sent", httpStatus: result.httpStatus, messageId: digest.messageId, digestId };
+}
+
+/** Replaces the digest's message `messageId` with `body`, through the guard and the limiter. */
+async function editDigest(
+  targets: TargetGuard,
+  calls: ChatCalls,
+  digest: DigestRecord,
+  messageId: string,
+  body: unknown,
+): Promise<GuardedResult> {
+  return await throughGuard(
+    targets,
+    digest,
+    async () => editAsSendResult(await calls.edit(digest.target, messageId, body)),
+  );
 }
 
 const GROUP_REPLACED = "the group that opened this digest was deleted";
@@ -241,47 +253,73 @@ async function openedByCurrentGroup(kv: Kv, digest: DigestRecord): Promise<boole
 }
 
 /**
- * The closing job of a digest: once its window has ended, the message is written with the
- * final count (a quiet-hours digest is posted now), and the digest is marked closed. A job
- * that comes early is queued again for the rest of the window; a platform failure throws, so
- * the queue tries again. A digest the target guard refuses is closed unsent, and logged.
+ * The digest whose close is due, or null: when there is nothing to close, or when its window
+ * has not ended yet (then its closing job is queued again for the rest of the window).
  */
-export async function closeDigest(deps: NoiseDeps, digestId: string): Promise<void> {
-  const entry = await getDigestEntry(deps.kv, digestId);
-  const digest = entry.value;
-  if (!digest || digest.closed) return;
+export async function dueForClose(deps: NoiseDeps, digestId: string): Promise<DigestRecord | null> {
+  const digest = (await getDigestEntry(deps.kv, digestId)).value;
+  if (!digest || digest.closed) return null;
   const now = deps.now();
   if (now < digest.closesAt) {
     await requeueDigestClose(deps.kv, digestId, digest.closesAt - now);
-    return;
+    return null;
   }
+  return digest;
+}
+
+/**
+ * Closes a digest from its lane once {@link dueForClose} said its window has ended: the message is written with the
+ * final count (a quiet-hours digest is posted now) through `calls`, and the digest is marked
+ * closed. Answers the platform's answer when the close must be tried again (a network error, a
+ * 5xx, a rate limit), else null. A digest the target guard refuses is closed unsent, and logged.
+ */
+export async function closeDigest(
+  deps: NoiseDeps,
+  digestId: string,
+  calls: (digest: DigestRecord) => ChatCalls | null,
+): Promise<Extract<SendResult, { kind: "rate_limited" | "retryable" }> | null> {
+  const entry = await getDigestEntry(deps.kv, digestId);
+  const digest = entry.value;
+  if (!digest || digest.closed) return null;
+  const now = deps.now();
+  const closeUnsent = (reason: string) => {
+    noteRefusal(deps, digest, reason);
+    return patchDigest(deps, digestId, (current) => ({ ...current, closed: true }));
+  };
   if (digest.count === 0) {
     await patchDigest(deps, digestId, (current) => ({ ...current, closed: true }));
-    return;
+    return null;
   }
   if (!await openedByCurrentGroup(deps.kv, digest)) {
-    noteRefusal(deps, digest, GROUP_REPLACED);
-    await patchDigest(deps, digestId, (current) => ({ ...current, closed: true }));
-    return;
+    await closeUnsent(GROUP_REPLACED);
+    return null;
+  }
+  const through = calls(digest);
+  if (!through) {
+    await closeUnsent(`unknown platform "${digest.target.platform}"`);
+    return null;
   }
   const final: DigestRecord = { ...digest, closed: true };
-  const owner = { groupId: digest.groupId, target: digest.target };
   const result = digest.messageId === undefined
-    ? await postMessage(deps, owner, digest.id, renderDigest(final))
-    : await editMessage(deps, owner, digest.messageId, renderDigest(final));
+    ? await throughGuard(
+      deps.targets,
+      digest,
+      () => through.post(digest.target, renderDigest(final), digest.id),
+    )
+    : await editDigest(deps.targets, through, digest, digest.messageId, renderDigest(final));
   if (result.kind === "refused") {
-    noteRefusal(deps, digest, result.error);
-    await patchDigest(deps, digestId, (current) => ({ ...current, closed: true }));
-    return;
+    await closeUnsent(result.error);
+    return null;
   }
   if (result.kind === "rejected") {
     deps.log.warn("digest not closed", { digestId, error: result.error });
   } else if (result.kind !== "sent") {
-    throw new Error(`closing digest ${digestId}: ${result.error}`);
+    return result;
   }
   const messageId = result.kind === "sent" ? result.messageId : undefined;
   await patchDigest(deps, digestId, (current) => ({
     ...shown(messageId, digest.count, now)(current),
     closed: true,
   }));
+  return null;
 }

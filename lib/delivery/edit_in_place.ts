@@ -8,24 +8,26 @@
  * message recorded for (its group's internal id, place, key) or posts one and records it, so a
  * group never edits another group's message. Units of one target run in
  * order in its lane, so an edit never overtakes the post it edits, and each platform call is
- * paced like a send. A message that is gone (or may not be edited) is posted anew.
+ * reserved from the rate limiter like a send (`chat_calls.ts`). A message that is gone (or may not be edited) is posted anew.
  */
 import { sha256Hex } from "../crypto.ts";
 import type { Message } from "../format/message.ts";
 import type { MentionedUsers } from "../format/mentions.ts";
 import type { SendResult } from "../platform/send_result.ts";
 import {
-  getProgressMessage,
-  type ProgressPlace,
-  saveFirstProgressMessage,
-  saveProgressMessage,
-} from "../store/progress_messages.ts";
+  getSubjectMessage,
+  IN_PLACE_LIFETIME_MS,
+  saveFirstSubjectMessage,
+  saveSubjectMessage,
+  type SubjectPlace,
+} from "../store/subject_messages.ts";
 import { historyIdOf, type SendLog } from "../store/send_logs.ts";
 import type { ForgeEvent, Route, Target } from "../types.ts";
-import { subjectOfPayload } from "../chatops/subject.ts";
+import { subjectOfPayload } from "../format/subject.ts";
+import type { ChatCalls } from "./chat_calls.ts";
 import type { DeliveryContext } from "./context.ts";
+import { sendUnit } from "./noise.ts";
 import { ALL_BUTTONS, type ChatButtons, renderFor } from "./render.ts";
-import type { PlatformSender } from "./senders.ts";
 
 /**
  * How a unit uses its subject's message: `progress` edits it (or posts it), `card` posts and
@@ -193,24 +195,17 @@ function isInPlaceBody(body: unknown): body is InPlaceBody {
 
 /**
  * Where the unit's message of subject `key` is recorded: under its group's internal id, in its
- * target's place (a Discord channel or thread, a Telegram chat and topic).
+ * target's place as the platform keeps subjects apart (a Discord channel or thread, a Telegram
+ * chat and topic).
  */
-function placeOf(log: SendLog, key: string): ProgressPlace {
-  const target = log.target;
-  const groupInternalId = historyIdOf(log);
-  return target.platform === "discord"
-    ? {
-      groupInternalId,
-      platform: "discord",
-      place: target.threadId ?? target.channelId,
-      subjectKey: key,
-    }
-    : {
-      groupInternalId,
-      platform: "telegram",
-      place: target.topicId === undefined ? target.chatId : `${target.chatId}:${target.topicId}`,
-      subjectKey: key,
-    };
+function placeOf(calls: ChatCalls, log: SendLog, key: string): SubjectPlace {
+  return {
+    use: "in_place",
+    groupInternalId: historyIdOf(log),
+    platform: log.platform,
+    place: calls.adapter.placeOf(log.target),
+    subjectKey: key,
+  };
 }
 
 /**
@@ -220,20 +215,29 @@ function placeOf(log: SendLog, key: string): ProgressPlace {
  */
 export async function sendOrEdit(
   ctx: DeliveryContext,
-  sender: PlatformSender,
+  calls: ChatCalls,
   log: SendLog,
   body: unknown,
 ): Promise<InPlaceResult> {
-  if (!isInPlaceBody(body)) return await sender.send(log.id, log.target, body, log);
-  const at = placeOf(log, body.inPlace.key);
-  const recorded = await getProgressMessage(ctx.kv, at);
+  if (!isInPlaceBody(body)) return await sendUnit(ctx, calls, log, body);
+  const at = placeOf(calls, log, body.inPlace.key);
+  const recorded = await getSubjectMessage(ctx.kv, at, IN_PLACE_LIFETIME_MS);
+  /** Records `messageId` as the subject's message, as edited by this unit when `edited`. */
+  const record = (messageId: string, edited: boolean, shows?: number) =>
+    saveSubjectMessage(ctx.kv, at, {
+      messageId,
+      ...(edited ? { editedBy: log.id } : {}),
+      ...(shows === undefined ? {} : { stage: shows }),
+      updatedAt: ctx.now(),
+    }, IN_PLACE_LIFETIME_MS);
   const { stage } = body.inPlace;
   const post = async (): Promise<InPlaceResult> => {
-    const posted = await sender.send(log.id, log.target, body.message, log);
+    const posted = await sendUnit(ctx, calls, log, body.message);
     if (posted.kind === "sent" && posted.messageId) {
       if (body.inPlace.mode === "card") {
-        await saveFirstProgressMessage(ctx.kv, at, posted.messageId, ctx.now());
-      } else await saveProgressMessage(ctx.kv, at, posted.messageId, ctx.now(), log.id, stage);
+        const first = { messageId: posted.messageId, updatedAt: ctx.now() };
+        await saveFirstSubjectMessage(ctx.kv, at, first, IN_PLACE_LIFETIME_MS);
+      } else await record(posted.messageId, true, stage);
     }
     return posted;
   };
@@ -243,45 +247,38 @@ export async function sendOrEdit(
       // A late event (GitHub does not promise order): the message already shows a later stage.
       return { kind: "sent", httpStatus: 200, messageId: recorded.messageId, skippedAsOlder: true };
     }
-    const edited = await sender.edit(log.target, recorded.messageId, body.message);
+    const edited = await calls.edit(log.target, recorded.messageId, body.message);
     if (edited.kind === "gone" || edited.kind === "rejected") return await post();
     if (edited.kind !== "sent") return edited;
     if (stage !== undefined && stage !== recorded.stage) {
-      await saveProgressMessage(ctx.kv, at, recorded.messageId, ctx.now(), log.id, stage);
+      await record(recorded.messageId, true, stage);
     }
     return { ...edited, messageId: recorded.messageId, editedMessageId: recorded.messageId };
   }
-  return await updateCard(ctx, sender, log, body, at, recorded, post);
+  const recordEdit = () => record(recorded.messageId, true);
+  return await updateCard(ctx, calls, log, body, recorded, recordEdit, post);
 }
 
-/** Edits the card (once per unit, even across retries), then posts the notice. */
+/**
+ * Edits the card (once per unit, even across retries), then posts the notice; the notice's
+ * call reserves its own turn from the rate limiter (`chat_calls.ts`).
+ */
 async function updateCard(
   ctx: DeliveryContext,
-  sender: PlatformSender,
+  calls: ChatCalls,
   log: SendLog,
   body: InPlaceBody,
-  at: ProgressPlace,
   recorded: { messageId: string; editedBy?: string },
+  recordEdit: () => Promise<void>,
   post: () => Promise<InPlaceResult>,
 ): Promise<InPlaceResult> {
   if (recorded.editedBy !== log.id) {
-    const edited = await sender.edit(log.target, recorded.messageId, body.message);
+    const edited = await calls.edit(log.target, recorded.messageId, body.message);
     if (edited.kind === "gone" || edited.kind === "rejected") return await post();
     if (edited.kind !== "sent") return edited;
-    await saveProgressMessage(ctx.kv, at, recorded.messageId, ctx.now(), log.id);
-    const reservation = sender.reserve(log.target, ctx.maxSleepMs);
-    if (!reservation.granted) {
-      return {
-        kind: "rate_limited",
-        httpStatus: 429,
-        retryAfterMs: reservation.waitMs,
-        global: false,
-        error: "card edited; waiting for the rate limit to post the notice",
-      };
-    }
-    if (reservation.waitMs > 0) await ctx.sleep(reservation.waitMs);
+    await recordEdit();
   }
-  const notice = await sender.send(log.id, log.target, body.notice ?? body.message, log);
+  const notice = await sendUnit(ctx, calls, log, body.notice ?? body.message);
   return notice.kind === "sent" ? { ...notice, editedMessageId: recorded.messageId } : notice;
 }
 

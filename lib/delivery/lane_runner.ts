@@ -4,7 +4,8 @@
  * must wait (a rate limit, a retry backoff, an older event still being fanned
  * out). The lane scheduler (lane_scheduler.ts) holds the lane and runs steps.
  * Before each attempt the target guard checks that the unit's group may still
- * post there; a unit it refuses ends `dead` unsent.
+ * post there; a unit it refuses ends `dead` unsent. A head entry that closes a digest
+ * (`digest_close.ts`) is worked in its turn like a unit.
  *
  * One commit per message when the lane flows: while a unit's call is in flight
  * the next unit is read, and if it may go at once (order gate clear, target
@@ -34,13 +35,15 @@ import {
   type UnitToMark,
 } from "../store/units.ts";
 import type { Target } from "../types.ts";
-import { sentMessageRef } from "../chatops/tracking.ts";
+import type { PlatformAdapter } from "../platform/adapter.ts";
+import { sentMessageRef } from "./tracking.ts";
+import { chatCalls } from "./chat_calls.ts";
+import { digestClosedBy, stepDigestClose } from "./digest_close.ts";
 import { noteEdit, sendOrEdit } from "./edit_in_place.ts";
 import type { DeliveryContext } from "./context.ts";
 import { mustWaitForOlderEvents, ORDER_POLL_MS } from "./order_gate.ts";
 import { decide, type RetryDecision } from "./retry_policy.ts";
 import type { SendResult } from "../platform/send_result.ts";
-import type { PlatformSender } from "./senders.ts";
 import { retryTransient } from "../store/transient.ts";
 
 /** A lane as its current holder sees it. */
@@ -64,6 +67,8 @@ export interface HeldLane {
   clearedAt?: number;
   /** The head unit when the previous outcome's commit already marked it as sending. */
   marked?: MarkedUnit;
+  /** Told each entry that is no unit (a digest's close) once it was worked. */
+  worked?: (entryId: string) => void;
 }
 
 /** A unit marked as sending, ready for its call. */
@@ -71,7 +76,7 @@ interface MarkedUnit {
   /** Its send log as marked. */
   log: KvEntry<SendLog>;
   body: unknown;
-  sender: PlatformSender;
+  adapter: PlatformAdapter;
   /** When its call may leave (its reservation). */
   sendAt: number;
 }
@@ -111,7 +116,7 @@ function outcomeLog(
   if (result.httpStatus !== undefined) next.httpStatus = result.httpStatus;
   if (result.kind === "sent") {
     if (result.messageId !== undefined) next.messageId = result.messageId;
-    if (result.digestId !== undefined) next.digestId = result.digestId; // noise control hook
+    if (result.digestId !== undefined) next.digestId = result.digestId;
   } else {
     next.error = decision.reason === undefined
       ? result.error
@@ -124,8 +129,7 @@ function outcomeLog(
 /** The rate-limit state of the lane's target, to leave for its next owner. */
 export function paceOfLane(ctx: DeliveryContext, held: HeldLane): StoredPace | null {
   if (!held.target) return null;
-  const sender = ctx.senders[held.target.platform] as PlatformSender | undefined;
-  const pace = sender?.paceOf(held.target);
+  const pace = ctx.adapters.get(held.target.platform)?.paceOf(held.target);
   return pace ? { value: pace, until: paceEnd(pace) } : null;
 }
 
@@ -173,7 +177,8 @@ async function settle(
     kept.rateLimitedSince = decision.rateLimitedSince;
   }
   // Buttons and replies find the message once the outcome is logged: it is written with it.
-  const messageRef = await sentMessageRef(ctx.kv, next, ctx.log) ?? undefined;
+  const adapter = ctx.adapters.get(next.platform);
+  const messageRef = adapter && await sentMessageRef(ctx.kv, next, adapter, ctx.log) || undefined;
   // Nothing about the next unit may keep this outcome from being recorded.
   const ready = next.status !== "retrying" && upcoming
     ? await readyToGo(ctx, held, await upcoming).catch(() => null)
@@ -188,7 +193,7 @@ async function settle(
       }),
   );
   if (ready && marked) {
-    held.marked = { log: marked, body: ready.body, sender: ready.sender, sendAt: ready.sendAt };
+    held.marked = { log: marked, body: ready.body, adapter: ready.adapter, sendAt: ready.sendAt };
   } else if (ready) {
     ctx.targets.forget(ready.unit.basis.groupId); // the list it was judged on may have changed
   }
@@ -217,21 +222,21 @@ async function readyToGo(
   ctx: DeliveryContext,
   held: HeldLane,
   read: StoredUnit | null,
-): Promise<{ unit: UnitToMark; body: unknown; sender: PlatformSender; sendAt: number } | null> {
+): Promise<{ unit: UnitToMark; body: unknown; adapter: PlatformAdapter; sendAt: number } | null> {
   const log = read?.log;
   if (!log || log.value.status !== "retrying" || read.body === null) return null;
   if (log.value.id !== held.ahead[1]?.value.logId) return null;
-  const sender = ctx.senders[log.value.platform] as PlatformSender | undefined;
-  if (!sender || sender.unavailable() !== null) return null;
+  const adapter = ctx.adapters.get(log.value.platform);
+  if (!adapter || adapter.unavailable() !== null) return null;
   if (!gateClear(ctx, held, log.value.eventId)) return null;
   const verdict = await ctx.targets.check(log.value);
   if (verdict.kind !== "allowed") return null;
-  const reservation = sender.reserve(log.value.target, ctx.maxSleepMs);
+  const reservation = adapter.reserve(log.value.target, ctx.maxSleepMs);
   if (!reservation.granted) return null;
   return {
     unit: { run: held.run, log, basis: verdict.basis },
     body: read.body,
-    sender,
+    adapter,
     sendAt: ctx.now() + reservation.waitMs,
   };
 }
@@ -326,21 +331,23 @@ async function stepHead(ctx: DeliveryContext, held: HeldLane): Promise<Step> {
   const marked = held.marked;
   held.marked = undefined;
   if (marked?.log.value.id === head.value.logId) return await sendMarked(ctx, held, head, marked);
+  const closing = digestClosedBy(head.value.logId);
+  if (closing !== null) return await stepDigestClose(ctx, held, head, closing);
   const { log, body } = await getUnit(ctx.kv, head.value.logId);
   if (!log || log.value.status !== "retrying") {
     await dropLaneEntry(ctx.kv, head);
     return { kind: "next" };
   }
-  const sender = ctx.senders[log.value.platform] as PlatformSender | undefined;
-  if (!sender) {
+  const adapter = ctx.adapters.get(log.value.platform);
+  if (!adapter) {
     await endWithoutSending(ctx, lane, log, head.value, `unknown platform "${log.value.platform}"`);
     return { kind: "next" };
   }
   if (!held.target) {
     held.target = log.value.target;
-    if (held.inherited) sender.adopt(held.target, held.inherited);
+    if (held.inherited) adapter.adopt(held.target, held.inherited);
   }
-  const blocked = sender.unavailable() ??
+  const blocked = adapter.unavailable() ??
     (body === null ? "the rendered message has expired" : null);
   if (blocked) {
     await endWithoutSending(ctx, lane, log, head.value, blocked);
@@ -359,7 +366,7 @@ async function stepHead(ctx: DeliveryContext, held: HeldLane): Promise<Step> {
   }
   // Not yet: come back one longest sleep early, so that reading and marking the unit happen
   // inside that sleep and the call still leaves at its reserved time.
-  const reservation = sender.reserve(log.value.target, ctx.maxSleepMs);
+  const reservation = adapter.reserve(log.value.target, ctx.maxSleepMs);
   if (!reservation.granted) {
     return { kind: "wait", delayMs: Math.max(0, reservation.waitMs - ctx.maxSleepMs) };
   }
@@ -371,7 +378,7 @@ async function stepHead(ctx: DeliveryContext, held: HeldLane): Promise<Step> {
     const owned = await stillOwned(ctx, held);
     return owned.kind === "next" ? { kind: "wait", delayMs: 0 } : owned;
   }
-  return await sendMarked(ctx, held, head, { log: sending, body, sender, sendAt });
+  return await sendMarked(ctx, held, head, { log: sending, body, adapter, sendAt });
 }
 
 /** Makes the call of a unit marked as sending (at its reserved time) and records its outcome. */
@@ -385,6 +392,8 @@ async function sendMarked(
   const upcoming = held.ahead.length > 1 ? readNext(ctx, held) : null;
   const left = unit.sendAt - ctx.now();
   if (left > 0) await ctx.sleep(left);
-  const result = await sendOrEdit(ctx, unit.sender, unit.log.value, unit.body); // edit in place, else send
+  // The lane reserved the unit's first call; any further one reserves its own.
+  const calls = chatCalls(ctx, unit.adapter, true);
+  const result = await sendOrEdit(ctx, calls, unit.log.value, unit.body);
   return await settle(ctx, held, unit.log, head.value, result, upcoming);
 }

@@ -34,6 +34,8 @@ export class LaneScheduler {
   readonly #wakers = new Set<() => void>();
   /** Wakers of lanes waiting for an older event's fan-out. */
   readonly #orderWakers = new Set<() => void>();
+  /** Who waits for an entry that is no unit (a digest's close) to be worked, by entry id. */
+  readonly #entryWaiters = new Map<string, () => void>();
   #stopping = false;
 
   /** A scheduler working with `ctx`. */
@@ -67,6 +69,7 @@ export class LaneScheduler {
       inherited,
       ahead: [],
       aheadReadAt: 0,
+      worked: (entryId) => this.#entryWaiters.get(entryId)?.(),
     };
     // A lane taken again while this instance still works it (its lease looked expired, e.g.
     // after a clock jump) starts once the earlier run has ended, never beside it.
@@ -85,6 +88,22 @@ export class LaneScheduler {
    */
   fanOutDone(): void {
     for (const wake of this.#orderWakers) wake();
+  }
+
+  /**
+   * Resolves once a lane held here has worked the entry `entryId`, or after `boundMs` (it may
+   * be worked by another instance, or later).
+   */
+  worked(entryId: string, boundMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#entryWaiters.delete(entryId);
+        resolve();
+      };
+      const timer = setTimeout(done, boundMs);
+      this.#entryWaiters.set(entryId, done);
+    });
   }
 
   /** Passes every held lane on (due when it would have gone on here) and waits for them. */

@@ -1,25 +1,25 @@
 /**
- * Noise control in delivery (docs/noise.md): the platform senders wrapped so that a unit of a
- * route with `quietHours`, `digest` or `threads` is held, gathered into a digest, or sent into
- * its subject's thread, instead of being posted as one more message. Units of other routes go
- * straight to the platform. Everything happens at the unit's turn in its lane, so order and the
- * lane's rate limits hold; the unit's send log records the digest it went into (`digestId`).
+ * Sending a unit's message, with noise control (docs/noise.md): a unit of a route with
+ * `quietHours`, `digest` or `threads` is held, gathered into a digest, or sent into its
+ * subject's thread, instead of being posted as one more message. Units of other routes are
+ * posted as they are. Everything happens at the unit's turn in its lane, every call through the
+ * rate limiter (`chat_calls.ts`); the unit's send log records the digest it went into
+ * (`digestId`).
  */
 import { compile } from "../filter/compile.ts";
 import { formatEvent } from "../format/mod.ts";
 import type { SendResult } from "../platform/send_result.ts";
-import { type DigestItem, getDigestMember, isDigestCloseJob } from "../store/digests.ts";
+import { type DigestItem, getDigestMember } from "../store/digests.ts";
 import { loadEvent } from "../store/events.ts";
-import type { QueueHandler } from "../store/queue.ts";
-import { getSendLog, type SendLog } from "../store/send_logs.ts";
-import type { ForgeEvent, Route, Target } from "../types.ts";
-import { closeDigest, joinWindow, type NoiseDeps, syncDigest } from "./digest.ts";
+import type { SendLog } from "../store/send_logs.ts";
+import type { ForgeEvent, Route } from "../types.ts";
+import type { ChatCalls } from "./chat_calls.ts";
+import { joinWindow, type NoiseDeps, syncDigest } from "./digest.ts";
 import { quietPeriodAt } from "./quiet_hours.ts";
 import type { RouteCache } from "./route_cache.ts";
-import type { PlatformSender } from "./senders.ts";
 import { sendThreaded } from "./threads.ts";
 
-/** What the wrapped senders need. */
+/** What noise control needs from the delivery worker. */
 export interface NoiseControlDeps extends NoiseDeps {
   routes: RouteCache;
   retentionMs: number;
@@ -60,14 +60,13 @@ function isUrgent(route: Route, event: ForgeEvent | null): boolean {
 /** Sends one unit of a route with noise options (see the module comment). */
 async function sendWithNoiseControl(
   deps: NoiseControlDeps,
-  sender: PlatformSender,
+  calls: ChatCalls,
   route: Route,
   log: SendLog,
   body: unknown,
 ): Promise<SendResult> {
-  const post = (id: string, target: Target, payload: unknown) => sender.send(id, target, payload);
   const member = await getDigestMember(deps.kv, log.id);
-  if (member?.mode === "digested") return await syncDigest(deps, member.digestId, post);
+  if (member?.mode === "digested") return await syncDigest(deps, member.digestId, calls);
   const event = await loadEvent(deps.kv, log.eventId);
   if (!member) {
     const quiet = route.quietHours && quietPeriodAt(route.quietHours, deps.now());
@@ -82,56 +81,24 @@ async function sendWithNoiseControl(
       : null;
     if (spec) {
       const joined = await joinWindow(deps, spec, log, route, itemOf(event, log));
-      if (joined.mode === "digested") return await syncDigest(deps, joined.digestId, post);
+      if (joined.mode === "digested") return await syncDigest(deps, joined.digestId, calls);
     }
   }
   if (route.threads === true && event) {
-    const threaded = await sendThreaded(deps, log, event, body, post);
+    const threaded = await sendThreaded(deps, log, event, body, calls);
     if (threaded) return threaded;
   }
-  return await sender.send(log.id, log.target, body);
+  return await calls.post(log.target, body, log.id);
 }
 
-/**
- * The senders with noise control in front of each `send`; everything else a sender offers
- * (its limiter, whether it is configured) is the sender's own.
- */
-export function withNoiseControl(
+/** Sends the message `body` of the unit `log`: with noise control when its route asks for it. */
+export async function sendUnit(
   deps: NoiseControlDeps,
-  senders: Record<string, PlatformSender>,
-): Record<string, PlatformSender> {
-  const wrap = (sender: PlatformSender): PlatformSender => {
-    const send = async (
-      logId: string,
-      target: Target,
-      body: unknown,
-      unit?: SendLog,
-    ): Promise<SendResult> => {
-      const log = unit?.id === logId ? unit : await getSendLog(deps.kv, logId);
-      const route = log && await routeOf(deps, log);
-      if (!log || !route || !hasNoiseOptions(route)) return await sender.send(logId, target, body);
-      return await sendWithNoiseControl(deps, sender, route, log, body);
-    };
-    return new Proxy(sender, {
-      get(inner, property) {
-        if (property === "send") return send;
-        const value = Reflect.get(inner, property);
-        return typeof value === "function" ? value.bind(inner) : value;
-      },
-    });
-  };
-  return Object.fromEntries(
-    Object.entries(senders).map(([platform, sender]) => [platform, wrap(sender)]),
-  );
-}
-
-/** The queue handler that closes digests when their windows end (`digest_close`). */
-export function digestCloseHandler(deps: NoiseDeps): QueueHandler {
-  return async (message) => {
-    if (!isDigestCloseJob(message)) {
-      deps.log.error("malformed digest_close job dropped", { message });
-      return;
-    }
-    await closeDigest(deps, message.digestId);
-  };
+  calls: ChatCalls,
+  log: SendLog,
+  body: unknown,
+): Promise<SendResult> {
+  const route = await routeOf(deps, log);
+  if (!route || !hasNoiseOptions(route)) return await calls.post(log.target, body, log.id);
+  return await sendWithNoiseControl(deps, calls, route, log, body);
 }

@@ -1,7 +1,7 @@
 /** The body a unit sends: the event's message rendered for the target's platform. */
 import { type Message, renderDiscord, renderTelegram } from "../format/mod.ts";
 import { renderTemplateMessage, TemplateRenderError } from "../template/mod.ts";
-import { actionsOfEvent } from "../chatops/subject.ts";
+import { actionsOfEvent } from "../format/subject.ts";
 import { type MentionedUsers, NO_MENTIONS } from "../format/mentions.ts";
 import { type Config, FEATURES } from "../config.ts";
 import type { ForgeEvent, Route, RouteTemplate, Target } from "../types.ts";

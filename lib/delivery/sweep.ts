@@ -5,7 +5,7 @@
  * job never ran, re-queues parked deliver jobs and those a stopped process
  * held (a fan-out pending for longer than the stall time), and puts
  * back `retrying` units that are past their next attempt while no lane holds
- * them. Each tick also leaves this instance's heartbeat and tells the senders
+ * them. Each tick also leaves this instance's heartbeat and tells the adapters
  * how many instances share the bots' global limits.
  */
 import { requeueStalledFanOuts, requeueUndeliveredJobs } from "../store/fan_out_jobs.ts";
@@ -52,7 +52,7 @@ export function startSweeper(
   async function sweepOnce(): Promise<SweepReport> {
     const now = ctx.now();
     const instances = await heartbeat(ctx.kv, instanceId, now, aliveMs);
-    for (const sender of Object.values(ctx.senders)) sender.shareGlobal(instances);
+    for (const adapter of ctx.adapters.values()) adapter.shareGlobal(instances);
     const leaseMs = Math.max(2 * options.everyMs, 1_000);
     if (!await takeNamedLease(ctx.kv, SWEEP_LEASE, instanceId, now, leaseMs)) {
       return { instances, lanes: null, jobs: null, units: null };

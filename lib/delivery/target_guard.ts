@@ -43,7 +43,7 @@ export interface TargetGuard {
   /**
    * Whether the unit of `log` (or any post of its group to its target) may be sent now. With
    * `fresh`, the allowlist is read again even when a remembered one allows the target: for a
-   * call no later check of the list's version covers (`lib/delivery/noise_platform.ts`).
+   * call no later check of the list's version covers ({@link throughGuard}).
    */
   check(log: TargetOwner, fresh?: boolean): Promise<TargetVerdict>;
   /** Forgets the allowlist of `groupId` as last read (a mark checked against it failed). */
@@ -109,4 +109,34 @@ export function createTargetGuard(kv: Kv, threads: ThreadParents): TargetGuard {
       };
     },
   };
+}
+
+/** A guarded call's outcome: the platform's answer, or the guard's refusal (no request was made). */
+export type GuardedResult = SendResult | { kind: "refused"; error: string };
+
+/** The HTTP-like status a refused call stands for in a unit's send log. */
+const REFUSED_STATUS = 403;
+
+/**
+ * Makes `call` only when the guard, reading the allowlist afresh, allows `owner` (the group and
+ * the target it posts into): noise control's digest posts and closes, thread starts and card
+ * edits, which no mark of a unit covers. When the guard cannot tell yet, its answer stands for
+ * the call (the retry policy decides).
+ */
+export async function throughGuard(
+  targets: TargetGuard,
+  owner: TargetOwner,
+  call: () => Promise<SendResult>,
+): Promise<GuardedResult> {
+  const verdict = await targets.check(owner, true);
+  if (verdict.kind === "refused") return { kind: "refused", error: verdict.error };
+  if (verdict.kind === "unsure") return verdict.result;
+  return await call();
+}
+
+/** A guarded call's outcome as a unit's result: a refusal is final, with the guard's reason. */
+export function asSendResult(result: GuardedResult): SendResult {
+  return result.kind === "refused"
+    ? { kind: "rejected", httpStatus: REFUSED_STATUS, error: result.error }
+    : result;
 }

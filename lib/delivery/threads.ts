@@ -1,30 +1,34 @@
 /**
  * Threads (docs/noise.md): for a route with `threads`, the first event of a pull request or
  * issue posts its card as usual; later events of the same subject (comments, reviews, pushes
- * to its branch, CI runs that name it) go into a Discord thread started from the card, or as
- * Telegram replies to it; and events that carry the subject's state (`pull_request`, `issues`)
- * also replace the card with the latest message. A target that is already a Discord thread
- * cannot hold threads of its own, so it gets the events as usual.
+ * to its branch, CI runs that name it) follow the card as the platform's adapter says
+ * (`threadStyle`: in a thread started from the card on Discord, as replies to it on Telegram);
+ * and events that carry the subject's state (`pull_request`, `issues`) also replace the card
+ * with the latest message. A target that cannot hold threads (a Discord thread) gets the events
+ * as usual.
  *
  * Every post, thread start and card edit goes through the target guard for the unit's group
- * and target (`noise_platform.ts`). Cards belong to the group's internal id, so a group that
+ * and target (`throughGuard`) and the rate limiter (`chat_calls.ts`). Cards belong to the group's internal id, so a group that
  * takes a deleted group's id never replies under, or edits, the old group's cards.
  */
-import { subjectOfPayload } from "../chatops/subject.ts";
+import { subjectOfPayload } from "../format/subject.ts";
 import type { SendResult } from "../platform/send_result.ts";
 import { saveMessageRef } from "../store/message_refs.ts";
 import { historyIdOf, type SendLog } from "../store/send_logs.ts";
 import {
+  type CardAt,
   type CardPlace,
-  getThreadCard,
-  saveThreadCard,
+  getSubjectMessage,
+  saveCard,
+  type SubjectMessage,
   subjectOfHead,
-  type ThreadCard,
-} from "../store/threads.ts";
+} from "../store/subject_messages.ts";
 import { laneKeyFor } from "../target_ref.ts";
 import type { ForgeEvent, Target } from "../types.ts";
+import { editAsSendResult } from "../platform/edit_result.ts";
+import type { ChatCalls } from "./chat_calls.ts";
 import type { NoiseDeps } from "./digest.ts";
-import { asSendResult, editMessage, startThread, throughGuard } from "./noise_platform.ts";
+import { asSendResult, throughGuard } from "./target_guard.ts";
 
 /** Event kinds whose payload holds the subject's whole state, so they refresh its card. */
 const STATE_KINDS: ReadonlySet<string> = new Set(["pull_request", "issues"]);
@@ -70,7 +74,7 @@ function headOf(event: ForgeEvent, repository: string): string | undefined {
 
 /** What an event is about, for threads: `owner/repo#12`, directly or through its branch. */
 async function subjectKeyOf(
-  deps: NoiseDeps,
+  deps: NoiseDeps & { retentionMs: number },
   place: CardPlace,
   event: ForgeEvent,
 ): Promise<string | null> {
@@ -83,7 +87,7 @@ async function subjectKeyOf(
   if (pull !== null) return `${repository}#${pull}`;
   const ref = event.payload.ref;
   if (event.kind === "push" && typeof ref === "string" && ref.length <= MAX_BRANCH_CHARS + 11) {
-    return await subjectOfHead(deps.kv, place, `${repository}@${ref}`);
+    return await subjectOfHead(deps.kv, place, `${repository}@${ref}`, deps.retentionMs);
   }
   return null;
 }
@@ -94,8 +98,8 @@ function threadName(body: unknown, subject: string): string {
   return typeof title === "string" && title.trim() !== "" ? title : subject;
 }
 
-/** How the lane's sender posts (to `target`, which may name a Discord thread). */
-export type ThreadPost = (logId: string, target: Target, body: unknown) => Promise<SendResult>;
+/** How a threaded unit posts (to `target`, which may be a thread of the unit's target). */
+type ThreadPost = (target: Target, body: unknown) => Promise<SendResult>;
 
 /**
  * Sends a unit of a threaded route: its subject's card, or a reply to the card (and a fresh
@@ -107,10 +111,11 @@ export async function sendThreaded(
   log: SendLog,
   event: ForgeEvent,
   body: unknown,
-  post: ThreadPost,
+  calls: ChatCalls,
 ): Promise<SendResult | null> {
   const target = log.target;
-  if (target.platform === "discord" && target.threadId !== undefined) return null;
+  const style = calls.adapter.threadStyle(target);
+  if (style === "none") return null;
   const place = {
     groupInternalId: historyIdOf(log),
     routeId: log.routeId,
@@ -119,32 +124,33 @@ export async function sendThreaded(
   const subject = await subjectKeyOf(deps, place, event);
   if (!subject) return null;
   // Every post is the unit's group posting into its target (a thread of it: see the module).
-  const guardedPost: ThreadPost = async (logId, to, payload) =>
-    asSendResult(await throughGuard(deps.targets, log, () => post(logId, to, payload)));
-  const card = await getThreadCard(deps.kv, place, subject);
+  const guardedPost: ThreadPost = async (to, payload) =>
+    asSendResult(await throughGuard(deps.targets, log, () => calls.post(to, payload, log.id)));
+  const at: CardAt = { use: "thread", ...place, subject };
+  const card = await getSubjectMessage(deps.kv, at, deps.retentionMs);
   if (!card) {
-    const result = await guardedPost(log.id, target, body);
+    const result = await guardedPost(target, body);
     if (result.kind === "sent" && result.messageId !== undefined) {
       const repository = subject.slice(0, subject.lastIndexOf("#"));
-      await saveThreadCard(
+      await saveCard(
         deps.kv,
-        place,
-        subject,
-        { messageId: result.messageId, title: threadName(body, subject), createdAt: deps.now() },
+        at,
+        { messageId: result.messageId, title: threadName(body, subject), updatedAt: deps.now() },
         deps.retentionMs,
         headOf(event, repository),
       );
     }
     return result;
   }
-  const result = target.platform === "discord"
-    ? await replyInThread(deps, { place, subject, card, log, event, target }, body, guardedPost)
-    : await guardedPost(log.id, target, {
-      ...body as object,
-      reply_parameters: replyTo(card.messageId),
-    });
+  const result = style === "thread"
+    ? await replyInThread(deps, { at, card, log, event, calls }, body, guardedPost)
+    : await guardedPost(target, calls.adapter.asReply(body, card.messageId));
   if (result.kind === "sent" && STATE_KINDS.has(event.kind)) {
-    const edited = await editMessage(deps, log, card.messageId, body);
+    const edited = await throughGuard(
+      deps.targets,
+      log,
+      async () => editAsSendResult(await calls.edit(target, card.messageId, body)),
+    );
     if (edited.kind !== "sent") {
       deps.log.warn("thread card not updated", {
         eventId: log.eventId,
@@ -156,33 +162,29 @@ export async function sendThreaded(
   return result;
 }
 
-function replyTo(messageId: string) {
-  return { message_id: Number(messageId), allow_sending_without_reply: true };
-}
-
 /** A reply's context: where the card is, what it is about, and the unit replying. */
 interface ReplyContext {
-  place: CardPlace;
-  subject: string;
-  card: ThreadCard;
+  at: CardAt;
+  card: SubjectMessage;
   log: SendLog;
   event: ForgeEvent;
-  target: Extract<Target, { platform: "discord" }>;
+  calls: ChatCalls;
 }
 
 async function replyInThread(
   deps: NoiseDeps & { retentionMs: number },
-  { place, subject, card, log, event, target }: ReplyContext,
+  { at, card, log, event, calls }: ReplyContext,
   body: unknown,
   post: ThreadPost,
 ): Promise<SendResult> {
+  const target = log.target;
+  const subject = at.subject;
   let threadId = card.threadId;
   if (threadId === undefined) {
-    const started = await startThread(
-      deps,
-      { groupId: log.groupId, target },
-      card.messageId,
-      card.title ?? subject,
+    const started = await throughGuard(
+      deps.targets,
+      log,
+      () => calls.startThread(target, card.messageId, card.title ?? subject),
     );
     if (started.kind === "refused") {
       deps.log.warn("thread not started", {
@@ -198,20 +200,25 @@ async function replyInThread(
         logId: log.id,
         error: started.error,
       });
-      return await post(log.id, target, body);
+      return await post(target, body);
     }
     if (started.kind !== "sent" && started.kind !== "rejected") return started;
     // A thread started from a message has the message's id, also when it existed already.
     threadId = started.kind === "sent" && started.messageId ? started.messageId : card.messageId;
-    await saveThreadCard(deps.kv, place, subject, { ...card, threadId }, deps.retentionMs);
+    await saveCard(deps.kv, at, { ...card, threadId }, deps.retentionMs);
   }
-  const result = await post(log.id, { ...target, threadId }, body);
+  const thread = calls.adapter.inThread(target, threadId);
+  const result = await post(thread, body);
   if (result.kind === "sent" && result.messageId !== undefined) {
     const repository = subject.slice(0, subject.lastIndexOf("#"));
     const number = Number(subject.slice(subject.lastIndexOf("#") + 1));
     await saveMessageRef(
       deps.kv,
-      { platform: "discord", chatId: threadId, messageId: result.messageId },
+      {
+        platform: log.platform,
+        chatId: calls.adapter.channelOf(thread),
+        messageId: result.messageId,
+      },
       {
         repository,
         kind: subjectOfPayload(event.payload)?.kind ?? "pull",

@@ -24,10 +24,10 @@ import {
 } from "./retry_policy.ts";
 import { chatButtonsOf } from "./render.ts";
 import { createRouteCache, type RouteCache } from "./route_cache.ts";
-import { createSenders, type Limiters } from "./senders.ts";
+import { createAdapters, type Limiters } from "./adapters.ts";
+import { digestCloseHandler } from "./digest_close.ts";
 import { startSweeper, type Sweeper, type SweepReport } from "./sweep.ts";
 import { createTargetGuard } from "./target_guard.ts";
-import { digestCloseHandler, withNoiseControl } from "./noise.ts"; // noise control hook
 
 /** Settings of the delivery worker; everything but `kv`, `config` and `log` has a default. */
 export interface DeliveryWorkerOptions {
@@ -79,18 +79,11 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const routes = options.routes ?? createRouteCache(options.kv);
   const now = options.now ?? Date.now;
   const targets = createTargetGuard(options.kv, createThreadParents(options.config.discord));
-  const noise = {
-    ...options,
-    now,
-    routes,
-    targets,
-    retentionMs: retentionMs(options.config.sendLogRetentionDays),
-  }; // noise control hook
   const ctx: DeliveryContext = {
     kv: options.kv,
     log: options.log,
     routes,
-    senders: withNoiseControl(noise, createSenders(options.config, options.limiters)), // noise control hook
+    adapters: createAdapters(options.config, options.limiters),
     targets,
     backoffMs: options.backoffMs ?? DEFAULT_BACKOFF_MS,
     rateLimitBound: options.rateLimitBound ?? DEFAULT_RATE_LIMIT_BOUND,
@@ -122,7 +115,10 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
           scheduler.fanOutDone();
         }
       },
-      digest_close: digestCloseHandler(noise), // noise control hook
+      digest_close: digestCloseHandler(
+        ctx,
+        (entryId, boundMs) => scheduler.worked(entryId, boundMs),
+      ),
       lane: (message) => scheduler.accept(message),
     },
     async upkeep() {

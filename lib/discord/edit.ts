@@ -1,12 +1,13 @@
 /**
  * Changing a message the bot posted: editing it in place
  * (`PATCH /channels/{channel}/messages/{message}`), where the content, embed, allowed mentions
- * and buttons are replaced together, and starting a public thread from it. A deleted message
+ * and buttons are replaced together, deleting it, and starting a public thread from it. A deleted message
  * (404) is `gone`, so the caller posts a new one.
  */
 import type { DiscordMessageBody } from "../format/discord.ts";
 import type { DiscordRateLimitInfo } from "./rate_limit.ts";
 import type { EditResult } from "../platform/edit_result.ts";
+import type { CallOutcome } from "../http_client.ts";
 import { callDiscord, type DiscordSettings } from "./api.ts";
 import { discordResultOf, type DiscordSendResult } from "./send.ts";
 
@@ -43,6 +44,19 @@ export async function editDiscordMessage(
     return { kind: "gone", httpStatus: 404, error: result.error, rateLimit: result.rateLimit };
   }
   return result.kind === "sent" ? { ...result, messageId } : result;
+}
+
+/** Deletes the message `messageId` in `channelId`; one already gone counts as deleted. */
+export async function deleteDiscordMessage(
+  settings: DiscordSettings,
+  channelId: string,
+  messageId: string,
+): Promise<DiscordSendResult> {
+  const outcome = await callDiscord<null>(settings, "DELETE", messagePath(channelId, messageId));
+  const result = discordResultOf(outcome as CallOutcome<{ id?: string }>);
+  return result.kind === "rejected" && result.httpStatus === 404
+    ? { kind: "sent", httpStatus: 404, rateLimit: result.rateLimit }
+    : result;
 }
 
 /**

@@ -12,7 +12,6 @@ import type {
   APIEmbedField,
 } from "discord-api-types/v10";
 import { ButtonStyle, ComponentType } from "./discord_values.ts";
-import type { Target } from "../types.ts";
 import { GITHUB_REACTIONS } from "./reactions.ts";
 import { type Block, line, type Message, type RichText, type Span } from "./message.ts";
 import { cutRendered, ELLIPSIS, escapeMarkdown, truncate } from "./text.ts";
@@ -302,9 +301,4 @@ export function discordActionRows(
       }],
     },
   ];
-}
-
-/** The channel to post in for a Discord target: its thread when it names one. */
-export function discordChannelFor(target: Extract<Target, { platform: "discord" }>): string {
-  return target.threadId ?? target.channelId;
 }

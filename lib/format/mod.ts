@@ -47,7 +47,7 @@ import {
 import type { Message } from "./message.ts";
 
 export type { Message } from "./message.ts";
-export { discordChannelFor, renderDiscord } from "./discord.ts";
+export { renderDiscord } from "./discord.ts";
 export { renderTelegram, telegramSendMessage } from "./telegram.ts";
 
 /** A formatter for one forge event kind (GitHub names; Gitea events arrive normalized). */

@@ -5,12 +5,8 @@
  * functions with a caller for a linked user.
  */
 import { z } from "zod";
+import { OWNER_PATTERN, REPO_PATTERN } from "../format/github_names.ts";
 import { type GitHubCaller, type GitHubOutcome, repoPath } from "./client.ts";
-
-/** A GitHub account login: 1-39 letters, digits or -, not starting with -. */
-export const OWNER_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/;
-/** A repository name: letters, digits, `.`, `_`, `-`, at most 100; never `.` or `..`. */
-export const REPO_PATTERN = /^(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/;
 
 const owner = z.string().trim().regex(
   OWNER_PATTERN,

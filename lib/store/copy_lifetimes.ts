@@ -16,7 +16,7 @@ import { LINK_REQUEST_LIFETIME_MS } from "./link_requests.ts";
 import { MESSAGE_REF_LIFETIME_MS } from "./message_refs.ts";
 import { OAUTH_STATE_LIFETIME_MS } from "./oauth_states.ts";
 import { MARK_LIFETIME_MS } from "./pending_fan_outs.ts";
-import { PROGRESS_MESSAGE_LIFETIME_MS } from "./progress_messages.ts";
+import { IN_PLACE_LIFETIME_MS } from "./subject_messages.ts";
 import { SESSION_LIFETIME_MS } from "./sessions.ts";
 import { UPDATE_MEMORY_MS } from "./telegram_updates.ts";
 
@@ -43,8 +43,8 @@ const FAMILY_LIFETIMES: ReadonlyMap<string, number | typeof RETENTION> = new Map
   ["oauth_states_used", OAUTH_STATE_LIFETIME_MS],
   ["link_requests", LINK_REQUEST_LIFETIME_MS],
   ["message_refs", MESSAGE_REF_LIFETIME_MS],
-  ["group_progress_messages", PROGRESS_MESSAGE_LIFETIME_MS],
-  ["progress_messages", PROGRESS_MESSAGE_LIFETIME_MS],
+  ["group_progress_messages", IN_PLACE_LIFETIME_MS],
+  ["progress_messages", IN_PLACE_LIFETIME_MS],
   ["discord_interactions", INTERACTION_MEMORY_MS],
   ["telegram_updates", UPDATE_MEMORY_MS],
   ["invites", INVITE_LIFETIME_MS],
@@ -64,6 +64,7 @@ const FAMILY_LIFETIMES: ReadonlyMap<string, number | typeof RETENTION> = new Map
   ["unit_bodies", RETENTION],
   ["thread_cards", RETENTION],
   ["thread_heads", RETENTION],
+  ["subject_heads", RETENTION],
   ["event_routes", RETENTION],
   ["delivery_instances", HOUR_MS],
   ["leases", HOUR_MS],
@@ -76,7 +77,9 @@ const MIN_LIFETIME_MS = 60_000;
 /**
  * The lifetimes of one copy's entries, read in key order. A token record's value says until
  * when it is kept (`keepUntil`); its reverse index (`token-reverse`, listed after every `token`
- * entry) is kept as long as the record it points to. Other families use the table above.
+ * entry) is kept as long as the record it points to. A subject message lives as long as its use
+ * keeps it (`subject_messages.ts`: 30 days in place, send log retention for thread cards).
+ * Other families use the table above.
  */
 export class CopiedLifetimes {
   readonly #now: number;
@@ -104,6 +107,9 @@ export class CopiedLifetimes {
         ? this.#tokens.get(value)
         : MIN_LIFETIME_MS;
     }
+    if (family === "subject_messages") {
+      return key[2] === "in_place" ? IN_PLACE_LIFETIME_MS : this.#retentionMs;
+    }
     const lifetime = FAMILY_LIFETIMES.get(family);
     if (lifetime === undefined) return undefined;
     return lifetime === RETENTION ? this.#retentionMs : lifetime;
@@ -112,7 +118,8 @@ export class CopiedLifetimes {
 
 /** Whether entries of a family may carry an expiry (used to check the table is complete). */
 export function familyExpires(family: string): boolean {
-  return family === "token" || family === "token-reverse" || FAMILY_LIFETIMES.has(family);
+  return family === "token" || family === "token-reverse" || family === "subject_messages" ||
+    FAMILY_LIFETIMES.has(family);
 }
 
 function tokenLifetime(value: unknown, now: number): number | undefined {

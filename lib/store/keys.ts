@@ -342,13 +342,33 @@ export const messageRefKey = (platform: Platform, chatId: string, messageId: str
 export const messageRefsOfChatPrefix = (platform: Platform, chatId: string) =>
   ["message_refs", platform, chatId] as const;
 
-// --- Chat-ops edit in place and mentions (lib/store/progress_messages.ts, links.ts) -----------
+// --- Subject messages and mentions (lib/store/subject_messages.ts, links.ts) -----------------
 
 /**
- * The one message a chat shows for something that progresses (a CI run, a deployment) or a
- * pull request's or issue's card: by the internal id of the group whose route posted it,
- * platform, place (channel, thread, or chat and topic) and the hashed subject key. (Records of
- * the earlier `["progress_messages", platform, place, key]` are no longer read; they expire.)
+ * The one message a chat shows for a subject, by the internal id of the group whose route
+ * posted it: edited in place (`in_place`: by platform, place and hashed subject key) or a
+ * threaded route's card (`thread`: by route, lane and subject `owner/repo#12`).
+ */
+export const subjectMessageKey = (
+  groupInternalId: string,
+  use: "in_place" | "thread",
+  scope: string,
+  place: string,
+  subject: string,
+) => ["subject_messages", groupInternalId, use, scope, place, subject] as const;
+
+/** The subject (`owner/repo#12`) whose thread card a branch (`owner/repo@refs/heads/x`) has. */
+export const subjectHeadKey = (
+  groupInternalId: string,
+  routeId: string,
+  lane: string,
+  head: string,
+) => ["subject_heads", groupInternalId, routeId, lane, head] as const;
+
+/**
+ * Earlier layout of an edit-in-place record (moved to {@link subjectMessageKey} when read).
+ * (Records of the still earlier `["progress_messages", platform, place, key]` are no longer
+ * read; they expire.)
  */
 export const progressMessageKey = (
   groupInternalId: string,
@@ -364,7 +384,7 @@ export const linkByGithubLoginKey = (platform: Platform, login: string, chatUser
 /** Prefix of the chat users of one platform linked to a GitHub login (lower case). */
 export const linksByGithubLoginPrefix = (platform: Platform, login: string) =>
   ["links_by_github_login", platform, login] as const;
-// --- Noise control (lib/store/digests.ts, lib/store/threads.ts) ----------------------------
+// --- Noise control (lib/store/digests.ts, lib/store/subject_messages.ts) --------------------
 
 /** A digest: the events of one route gathered for one target in one window. */
 export const digestKey = (digestId: string) => ["digests", digestId] as const;
@@ -376,10 +396,7 @@ export const digestWindowKey = (kind: string, groupId: string, routeId: string, 
 /** How a unit of a route with noise options went: sent as usual or gathered into a digest. */
 export const digestMemberKey = (logId: string) => ["digest_members", logId] as const;
 
-/**
- * The card of a pull request or issue that a threaded route posted into one lane, under the
- * group's internal id.
- */
+/** Earlier layout of a thread card (moved to {@link subjectMessageKey} when read). */
 export const threadCardKey = (
   groupInternalId: string,
   routeId: string,
@@ -387,10 +404,7 @@ export const threadCardKey = (
   subject: string,
 ) => ["thread_cards", groupInternalId, routeId, lane, subject] as const;
 
-/**
- * The subject (`owner/repo#12`) whose card a branch (`owner/repo@refs/heads/x`) belongs to,
- * under the group's internal id.
- */
+/** Earlier layout of a branch's card pointer (moved to {@link subjectHeadKey} when read). */
 export const threadHeadKey = (
   groupInternalId: string,
   routeId: string,

@@ -255,6 +255,32 @@ export async function finishLane(
   return (await op.commit()).ok;
 }
 
+/**
+ * Appends an entry that is no unit (a digest's close) to a lane, waking the lane when it is
+ * idle. False when the lane kept changing under the append.
+ */
+export async function appendLaneEntry(
+  kv: Kv,
+  lane: string,
+  entry: LaneEntry,
+  now: number,
+): Promise<boolean> {
+  for (let attempt = 0; attempt < COMMIT_ATTEMPTS; attempt++) {
+    const run = await getLaneRun(kv, lane);
+    if ((await appendToLane(kv.atomic(), lane, entry, run, now).commit()).ok) return true;
+  }
+  return false;
+}
+
+/** Replaces a lane entry with `next` (its counts after an attempt); false when it changed. */
+export async function keepLaneEntry(
+  kv: Kv,
+  entry: KvEntry<LaneEntry>,
+  next: LaneEntry,
+): Promise<boolean> {
+  return (await kv.atomic().check(entry).set(entry.key, next).commit()).ok;
+}
+
 /** Removes a lane entry whose unit is already final. */
 export async function dropLaneEntry(kv: Kv, entry: KvEntry<LaneEntry>): Promise<void> {
   await kv.atomic().check(entry).delete(entry.key).commit();

@@ -95,6 +95,13 @@ export class TelegramPacer {
     this.#nextAt.set(chatId, Math.max(this.#nextAt.get(chatId) ?? 0, pace.notBefore));
   }
 
+  /** Learns from an answer of `chatId`: a 429 holds the chat back for the wait it asks. */
+  observe(chatId: string, answer: { kind: string; retryAfterMs?: number }): void {
+    if (answer.kind === "rate_limited" && answer.retryAfterMs !== undefined) {
+      this.holdChat(chatId, answer.retryAfterMs);
+    }
+  }
+
   /** Holds a chat back for `retryAfterMs` after a 429. */
   holdChat(chatId: string, retryAfterMs: number): void {
     const until = this.#now() + retryAfterMs;

@@ -27,7 +27,7 @@ export async function sendTelegramMessage(
     parse_mode: body.parse_mode,
     link_preview_options: { is_disabled: true },
     ...(body.reply_markup === undefined ? {} : { reply_markup: body.reply_markup }),
-    ...(body.reply_parameters === undefined ? {} : { reply_parameters: body.reply_parameters }), // noise control hook (threads)
+    ...(body.reply_parameters === undefined ? {} : { reply_parameters: body.reply_parameters }),
   };
   const outcome = await callTelegram<{ message_id?: number }>(settings, "sendMessage", parameters);
   return telegramResultOf(outcome);

@@ -26,8 +26,8 @@ import {
 } from "../act.ts";
 import { chatActionRefusal } from "../authorize.ts";
 import { parseReaction } from "../reactions.ts";
-import { type IssueRef, refOf, refText } from "../ref.ts";
-import { subjectTag } from "../subject.ts";
+import { type IssueRef, refOf, refText } from "../../format/issue_ref.ts";
+import { subjectTag } from "../../format/subject.ts";
 import { type DiscordDeps, type InteractionAnswer, now } from "./answer.ts";
 import { discordPlace, type Interaction, invokerOf, submittedValue } from "./interaction.ts";
 import {

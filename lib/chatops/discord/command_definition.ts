@@ -12,7 +12,7 @@ import {
 } from "../../format/discord_values.ts";
 import { GITHUB_REACTIONS } from "../../format/reactions.ts";
 import { MERGE_METHODS } from "../act.ts";
-import { MAX_REF_LENGTH } from "../ref.ts";
+import { MAX_REF_LENGTH } from "../../format/issue_ref.ts";
 import { COMMAND_NAME } from "./commands.ts";
 import { MUTE_COMMAND_OPTIONS } from "./mute.ts";
 

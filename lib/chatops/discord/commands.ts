@@ -16,7 +16,7 @@ import { recentMessageRefs } from "../../store/message_refs.ts";
 import { actAsLinkedUser, type ChatAction, notLinkedText, parseMergeMethod } from "../act.ts";
 import { chatActionRefusal } from "../authorize.ts";
 import { parseReaction, reactionList } from "../reactions.ts";
-import { parseRef, refText } from "../ref.ts";
+import { parseRef, refText } from "../../format/issue_ref.ts";
 import { subscribeChat, unsubscribeChat } from "../subscribe.ts";
 import { type DiscordDeps, type InteractionAnswer, now } from "./answer.ts";
 import {

@@ -24,8 +24,8 @@ import { chatActionRefusal } from "../authorize.ts";
 import type { Reaction } from "../reactions.ts";
 import { REACTION_EMOJI } from "../reactions.ts";
 import type { TelegramChatContext } from "./context.ts";
-import { refText } from "../ref.ts";
-import { subjectTag } from "../subject.ts";
+import { refText } from "../../format/issue_ref.ts";
+import { subjectTag } from "../../format/subject.ts";
 import {
   findNotification,
   issueRefOf,

@@ -6,8 +6,8 @@
 import type { Kv } from "../../store/backend/types.ts";
 import { getMessageRef, type MessageRef } from "../../store/message_refs.ts";
 import type { ChatPlace } from "../authorize.ts";
-import type { IssueRef } from "../ref.ts";
-import { refOf } from "../ref.ts";
+import type { IssueRef } from "../../format/issue_ref.ts";
+import { refOf } from "../../format/issue_ref.ts";
 
 /** The chat part of a message, as an update carries it. */
 export interface ChatOfMessage {

@@ -11,7 +11,7 @@ import { getTelegramLink } from "../../store/links.ts";
 import { actAsLinkedUser, type ChatAction, MERGE_METHODS, parseMergeMethod } from "../act.ts";
 import { type ActionSubject, chatActionRefusal } from "../authorize.ts";
 import { parseReaction, reactionList } from "../reactions.ts";
-import { type IssueRef, parseRef, refText } from "../ref.ts";
+import { type IssueRef, parseRef, refText } from "../../format/issue_ref.ts";
 import { reply } from "./account.ts";
 import type { ChatCommand } from "./command.ts";
 import type { TelegramChatContext } from "./context.ts";

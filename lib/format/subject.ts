@@ -1,14 +1,22 @@
 /**
- * What a GitHub event is about for chat-ops: the pull request or issue its payload names, and
+ * What a GitHub event is about, read from its payload (for chat-ops buttons, message tracking,
+ * threads and edit in place): the pull request or issue its payload names, and
  * which buttons its notification offers (Merge only on an open pull request, Close or Reopen by
  * its state). A notification is actionable only when the page it links to (the item's
  * `html_url`) is the item its repository and number name, and its buttons carry a tag of that
  * item, so a press acts on what the card shows.
  */
-import type { DiscordActions } from "../format/discord.ts";
-import type { MessageSubject } from "../store/message_refs.ts";
 import type { ForgeEvent } from "../types.ts";
-import { parseRef } from "./ref.ts";
+import type { DiscordActions } from "./discord.ts";
+import { parseRef } from "./issue_ref.ts";
+
+/** The pull request or issue a payload names. */
+export interface PayloadSubject {
+  /** `owner/name`. */
+  repository: string;
+  kind: "pull" | "issue";
+  number: number;
+}
 
 /** Event kinds whose payload names one pull request or issue. */
 export const SUBJECT_KINDS: ReadonlySet<string> = new Set([
@@ -35,7 +43,7 @@ function issueNumber(value: unknown): number | null {
 /** The pull request or issue a payload is about, without the route and group. */
 export function subjectOfPayload(
   payload: Record<string, unknown>,
-): Omit<MessageSubject, "routeId" | "groupId"> | null {
+): PayloadSubject | null {
   const repository = record(payload.repository)?.full_name;
   if (
     typeof repository !== "string" || repository.length > MAX_REPOSITORY_LENGTH ||
@@ -83,7 +91,7 @@ function pageNamesItem(url: string, repository: string, number: number): boolean
  */
 export function actionableSubject(
   payload: Record<string, unknown>,
-): { subject: Omit<MessageSubject, "routeId" | "groupId">; url?: string } | null {
+): { subject: PayloadSubject; url?: string } | null {
   const subject = subjectOfPayload(payload);
   if (!subject) return null;
   const item = record(payload.pull_request) ?? record(payload.issue);

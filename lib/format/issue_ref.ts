@@ -4,7 +4,7 @@
  * number). Input is bounded and every part is checked against GitHub's naming rules before it
  * goes anywhere near a request path.
  */
-import { OWNER_PATTERN, REPO_PATTERN } from "../github/actions.ts";
+import { OWNER_PATTERN, REPO_PATTERN } from "./github_names.ts";
 
 /** A pull request or issue; `kind` is known when an address named it. */
 export interface IssueRef {

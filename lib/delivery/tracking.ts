@@ -1,7 +1,7 @@
 /**
  * Message tracking: once a notification about a pull request or issue is sent, its place
- * (platform, chat, message id) is recorded with what it is about, so buttons and replies on it
- * know what they act on. The subject comes from the event's payload. The delivery worker writes
+ * (platform, the chat the adapter says it landed in, message id) is recorded with what it is
+ * about, so buttons and replies on it know what they act on. The subject comes from the event's payload. The delivery worker writes
  * the record in the commit that records the unit's outcome. Only a notification its group may
  * act on is recorded: its card links to the item its repository and number name, and the event
  * reached the group through a binding to that repository (`eventBoundToGroup`); any other stays
@@ -13,14 +13,9 @@ import { loadEvent } from "../store/events.ts";
 import { getGroup } from "../store/groups.ts";
 import type { NewMessageRef } from "../store/message_refs.ts";
 import { historyIdOf, type SendLog } from "../store/send_logs.ts";
-import type { Target } from "../types.ts";
-import { eventBoundToGroup } from "./authorize.ts";
-import { actionableSubject, SUBJECT_KINDS } from "./subject.ts";
-
-/** The chat a message to `target` lands in: a Discord thread or channel, a Telegram chat. */
-export function chatIdOf(target: Target): string {
-  return target.platform === "discord" ? target.threadId ?? target.channelId : target.chatId;
-}
+import type { PlatformAdapter } from "../platform/adapter.ts";
+import { actionableSubject, SUBJECT_KINDS } from "../format/subject.ts";
+import { eventBoundToGroup } from "./group_binding.ts";
 
 /**
  * What to record about the notification `log` sent: its place and subject when it was sent,
@@ -30,10 +25,11 @@ export function chatIdOf(target: Target): string {
 export async function sentMessageRef(
   kv: Kv,
   log: SendLog,
+  adapter: Pick<PlatformAdapter, "channelOf">,
   logger?: Logger,
 ): Promise<NewMessageRef | null> {
   if (log.status !== "ok" || !log.messageId || !SUBJECT_KINDS.has(log.event)) return null;
-  if (log.digestId !== undefined) return null; // noise control hook: a digest is about many subjects
+  if (log.digestId !== undefined) return null; // a digest is about many subjects
   try {
     const event = await loadEvent(kv, log.eventId);
     const subject = event && actionableSubject(event.payload)?.subject;
@@ -41,7 +37,11 @@ export async function sentMessageRef(
     const group = await getGroup(kv, log.groupId);
     if (!group || !eventBoundToGroup(event, group, subject.repository)) return null;
     return {
-      place: { platform: log.platform, chatId: chatIdOf(log.target), messageId: log.messageId },
+      place: {
+        platform: log.platform,
+        chatId: adapter.channelOf(log.target),
+        messageId: log.messageId,
+      },
       subject: {
         ...subject,
         routeId: log.routeId,

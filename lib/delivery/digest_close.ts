@@ -1,0 +1,95 @@
+/**
+ * Closing a digest in its target's lane. When a digest's window ends its closing job
+ * (`digest_close`) puts a close entry in the lane of the digest's target, so the final post or
+ * edit takes its turn behind the units before it and is paced like them (`chat_calls.ts`). The
+ * entry's id is a ulid of the moment it was queued followed by the digest's id, so it sorts
+ * among the units by time like an event's. The job waits (a bounded time) until a lane worked
+ * in this process has closed the digest, so it ends when the digest is closed here.
+ */
+import type { KvEntry } from "../store/backend/types.ts";
+import { isDigestCloseJob } from "../store/digests.ts";
+import { appendLaneEntry, dropLaneEntry, keepLaneEntry, type LaneEntry } from "../store/lanes.ts";
+import type { QueueHandler } from "../store/queue.ts";
+import { laneKeyFor } from "../target_ref.ts";
+import { ulid } from "../ulid.ts";
+import { chatCalls } from "./chat_calls.ts";
+import type { DeliveryContext } from "./context.ts";
+import { closeDigest, dueForClose } from "./digest.ts";
+import type { HeldLane, Step } from "./lane_runner.ts";
+import { decide } from "./retry_policy.ts";
+
+/** A close entry's id: `<ulid>-close_<kind>_<hash>` for the digest `<kind>-<hash>`. */
+const CLOSE_ENTRY = /^[0-9A-HJKMNP-TV-Z]{26}-close_(burst|quiet)_([0-9a-f]{24})$/;
+
+/** The lane entry id of the close of `digestId`, queued at `now`. */
+function closeEntryId(digestId: string, now: number): string {
+  return `${ulid(now)}-close_${digestId.replace("-", "_")}`;
+}
+
+/** The digest a lane entry closes, or null when the entry is a unit's. */
+export function digestClosedBy(entryId: string): string | null {
+  const match = CLOSE_ENTRY.exec(entryId);
+  return match ? `${match[1]}-${match[2]}` : null;
+}
+
+/** Waits until a lane of this process has worked the entry `entryId`, at most `boundMs`. */
+export type EntryWait = (entryId: string, boundMs: number) => Promise<void>;
+
+/**
+ * The `digest_close` job handler: when the digest's window has ended, puts its close in its
+ * target's lane and waits for it (see the module comment); a job that comes early is queued
+ * again for the rest of the window.
+ */
+export function digestCloseHandler(ctx: DeliveryContext, worked: EntryWait): QueueHandler {
+  return async (message) => {
+    if (!isDigestCloseJob(message)) {
+      ctx.log.error("malformed digest_close job dropped", { message });
+      return;
+    }
+    const digest = await dueForClose(ctx, message.digestId);
+    if (!digest) return;
+    const entry: LaneEntry = { logId: closeEntryId(message.digestId, ctx.now()), failures: 0 };
+    const lane = laneKeyFor(digest.target);
+    if (!await appendLaneEntry(ctx.kv, lane, entry, ctx.now())) {
+      throw new Error(`digest ${message.digestId}: its lane kept changing`);
+    }
+    await worked(entry.logId, ctx.holdMs);
+  };
+}
+
+/**
+ * One step of a lane whose head is the close of `digestId`: closes the digest through the
+ * rate limiter; a close the platform did not take now waits in the lane as a unit would (the
+ * retry policy's backoff and bounds), and one past them is given up, logged.
+ */
+export async function stepDigestClose(
+  ctx: DeliveryContext,
+  held: HeldLane,
+  head: KvEntry<LaneEntry>,
+  digestId: string,
+): Promise<Step> {
+  const result = await closeDigest(ctx, digestId, (digest) => {
+    const adapter = ctx.adapters.get(digest.target.platform);
+    if (!adapter) return null;
+    if (!held.target) {
+      held.target = digest.target;
+      if (held.inherited) adapter.adopt(held.target, held.inherited);
+    }
+    return chatCalls(ctx, adapter, false);
+  });
+  const decision = result &&
+    decide(result, head.value, ctx.backoffMs, ctx.now(), ctx.rateLimitBound);
+  if (result && decision?.status === "retrying") {
+    const { rateLimits, rateLimitedSince } = decision;
+    await keepLaneEntry(ctx.kv, head, {
+      logId: head.value.logId,
+      failures: decision.failures,
+      ...(rateLimits === undefined ? {} : { rateLimits, rateLimitedSince }),
+    });
+    return { kind: "wait", delayMs: decision.delayMs ?? 0 };
+  }
+  if (result) ctx.log.warn("digest not closed", { digestId, error: result.error });
+  await dropLaneEntry(ctx.kv, head);
+  held.worked?.(head.value.logId);
+  return { kind: "next" };
+}

@@ -1,0 +1,61 @@
+/**
+ * One chat platform as delivery sees it: every call to the platform (post, edit, delete, start a
+ * thread) and what delivery must know about it (the channel a target posts into, where a
+ * subject's message is kept, how threads work there, its rate limits). Each platform has one
+ * adapter (`lib/discord/adapter.ts`, `lib/telegram/adapter.ts`); every call it makes is
+ * observed by the platform's rate limiter, and the caller reserves each call first
+ * (`reserve`), so the limiter sees every request and every answer.
+ */
+import type { Platform, Target } from "../types.ts";
+import type { EditResult } from "./edit_result.ts";
+import type { Reservation } from "./even_pace.ts";
+import type { LanePace } from "./lane_pace.ts";
+import type { SendResult } from "./send_result.ts";
+
+/**
+ * How later events of a subject follow its card in a target: in a thread started from the card
+ * (`thread`), as replies to the card (`reply`), or not at all (`none`: the target cannot hold
+ * threads, e.g. it is a thread itself).
+ */
+export type ThreadStyle = "thread" | "reply" | "none";
+
+/** One chat platform's calls, limits and rules. */
+export interface PlatformAdapter {
+  readonly platform: Platform;
+  /** Why nothing can be sent (the platform is not configured), or null. */
+  unavailable(): string | null;
+  /** The channel or chat a message to `target` lands in (a Discord thread or channel). */
+  channelOf(target: Target): string;
+  /** Where the messages of one subject are kept apart in `target` (a chat's topic counts). */
+  placeOf(target: Target): string;
+  /** How later events of a subject follow its card in `target`. */
+  threadStyle(target: Target): ThreadStyle;
+  /** The target of the thread `threadId` started in `target` (for {@link ThreadStyle} `thread`). */
+  inThread(target: Target, threadId: string): Target;
+  /** `body` as a reply to the message `messageId` (for {@link ThreadStyle} `reply`). */
+  asReply(body: unknown, messageId: string): unknown;
+  /** Reserves the next call into `target` if it may go within `maxWaitMs`. */
+  reserve(target: Target, maxWaitMs: number): Reservation;
+  /** Posts `body` to `target`; `id` names the post, so a repeated call shows one message. */
+  post(target: Target, body: unknown, id: string): Promise<SendResult>;
+  /** Replaces the message `messageId` in `target` with `body`. */
+  edit(target: Target, messageId: string, body: unknown): Promise<EditResult>;
+  /** Deletes the message `messageId` in `target`. */
+  delete(target: Target, messageId: string): Promise<SendResult>;
+  /**
+   * Starts a thread named `name` from the message `messageId` in `target`; a sent result's
+   * `messageId` is the thread's id. Refused where {@link threadStyle} is not `thread`.
+   */
+  startThread(target: Target, messageId: string, name: string): Promise<SendResult>;
+  /** The target's rate-limit state, for the next owner of its lane. */
+  paceOf(target: Target): LanePace | null;
+  /** Takes on the rate-limit state the previous owner of the target's lane left. */
+  adopt(target: Target, pace: LanePace): void;
+  /** Keeps an even share of the bot-wide limit among `instances` instances. */
+  shareGlobal(instances: number): void;
+}
+
+/** The answer of a call made to a target it does not fit (`kind`: what it needs, in words). */
+export function wrongTarget(kind: string): SendResult {
+  return { kind: "rejected", httpStatus: 400, error: `not a ${kind} target` };
+}

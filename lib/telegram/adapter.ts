@@ -1,0 +1,79 @@
+/**
+ * Telegram as a chat platform (`lib/platform/adapter.ts`): a target posts into its chat (in its
+ * topic when it names one); later events of a subject are replies to its card, as Telegram has
+ * no threads to start; the pacer spaces every call from the moment it leaves and holds the chat
+ * back for the wait a 429 asks for.
+ */
+import { type Config, FEATURES } from "../config.ts";
+import type { TelegramMessageBody } from "../format/telegram.ts";
+import { type PlatformAdapter, wrongTarget } from "../platform/adapter.ts";
+import type { SendResult } from "../platform/send_result.ts";
+import type { EditResult } from "../platform/edit_result.ts";
+import type { Target } from "../types.ts";
+import { deleteTelegramMessage, editTelegramMessage } from "./edit.ts";
+import { TelegramPacer } from "./pacer.ts";
+import { sendTelegramMessage } from "./send.ts";
+
+/** The chat a message to a Telegram target lands in ("" for another platform). */
+function chatOf(target: Target): string {
+  return target.platform === "telegram" ? target.chatId : "";
+}
+
+/** Telegram's adapter, with `pacer` seeing every call. */
+export function createTelegramAdapter(
+  config: Config,
+  pacer: TelegramPacer = new TelegramPacer(),
+): PlatformAdapter {
+  const settings = config.telegram;
+  /** Makes `call` into `chatId`, spaced from now, and lets the pacer learn from its answer. */
+  const observed = async <R extends EditResult>(chatId: string, call: () => Promise<R>) => {
+    pacer.sending(chatId);
+    const result = await call();
+    pacer.observe(chatId, result);
+    return result;
+  };
+  return {
+    platform: "telegram",
+    unavailable: () =>
+      FEATURES.Telegram(config)
+        ? null
+        : "Telegram is not configured: TELEGRAM_BOT_TOKEN is not set",
+    channelOf: chatOf,
+    placeOf: (target) =>
+      target.platform === "telegram" && target.topicId !== undefined
+        ? `${target.chatId}:${target.topicId}`
+        : chatOf(target),
+    threadStyle: () => "reply",
+    inThread: (target) => target,
+    asReply: (body, messageId) => ({
+      ...body as object,
+      reply_parameters: { message_id: Number(messageId), allow_sending_without_reply: true },
+    }),
+    reserve: (target, maxWaitMs) => pacer.reserve(chatOf(target), maxWaitMs),
+    paceOf: (target) => pacer.paceOf(chatOf(target)),
+    adopt: (target, pace) => pacer.adopt(chatOf(target), pace),
+    shareGlobal: (instances) => pacer.shareGlobal(instances),
+    async post(target, body): Promise<SendResult> {
+      if (target.platform !== "telegram") return wrongTarget("Telegram");
+      return await observed(
+        target.chatId,
+        () => sendTelegramMessage(settings, target, body as TelegramMessageBody),
+      );
+    },
+    async edit(target, messageId, body) {
+      if (target.platform !== "telegram") return wrongTarget("Telegram");
+      return await observed(
+        target.chatId,
+        () => editTelegramMessage(settings, target.chatId, messageId, body as TelegramMessageBody),
+      );
+    },
+    async delete(target, messageId) {
+      if (target.platform !== "telegram") return wrongTarget("Telegram");
+      return await observed(
+        target.chatId,
+        () => deleteTelegramMessage(settings, target.chatId, messageId),
+      );
+    },
+    startThread: () => Promise.resolve(wrongTarget("Discord channel")),
+  };
+}
