@@ -55,6 +55,7 @@ Deno.test("the /gh command fits Discord's rules for names, descriptions and opti
     "close",
     "reopen",
     "react",
+    "issue",
     "subscribe",
     "unsubscribe",
     "mute",

@@ -1,8 +1,9 @@
 /**
  * A local fake of the parts of GitHub Switchyard talks to: the OAuth token
  * endpoint (codes, GitHub App refresh), `GET /user`, `GET /user/installations`,
- * `GET /user/memberships/orgs/{org}` and the REST actions (comment, merge, close, reopen, react). It records every request, and tests can script
- * refusals. Also: the settings that point the app at it, and a sign-in helper.
+ * `GET /user/memberships/orgs/{org}` and the REST actions (comment, merge, close, reopen, react,
+ * open an issue; a run's pending deployments, their review, re-run and cancel). It records
+ * every request, and tests can script refusals. Also: the settings that point the app at it, and a sign-in helper.
  */
 import type { TestApp } from "./_helpers.ts";
 
@@ -46,6 +47,8 @@ export interface FakeGitHub extends AsyncDisposable {
   >;
   /** Organization memberships by user id, then organization login (lower-case). */
   memberships: Map<number, Map<string, { role: string; state: string }>>;
+  /** What `GET …/actions/runs/{id}/pending_deployments` answers, by run id (none by default). */
+  pendingDeployments: Map<number, { environment: { id: number; name: string } }[]>;
   /** Scripted refusals by `METHOD /path`: answered with that status and `{ message }`. */
   refusals: Map<string, { status: number; message: string }>;
   /** A single-use authorization code for the user, as GitHub would hand the browser. */
@@ -92,6 +95,7 @@ export function startFakeGitHub(): FakeGitHub {
     tokenStyle: { expiresIn: 28_800, refreshTokenExpiresIn: 15_811_200 },
     installations: new Map(),
     memberships: new Map(),
+    pendingDeployments: new Map(),
     refusals: new Map(),
     issueCode(user) {
       const code = `code-${++counter}-${crypto.randomUUID()}`;
@@ -179,6 +183,22 @@ export function startFakeGitHub(): FakeGitHub {
         issue[3]
       }#issuecomment-${id}`;
       return Response.json({ id, html_url: url }, { status: 201 });
+    }
+    const run = path.match(
+      /^\/repos\/[^/]+\/[^/]+\/actions\/runs\/(\d+)\/(pending_deployments|rerun|rerun-failed-jobs|cancel)$/,
+    );
+    if (run && run[2] === "pending_deployments") {
+      const pending = fake.pendingDeployments.get(Number(run[1])) ?? [];
+      return Response.json(method === "GET" ? pending : []);
+    }
+    if (run && method === "POST") {
+      return Response.json({}, { status: run[2] === "cancel" ? 202 : 201 });
+    }
+    const opened = path.match(/^\/repos\/([^/]+)\/([^/]+)\/issues$/);
+    if (opened && method === "POST") {
+      const number = ++counter;
+      const url = `https://github.com/${opened[1]}/${opened[2]}/issues/${number}`;
+      return Response.json({ number, html_url: url }, { status: 201 });
     }
     if (/^\/repos\/[^/]+\/[^/]+\/pulls\/\d+\/merge$/.test(path) && method === "PUT") {
       return Response.json({

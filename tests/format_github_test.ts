@@ -398,6 +398,25 @@ Deno.test("deployment and deployment_status", () => {
   assert.equal(status.author?.name, "github-pages[bot]");
 });
 
+Deno.test("deployment_review requested: environment, run, reviewers and who asked", () => {
+  const payload = fixture("deployment_review/requested.payload.json");
+  const review = format("deployment_review", payload);
+  assert.equal(
+    review.title,
+    "[terraform-test-github/sample-app] Deployment to TST waits for review",
+  );
+  assert.equal(
+    review.url,
+    "https://github.com/terraform-test-github/sample-app/actions/runs/5453085689",
+  );
+  assert.equal(review.color, COLORS.yellow);
+  assert.equal(fieldText(review, "Reviewers"), "admins");
+  assert.equal(review.author?.name, "ilmax");
+  const rejected = format("deployment_review", { ...payload, action: "rejected" });
+  assert.equal(rejected.title, "[terraform-test-github/sample-app] Deployment to TST rejected");
+  assert.equal(rejected.color, COLORS.red);
+});
+
 Deno.test("discussion created and answered, discussion_comment", () => {
   const created = format("discussion", fixture("discussion/created.payload.json"));
   assert.equal(created.title, "[Codertocat/Hello-World] Discussion created: #4 TEST edit");

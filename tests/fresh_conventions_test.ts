@@ -299,6 +299,7 @@ Deno.test("Fresh 2 route features the layer lacks are refused when the app is bu
     [{ "(shop)/cart.tsx": { default: () => null } }, /routes\/\(shop\)\/cart\.tsx: route groups/],
     [{ "a.ts": { handlers: { GET: () => new Response() } } }, /routes\/a\.ts: .*`handlers`/],
     [{ "b.tsx": { default: () => null, config: {} } }, /routes\/b\.tsx: .*`config`/],
+    // deno-lint-ignore require-await
     [{ "c.tsx": { default: async () => null } }, /routes\/c\.tsx: async page components/],
   ];
   for (const [extra, message] of refused) assert.throws(() => makeApp(extra), message);

@@ -88,6 +88,32 @@ function gitHubMessage(message: string): string {
   return line.length > MAX_GITHUB_MESSAGE ? `${line.slice(0, MAX_GITHUB_MESSAGE - 1)}…` : line;
 }
 
+/**
+ * GitHub's refusal to `verb` `target` in plain words: its status and what it said. `forbidden`
+ * names what a 403 forbids (by default the verb and target).
+ */
+export function refusalSentence(
+  verb: string,
+  target: string,
+  status: number,
+  message: string,
+  linkCommand: string,
+  forbidden = `${verb} ${target}`,
+): string {
+  const said = gitHubMessage(message);
+  const detail = said ? `: ${said}` : "";
+  if (status === 401) {
+    return `GitHub no longer accepts your sign-in (401); run ${linkCommand} again.`;
+  }
+  if (status === 403) return `GitHub says you may not ${forbidden} (403)${detail}.`;
+  if (status === 404) {
+    return `GitHub cannot find ${target}, or your account may not see it (404).`;
+  }
+  if (status === 409) return `GitHub says ${target} changed meanwhile (409)${detail}.`;
+  if (status >= 500) return `GitHub failed to ${verb} ${target} (${status}); try again later.`;
+  return `GitHub refused to ${verb} ${target} (${status})${detail}.`;
+}
+
 function refusalText(
   action: ChatAction,
   ref: IssueRef,
@@ -96,28 +122,12 @@ function refusalText(
   linkCommand: string,
 ): string {
   const target = refText(ref);
-  const said = gitHubMessage(message);
-  const detail = said ? `: ${said}` : "";
-  if (status === 401) {
-    return `GitHub no longer accepts your sign-in (401); run ${linkCommand} again.`;
-  }
-  if (status === 403) {
-    const what = action.kind === "merge"
-      ? "merge into this repository"
-      : `${verbOf(action)} ${target}`;
-    return `GitHub says you may not ${what} (403)${detail}.`;
-  }
-  if (status === 404) {
-    return `GitHub cannot find ${target}, or your account may not see it (404).`;
-  }
   if (status === 405 && action.kind === "merge") {
-    return `GitHub says ${target} cannot be merged (405)${detail}.`;
+    const said = gitHubMessage(message);
+    return `GitHub says ${target} cannot be merged (405)${said ? `: ${said}` : ""}.`;
   }
-  if (status === 409) return `GitHub says ${target} changed meanwhile (409)${detail}.`;
-  if (status >= 500) {
-    return `GitHub failed to ${verbOf(action)} ${target} (${status}); try again later.`;
-  }
-  return `GitHub refused to ${verbOf(action)} ${target} (${status})${detail}.`;
+  const forbidden = action.kind === "merge" ? "merge into this repository" : undefined;
+  return refusalSentence(verbOf(action), target, status, message, linkCommand, forbidden);
 }
 
 function successText(action: ChatAction, ref: IssueRef, result: Record<string, unknown>): string {
@@ -183,19 +193,50 @@ export async function actAsLinkedUser(
     }
     action = { kind: "comment", body };
   }
-  let outcome: ActionOutcome<object>;
+  return await runAsLinkedUser(deps, userId, {
+    call: (github) => call(github, ref, action),
+    success: (result) => successText(action, ref, result as Record<string, unknown>),
+    refusal: (status, message) => refusalText(action, ref, status, message, linkCommand),
+  }, options);
+}
+
+/** One call on GitHub as a linked user, and the lines that tell its outcome. */
+export interface LinkedCall<T> {
+  call(github: GitHubCaller): Promise<ActionOutcome<T>>;
+  success(result: T): string;
+  /** Why a call GitHub answered still did nothing, when it did nothing (else null). */
+  nothingDone?(result: T): string | null;
+  /** GitHub's refusal (a 4xx or 5xx with its message) in plain words. */
+  refusal(status: number, message: string): string;
+}
+
+/**
+ * Makes `request`'s call as the GitHub user `userId` (null: the chat user is not linked) and
+ * answers the line for the chat: its success, GitHub's refusal, an expired sign-in, or GitHub
+ * unreachable. Never throws.
+ */
+export async function runAsLinkedUser<T>(
+  deps: ActDeps,
+  userId: string | null,
+  request: LinkedCall<T>,
+  options: ActOptions = {},
+): Promise<ChatReply> {
+  const linkCommand = options.linkCommand ?? "/gh link";
+  if (userId === null) return { ok: false, text: notLinkedText(linkCommand) };
+  let outcome: ActionOutcome<T>;
   try {
-    outcome = await call(gitHubAsUser(deps, userId), ref, action);
+    outcome = await request.call(gitHubAsUser(deps, userId));
   } catch (error) {
-    deps.log.warn("chat action failed", { action: action.kind, error: String(error) });
+    deps.log.warn("chat action failed", { error: String(error) });
     return { ok: false, text: "GitHub could not be reached; try again later." };
   }
   switch (outcome.kind) {
-    case "ok":
-      return {
-        ok: true,
-        text: successText(action, ref, outcome.result as Record<string, unknown>),
-      };
+    case "ok": {
+      const nothing = request.nothingDone?.(outcome.result) ?? null;
+      return nothing === null
+        ? { ok: true, text: request.success(outcome.result) }
+        : { ok: false, text: nothing };
+    }
     case "no_token":
       return {
         ok: false,
@@ -211,9 +252,6 @@ export async function actAsLinkedUser(
           error: outcome.message,
         });
       }
-      return {
-        ok: false,
-        text: refusalText(action, ref, outcome.status, outcome.message, linkCommand),
-      };
+      return { ok: false, text: request.refusal(outcome.status, outcome.message) };
   }
 }

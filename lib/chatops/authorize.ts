@@ -8,8 +8,9 @@
  *   the global ingress of the group's GitHub App installation, or the group's `owners` names the
  *   repository's owner (both set only by a super admin or GitHub); a press re-checks that the
  *   group still has that binding.
- * - A pull request or issue named in a command (`owner/repo#n`) in a chat that routes post into
- *   must be a repository one of those routes' groups is bound to: its `owners` names the owner,
+ * - A pull request or issue named in a command (`owner/repo#n`), or a repository to open an
+ *   issue in, in a chat that routes post into must be a repository one of those routes' groups
+ *   is bound to: its `owners` names the owner,
  *   or the group is bound to an installation and the chat holds a notification of that
  *   repository the group sent.
  * - Discord roles: a button needs one of its route's `discordRoleIds`; a command needs, for each
@@ -34,10 +35,14 @@ export interface ChatPlace {
   recordedIn: string[];
 }
 
-/** What an action is about: a notification's record, or an item named in a command. */
+/**
+ * What an action is about: a notification's record, an item named in a command, or a
+ * repository named in a command (to open an issue in).
+ */
 export type ActionSubject =
   | { kind: "notification"; notification: MessageRef }
-  | { kind: "named"; ref: IssueRef };
+  | { kind: "named"; ref: IssueRef }
+  | { kind: "repository"; owner: string; repo: string };
 
 /** Notifications of a chat read for evidence of a repository's binding. */
 const EVIDENCE_LIMIT = 100;
@@ -101,7 +106,7 @@ async function recordedHere(
 async function namedRefusal(
   kv: Kv,
   place: ChatPlace,
-  ref: IssueRef,
+  named: { owner: string; repo: string; text: string },
   roles: ReadonlySet<string> | null,
 ): Promise<string | null> {
   const keys = new Set(place.chats.map(targetRefKey));
@@ -111,7 +116,7 @@ async function namedRefusal(
     return "Only members holding the roles of the routes posting into this channel may act " +
       "from it.";
   }
-  const repository = `${ref.owner}/${ref.repo}`;
+  const repository = `${named.owner}/${named.repo}`;
   const groupIds = new Set(routes.map((route) => route.groupId));
   const groups = (await listGroups(kv)).filter((group) => groupIds.has(group.id));
   if (groups.some((group) => ownersName(group, repository))) return null;
@@ -119,7 +124,7 @@ async function namedRefusal(
     groups.filter((group) => group.installationId !== undefined).map((group) => group.id),
   );
   if (installed.size > 0 && await recordedHere(kv, place, repository, installed)) return null;
-  return `${refText(ref)} is not in a repository of the groups posting here (their GitHub App ` +
+  return `${named.text} is not in a repository of the groups posting here (their GitHub App ` +
     "installation or owners), so Switchyard does not act on it from this chat.";
 }
 
@@ -133,7 +138,15 @@ export async function chatActionRefusal(
   subject: ActionSubject,
   roles: ReadonlySet<string> | null,
 ): Promise<string | null> {
-  return subject.kind === "notification"
-    ? await notificationRefusal(kv, subject.notification, roles)
-    : await namedRefusal(kv, place, subject.ref, roles);
+  switch (subject.kind) {
+    case "notification":
+      return await notificationRefusal(kv, subject.notification, roles);
+    case "named":
+      return await namedRefusal(kv, place, { ...subject.ref, text: refText(subject.ref) }, roles);
+    case "repository":
+      return await namedRefusal(kv, place, {
+        ...subject,
+        text: `${subject.owner}/${subject.repo}`,
+      }, roles);
+  }
 }

@@ -80,6 +80,7 @@ export const EVENT_CATALOG: ReadonlyArray<{ kind: string; actions: readonly stri
   { kind: "status", actions: [] },
   { kind: "deployment", actions: ["created"] },
   { kind: "deployment_status", actions: ["created"] },
+  { kind: "deployment_review", actions: ["requested", "approved", "rejected"] },
   { kind: "fork", actions: [] },
   { kind: "star", actions: ["created", "deleted"] },
   { kind: "watch", actions: ["started"] },

@@ -40,14 +40,18 @@ export interface InPlacePlan {
   mode: InPlaceMode;
   key: string;
   /**
-   * How far a progressing subject is (0 queued, 1 running, 2 done), when the event says: a
-   * message already showing a later stage is not edited back by an event that arrives late.
+   * How far a progressing subject is (0 queued, 1 running, 2 done; a workflow run's later
+   * attempts 3 and on), when the event says: a message already showing a later stage is not
+   * edited back by an event that arrives late.
    */
   stage?: ProgressStage;
 }
 
-/** Stages of something that progresses, in order. */
-export type ProgressStage = 0 | 1 | 2;
+/**
+ * Stages of something that progresses, in order: 0 queued, 1 running, 2 done, each after the
+ * stages of a workflow run's earlier attempts.
+ */
+export type ProgressStage = number;
 
 /** A unit body that edits in place: the plan, the message, and the notice of a card update. */
 export interface InPlaceBody {
@@ -86,12 +90,31 @@ const STAGES: ReadonlyMap<string, ProgressStage> = new Map([
   ["inactive", 2],
 ]);
 
-/** The stage of a progress event, or undefined when its payload does not say. */
+/** Highest run attempt that orders stages (GitHub allows far fewer re-runs). */
+const MAX_ATTEMPT = 1000;
+
+/** A workflow run's attempt (1 for the first run, more after a re-run), when its payload says. */
+function attemptOf(event: ForgeEvent): number | undefined {
+  if (event.kind !== "workflow_run") return undefined;
+  const attempt = record(event.payload.workflow_run)?.run_attempt;
+  return typeof attempt === "number" && Number.isSafeInteger(attempt) && attempt >= 1 &&
+      attempt <= MAX_ATTEMPT
+    ? attempt
+    : undefined;
+}
+
+/**
+ * The stage of a progress event, or undefined when its payload does not say. A re-run
+ * workflow run starts over in a later attempt, so its stages come after every stage of the
+ * attempts before it ((attempt - 1) × 3 + stage), and its card follows the new attempt.
+ */
 function stageOf(event: ForgeEvent): ProgressStage | undefined {
   const said = event.kind === "deployment_status"
     ? record(event.payload.deployment_status)?.state
     : event.action;
-  return typeof said === "string" ? STAGES.get(said) : undefined;
+  const stage = typeof said === "string" ? STAGES.get(said) : undefined;
+  const attempt = attemptOf(event);
+  return stage === undefined || attempt === undefined ? stage : (attempt - 1) * 3 + stage;
 }
 
 /** Event kinds whose first notification about a pull request or issue is its card. */

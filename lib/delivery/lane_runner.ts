@@ -39,6 +39,7 @@ import type { PlatformAdapter } from "../platform/adapter.ts";
 import { sentMessageRef } from "./tracking.ts";
 import { chatCalls } from "./chat_calls.ts";
 import { digestClosedBy, stepDigestClose } from "./digest_close.ts";
+import { sentRunMessageRef } from "./run_tracking.ts";
 import { noteEdit, sendOrEdit } from "./edit_in_place.ts";
 import type { DeliveryContext } from "./context.ts";
 import { mustWaitForOlderEvents, ORDER_POLL_MS } from "./order_gate.ts";
@@ -178,7 +179,10 @@ async function settle(
   }
   // Buttons and replies find the message once the outcome is logged: it is written with it.
   const adapter = ctx.adapters.get(next.platform);
-  const messageRef = adapter && await sentMessageRef(ctx.kv, next, adapter, ctx.log) || undefined;
+  const messageRef = adapter && (
+        await sentMessageRef(ctx.kv, next, adapter, ctx.log) ??
+          await sentRunMessageRef(ctx.kv, next, adapter, ctx.log)
+      ) || undefined;
   // Nothing about the next unit may keep this outcome from being recorded.
   const ready = next.status !== "retrying" && upcoming
     ? await readyToGo(ctx, held, await upcoming).catch(() => null)

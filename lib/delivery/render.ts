@@ -2,6 +2,7 @@
 import { type Message, renderDiscord, renderTelegram } from "../format/mod.ts";
 import { renderTemplateMessage, TemplateRenderError } from "../template/mod.ts";
 import { actionsOfEvent } from "../format/subject.ts";
+import { runActionsOfEvent } from "./run_subject.ts";
 import { type MentionedUsers, NO_MENTIONS } from "../format/mentions.ts";
 import { type Config, FEATURES } from "../config.ts";
 import type { ForgeEvent, Route, RouteTemplate, Target } from "../types.ts";
@@ -53,9 +54,9 @@ export function messageForRoute(
 /**
  * Renders `message` for `target`: Discord's create-message body (with the
  * route's role pings and the linked users `mentioned`, and the chat-ops buttons when `event`
- * is about a pull request or issue) or Telegram's HTML text (with the same buttons and the
- * mentioned users linked). Buttons only on the platforms `buttons` allows. Null for an unknown
- * platform.
+ * is about a pull request, an issue, a workflow run or a deployment waiting for review) or
+ * Telegram's HTML text (with the same buttons and the mentioned users linked). Buttons only on
+ * the platforms `buttons` allows. Null for an unknown platform.
  */
 export function renderFor(
   message: Message,
@@ -65,7 +66,7 @@ export function renderFor(
   mentioned: MentionedUsers = NO_MENTIONS,
   buttons: ChatButtons = ALL_BUTTONS,
 ): unknown {
-  const actions = (event && actionsOfEvent(event)) ?? undefined;
+  const actions = (event && (actionsOfEvent(event) ?? runActionsOfEvent(event))) ?? undefined;
   switch (target.platform) {
     case "discord":
       return renderDiscord(message, {

@@ -16,6 +16,7 @@ import { GITHUB_REACTIONS } from "./reactions.ts";
 import { type Block, line, type Message, type RichText, type Span } from "./message.ts";
 import { cutRendered, ELLIPSIS, escapeMarkdown, truncate } from "./text.ts";
 import { providerName } from "./provider.ts";
+import { discordRunRows, type RunActions } from "./run_buttons.ts";
 
 /** Discord's message and embed limits, in characters. */
 export const DISCORD_LIMITS = {
@@ -45,8 +46,8 @@ export interface DiscordRenderOptions {
   roleIds?: string[];
   /** User ids rendered as `<@id>` and allowed to ping. */
   userIds?: string[];
-  /** The buttons of a pull request or issue notification, when it has them. */
-  actions?: DiscordActions;
+  /** The buttons of a pull request, issue, workflow run or deployment review notification. */
+  actions?: DiscordActions | RunActions;
 }
 
 /** What the buttons of a pull request or issue notification offer. */
@@ -245,7 +246,12 @@ export function renderDiscord(
   if (users.length > 0) allowed.users = users;
   const body: DiscordMessageBody = { embeds: [renderEmbed(message)], allowed_mentions: allowed };
   if (content) body.content = content;
-  if (options.actions) body.components = discordActionRows(options.actions);
+  if (options.actions) {
+    const actions = options.actions;
+    body.components = actions.kind === "run" || actions.kind === "deployment"
+      ? discordRunRows(actions)
+      : discordActionRows(actions);
+  }
   return body;
 }
 

@@ -25,6 +25,7 @@ export const ComponentType = {
 
 /** Text input styles. */
 export const TextInputStyle = {
+  Short: 1 as Discord.TextInputStyle.Short,
   Paragraph: 2 as Discord.TextInputStyle.Paragraph,
 } as const;
 

@@ -19,7 +19,11 @@ import {
   formatWorkflowJob,
   formatWorkflowRun,
 } from "./github/ci.ts";
-import { formatDeployment, formatDeploymentStatus } from "./github/deploy.ts";
+import {
+  formatDeployment,
+  formatDeploymentReview,
+  formatDeploymentStatus,
+} from "./github/deploy.ts";
 import { formatDiscussion, formatDiscussionComment } from "./github/discussion.ts";
 import { formatIssue, formatIssueComment } from "./github/issues.ts";
 import {
@@ -78,6 +82,7 @@ const FORMATTERS: Readonly<Record<string, Formatter>> = {
   status: formatStatus,
   deployment: formatDeployment,
   deployment_status: formatDeploymentStatus,
+  deployment_review: formatDeploymentReview,
   discussion: formatDiscussion,
   discussion_comment: formatDiscussionComment,
   code_scanning_alert: formatCodeScanningAlert,

@@ -17,6 +17,7 @@ import { providerName } from "./provider.ts";
 import { GITHUB_REACTIONS } from "./reactions.ts";
 import { escapeHtml, escapeHtmlAttribute, safeUrl, truncate } from "./text.ts";
 import { truncateHtml } from "./truncate_html.ts";
+import { type RunActions, telegramRunKeyboard } from "./run_buttons.ts";
 
 /** Telegram's limit on a message text. */
 export const TELEGRAM_TEXT_LIMIT = 4096;
@@ -109,7 +110,7 @@ function footerOf(message: Message): string {
  */
 export function renderTelegram(
   message: Message,
-  actions?: TelegramActions,
+  actions?: TelegramActions | RunActions,
   mentioned: readonly TelegramMention[] = [],
 ): TelegramMessageBody {
   const mentionLine = telegramMentionLine(mentioned);
@@ -128,8 +129,15 @@ export function renderTelegram(
     text: truncateHtml(text, TELEGRAM_TEXT_LIMIT),
     parse_mode: "HTML",
     link_preview_options: { is_disabled: true },
-    ...(actions ? { reply_markup: telegramKeyboard(actions) } : {}),
+    ...(actions ? { reply_markup: keyboardOf(actions) } : {}),
   };
+}
+
+/** The buttons for a notification's actions: a run's or deployment's, or an item's. */
+function keyboardOf(actions: TelegramActions | RunActions): InlineKeyboardMarkup {
+  return actions.kind === "run" || actions.kind === "deployment"
+    ? telegramRunKeyboard(actions)
+    : telegramKeyboard(actions);
 }
 
 /** The full `sendMessage` parameters for a Telegram target, in its topic when it names one. */

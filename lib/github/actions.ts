@@ -1,6 +1,6 @@
 /**
  * The actions a user takes on GitHub through Switchyard: comment on an issue or pull request,
- * merge, close, reopen, react. The request
+ * merge, close, reopen, react, open an issue. The request
  * schemas validate the bearer API's bodies; chat commands call the same
  * functions with a caller for a linked user.
  */
@@ -148,4 +148,28 @@ export function reopenIssue(
   input: z.infer<typeof issueStateSchema>,
 ): Promise<ActionOutcome<Record<never, never>>> {
   return setIssueState(github, input, "open");
+}
+
+/** Longest issue title accepted (GitHub cuts titles at 256 characters). */
+export const MAX_ISSUE_TITLE = 256;
+
+/** An issue to open. */
+export const createIssueSchema = z.object({
+  owner,
+  repo,
+  title: z.string().trim().min(1).max(MAX_ISSUE_TITLE),
+  body: z.string().max(65_536),
+});
+
+/** Opens an issue; answers its number and address. */
+export async function createIssue(
+  github: GitHubCaller,
+  input: z.infer<typeof createIssueSchema>,
+): Promise<ActionOutcome<{ number: number; url: string }>> {
+  const outcome = await github<{ number: number; html_url: string }>({
+    method: "POST",
+    path: repoPath(input.owner, input.repo, "issues"),
+    body: input.body ? { title: input.title, body: input.body } : { title: input.title },
+  });
+  return mapOk(outcome, (body) => ({ number: body.number, url: body.html_url }));
 }

@@ -33,6 +33,24 @@ export interface MessageSubject {
   groupInternalId?: string;
 }
 
+/**
+ * A workflow run a notification is about (`run`, by its run id), or a run's deployment waiting
+ * for review (`deployment`, by its run id, with the environment it waits on).
+ */
+export interface RunSubject extends Omit<MessageSubject, "kind"> {
+  kind: "run" | "deployment";
+  /** The environment a `deployment` waits on. */
+  environment?: string;
+}
+
+/** What a notification is about: a pull request or issue, or a workflow run. */
+export type NotificationSubject = MessageSubject | RunSubject;
+
+/** Whether the subject is a pull request or an issue (what merge, close and comment act on). */
+export function isIssueSubject(subject: NotificationSubject): subject is MessageSubject {
+  return subject.kind === "pull" || subject.kind === "issue";
+}
+
 /** Where a notification was sent: the chat (a Discord channel or thread, a Telegram chat). */
 export interface MessagePlace {
   platform: Platform;
@@ -43,12 +61,12 @@ export interface MessagePlace {
 /** A notification to record: where it is and what it is about. */
 export interface NewMessageRef {
   place: MessagePlace;
-  subject: MessageSubject;
+  subject: NotificationSubject;
 }
 
 /** A recorded notification: where it is and what it is about. */
 export interface MessageRef extends MessagePlace {
-  subject: MessageSubject;
+  subject: NotificationSubject;
   /** Unix milliseconds. */
   sentAt: number;
 }
@@ -71,7 +89,7 @@ function validPlace(place: MessagePlace): boolean {
 export async function saveMessageRef(
   kv: Kv,
   place: MessagePlace,
-  subject: MessageSubject,
+  subject: NotificationSubject,
   now: number = Date.now(),
 ): Promise<void> {
   if (!validPlace(place)) return;
@@ -85,7 +103,7 @@ export async function saveMessageRef(
 export function addMessageRef(
   op: AtomicOperation,
   place: MessagePlace,
-  subject: MessageSubject,
+  subject: NotificationSubject,
   now: number,
 ): AtomicOperation {
   if (!validPlace(place)) return op;

@@ -9,27 +9,24 @@
 import type { APIModalInteractionResponseCallbackComponent } from "discord-api-types/v10";
 import { ButtonStyle, ComponentType, TextInputStyle } from "../../format/discord_values.ts";
 import { DISCORD_ACTION_IDS } from "../../format/discord.ts";
-import { type DiscordLink, getDiscordLink } from "../../store/links.ts";
-import {
-  getMessageRef,
-  MESSAGE_REF_LIFETIME_MS,
-  type MessageRef,
-} from "../../store/message_refs.ts";
+import { isRunActionId } from "../../format/run_buttons.ts";
+import type { DiscordLink } from "../../store/links.ts";
+import { isIssueSubject, type MessageRef } from "../../store/message_refs.ts";
 import {
   actAsLinkedUser,
   type ChatAction,
   MAX_COMMENT_LENGTH,
   MERGE_METHODS,
   type MergeMethod,
-  notLinkedText,
   parseMergeMethod,
 } from "../act.ts";
-import { chatActionRefusal } from "../authorize.ts";
 import { parseReaction } from "../reactions.ts";
 import { type IssueRef, refOf, refText } from "../../format/issue_ref.ts";
-import { subjectTag } from "../../format/subject.ts";
 import { type DiscordDeps, type InteractionAnswer, now } from "./answer.ts";
-import { discordPlace, type Interaction, invokerOf, submittedValue } from "./interaction.ts";
+import { type Interaction, submittedValue } from "./interaction.ts";
+import { answerIssueForm, ISSUE_FORM } from "./issue.ts";
+import { gatePress, splitTag, tagged } from "./press_gate.ts";
+import { answerReviewForm, answerRunComponent, isReviewForm } from "./run_buttons.ts";
 import {
   deferEphemeral,
   deferUpdate,
@@ -49,7 +46,6 @@ const IDS = {
   commentBody: "body",
 } as const;
 
-const SNOWFLAKE = /^\d{1,20}$/;
 const METHOD_LABELS: ReadonlyMap<MergeMethod, string> = new Map([
   ["merge", "Create a merge commit"],
   ["squash", "Squash and merge"],
@@ -60,79 +56,21 @@ type Gate =
   | { ok: true; ref: IssueRef; link: DiscordLink; notification: MessageRef }
   | { ok: false; answer: InteractionAnswer };
 
-function refused(text: string): Gate {
-  return { ok: false, answer: now(ephemeral(text)) };
-}
-
-/** A `custom_id` split into its name and the item tag after its `#` (the tag may be missing). */
-function splitTag(customId: string): { id: string; tag: string | undefined } {
-  const hash = customId.indexOf("#");
-  return hash < 0
-    ? { id: customId, tag: undefined }
-    : { id: customId.slice(0, hash), tag: customId.slice(hash + 1) };
-}
-
-/** Whether the pressed message is younger than the time its record is kept. */
-function recentlySent(interaction: Interaction): boolean {
-  const sent = Date.parse(interaction.message?.timestamp ?? "");
-  return Number.isFinite(sent) && Date.now() - sent < MESSAGE_REF_LIFETIME_MS;
-}
-
-function unknownNotification(interaction: Interaction): Gate {
-  return refused(
-    recentlySent(interaction)
-      ? "Switchyard does not act on this notification: its repository is not one the group " +
-        "that sent it is bound to (the group's GitHub App installation or owners)."
-      : "Switchyard no longer knows what this notification is about (after 30 days it " +
-        "forgets); use /gh with owner/repo#number instead.",
-  );
-}
-
-/**
- * Whether the presser may act on the notification `messageId` of this channel: it is known,
- * the button's `tag` names its item, `chatActionRefusal` allows it (roles, binding), and the
- * presser is linked.
- */
+/** {@link gatePress} for the pull request or issue a notification is about. */
 async function gate(
   deps: DiscordDeps,
   interaction: Interaction,
   messageId: string | undefined,
   tag: string | undefined,
 ): Promise<Gate> {
-  const channelId = interaction.channel_id;
-  const invoker = invokerOf(interaction);
-  if (!channelId || !messageId || !SNOWFLAKE.test(messageId) || !invoker) {
-    return refused("This button is not on a notification Switchyard knows.");
-  }
-  const notification = await getMessageRef(deps.kv, {
-    platform: "discord",
-    chatId: channelId,
-    messageId,
+  const allowed = await gatePress(deps, interaction, messageId, tag, (subject) => {
+    const ref = isIssueSubject(subject)
+      ? refOf(subject.repository, subject.number, subject.kind)
+      : null;
+    return ref && { item: ref, name: refText(ref) };
   });
-  const { subject } = notification ?? {};
-  const ref = subject && refOf(subject.repository, subject.number, subject.kind);
-  if (!notification || !subject || !ref) return unknownNotification(interaction);
-  if (tag !== subjectTag(subject.repository, subject.number)) {
-    return refused(
-      `This button does not name ${refText(ref)}, which its notification is about; nothing ` +
-        "was done.",
-    );
-  }
-  const refusal = await chatActionRefusal(
-    deps.kv,
-    discordPlace(interaction),
-    { kind: "notification", notification },
-    new Set(interaction.member?.roles ?? []),
-  );
-  if (refusal !== null) return refused(refusal);
-  const link = await getDiscordLink(deps.kv, invoker.id);
-  if (!link) return refused(notLinkedText());
-  return { ok: true, ref, link, notification };
-}
-
-/** `id` with the item tag of the notification, when it has one. */
-function tagged(id: string, tag: string | undefined): string {
-  return tag === undefined ? id : `${id}#${tag}`;
+  if (!allowed.ok) return allowed;
+  return { ok: true, ref: allowed.item, link: allowed.link, notification: allowed.notification };
 }
 
 /** Runs the action deferred: an ephemeral "thinking", then the result (or an edit in place). */
@@ -214,6 +152,7 @@ export async function answerComponent(
   interaction: Interaction,
 ): Promise<InteractionAnswer> {
   const { id, tag } = splitTag(interaction.data?.custom_id ?? "");
+  if (isRunActionId(id)) return await answerRunComponent(deps, interaction, id, tag);
   const onMessage = interaction.message?.id;
   const first = interaction.data?.values?.[0];
   const allowedOn = async (messageId: string | undefined) =>
@@ -266,12 +205,14 @@ export async function answerComponent(
   return now(ephemeral("This button is not one Switchyard knows."));
 }
 
-/** Answers the comment form. */
+/** Answers a form: the comment form, a deployment review's, or a new issue's. */
 export async function answerModal(
   deps: DiscordDeps,
   interaction: Interaction,
 ): Promise<InteractionAnswer> {
   const { id, tag } = splitTag(interaction.data?.custom_id ?? "");
+  if (isReviewForm(id)) return await answerReviewForm(deps, interaction, id, tag);
+  if (id === ISSUE_FORM) return await answerIssueForm(deps, interaction);
   if (!id.startsWith(IDS.commentForm)) {
     return now(ephemeral("This form is not one Switchyard knows."));
   }

@@ -11,7 +11,9 @@ import {
   ApplicationCommandType,
 } from "../../format/discord_values.ts";
 import { GITHUB_REACTIONS } from "../../format/reactions.ts";
+import { MAX_ISSUE_TITLE } from "../../github/actions.ts";
 import { MERGE_METHODS } from "../act.ts";
+import { MAX_REPOSITORY_TEXT } from "../create_issue.ts";
 import { MAX_REF_LENGTH } from "../../format/issue_ref.ts";
 import { COMMAND_NAME } from "./commands.ts";
 import { MUTE_COMMAND_OPTIONS } from "./mute.ts";
@@ -82,6 +84,22 @@ export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [{
           name: `${emoji} ${name}`,
           value: name,
         })),
+      },
+    ]),
+    sub("issue", "Open an issue (a form asks for its body)", [
+      {
+        type: ApplicationCommandOptionType.String,
+        name: "repo",
+        description: "The repository, as owner/repo",
+        required: true,
+        max_length: MAX_REPOSITORY_TEXT,
+      },
+      {
+        type: ApplicationCommandOptionType.String,
+        name: "title",
+        description: "The issue's title",
+        required: true,
+        max_length: MAX_ISSUE_TITLE,
       },
     ]),
     sub("subscribe", "Let a group post into this channel (needs Manage Channels)", [

@@ -1,6 +1,7 @@
 /**
  * The `/gh` application command: link, unlink, whoami, the GitHub actions on a `<ref>`
- * (comment, merge, close, reopen, react), subscribe and unsubscribe, and autocomplete of refs
+ * (comment, merge, close, reopen, react), opening an issue (a form asks for its body),
+ * subscribe and unsubscribe, and autocomplete of refs
  * from the channel's recent notifications. Every answer is ephemeral: only the invoker sees it.
  * Actions on GitHub pass `chatActionRefusal` first (the channel's route roles, the repository's
  * binding to the groups posting there), answer with a deferral and complete with an edit.
@@ -12,7 +13,7 @@ import {
   getDiscordLink,
 } from "../../store/links.ts";
 import { startChatLink } from "../../auth/chat_link.ts";
-import { recentMessageRefs } from "../../store/message_refs.ts";
+import { isIssueSubject, recentMessageRefs } from "../../store/message_refs.ts";
 import { actAsLinkedUser, type ChatAction, notLinkedText, parseMergeMethod } from "../act.ts";
 import { chatActionRefusal } from "../authorize.ts";
 import { parseReaction, reactionList } from "../reactions.ts";
@@ -29,6 +30,7 @@ import {
   stringOption,
   subcommandOf,
 } from "./interaction.ts";
+import { answerIssueCommand } from "./issue.ts";
 import { answerMute, MUTE_SUBCOMMANDS } from "./mute.ts";
 import { choices, deferEphemeral, editOriginal, ephemeral } from "./reply.ts";
 
@@ -169,6 +171,8 @@ export async function answerCommand(
           : "Your Discord account is not linked to GitHub; run /gh link to link it.",
       ));
     }
+    case "issue":
+      return await answerIssueCommand(deps, interaction, sub.options);
     case "subscribe":
     case "unsubscribe":
       return await subscription(
@@ -198,6 +202,7 @@ export async function answerAutocomplete(
   const seen = new Set<string>();
   const items: { name: string; value: string }[] = [];
   for (const ref of refs) {
+    if (!isIssueSubject(ref.subject)) continue;
     const [owner, repo] = ref.subject.repository.split("/");
     const value = refText({ owner, repo, number: ref.subject.number });
     if (seen.has(value) || !value.toLowerCase().includes(typed)) continue;

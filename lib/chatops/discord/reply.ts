@@ -81,13 +81,16 @@ export function choices(items: { name: string; value: string }[]): APIInteractio
 }
 
 /**
- * Replaces the deferred answer of the interaction `token` with `content` (and removes any
- * rows). Failures are logged: the interaction then shows Discord's own failure notice.
+ * Replaces the deferred answer of the interaction `token` with `content` and `components`
+ * (none by default, which removes any rows). After a deferred update of a component's message
+ * this edits that message. Failures are logged: the interaction then shows Discord's own
+ * failure notice.
  */
 export async function editOriginal(
   deps: { config: Config; log: Logger },
   token: string,
   content: string,
+  components: Rows = [],
 ): Promise<void> {
   const { apiUrl, applicationId } = deps.config.discord;
   const outcome = await callJson(
@@ -95,7 +98,7 @@ export async function editOriginal(
     {
       method: "PATCH",
       headers: { "user-agent": "DiscordBot (switchyard, 1.0)" },
-      body: { content: bounded(content), components: [], allowed_mentions: { parse: [] } },
+      body: { content: bounded(content), components, allowed_mentions: { parse: [] } },
     },
   );
   if (outcome.kind !== "ok") {

@@ -140,7 +140,7 @@ export async function pressButton(
   );
   if (refusal !== null) return refused(refusal);
   const current: TelegramActions = {
-    kind: notification.subject.kind,
+    kind: ref.kind ?? "issue",
     state: stateOf(message.reply_markup),
     tag,
     ...(openUrlOf(message.reply_markup) ? { url: openUrlOf(message.reply_markup) } : {}),

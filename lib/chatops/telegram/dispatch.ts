@@ -12,7 +12,10 @@ import { isPrivate } from "./place.ts";
 import { MUTE_COMMANDS, muteCommand } from "./mute.ts";
 import { REPLY_COMMANDS, replyCommand } from "./replies.ts";
 import { subscribeCommand } from "./subscribe.ts";
-import type { IncomingMessage, UpdateWork } from "./update.ts";
+import { issueCommand } from "./issue.ts";
+import { pressRunButton, REVIEW_COMMANDS, reviewCommand } from "./run_buttons.ts";
+import { parseRunButton } from "../../format/run_buttons.ts";
+import type { ButtonPress, IncomingMessage, UpdateWork } from "./update.ts";
 
 /** The answer to `/gh` and `/gh help`. */
 export const HELP_TEXT = [
@@ -24,6 +27,9 @@ export const HELP_TEXT = [
   "Reply to a notification with:",
   "/gh comment <text>, /gh merge [merge|squash|rebase], /gh close, /gh reopen, /gh react <emoji>",
   "(or name it first anywhere: /gh close owner/repo#123, or its GitHub address)",
+  "",
+  "Reply to a deployment waiting for review with /gh approve [comment] or /gh reject [comment]",
+  "/gh issue owner/repo <title>: open an issue (as a reply, the message replied to is its body)",
   "",
   "/gh subscribe <group>, /gh unsubscribe <group>: let a group post into this chat, or stop " +
   "it (chat administrators who own or administer the group)",
@@ -77,12 +83,22 @@ async function handleMessage(ctx: TelegramChatContext, message: IncomingMessage)
       if (REPLY_COMMANDS.has(command.subcommand)) {
         return await replyCommand(ctx, message, command);
       }
+      if (REVIEW_COMMANDS.has(command.subcommand)) {
+        return await reviewCommand(ctx, message, command);
+      }
+      if (command.subcommand === "issue") return await issueCommand(ctx, message, command);
       return await reply(
         ctx,
         message,
         `Unknown command "${command.subcommand.slice(0, 32)}". Send /gh help for the commands.`,
       );
   }
+}
+
+/** A press of a run's button, or of a pull request's or issue's. */
+async function pressAny(ctx: TelegramChatContext, press: ButtonPress): Promise<PressAnswer> {
+  const run = parseRunButton(press.data ?? "");
+  return run ? await pressRunButton(ctx, press, run) : await pressButton(ctx, press);
 }
 
 async function answerButton(
@@ -93,7 +109,7 @@ async function answerButton(
   let answer: PressAnswer = { text: BUTTON_FAILED, alert: true };
   try {
     answer = work.kind === "button"
-      ? await pressButton(ctx, work.press)
+      ? await pressAny(ctx, work.press)
       : { text: "This button press could not be read.", alert: true };
   } finally {
     const outcome = await ctx.bot.answerCallback(queryId, answer.text, answer.alert);

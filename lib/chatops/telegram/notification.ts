@@ -4,7 +4,7 @@
  * chat routes name by `@username`, under that name.
  */
 import type { Kv } from "../../store/backend/types.ts";
-import { getMessageRef, type MessageRef } from "../../store/message_refs.ts";
+import { getMessageRef, isIssueSubject, type MessageRef } from "../../store/message_refs.ts";
 import type { ChatPlace } from "../authorize.ts";
 import type { IssueRef } from "../../format/issue_ref.ts";
 import { refOf } from "../../format/issue_ref.ts";
@@ -40,9 +40,13 @@ export function telegramPlace(chat: ChatOfMessage): ChatPlace {
   };
 }
 
-/** The pull request or issue a record is about, or null when its repository is malformed. */
+/**
+ * The pull request or issue a record is about, or null when it is about something else (a
+ * workflow run) or its repository is malformed.
+ */
 export function issueRefOf(ref: MessageRef): IssueRef | null {
-  return refOf(ref.subject.repository, ref.subject.number, ref.subject.kind);
+  const { subject } = ref;
+  return isIssueSubject(subject) ? refOf(subject.repository, subject.number, subject.kind) : null;
 }
 
 /**

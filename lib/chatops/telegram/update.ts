@@ -38,6 +38,8 @@ const repliedTo = z.object({
   message_id: id,
   date: id.optional(),
   chat: chat.optional(),
+  text: z.string().max(4096).optional(),
+  caption: z.string().max(4096).optional(),
 }).loose();
 
 const message = z.object({

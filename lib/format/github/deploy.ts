@@ -1,11 +1,11 @@
-/** Formatters for deployments and their status changes. */
+/** Formatters for deployments, their status changes and their reviews. */
 
 import { authorOf, compose, type EventContext, repositoryLink } from "../context.ts";
 import { COLORS, outcomeColor } from "../colors.ts";
 import { code, field, link, type Message, type MessageField } from "../message.ts";
-import { at, string } from "../read.ts";
+import { at, list, string } from "../read.ts";
 import { humanize, safeUrl } from "../text.ts";
-import { commitField, textField, textLine } from "./shared.ts";
+import { branchField, commitField, namesField, textField, textLine } from "./shared.ts";
 import { ownValue } from "../../own_value.ts";
 
 const STATES: Record<string, string> = {
@@ -63,5 +63,40 @@ export function formatDeploymentStatus(context: EventContext): Message {
       logUrl ? field("Log", link("View log", logUrl)) : undefined,
     ],
     author: authorOf(context, at(status, "creator")),
+  });
+}
+
+const REVIEW_WORDS: Record<string, string> = {
+  requested: "waits for review",
+  approved: "approved",
+  rejected: "rejected",
+};
+
+/** A deployment of a workflow run waiting for review, or its review: environment, run, people. */
+export function formatDeploymentReview(context: EventContext): Message {
+  const { payload } = context;
+  const run = payload.workflow_run;
+  const environment = string(at(payload, "environment")) ??
+    string(at(payload, "workflow_job_run", "environment")) ?? "an environment";
+  const action = context.action ?? "requested";
+  const reviewers = list(at(payload, "reviewers")).map((item) =>
+    string(at(item, "reviewer", "login")) ?? string(at(item, "reviewer", "slug"))
+  ).filter((name) => name !== undefined);
+  return compose(context, {
+    subject: `Deployment to ${environment} ${ownValue(REVIEW_WORDS, action) ?? humanize(action)}`,
+    url: safeUrl(at(run, "html_url")) ?? repositoryLink(context, "actions"),
+    color: action === "rejected"
+      ? COLORS.red
+      : action === "approved"
+      ? COLORS.green
+      : COLORS.yellow,
+    description: textLine(at(payload, "comment")),
+    fields: [
+      textField("Workflow", at(run, "name")),
+      branchField(context, at(run, "head_branch")),
+      commitField(context, at(run, "head_sha")),
+      namesField("Reviewers", reviewers),
+    ],
+    author: authorOf(context, at(payload, "requestor")) ?? authorOf(context, payload.sender),
   });
 }
