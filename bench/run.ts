@@ -25,6 +25,7 @@ const ARGUMENTS: Record<string, string[][]> = {
     ["--throughput"],
     ["--throughput", "--postgres"],
   ],
+  "event_search_bench.ts": [["--events", "100000", "--runs", "20"]],
 };
 /** The longest one benchmark may run. */
 const TIME_LIMIT_MS = 5 * 60 * 1000;

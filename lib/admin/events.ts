@@ -1,6 +1,7 @@
 /**
- * A group's events in the admin API: the recent events its routes were evaluated on (those that
- * fired no route included), and one event explained against each of the group's routes, which
+ * A group's events in the admin API: a search of the events its routes were evaluated on (those
+ * that fired no route included; `event_search.ts`), and one event explained against each of the
+ * group's routes, which
  * answers "why did my event not arrive?". Reading needs membership (or super admin). The
  * records are the group's own (keyed by its internal id), so an event of another group is
  * unknown here (404).
@@ -13,7 +14,7 @@ import { routeFilterNode } from "../filter/compile.ts";
 import { explain, type Explanation } from "../filter/explain.ts";
 import { whyMatched, whyNot } from "../filter/explain_words.ts";
 import { HttpError } from "../fresh/mod.ts";
-import { type EventRoutes, getEventRoutes, listEventRoutes } from "../store/event_routes.ts";
+import { type EventRoutes, getEventRoutes } from "../store/event_routes.ts";
 import { loadEvent } from "../store/events.ts";
 import { readGroupEntry } from "../store/group_set.ts";
 import { getGroupRoutes } from "../store/routes.ts";
@@ -21,7 +22,9 @@ import { historyIdOf, listDeliveryLogs, type SendLog } from "../store/send_logs.
 import type { Route } from "../types.ts";
 import { requireRight } from "./guards.ts";
 import { publicLog } from "./logs.ts";
-import { collectPage, type Page } from "./pages.ts";
+import { type EventSearch, searchEvents, type SearchReach } from "./event_search.ts";
+import { searchPayloadFilter } from "./event_search_filter.ts";
+import type { Page } from "./pages.ts";
 import type { eventsQuerySchema } from "./schemas.ts";
 
 /** The events query, as validated by `eventsQuerySchema`. */
@@ -83,28 +86,28 @@ async function readableGroup(kv: Kv, principal: Principal, groupId: string) {
   return entry;
 }
 
-function eventMatcher(query: EventsQuery): (record: EventRoutes) => boolean {
-  const [kind, ...action] = query.event?.split(".") ?? [];
-  return (record) =>
-    (kind === undefined || record.kind === kind) &&
-    (action.length === 0 || record.action === action.join(".")) &&
-    (query.outcome === undefined || (query.outcome === "none") === (record.routeIds.length === 0));
+/** The search an events query asks for (its payload filter already validated). */
+function searchOf(query: EventsQuery): EventSearch {
+  const { path, op, value, limit, ...fields } = query;
+  return {
+    ...fields,
+    ...(path === undefined ? {} : { payload: searchPayloadFilter(path, op, value) }),
+    limit: limit ?? 50,
+  };
 }
 
-/** `GET /admin/api/groups/:id/events`: the group's events, newest first, in cursor pages. */
+/**
+ * `GET /admin/api/groups/:id/events`: the group's events that pass the query, newest first, in
+ * cursor pages, each page within the search limits (`reach` says how far it looked).
+ */
 export async function listGroupEvents(
   kv: Kv,
   principal: Principal,
   groupId: string,
   query: EventsQuery,
-): Promise<Page<GroupEvent>> {
+): Promise<Page<GroupEvent> & { reach: SearchReach }> {
   const { internalId } = await readableGroup(kv, principal, groupId);
-  const page = await collectPage([(below) => listEventRoutes(kv, internalId, below)], {
-    idOf: (record) => record.eventId,
-    keep: eventMatcher(query),
-    limit: query.limit ?? 50,
-    cursor: query.cursor,
-  });
+  const page = await searchEvents(kv, internalId, searchOf(query));
   return { ...page, items: page.items.map(groupEventOf) };
 }
 

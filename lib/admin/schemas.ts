@@ -14,10 +14,19 @@ import {
   targetRefSchema,
   targetSchema,
 } from "../filter/schema.ts";
+import { validateEventPattern } from "../filter/event_filter.ts";
+import { describeIssues, FIELD_OPS, validateFilter } from "../filter/validate.ts";
 import { ID_PATTERN } from "../ids.ts";
-import { MAX_ALLOWED_TARGETS } from "../limits.ts";
+import {
+  FILTER_VALUE_MAX_LENGTH,
+  MAX_ALLOWED_TARGETS,
+  MAX_DELIVERY_ID_LENGTH,
+  PATH_MAX_LENGTH,
+} from "../limits.ts";
 import { AUDIT_ACTIONS } from "../store/audit.ts";
 import { MAX_SECRET_GRACE_MS } from "../store/tenants.ts";
+import type { FieldOp } from "../types.ts";
+import { searchPayloadFilter } from "./event_search_filter.ts";
 
 /** A route, group or fragment id. */
 export const idSchema = z.string().regex(ID_PATTERN, {
@@ -356,15 +365,57 @@ export const explanationSchema = z.looseObject({
 /** A filter trial's answer. */
 export const testMatchSchema = z.object({ matched: z.boolean(), explanation: explanationSchema });
 
-/** `GET /admin/api/groups/{id}/events` query. */
+/** The operators of an event search's payload filter: those of field filters but `in`. */
+export const SEARCH_PAYLOAD_OPS = FIELD_OPS.filter((op) => op !== "in") as [
+  Exclude<FieldOp, "in">,
+  ...Exclude<FieldOp, "in">[],
+];
+
+/** `GET /admin/api/groups/{id}/events` query: a search of the group's events. */
 export const eventsQuerySchema = z.object({
-  event: z.string().min(1).max(100).optional().describe("event kind, or kind.action"),
+  event: z.string().min(1).max(100).optional().describe(
+    "event kind, or kind.action; * is a wildcard (pull_request.*), as in route filters",
+  ),
   outcome: z.enum(["fired", "none"]).optional().describe(
     "only events that fired at least one route (fired), or none (none)",
+  ),
+  repository: z.string().min(1).max(200).optional().describe(
+    "owner/name, without regard to case",
+  ),
+  sender: z.string().min(1).max(100).optional().describe(
+    "the sender's login, without regard to case",
+  ),
+  text: z.string().min(1).max(200).optional().describe(
+    "text the event's title contains (plain text, without regard to case)",
+  ),
+  deliveryId: z.string().min(1).max(MAX_DELIVERY_ID_LENGTH).optional().describe(
+    "the sender's delivery id (X-GitHub-Delivery …), exactly",
+  ),
+  path: z.string().min(1).max(PATH_MAX_LENGTH).optional().describe(
+    "JSONPath into the stored payload, as in route filters; the event matches when op holds",
+  ),
+  op: z.enum(SEARCH_PAYLOAD_OPS).optional().describe(
+    "the payload filter's operator (default: eq with a value, exists without)",
+  ),
+  value: z.string().max(FILTER_VALUE_MAX_LENGTH).optional().describe(
+    "the payload filter's comparison value (for exists: true or false)",
   ),
   cursor: z.string().regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, { error: "must be an event id" })
     .optional(),
   limit: limitSchema,
+}).superRefine((query, ctx) => {
+  const eventProblem = query.event === undefined ? null : validateEventPattern(query.event);
+  if (eventProblem) ctx.addIssue({ code: "custom", path: ["event"], message: eventProblem });
+  if (query.path === undefined) {
+    if (query.op !== undefined || query.value !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["path"], message: "op and value need a path" });
+    }
+    return;
+  }
+  const issues = validateFilter(searchPayloadFilter(query.path, query.op, query.value));
+  if (issues.length > 0) {
+    ctx.addIssue({ code: "custom", path: [], message: describeIssues(issues) });
+  }
 });
 
 /** What one event did in a group. */
@@ -382,10 +433,25 @@ export const groupEventSchema = z.object({
   routesFired: z.number().int(),
 });
 
+/** How far one page of an event search looked. */
+export const searchReachSchema = z.object({
+  events: z.number().int().describe("event records examined"),
+  payloads: z.number().int().describe("payloads read for the payload filter"),
+  payloadBytes: z.number().int().describe("bytes of those payloads, as received"),
+  skipped: z.number().int().describe(
+    "payloads past retention, unreadable or over the evaluation budget (not matched)",
+  ),
+  oldest: timeSchema.optional().describe("when the oldest examined event arrived"),
+  partial: z.boolean().describe(
+    "the page stopped at its limits before it was full; cursor continues the search",
+  ),
+});
+
 /** A page of a group's events, newest first. */
 export const groupEventPageSchema = z.object({
   items: z.array(groupEventSchema),
-  cursor: z.string().optional(),
+  cursor: z.string().optional().describe("continues the search below the last event examined"),
+  reach: searchReachSchema,
 });
 
 /** One event of a group, explained against each of the group's routes. */

@@ -66,6 +66,8 @@ const FAMILY_LIFETIMES: ReadonlyMap<string, number | typeof RETENTION> = new Map
   ["thread_heads", RETENTION],
   ["subject_heads", RETENTION],
   ["event_routes", RETENTION],
+  ["event_routes_by_delivery", RETENTION],
+  ["event_routes_by_repository", RETENTION],
   ["delivery_instances", HOUR_MS],
   ["leases", HOUR_MS],
   ["lane_paces", HOUR_MS],

@@ -4,12 +4,22 @@
  * record per group the event entered, with the same retention as send logs; the console lists
  * them newest first (event ids are ulids) and explains each one. Keyed by the group's internal
  * id, like send logs, so the record follows renames and never passes to a later group with the
- * same id.
+ * same id. Two indexes with the same retention find events without a scan: by the sender's
+ * delivery id (`["event_routes_by_delivery", internalId, deliveryId, eventId]`) and by repository
+ * in lower case (`["event_routes_by_repository", internalId, repository, eventId]`).
  */
-import type { Kv } from "./backend/types.ts";
+import type { AtomicOperation, Kv, KvListSelector } from "./backend/types.ts";
 import type { ForgeEvent, Provider, Route } from "../types.ts";
-import { listValues } from "./batch.ts";
-import { eventRoutesKey, eventRoutesPrefix, selectBelow } from "./keys.ts";
+import { listValues, readIndexed, valuesOf } from "./batch.ts";
+import {
+  eventDeliveryKey,
+  eventDeliveryPrefix,
+  eventRepositoryKey,
+  eventRepositoryPrefix,
+  eventRoutesKey,
+  eventRoutesPrefix,
+  selectBelow,
+} from "./keys.ts";
 
 /** What one event did in one group. */
 export interface EventRoutes {
@@ -88,12 +98,42 @@ export function routedEventRecords(
   });
 }
 
+/** Most mutations {@link addEventRoutesWrites} adds for one record (the record, two index entries). */
+export const EVENT_ROUTES_MUTATIONS = 3;
+
+/** Bytes of one record's index entries, at most (keys of bounded parts, the event id as value). */
+export const EVENT_ROUTES_INDEX_BYTES = 1_000;
+
+/**
+ * Adds to `op` the writes of one group's record of an event (`internalId` with its record),
+ * replacing an earlier record of the same event, and its index entries (at most
+ * {@link EVENT_ROUTES_MUTATIONS} mutations).
+ */
+export function addEventRoutesWrites(
+  op: AtomicOperation,
+  internalId: string,
+  record: EventRoutes,
+  expireIn: number,
+): AtomicOperation {
+  const { eventId, deliveryId, repository } = record;
+  op.set(eventRoutesKey(internalId, eventId), record, { expireIn });
+  if (deliveryId !== undefined) {
+    op.set(eventDeliveryKey(internalId, deliveryId, eventId), eventId, { expireIn });
+  }
+  if (repository !== undefined) {
+    const key = eventRepositoryKey(internalId, repository.toLowerCase(), eventId);
+    op.set(key, eventId, { expireIn });
+  }
+  return op;
+}
+
 /** Records written by one atomic operation (well under KV's 1,000 mutations). */
 const RECORDS_PER_COMMIT = 100;
 
 /**
  * Stores what an event did in each group it entered (`internalId` with its record), replacing
- * an earlier record of the same event (a fan-out that runs again writes the same values).
+ * an earlier record of the same event (a fan-out that runs again writes the same values), with
+ * their index entries.
  */
 export async function recordEventRoutes(
   kv: Kv,
@@ -103,7 +143,7 @@ export async function recordEventRoutes(
   for (let start = 0; start < records.length; start += RECORDS_PER_COMMIT) {
     const op = kv.atomic();
     for (const { internalId, record } of records.slice(start, start + RECORDS_PER_COMMIT)) {
-      op.set(eventRoutesKey(internalId, record.eventId), record, { expireIn });
+      addEventRoutesWrites(op, internalId, record, expireIn);
     }
     await op.commit();
   }
@@ -118,13 +158,58 @@ export async function getEventRoutes(
   return (await kv.get<EventRoutes>(eventRoutesKey(internalId, eventId))).value;
 }
 
-/** A group's routed events newest first, those with an id below `below` when it is given. */
+/**
+ * A group's routed events newest first, those with an id below `below` when it is given, read
+ * `batchSize` records per store round trip (a search that reads many passes a large one).
+ */
 export function listEventRoutes(
   kv: Kv,
   internalId: string,
   below?: string,
+  batchSize?: number,
 ): AsyncIterable<EventRoutes> {
   return listValues<EventRoutes>(kv, selectBelow(eventRoutesPrefix(internalId), below), {
     reverse: true,
+    ...(batchSize === undefined ? {} : { batchSize }),
   });
+}
+
+function listIndexed(
+  kv: Kv,
+  internalId: string,
+  selector: KvListSelector,
+): AsyncGenerator<EventRoutes> {
+  const keyOf = (eventId: string) => eventRoutesKey(internalId, eventId);
+  return valuesOf(readIndexed<EventRoutes>(kv, selector, keyOf, { reverse: true }));
+}
+
+/**
+ * A group's routed events that came with the delivery id `deliveryId`, newest first (usually
+ * one), those with an id below `below` when it is given: read through its index.
+ */
+export function listEventRoutesByDelivery(
+  kv: Kv,
+  internalId: string,
+  deliveryId: string,
+  below?: string,
+): AsyncGenerator<EventRoutes> {
+  return listIndexed(
+    kv,
+    internalId,
+    selectBelow(eventDeliveryPrefix(internalId, deliveryId), below),
+  );
+}
+
+/**
+ * A group's routed events about `repository` (`owner/name`, without regard to case), newest
+ * first, those with an id below `below` when it is given: read through its index.
+ */
+export function listEventRoutesByRepository(
+  kv: Kv,
+  internalId: string,
+  repository: string,
+  below?: string,
+): AsyncGenerator<EventRoutes> {
+  const prefix = eventRepositoryPrefix(internalId, repository.toLowerCase());
+  return listIndexed(kv, internalId, selectBelow(prefix, below));
 }

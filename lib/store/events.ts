@@ -404,8 +404,14 @@ export async function loadEvent(kv: Kv, eventId: string): Promise<ForgeEvent | n
   return eventOf(meta.value, await readChunks(kv, eventId, meta.value));
 }
 
-/** One event of {@link loadEvents}: the event (null when unknown), or why it could not be read. */
-export type LoadedEvent = { event: ForgeEvent | null } | { error: unknown };
+/**
+ * One event of {@link loadEvents}: the event with its payload's size as received, null when
+ * unknown, or why it could not be read.
+ */
+export type LoadedEvent =
+  | { event: ForgeEvent; payloadBytes: number }
+  | { event: null }
+  | { error: unknown };
 
 /** Most keys one `getMany` reads. */
 const GET_MANY_KEYS = 10;
@@ -442,7 +448,8 @@ export async function loadEvents(
     offset += meta.chunkCount;
     try {
       const present = own.flatMap((entry) => entry.value === null ? [] : [entry.value]);
-      loaded.set(eventId, { event: eventOf(meta, await assemble(eventId, meta, present)) });
+      const event = eventOf(meta, await assemble(eventId, meta, present));
+      loaded.set(eventId, { event, payloadBytes: meta.payloadBytes });
     } catch (error) {
       loaded.set(eventId, { error });
     }

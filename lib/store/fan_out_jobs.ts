@@ -14,13 +14,13 @@
  * of earlier versions hold the bare job and are re-queued the same way.
  */
 import type { AtomicOperation, Kv, KvKey } from "./backend/types.ts";
-import { type EventRoutes } from "./event_routes.ts";
 import {
-  eventRoutesKey,
-  fanOutPendingKey,
-  undeliveredJobKey,
-  undeliveredJobsPrefix,
-} from "./keys.ts";
+  addEventRoutesWrites,
+  EVENT_ROUTES_INDEX_BYTES,
+  EVENT_ROUTES_MUTATIONS,
+  type EventRoutes,
+} from "./event_routes.ts";
+import { fanOutPendingKey, undeliveredJobKey, undeliveredJobsPrefix } from "./keys.ts";
 import { MAX_CHECKS_PER_COMMIT } from "./commit_limits.ts";
 import { addJob } from "./jobs.ts";
 import { listStalledFanOuts, markFanOutPending } from "./pending_fan_outs.ts";
@@ -216,14 +216,17 @@ export async function finishFanOuts(
     addDeliverJob(op, [eventId]);
   }
   for (const { eventId, records } of finished) {
-    const sizes = records.map(({ record }) => JSON.stringify(record).length + SMALL_MUTATION_BYTES);
+    const sizes = records.map(({ record }) =>
+      JSON.stringify(record).length + SMALL_MUTATION_BYTES + EVENT_ROUTES_INDEX_BYTES
+    );
     const total = sizes.reduce((sum, size) => sum + size, SMALL_MUTATION_BYTES);
-    const fitsOne = records.length + 1 <= FINISH_MUTATIONS && total <= FINISH_BYTES;
+    const writes = records.length * EVENT_ROUTES_MUTATIONS + 1;
+    const fitsOne = writes <= FINISH_MUTATIONS && total <= FINISH_BYTES;
     // Together in one commit when they fit one; else the records go first, over several.
-    if (fitsOne) await add(records.length + 1, total);
+    if (fitsOne) await add(writes, total);
     for (const [index, { internalId, record }] of records.entries()) {
-      if (!fitsOne) await add(1, sizes[index]);
-      op.set(eventRoutesKey(internalId, record.eventId), record, { expireIn });
+      if (!fitsOne) await add(EVENT_ROUTES_MUTATIONS, sizes[index]);
+      addEventRoutesWrites(op, internalId, record, expireIn);
     }
     if (!fitsOne) await add(1, SMALL_MUTATION_BYTES);
     op.delete(fanOutPendingKey(eventId));

@@ -278,6 +278,28 @@ export const eventRoutesKey = (internalId: string, eventId: string) =>
 /** Prefix of one group's routed events (event id order, oldest first). */
 export const eventRoutesPrefix = (internalId: string) => ["event_routes", internalId] as const;
 
+/**
+ * Index of a group's routed events by the sender's delivery id (at most
+ * `MAX_DELIVERY_ID_LENGTH` characters): the value is the event id.
+ */
+export const eventDeliveryKey = (internalId: string, deliveryId: string, eventId: string) =>
+  ["event_routes_by_delivery", internalId, deliveryId, eventId] as const;
+
+/** Prefix of one delivery id's events in a group (event id order, oldest first). */
+export const eventDeliveryPrefix = (internalId: string, deliveryId: string) =>
+  ["event_routes_by_delivery", internalId, deliveryId] as const;
+
+/**
+ * Index of a group's routed events by repository (`owner/name` in lower case, at most 200
+ * characters): the value is the event id.
+ */
+export const eventRepositoryKey = (internalId: string, repository: string, eventId: string) =>
+  ["event_routes_by_repository", internalId, repository, eventId] as const;
+
+/** Prefix of one repository's events in a group (event id order, oldest first). */
+export const eventRepositoryPrefix = (internalId: string, repository: string) =>
+  ["event_routes_by_repository", internalId, repository] as const;
+
 // --- Pending fan-outs (lib/store/pending_fan_outs.ts) -------------------------------------
 
 /** An accepted event whose units are not all created yet (set on accept, cleared by fan-out). */

@@ -1,16 +1,17 @@
 import { ConsoleLayout } from "../../../../components/ConsoleLayout.tsx";
 import { EventFilterForm } from "../../../../components/events/EventFilters.tsx";
 import { EventTable } from "../../../../components/events/EventTable.tsx";
+import { SearchReachNote } from "../../../../components/events/SearchReach.tsx";
 import { EmptyList, FilterError } from "../../../../components/logs/ListNotes.tsx";
 import { Pager } from "../../../../components/logs/Pager.tsx";
 import { CARD, LINK, MUTED } from "../../../../components/logs/ui.ts";
 import { readConsoleFrame } from "../../../../lib/admin/console_frame.ts";
-import { loadEventsPage } from "../../../../lib/admin/events_page.ts";
+import { loadEventsPage, searchPhrases } from "../../../../lib/admin/events_page.ts";
 import { principalOf } from "../../../../lib/auth/principal.ts";
 import { page } from "../../../../lib/fresh/mod.ts";
 import { define } from "../../../../lib/state.ts";
 
-/** A group's recent events: filters (a GET form), one page, and the link to the next page. */
+/** A group's events: the search (a GET form), one page, and the link to the next page. */
 export const handler = define.handlers({
   async GET(ctx) {
     const principal = principalOf(ctx);
@@ -27,8 +28,9 @@ export const handler = define.handlers({
 
 /** The events of a group. */
 export default define.page<typeof handler>(function GroupEvents({ data }) {
-  const { group } = data;
-  const filtered = Object.keys(data.filters).length > 0;
+  const { group, reach } = data;
+  const phrases = searchPhrases(data.filters);
+  const path = `/admin/events/${encodeURIComponent(group.id)}`;
   return (
     <ConsoleLayout
       active="/admin/events"
@@ -37,24 +39,34 @@ export default define.page<typeof handler>(function GroupEvents({ data }) {
       currentGroup={group.id}
     >
       <p class={`mb-4 max-w-3xl text-sm ${MUTED}`}>
-        Every event this group's webhook received, newest first, with how many routes it fired. Open
-        one to see why each route did or did not fire. Times are UTC.
+        Every event this group's webhook received within retention, newest first, with how many
+        routes it fired. Search them, and open one to see why each route did or did not fire. Times
+        are UTC.
       </p>
       <section class={`${CARD} mb-6 p-4`}>
         <EventFilterForm groupId={group.id} filters={data.filters} />
       </section>
       <FilterError message={data.error} />
+      {reach !== undefined && phrases.length > 0 && (
+        <SearchReachNote reach={reach} path={path} filters={data.filters} next={data.next} />
+      )}
       {data.error === undefined && data.items.length === 0 && (
         <EmptyList testId="no-events">
-          {filtered || data.paged ? "No events match these filters." : (
-            <>
-              No events yet. Point a webhook at this group (its address and secret are on the{" "}
-              <a class={LINK} href={`/admin/groups/${encodeURIComponent(group.id)}`}>
-                group page
-              </a>
-              ) and send a test event.
-            </>
-          )}
+          {phrases.length > 0
+            ? `No events with ${phrases.join(", ")}${
+              reach?.partial ? " in the events looked at so far" : ""
+            }.`
+            : data.paged
+            ? "No more events."
+            : (
+              <>
+                No events yet. Point a webhook at this group (its address and secret are on the{" "}
+                <a class={LINK} href={`/admin/groups/${encodeURIComponent(group.id)}`}>
+                  group page
+                </a>
+                ) and send a test event.
+              </>
+            )}
         </EmptyList>
       )}
       {data.items.length > 0 && (
@@ -63,9 +75,9 @@ export default define.page<typeof handler>(function GroupEvents({ data }) {
         </section>
       )}
       <Pager
-        path={`/admin/events/${encodeURIComponent(group.id)}`}
+        path={path}
         filters={data.filters}
-        next={data.next}
+        next={reach?.partial ? undefined : data.next}
         paged={data.paged}
       />
     </ConsoleLayout>
