@@ -11,7 +11,7 @@ import { loadAssets } from "./lib/fresh/assets.ts";
 import { createLogger } from "./lib/log.ts";
 import { queueHandlers } from "./lib/queue_handlers.ts";
 import { closeStore, openStoreWithRetry } from "./lib/store/kv.ts";
-import { startQueueWorker } from "./lib/store/queue.ts";
+import { startQueueWorker } from "./lib/delivery/job_worker.ts";
 
 const SHUTDOWN_GRACE_MS = 10_000;
 

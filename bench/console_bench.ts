@@ -18,12 +18,12 @@ import { createApp, PROJECT_ROOT } from "../lib/app.ts";
 import { loadConfig } from "../lib/config.ts";
 import { loadAssets } from "../lib/fresh/assets.ts";
 import { createLogger } from "../lib/log.ts";
-import { recordEventRoutes } from "../lib/store/event_routes.ts";
-import { saveEvent } from "../lib/store/events.ts";
-import { listGroupEntries, putGroup } from "../lib/store/groups.ts";
-import { countOutcome } from "../lib/store/metrics.ts";
-import { replaceRoutes } from "../lib/store/routes.ts";
-import { putSendLog, type SendLog, type SendStatus } from "../lib/store/send_logs.ts";
+import { recordEventRoutes } from "../lib/store/delivery/event_routes.ts";
+import { saveEvent } from "../lib/store/delivery/events.ts";
+import { listGroupEntries, putGroup } from "../lib/store/config/groups.ts";
+import { countOutcome } from "../lib/store/telemetry/metrics.ts";
+import { replaceRoutes } from "../lib/store/config/routes.ts";
+import { putSendLog, type SendLog, type SendStatus } from "../lib/store/delivery/send_logs.ts";
 import type { FilterNode, Route } from "../lib/types.ts";
 
 const ROUTES = 200;

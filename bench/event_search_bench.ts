@@ -15,10 +15,10 @@ import { parseArgs } from "node:util";
 import { type EventSearch, searchEvents, type SearchPage } from "../lib/admin/event_search.ts";
 import { searchPayloadFilter } from "../lib/admin/event_search_filter.ts";
 import { utf8 } from "../lib/encoding.ts";
-import { type EventRoutes, recordEventRoutes } from "../lib/store/event_routes.ts";
-import { addEventWrites, EVENT_RETENTION_MS, prepareEvent } from "../lib/store/events.ts";
-import { readGroupEntry } from "../lib/store/group_set.ts";
-import { putGroup } from "../lib/store/groups.ts";
+import { type EventRoutes, recordEventRoutes } from "../lib/store/delivery/event_routes.ts";
+import { addEventWrites, EVENT_RETENTION_MS, prepareEvent } from "../lib/store/delivery/events.ts";
+import { readGroupEntry } from "../lib/store/config/group_set.ts";
+import { putGroup } from "../lib/store/config/groups.ts";
 import { type BenchResult, printResults } from "./result.ts";
 
 const GROUP = "bench";

@@ -14,14 +14,14 @@
  * the repository's GitHub webhook examples in `fixtures/github/` (one folder per event, one
  * file per example).
  */
-import { compile, routeFilterNode } from "../lib/filter/compile.ts";
-import { EvaluationBudget } from "../lib/filter/budget.ts";
-import { compileValueTest } from "../lib/filter/field_filter.ts";
-import { compileEventFilter } from "../lib/filter/event_filter.ts";
-import { type CompiledRoutes, compileRoutes, selectRoutes } from "../lib/filter/select.ts";
+import { compile, routeFilterNode } from "../lib/routing/compile.ts";
+import { EvaluationBudget } from "../lib/jsonpath/budget.ts";
+import { compileValueTest } from "../lib/routing/field_filter.ts";
+import { compileEventFilter } from "../lib/routing/event_filter.ts";
+import { type CompiledRoutes, compileRoutes, selectRoutes } from "../lib/routing/select.ts";
 import { JSONPath } from "jsonpath-plus";
-import { normalizePath } from "../lib/filter/path.ts";
-import { flattenValues } from "../lib/filter/values.ts";
+import { normalizePath } from "../lib/jsonpath/path.ts";
+import { flattenValues } from "../lib/routing/values.ts";
 import type { FieldFilter, FilterNode, Group, Route } from "../lib/types.ts";
 import { type BenchResult, printResults } from "./result.ts";
 

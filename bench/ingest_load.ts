@@ -26,9 +26,9 @@ import {
   type NewEvent,
   type PreparedEvent,
   prepareEvent,
-} from "../lib/store/events.ts";
-import { addDeliverJob } from "../lib/store/fan_out_jobs.ts";
-import { type GroupCommitStats, groupCommitStats } from "../lib/store/group_commit.ts";
+} from "../lib/store/delivery/events.ts";
+import { addDeliverJob } from "../lib/store/delivery/fan_out_jobs.ts";
+import { type GroupCommitStats, groupCommitStats } from "../lib/store/delivery/group_commit.ts";
 import {
   describeSample,
   highWaterMiB,
@@ -79,7 +79,7 @@ async function serveIngress(where: string, withWorker: boolean): Promise<void> {
     const [{ createLogger }, { queueHandlers }, { startQueueWorker }] = await Promise.all([
       import("../lib/log.ts"),
       import("../lib/queue_handlers.ts"),
-      import("../lib/store/queue.ts"),
+      import("../lib/delivery/job_worker.ts"),
     ]);
     const log = createLogger({ minLevel: "error" });
     const config = loadConfig(storeEnv(where));

@@ -1,6 +1,6 @@
 import { useComputed, useSignal } from "@preact/signals";
-import { summarize } from "../lib/filter/explain.ts";
-import { compilePath, validatePath } from "../lib/filter/path.ts";
+import { summarize } from "../lib/routing/explain.ts";
+import { compilePath, validatePath } from "../lib/jsonpath/path.ts";
 
 const MAX_SHOWN = 50;
 const MAX_SHOWN_CHARS = 2000;

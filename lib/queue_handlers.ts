@@ -1,9 +1,9 @@
-/** The handlers of every job type the application adds (lib/store/jobs.ts). */
+/** The handlers of every job type the application adds (lib/store/delivery/jobs.ts). */
 import type { Kv } from "./store/backend/types.ts";
 import type { Config } from "./config.ts";
 import { createDeliveryWorker } from "./delivery/worker.ts";
 import type { Logger } from "./log.ts";
-import type { QueueHandler } from "./store/queue.ts";
+import type { QueueHandler } from "./delivery/job_worker.ts";
 
 /** Services the job handlers use. */
 export interface WorkerDeps {

@@ -1,7 +1,7 @@
 /**
  * The domain's plain data shapes. They are plain JSON so they can
  * be stored in KV, sent to the browser and compared structurally; the zod
- * schemas in `lib/filter/schema.ts` validate exactly these shapes.
+ * schemas in `lib/model/schema.ts` validate exactly these shapes.
  */
 
 /** Where an event came from. */

@@ -19,7 +19,7 @@ type Layer =
   | "base"
   | "framework"
   | "config"
-  | "filter"
+  | "rules"
   | "format"
   | "template"
   | "signature"
@@ -58,7 +58,9 @@ const LAYER_OF: ReadonlyArray<readonly [prefix: string, layer: Layer]> = [
   ["lib/request_body.ts", "base"],
   ["lib/http_body.ts", "framework"],
   ["lib/config.ts", "config"],
-  ["lib/filter/", "filter"],
+  ["lib/jsonpath/", "rules"],
+  ["lib/routing/", "rules"],
+  ["lib/model/", "rules"],
   ["lib/format/", "format"],
   ["lib/template/", "template"],
   ["lib/signature/", "signature"],
@@ -103,7 +105,7 @@ const LEAVES: Layer[] = [
   ...LOW,
   "framework",
   "config",
-  "filter",
+  "rules",
   "format",
   "signature",
   "platform",
@@ -116,16 +118,16 @@ const MAY_IMPORT: Readonly<Record<Layer, readonly Layer[]>> = {
   base: [],
   framework: LOW,
   config: LOW,
-  filter: LOW,
+  rules: LOW,
   format: LOW,
-  template: [...LOW, "filter", "format"],
+  template: [...LOW, "rules", "format"],
   signature: LOW,
   platform: LOW,
   store: [...LOW, "config"],
   clients: [...LOW, "config", "platform", "format"],
   providers: [...LOW, "signature", "format"],
   runtime: LEAVES,
-  console: [...LOW, "filter", "format", "template"],
+  console: [...LOW, "rules", "format", "template"],
   core: MIDDLE,
   surfaces: [...MIDDLE, "core"],
   app: [...SERVICES, "console", "ui"],

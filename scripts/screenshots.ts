@@ -21,7 +21,7 @@ import { createLogger } from "../lib/log.ts";
 import { queueHandlers } from "../lib/queue_handlers.ts";
 import { closeStore, openStore } from "../lib/store/kv.ts";
 import { startChatLink } from "../lib/auth/chat_link.ts";
-import { startQueueWorker } from "../lib/store/queue.ts";
+import { startQueueWorker } from "../lib/delivery/job_worker.ts";
 import { hasChromium, launchChromium } from "./chromium.ts";
 
 const OUT_DIR = join(PROJECT_ROOT, "screenshots");

@@ -24,9 +24,9 @@ import { createDeliveryWorker } from "../lib/delivery/worker.ts";
 import { DiscordRateLimiter } from "../lib/discord/rate_limit.ts";
 import { createLogger } from "../lib/log.ts";
 import { utf8 } from "../lib/encoding.ts";
-import { saveEvent } from "../lib/store/events.ts";
+import { saveEvent } from "../lib/store/delivery/events.ts";
 import { closeStore, openStore } from "../lib/store/kv.ts";
-import { startQueueWorker } from "../lib/store/queue.ts";
+import { startQueueWorker } from "../lib/delivery/job_worker.ts";
 import { TELEGRAM_LIMITS, TelegramPacer } from "../lib/telegram/pacer.ts";
 
 /** A pacer that remembers when it let each message to each chat go. */

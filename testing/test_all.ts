@@ -56,10 +56,12 @@ async function postgresFiles(files: string[]): Promise<string[]> {
   return chosen.sort();
 }
 
-async function allTestFiles(): Promise<string[]> {
+/** Every file under `folder` and its subfolders (test files sit in area folders). */
+async function allTestFiles(folder = "tests"): Promise<string[]> {
   const files: string[] = [];
-  for await (const entry of Deno.readDir("tests")) {
-    if (entry.isFile) files.push(`tests/${entry.name}`);
+  for await (const entry of Deno.readDir(folder)) {
+    if (entry.isFile) files.push(`${folder}/${entry.name}`);
+    if (entry.isDirectory) files.push(...await allTestFiles(`${folder}/${entry.name}`));
   }
   return files;
 }

@@ -5,17 +5,17 @@
 import type { Kv } from "../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import { ulid } from "../lib/ulid.ts";
-import { allowTargets } from "../lib/store/allowed_targets.ts";
+import { allowTargets } from "../lib/store/config/allowed_targets.ts";
 import {
   addAuditEntry,
   type AuditInput,
   currentInternalIds,
   newAuditEntry,
-} from "../lib/store/audit.ts";
-import { countOutcome } from "../lib/store/metrics.ts";
-import { putSendLog, type SendLog } from "../lib/store/send_logs.ts";
-import { createSession } from "../lib/store/sessions.ts";
-import { listGroupEntries, putGroup } from "../lib/store/groups.ts";
+} from "../lib/store/telemetry/audit.ts";
+import { countOutcome } from "../lib/store/telemetry/metrics.ts";
+import { putSendLog, type SendLog } from "../lib/store/delivery/send_logs.ts";
+import { createSession } from "../lib/store/auth/sessions.ts";
+import { listGroupEntries, putGroup } from "../lib/store/config/groups.ts";
 import type { Group, Route, Target } from "../lib/types.ts";
 import { startTestApp, type TestApp } from "./_helpers.ts";
 

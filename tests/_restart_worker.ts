@@ -1,5 +1,5 @@
 /**
- * The first run of the restart test (tests/delivery_restart_test.ts), in a Web Worker so that
+ * The first run of the restart test (tests/delivery/delivery_restart_test.ts), in a Web Worker so that
  * the test can stop it dead, as a crash would: it opens the store, stores the route, accepts
  * the events and delivers until terminated. Its Telegram pacer lets the first
  * {@link TELEGRAM_SENT_FIRST} messages go, then keeps the lane waiting for its pace and posts

@@ -3,8 +3,8 @@
  * webhooks), a linked test user, and builders of signed interactions.
  */
 import assert from "node:assert/strict";
-import { saveDiscordLink } from "../lib/store/links.ts";
-import { saveToken } from "../lib/store/tokens.ts";
+import { saveDiscordLink } from "../lib/store/auth/links.ts";
+import { saveToken } from "../lib/store/auth/tokens.ts";
 import { startTestApp, type TestApp, waitFor } from "./_helpers.ts";
 import {
   type DiscordKeys,

@@ -1,6 +1,6 @@
 /**
  * The filter engine's case table: plain data, no test framework, so the same cases run
- * against the server matcher (`tests/filter_test.ts`) and the console's browser preview.
+ * against the server matcher (`tests/routing/filter_test.ts`) and the console's browser preview.
  */
 import type { FieldOp, FilterNode, ForgeEvent, Group, Route, Scope } from "../lib/types.ts";
 

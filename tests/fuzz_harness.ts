@@ -10,7 +10,7 @@ import fc from "fast-check";
 
 /** How the keys of the rejected-requests list begin in a snapshot. */
 const REJECTIONS_KEY = '["rejections",';
-import { snapshotChanges, snapshotStore } from "../lib/store/snapshot.ts";
+import { snapshotChanges, snapshotStore } from "../testing/store_snapshot.ts";
 
 /** Cases per family: FUZZ_RUNS, or the normal test run's default. */
 export const FUZZ_RUNS = Math.max(1, Number(Deno.env.get("FUZZ_RUNS") ?? "") || 150);
@@ -47,7 +47,7 @@ export class FuzzBench implements AsyncDisposable {
    * Sends `request` and checks the invariant; answers the status and body text. `allow` names
    * the keys a refusal may still change (a single-use OAuth state consumed by a failed sign-in);
    * a refused webhook may always add to the rejected-requests list, whose bounds
-   * `tests/ingest_rejections_test.ts` checks.
+   * `tests/ingest/ingest_rejections_test.ts` checks.
    */
   async send(
     request: Request | ((app: FuzzApp) => Request | Promise<Request>),

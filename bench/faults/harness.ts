@@ -5,7 +5,7 @@
  * reasons, 429s received, time to drain) read from the fakes and the store.
  */
 import type { Kv } from "../../lib/store/backend/types.ts";
-import { listSendLogs, type SendLog } from "../../lib/store/send_logs.ts";
+import { listSendLogs, type SendLog } from "../../lib/store/delivery/send_logs.ts";
 import type { FakeChat } from "../../testing/fake_chat.ts";
 
 /** What a fault proxy does with one request: pass it on, answer it, or never answer. */

@@ -19,8 +19,8 @@
 import { join } from "node:path";
 import type { Kv } from "../../lib/store/backend/types.ts";
 import { closeStore, openStore } from "../../lib/store/kv.ts";
-import { putGroup } from "../../lib/store/groups.ts";
-import { replaceRoutes } from "../../lib/store/routes.ts";
+import { putGroup } from "../../lib/store/config/groups.ts";
+import { replaceRoutes } from "../../lib/store/config/routes.ts";
 import type { Route, Target } from "../../lib/types.ts";
 import { type FakeChat, startFakeDiscord, startFakeTelegram } from "../../testing/fake_chat.ts";
 import { startTcpProxy, type TcpProxy } from "../../testing/tcp_proxy.ts";

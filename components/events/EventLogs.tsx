@@ -1,5 +1,5 @@
 import RedeliverButton from "../../islands/console/logs/RedeliverButton.tsx";
-import type { SendLog } from "../../lib/store/send_logs.ts";
+import type { SendLog } from "../../lib/store/delivery/send_logs.ts";
 import { breakable } from "../logs/Breakable.tsx";
 import { targetLabel } from "../logs/format.ts";
 import { StatusBadge } from "../logs/StatusBadge.tsx";

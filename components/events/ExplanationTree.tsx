@@ -1,5 +1,5 @@
-import type { Explanation } from "../../lib/filter/explain.ts";
-import { nodeLine, nodeName } from "../../lib/filter/explain_words.ts";
+import type { Explanation } from "../../lib/routing/explain.ts";
+import { nodeLine, nodeName } from "../../lib/routing/explain_words.ts";
 import { PlainSentence } from "./PlainSentence.tsx";
 
 function Mark(props: { matched: boolean }) {

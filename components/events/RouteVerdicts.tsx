@@ -1,5 +1,5 @@
 import type { RouteVerdict } from "../../lib/admin/events.ts";
-import type { Explanation } from "../../lib/filter/explain.ts";
+import type { Explanation } from "../../lib/routing/explain.ts";
 import { LINK, MUTED } from "../logs/ui.ts";
 import { ExplanationTree } from "./ExplanationTree.tsx";
 import { PlainSentence } from "./PlainSentence.tsx";

@@ -1,4 +1,4 @@
-import type { AuditEntry } from "../../lib/store/audit.ts";
+import type { AuditEntry } from "../../lib/store/telemetry/audit.ts";
 import { formatTime, isoTime } from "./format.ts";
 import { MUTED, TD, TH } from "./ui.ts";
 

@@ -1,4 +1,4 @@
-import type { OutcomeCounts } from "../../lib/store/metrics.ts";
+import type { OutcomeCounts } from "../../lib/store/telemetry/metrics.ts";
 import { formatPercent } from "./format.ts";
 import { LINK, MUTED, TD, TH } from "./ui.ts";
 

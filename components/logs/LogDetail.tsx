@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import type { SendLog } from "../../lib/store/send_logs.ts";
+import type { SendLog } from "../../lib/store/delivery/send_logs.ts";
 import { eventLabel, formatTime, isoTime, messageRef, targetLabel } from "./format.ts";
 import { StatusBadge } from "./StatusBadge.tsx";
 import { LINK, MUTED } from "./ui.ts";

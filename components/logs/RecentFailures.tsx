@@ -1,4 +1,4 @@
-import type { SendLog } from "../../lib/store/send_logs.ts";
+import type { SendLog } from "../../lib/store/delivery/send_logs.ts";
 import { eventLabel, formatTime, isoTime, targetLabel } from "./format.ts";
 import { StatusBadge } from "./StatusBadge.tsx";
 import { LINK, MUTED } from "./ui.ts";

@@ -1,4 +1,4 @@
-import type { SendStatus } from "../../lib/store/send_logs.ts";
+import type { SendStatus } from "../../lib/store/delivery/send_logs.ts";
 
 const STYLES: Record<SendStatus, string> = {
   ok: "bg-emerald-100 text-emerald-800 dark:bg-emerald-900/60 dark:text-emerald-200",

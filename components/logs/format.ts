@@ -3,7 +3,7 @@
  * durations, and the link to a message a platform posted. Pure functions, used on the server
  * and in islands.
  */
-import type { SendLog } from "../../lib/store/send_logs.ts";
+import type { SendLog } from "../../lib/store/delivery/send_logs.ts";
 
 /** `2024-05-01 12:30:05` (UTC) of a Unix millisecond time. */
 export function formatTime(at: number): string {

@@ -17,7 +17,7 @@ function ProblemItem(props: { groupId: string; problem: RouteProblem; groupName?
         <span class="mr-2 inline-block rounded bg-amber-200 px-1.5 py-0.5 text-xs font-semibold text-amber-950 dark:bg-amber-800 dark:text-amber-50">
           {KIND_LABELS.get(problem.kind)}
         </span>
-        {props.groupName && <span class="font-medium">{props.groupName}:{" "}</span>}
+        {props.groupName && <span class="font-medium">{`${props.groupName}: `}</span>}
         <a class="font-medium underline" href={editor}>{problem.routeName}</a>
         {" — "}
         {problem.message}

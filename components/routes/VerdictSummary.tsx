@@ -4,7 +4,7 @@
  * server's confirmation.
  */
 import type { TreeVerdicts } from "../../lib/console/tree_check.ts";
-import { whyMatched, whyNot } from "../../lib/filter/explain_words.ts";
+import { whyMatched, whyNot } from "../../lib/routing/explain_words.ts";
 import { PlainSentence } from "../events/PlainSentence.tsx";
 import { MUTED } from "./ui.tsx";
 

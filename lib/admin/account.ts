@@ -11,9 +11,9 @@ import {
   deleteTelegramLink,
   getDiscordLink,
   getTelegramLink,
-} from "../store/links.ts";
+} from "../store/auth/links.ts";
 import type { Platform } from "../types.ts";
-import type { UserPreferences } from "../store/user_preferences.ts";
+import type { UserPreferences } from "../store/auth/user_preferences.ts";
 import { readPreferences } from "./preferences.ts";
 
 /** What the account page shows. */

@@ -7,7 +7,7 @@
 import type { Kv } from "../store/backend/types.ts";
 import type { z } from "zod";
 import type { Principal } from "../auth/principal.ts";
-import { type AuditEntry, auditNewestFirst } from "../store/audit.ts";
+import { type AuditEntry, auditNewestFirst } from "../store/telemetry/audit.ts";
 import { historyScope } from "./history.ts";
 import { collectPage, type Page, type Source } from "./pages.ts";
 import type { auditQuerySchema } from "./schemas.ts";

@@ -5,10 +5,10 @@
  */
 import type { Kv } from "../store/backend/types.ts";
 import { type Principal, readableGroups } from "../auth/principal.ts";
-import { formatZodError } from "../filter/schema.ts";
+import { formatZodError } from "../model/schema.ts";
 import { HttpError } from "../fresh/http_error.ts";
-import type { AuditEntry } from "../store/audit.ts";
-import { listGroups } from "../store/groups.ts";
+import type { AuditEntry } from "../store/telemetry/audit.ts";
+import { listGroups } from "../store/config/groups.ts";
 import { queryAudit } from "./audit.ts";
 import { auditQuerySchema } from "./schemas.ts";
 

@@ -7,10 +7,10 @@ import type { Principal } from "../auth/principal.ts";
 import type { Context } from "../fresh/mod.ts";
 import { isId } from "../ids.ts";
 import type { State } from "../state.ts";
-import { type GroupEntry, readGroupSet } from "../store/group_set.ts";
-import { readSetupProgress, type SetupProgress } from "../store/setup_progress.ts";
+import { type GroupEntry, readGroupSet } from "../store/config/group_set.ts";
+import { readSetupProgress, type SetupProgress } from "../store/config/setup_progress.ts";
 
-export type { SetupProgress } from "../store/setup_progress.ts";
+export type { SetupProgress } from "../store/config/setup_progress.ts";
 
 /** The header's content: who is signed in, their groups, and the group the page is about. */
 export interface ConsoleFrame {

@@ -10,10 +10,10 @@ import { canEditRoutes, type Principal, readableGroups } from "../auth/principal
 import { HttpError } from "../fresh/http_error.ts";
 import { requireId } from "../http_guards.ts";
 import { isId } from "../ids.ts";
-import { getAllowedTargets } from "../store/allowed_targets.ts";
-import { getFragments } from "../store/fragments.ts";
-import { listGroups } from "../store/groups.ts";
-import { getGroupRoutes, getRoutes } from "../store/routes.ts";
+import { getAllowedTargets } from "../store/config/allowed_targets.ts";
+import { getFragments } from "../store/config/fragments.ts";
+import { listGroups } from "../store/config/groups.ts";
+import { getGroupRoutes, getRoutes } from "../store/config/routes.ts";
 import type { TargetRef } from "../target_ref.ts";
 import type { Fragment, Route } from "../types.ts";
 import { etagOf } from "./endpoint.ts";

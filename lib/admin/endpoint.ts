@@ -13,7 +13,7 @@
 import type { Kv } from "../store/backend/types.ts";
 import { type z, ZodError } from "zod";
 import { type Principal, principalOf } from "../auth/principal.ts";
-import { formatZodError } from "../filter/schema.ts";
+import { formatZodError } from "../model/schema.ts";
 import { type Context, type HandlerFn, HttpError } from "../fresh/mod.ts";
 import { requireId } from "../http_guards.ts";
 import type { IdKind } from "../ids.ts";

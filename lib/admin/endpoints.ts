@@ -3,7 +3,7 @@
  * body and answer. Route files build their handlers from these entries (`apiHandler`), and the
  * OpenAPI document is generated from them, so validation and documentation share one source.
  */
-import { groupSchema } from "../filter/schema.ts";
+import { groupSchema } from "../model/schema.ts";
 import {
   configDocumentSchema,
   exportQuerySchema,

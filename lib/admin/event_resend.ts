@@ -8,10 +8,10 @@
 import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
-import { newAuditEntry, writeAuditEntry } from "../store/audit.ts";
-import { getEventRoutes } from "../store/event_routes.ts";
-import { loadEvent, loadEventBody, saveEvent } from "../store/events.ts";
-import { readGroupEntry } from "../store/group_set.ts";
+import { newAuditEntry, writeAuditEntry } from "../store/telemetry/audit.ts";
+import { getEventRoutes } from "../store/delivery/event_routes.ts";
+import { loadEvent, loadEventBody, saveEvent } from "../store/delivery/events.ts";
+import { readGroupEntry } from "../store/config/group_set.ts";
 import { actorOf, requireRight } from "./guards.ts";
 
 /** What sending an event again gave: the new event's id. */

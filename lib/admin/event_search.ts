@@ -3,23 +3,23 @@
  * action (the routes' event matcher), repository, sender, outcome, title text (a plain
  * case-insensitive substring, never a pattern), delivery id and a JSONPath filter over the stored payloads (the routes' field matcher, each payload with
  * the routes' per-event evaluation budget). A delivery id or a repository is looked up in its
- * index (lib/store/event_routes.ts) rather than found by reading every record.
+ * index (lib/store/delivery/event_routes.ts) rather than found by reading every record.
  *
  * A page never reads without bound: it stops after {@link SEARCH_LIMITS} records examined,
  * payloads read, payload bytes read or milliseconds spent, and then answers what it found with a
  * cursor that continues where it stopped (`reach.partial`). `reach` says how far it looked.
  */
 import type { Kv } from "../store/backend/types.ts";
-import { EvaluationBudget, FilterEvaluationError } from "../filter/budget.ts";
-import { compileEventFilter, type EventMatcher } from "../filter/event_filter.ts";
-import { type CompiledField, compileFieldFilter, fieldMatches } from "../filter/field_filter.ts";
+import { EvaluationBudget, FilterEvaluationError } from "../jsonpath/budget.ts";
+import { compileEventFilter, type EventMatcher } from "../routing/event_filter.ts";
+import { type CompiledField, compileFieldFilter, fieldMatches } from "../routing/field_filter.ts";
 import {
   type EventRoutes,
   listEventRoutes,
   listEventRoutesByDelivery,
   listEventRoutesByRepository,
-} from "../store/event_routes.ts";
-import { loadEvents } from "../store/events.ts";
+} from "../store/delivery/event_routes.ts";
+import { loadEvents } from "../store/delivery/events.ts";
 import type { FieldFilter } from "../types.ts";
 
 /** A validated search (see `eventsQuerySchema`); absent fields do not filter. */

@@ -7,7 +7,7 @@
 import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import { canEditRoutes } from "../auth/principal.ts";
-import { formatZodError } from "../filter/schema.ts";
+import { formatZodError } from "../model/schema.ts";
 import { requireId } from "../http_guards.ts";
 import {
   getGroupEvent,

@@ -2,7 +2,7 @@
 import type { Kv } from "../store/backend/types.ts";
 import { canEditRoutes, canReadGroup, isOwner, type Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
-import { getGroup } from "../store/groups.ts";
+import { getGroup } from "../store/config/groups.ts";
 import type { Group, Role } from "../types.ts";
 
 /** What an endpoint needs the caller to be in a group. */

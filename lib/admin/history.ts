@@ -1,6 +1,6 @@
 /**
  * Who may see and act on history (send logs, audit entries, delivery counters). History is
- * keyed by a group's internal id (`lib/store/group_set.ts`), so it belongs to the group that has
+ * keyed by a group's internal id (`lib/store/config/group_set.ts`), so it belongs to the group that has
  * that internal id now, whatever its id was when the history was written: a renamed group keeps
  * its history, and a group that takes a former or deleted group's id sees none of it. History
  * of a deleted group belongs to no group: only a super admin sees it.
@@ -8,7 +8,7 @@
 import type { Kv } from "../store/backend/types.ts";
 import { canReadGroup, type Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
-import { internalIdsOf, readGroupSet } from "../store/group_set.ts";
+import { internalIdsOf, readGroupSet } from "../store/config/group_set.ts";
 import { readScope, requireRight, type Right } from "./guards.ts";
 
 /**

@@ -13,8 +13,8 @@ import {
   listInvites,
   MAX_PENDING_INVITES,
   revokeInvite,
-} from "../store/invites.ts";
-import { getGroup } from "../store/groups.ts";
+} from "../store/config/invites.ts";
+import { getGroup } from "../store/config/groups.ts";
 import { actorOf, requireGroup, requireRight } from "./guards.ts";
 
 /** The address a person opens to accept an invite. */

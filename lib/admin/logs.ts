@@ -11,7 +11,7 @@ import type { z } from "zod";
 import type { Principal } from "../auth/principal.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../fresh/mod.ts";
-import { newAuditEntry } from "../store/audit.ts";
+import { newAuditEntry } from "../store/telemetry/audit.ts";
 import {
   getSendLog,
   historyIdOf,
@@ -19,8 +19,8 @@ import {
   listSendLogs,
   type SendLog,
   type SendLogQuery,
-} from "../store/send_logs.ts";
-import { redeliver } from "../store/units.ts";
+} from "../store/delivery/send_logs.ts";
+import { redeliver } from "../store/delivery/units.ts";
 import { actorOf } from "./guards.ts";
 import { historyAccess, historyScope } from "./history.ts";
 import { collectPage, type Page, type Source } from "./pages.ts";

@@ -8,10 +8,10 @@ import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import { canEditRoutes, readableGroups } from "../auth/principal.ts";
 import { HttpError } from "../fresh/http_error.ts";
-import { listGroups } from "../store/groups.ts";
-import { getRoutes } from "../store/routes.ts";
-import type { SendLog } from "../store/send_logs.ts";
-import { formatZodError } from "../filter/schema.ts";
+import { listGroups } from "../store/config/groups.ts";
+import { getRoutes } from "../store/config/routes.ts";
+import type { SendLog } from "../store/delivery/send_logs.ts";
+import { formatZodError } from "../model/schema.ts";
 import { queryLogs } from "./logs.ts";
 import { logsQuerySchema } from "./schemas.ts";
 

@@ -2,7 +2,7 @@
 import type { Kv } from "../store/backend/types.ts";
 import { type Principal, readableGroups } from "../auth/principal.ts";
 import type { Config } from "../config.ts";
-import { listGroups } from "../store/groups.ts";
+import { listGroups } from "../store/config/groups.ts";
 import { effectiveRole } from "./guards.ts";
 
 /** The caller, whether they are a super admin, their groups with their roles, and debug mode. */

@@ -6,7 +6,7 @@
  */
 import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
-import { type DeliveryMetrics, readMetrics } from "../store/metrics.ts";
+import { type DeliveryMetrics, readMetrics } from "../store/telemetry/metrics.ts";
 import { historyScope } from "./history.ts";
 import { publicLog } from "./logs.ts";
 

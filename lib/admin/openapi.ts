@@ -14,9 +14,9 @@ import {
   routeSchema,
   targetRefSchema,
   targetSchema,
-} from "../filter/schema.ts";
+} from "../model/schema.ts";
 import { richHeaderQuerySchema } from "../chatops/telegram/rich_header.ts";
-import { routeDigestSchema } from "../filter/noise_options.ts";
+import { routeDigestSchema } from "../model/noise_options.ts";
 import { closeSchema, commentSchema, mergeSchema, reactSchema } from "../github/actions.ts";
 import { ID_FORMATS } from "../ids.ts";
 import { type Endpoint, pathIdKinds } from "./endpoint.ts";

@@ -7,9 +7,9 @@ import type { Kv } from "../store/backend/types.ts";
 import { type Principal, readableGroups } from "../auth/principal.ts";
 import { HttpError } from "../fresh/http_error.ts";
 import { isId } from "../ids.ts";
-import { listGroups } from "../store/groups.ts";
-import type { DayCounts, DeliveryMetrics } from "../store/metrics.ts";
-import type { DayLatency } from "../store/latency.ts";
+import { listGroups } from "../store/config/groups.ts";
+import type { DayCounts, DeliveryMetrics } from "../store/telemetry/metrics.ts";
+import type { DayLatency } from "../store/telemetry/latency.ts";
 import { queryMetrics } from "./metrics.ts";
 
 /** The periods the overview offers, in days. */

@@ -5,12 +5,12 @@
  */
 import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
-import { newAuditEntry } from "../store/audit.ts";
+import { newAuditEntry } from "../store/telemetry/audit.ts";
 import {
   getUserPreferences,
   saveUserPreferences,
   type UserPreferences,
-} from "../store/user_preferences.ts";
+} from "../store/auth/user_preferences.ts";
 import { actorOf } from "./guards.ts";
 
 /** The caller's settings. */

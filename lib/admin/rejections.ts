@@ -2,7 +2,7 @@
  * The "Rejected" lists: webhook requests the ingress refused, newest first, each with its
  * reason in words and what to change. A group's owners and admins see the group's own list; a
  * super admin also sees the global list (the instance-wide `/webhook` and addresses naming no
- * group). The lists are sampled and bounded (`lib/store/rejections.ts`), so they show what
+ * group). The lists are sampled and bounded (`lib/store/telemetry/rejections.ts`), so they show what
  * goes wrong, not every request.
  */
 import type { Kv } from "../store/backend/types.ts";
@@ -10,14 +10,14 @@ import type { Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
 import { REJECTION_TEXTS, type RejectionReason } from "../ingest/answers.ts";
 import { REJECTIONS_PER_MINUTE } from "../ingest/rejection_sampler.ts";
-import { readGroupEntry } from "../store/group_set.ts";
+import { readGroupEntry } from "../store/config/group_set.ts";
 import {
   listRejections,
   MAX_REJECTIONS_KEPT,
   REJECTION_RETENTION_MS,
   type RejectionRecord,
   type RejectionScope,
-} from "../store/rejections.ts";
+} from "../store/telemetry/rejections.ts";
 import { requireRight } from "./guards.ts";
 
 /** One rejected request as the console shows it. */

@@ -10,16 +10,16 @@ import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
 import { canReadGroup } from "../auth/principal.ts";
-import { readGroupEntry, readGroupSet } from "../store/group_set.ts";
-import { getGroupRoutes, getRoutes } from "../store/routes.ts";
+import { readGroupEntry, readGroupSet } from "../store/config/group_set.ts";
+import { getGroupRoutes, getRoutes } from "../store/config/routes.ts";
 import { requireRight } from "./guards.ts";
 import type { Config } from "../config.ts";
 import { FEATURES } from "../config.ts";
 import type { Platform, Route, Target } from "../types.ts";
 import { describeTargetRef, targetRefKey } from "../target_ref.ts";
-import { auditNewestFirst } from "../store/audit.ts";
-import { listEventRoutes } from "../store/event_routes.ts";
-import { listSendLogs, type SendLog } from "../store/send_logs.ts";
+import { auditNewestFirst } from "../store/telemetry/audit.ts";
+import { listEventRoutes } from "../store/delivery/event_routes.ts";
+import { listSendLogs, type SendLog } from "../store/delivery/send_logs.ts";
 
 /** The kinds of problem, most urgent first. */
 export type RouteProblemKind = "platform_not_configured" | "target_unreachable" | "not_firing";

@@ -10,7 +10,7 @@
 import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
-import { allowedKeysOf, allowTargets } from "../store/allowed_targets.ts";
+import { allowedKeysOf, allowTargets } from "../store/config/allowed_targets.ts";
 import { notAllowedMessage, targetRefKey } from "../target_ref.ts";
 import type { Route, Target } from "../types.ts";
 import { actorOf } from "./guards.ts";

@@ -2,7 +2,7 @@
  * Listing and replacing routes (spec payload rule 1). A submitted route identical to the stored
  * route with the same group and id skips full validation; every other route is checked with
  * the shared `routeSchema`. A replacement is one switch of the versioned route set
- * (`lib/store/routes.ts`), committed with its audit entries (one per group whose routes
+ * (`lib/store/config/routes.ts`), committed with its audit entries (one per group whose routes
  * changed). With `If-Match` a stale version answers 409; without it the last writer wins, but
  * the routes of groups the caller may not edit are always kept as they are stored now.
  * Every target of a new or changed route must be allowed for its group (`route_targets.ts`).
@@ -10,19 +10,19 @@
 import type { Kv } from "../store/backend/types.ts";
 import { z } from "zod";
 import { canEditRoutes, type Principal, readableGroups } from "../auth/principal.ts";
-import { routeSchema } from "../filter/schema.ts";
+import { routeSchema } from "../model/schema.ts";
 import { HttpError } from "../fresh/mod.ts";
 import { MAX_ROUTES } from "../limits.ts";
 import { templateError } from "../template/mod.ts";
-import { newAuditEntry } from "../store/audit.ts";
-import { listGroups } from "../store/groups.ts";
+import { newAuditEntry } from "../store/telemetry/audit.ts";
+import { listGroups } from "../store/config/groups.ts";
 import {
   getGroupRoutes,
   getRoutes,
   replaceGroupRoutes,
   replaceRoutes,
   type ReplaceRoutesResult,
-} from "../store/routes.ts";
+} from "../store/config/routes.ts";
 import type { Route } from "../types.ts";
 import { parseOr400 } from "./endpoint.ts";
 import { actorOf, requireGroup, requireRight } from "./guards.ts";

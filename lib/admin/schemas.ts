@@ -1,7 +1,7 @@
 /**
  * Request and response shapes of the admin API, in zod. The same schemas validate the requests
  * (`endpoint.ts`) and describe them in the OpenAPI document (`openapi.ts`), so the two cannot
- * drift. Domain shapes come from `lib/filter/schema.ts`.
+ * drift. Domain shapes come from `lib/model/schema.ts`.
  */
 import { z } from "zod";
 import {
@@ -13,9 +13,9 @@ import {
   routeTemplateSchema,
   targetRefSchema,
   targetSchema,
-} from "../filter/schema.ts";
-import { validateEventPattern } from "../filter/event_filter.ts";
-import { describeIssues, FIELD_OPS, validateFilter } from "../filter/validate.ts";
+} from "../model/schema.ts";
+import { validateEventPattern } from "../routing/event_filter.ts";
+import { describeIssues, FIELD_OPS, validateFilter } from "../routing/validate.ts";
 import { ID_PATTERN } from "../ids.ts";
 import {
   FILTER_VALUE_MAX_LENGTH,
@@ -23,8 +23,8 @@ import {
   MAX_DELIVERY_ID_LENGTH,
   PATH_MAX_LENGTH,
 } from "../limits.ts";
-import { AUDIT_ACTIONS } from "../store/audit.ts";
-import { MAX_SECRET_GRACE_MS } from "../store/tenants.ts";
+import { AUDIT_ACTIONS } from "../store/telemetry/audit.ts";
+import { MAX_SECRET_GRACE_MS } from "../store/config/group_secrets.ts";
 import type { FieldOp } from "../types.ts";
 import { searchPayloadFilter } from "./event_search_filter.ts";
 

@@ -1,5 +1,5 @@
 /**
- * A group's allowed chat targets (target ownership, `lib/store/allowed_targets.ts`): listed
+ * A group's allowed chat targets (target ownership, `lib/store/config/allowed_targets.ts`): listed
  * for any member with the targets of the group's routes that are refused and why; replaced
  * by a super admin only, the change and its audit entry in one atomic write, `If-Match`
  * answering 409 when stale. Only a super admin may allow a target for several groups.
@@ -11,8 +11,8 @@ import {
   type AllowedTarget,
   getAllowedTargets,
   replaceAllowedTargets,
-} from "../store/allowed_targets.ts";
-import { getGroupRoutes } from "../store/routes.ts";
+} from "../store/config/allowed_targets.ts";
+import { getGroupRoutes } from "../store/config/routes.ts";
 import { notAllowedMessage, type TargetRef, targetRefKey } from "../target_ref.ts";
 import type { Target } from "../types.ts";
 import { actorOf, requireGroup } from "./guards.ts";

@@ -16,11 +16,11 @@ import { handleWebhook, type IngressDeps } from "../ingest/handle.ts";
 import { signCustomBody } from "../providers/custom.ts";
 import { signGiteaBody } from "../providers/gitea.ts";
 import { signGithubBody } from "../providers/github.ts";
-import { newAuditEntry, writeAuditEntry } from "../store/audit.ts";
-import { getEventRoutes } from "../store/event_routes.ts";
-import { loadEvent } from "../store/events.ts";
-import { readGroupEntry } from "../store/group_set.ts";
-import { readGroupSecrets } from "../store/tenants.ts";
+import { newAuditEntry, writeAuditEntry } from "../store/telemetry/audit.ts";
+import { getEventRoutes } from "../store/delivery/event_routes.ts";
+import { loadEvent } from "../store/delivery/events.ts";
+import { readGroupEntry } from "../store/config/group_set.ts";
+import { readGroupSecrets } from "../store/config/group_secrets.ts";
 import type { Provider } from "../types.ts";
 import { actorOf, requireRight } from "./guards.ts";
 

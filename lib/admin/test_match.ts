@@ -6,9 +6,9 @@
  * trial decides exactly as live routing does; evaluation spends the same per-event budget,
  * and a tree that cannot be evaluated within it is answered 422 rather than a guess.
  */
-import { FilterEvaluationError } from "../filter/budget.ts";
-import { compile, FilterValidationError, routeFilterNode } from "../filter/compile.ts";
-import { explain, type Explanation } from "../filter/explain.ts";
+import { FilterEvaluationError } from "../jsonpath/budget.ts";
+import { compile, FilterValidationError, routeFilterNode } from "../routing/compile.ts";
+import { explain, type Explanation } from "../routing/explain.ts";
 import { HttpError } from "../fresh/mod.ts";
 import { isEventName } from "../providers/adapter.ts";
 import { eventNameOf } from "../providers/event_name.ts";

@@ -7,13 +7,13 @@ import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../fresh/mod.ts";
-import { newAuditEntry } from "../store/audit.ts";
+import { newAuditEntry } from "../store/telemetry/audit.ts";
 import {
   deleteGroupSecret,
   readGroupSecrets,
   regenerateGroupSecret,
   revokePreviousSecret,
-} from "../store/tenants.ts";
+} from "../store/config/group_secrets.ts";
 import { actorOf, requireGroup } from "./guards.ts";
 
 /** How long a replaced secret keeps working when the owner does not say: 24 hours. */

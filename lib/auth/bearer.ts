@@ -13,7 +13,7 @@
 import type { Kv } from "../store/backend/types.ts";
 import { type Context, HttpError } from "../fresh/mod.ts";
 import type { State } from "../state.ts";
-import { findTokenOwner } from "../store/tokens.ts";
+import { findTokenOwner } from "../store/auth/tokens.ts";
 
 const REALM = 'Bearer realm="switchyard"';
 const BEARER = /^Bearer +([\w.~+/-]+=*) *$/i;

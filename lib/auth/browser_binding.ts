@@ -17,7 +17,7 @@
 import { parse, serialize } from "hono/utils/cookie";
 import type { Config } from "../config.ts";
 import { randomToken, sha256Hex } from "../crypto.ts";
-import { OAUTH_STATE_LIFETIME_MS } from "../store/oauth_states.ts";
+import { OAUTH_STATE_LIFETIME_MS } from "../store/auth/oauth_states.ts";
 
 const SECURE_NAME = "__Host-switchyard_oauth";
 const PLAIN_NAME = "switchyard_oauth";

@@ -2,7 +2,7 @@
  * Linking a chat user to a GitHub account, bound to the browser that confirms it:
  *
  * 1. The chat command (`/gh link`, `/gh login`) stores the chat user's one link request
- *    (`lib/store/link_requests.ts`) and sends the user a link page address with a signed token.
+ *    (`lib/store/auth/link_requests.ts`) and sends the user a link page address with a signed token.
  * 2. `GET /{platform}/link?token=…` names the chat user by their unique username, sets the
  *    browser binding cookie, and offers a form. Its same-origin POST (with a form token derived
  *    from the cookie) goes on to GitHub with an OAuth state bound to that cookie.
@@ -25,8 +25,8 @@ import {
   type LinkRequest,
   pendingLinkRequest,
   saveLinkRequest,
-} from "../store/link_requests.ts";
-import { signingKey } from "../store/instance_secret.ts";
+} from "../store/auth/link_requests.ts";
+import { signingKey } from "../store/auth/instance_secret.ts";
 import { CSRF_FIELD, requireSameOrigin } from "./access.ts";
 import { browserBindingHash, browserBindingOf, startBrowserBinding } from "./browser_binding.ts";
 import { authorizeUrl } from "./oauth.ts";

@@ -14,8 +14,8 @@ import {
   LINK_REQUEST_LIFETIME_MS,
   type LinkRequest,
   pendingLinkRequest,
-} from "../store/link_requests.ts";
-import { chatLinkAudit, saveDiscordLink, saveTelegramLink } from "../store/links.ts";
+} from "../store/auth/link_requests.ts";
+import { chatLinkAudit, saveDiscordLink, saveTelegramLink } from "../store/auth/links.ts";
 import {
   type ChatAccount,
   LINK_TOKEN_FIELD,

@@ -16,7 +16,7 @@ import {
   type GitHubOutcome,
   type GitHubRequest,
 } from "../github/client.ts";
-import { isFresh } from "../store/tokens.ts";
+import { isFresh } from "../store/auth/tokens.ts";
 import {
   refreshUserToken,
   storedUserToken,

@@ -6,7 +6,7 @@
  */
 import type { Config } from "../config.ts";
 import { callJson } from "../http_client.ts";
-import type { IssuedToken } from "../store/tokens.ts";
+import type { IssuedToken } from "../store/auth/tokens.ts";
 import { GITHUB_API_HEADERS } from "../github/headers.ts";
 
 /** The GitHub account behind a token. */

@@ -11,7 +11,7 @@ import {
   markOAuthStateUsed,
   OAUTH_STATE_LIFETIME_MS,
   type OAuthFlow,
-} from "../store/oauth_states.ts";
+} from "../store/auth/oauth_states.ts";
 import { signToken, verifyToken } from "./signed_token.ts";
 
 /** Why a state could not be used. */

@@ -1,8 +1,8 @@
 /** Revoking a user's stored GitHub token (`DELETE /auth/token/:userId`). */
 import type { Kv } from "../store/backend/types.ts";
 import { HttpError } from "../fresh/mod.ts";
-import { newAuditEntry } from "../store/audit.ts";
-import { deleteToken } from "../store/tokens.ts";
+import { newAuditEntry } from "../store/telemetry/audit.ts";
+import { deleteToken } from "../store/auth/tokens.ts";
 import type { Principal } from "./principal.ts";
 
 /**

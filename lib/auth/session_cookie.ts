@@ -4,7 +4,7 @@
  */
 import { parse, serialize } from "hono/utils/cookie";
 import type { Config } from "../config.ts";
-import { SESSION_LIFETIME_MS } from "../store/sessions.ts";
+import { SESSION_LIFETIME_MS } from "../store/auth/sessions.ts";
 
 /** The cookie's name. */
 export const SESSION_COOKIE = "switchyard_session";

@@ -15,9 +15,9 @@ import type { Kv } from "../store/backend/types.ts";
 import type { Config } from "../config.ts";
 import { type ErrorStatus, HttpError } from "../fresh/mod.ts";
 import type { Logger } from "../log.ts";
-import { newAuditEntry } from "../store/audit.ts";
-import type { OAuthFlow } from "../store/oauth_states.ts";
-import { createSession } from "../store/sessions.ts";
+import { newAuditEntry } from "../store/telemetry/audit.ts";
+import type { OAuthFlow } from "../store/auth/oauth_states.ts";
+import { createSession } from "../store/auth/sessions.ts";
 import type { SignedInChatLink } from "./chat_link_confirm.ts";
 import { consumeOAuthState, issueOAuthState, type StateRefusal } from "./oauth_state.ts";
 import {

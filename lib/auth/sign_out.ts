@@ -1,7 +1,7 @@
 /** Ending a console session: the KV record goes, an audit entry records it. */
 import type { Kv } from "../store/backend/types.ts";
-import { newAuditEntry } from "../store/audit.ts";
-import { deleteSession, getSession } from "../store/sessions.ts";
+import { newAuditEntry } from "../store/telemetry/audit.ts";
+import { deleteSession, getSession } from "../store/auth/sessions.ts";
 import { sessionIdOf } from "./session_cookie.ts";
 
 /** Deletes the request's session, if any, and audits the sign-out; false when there was none. */

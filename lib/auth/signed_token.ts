@@ -2,14 +2,14 @@
  * Signed tokens: what the server hands out and must recognise later without storing it (OAuth
  * states, chat link page and confirmation tokens). A token is `<body>.<mac>`: the body is the
  * base64url JSON `{ p: purpose, e: expiry (Unix ms), d: data }`, the mac its HMAC-SHA256 under
- * a key derived from the instance secret for signed tokens (`lib/store/instance_secret.ts`),
+ * a key derived from the instance secret for signed tokens (`lib/store/auth/instance_secret.ts`),
  * base64url. A token of one purpose
  * is never accepted for another. Verifying never writes: without a key nothing was signed yet.
  */
 import type { Kv } from "../store/backend/types.ts";
 import { hmacSha256, timingSafeEqual } from "../crypto.ts";
 import { fromBase64, fromUtf8, utf8 } from "../encoding.ts";
-import { checkingKey, signingKey } from "../store/instance_secret.ts";
+import { checkingKey, signingKey } from "../store/auth/instance_secret.ts";
 
 const KEY_PURPOSE = "signed token";
 

@@ -13,7 +13,7 @@ import {
   type IssuedToken,
   saveToken,
   type UserToken,
-} from "../store/tokens.ts";
+} from "../store/auth/tokens.ts";
 import { isOAuthFailure, refreshGrant } from "./oauth.ts";
 
 /** The services token handling needs (a request's state fits). */

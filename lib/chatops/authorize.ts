@@ -18,9 +18,9 @@
  *   never does what the channel's buttons would refuse. Telegram has no roles.
  */
 import type { Kv } from "../store/backend/types.ts";
-import { getGroup, listGroups } from "../store/groups.ts";
-import { type MessageRef, recentMessageRefs } from "../store/message_refs.ts";
-import { getGroupRoutes, getRoutes } from "../store/routes.ts";
+import { getGroup, listGroups } from "../store/config/groups.ts";
+import { type MessageRef, recentMessageRefs } from "../store/delivery/message_refs.ts";
+import { getGroupRoutes, getRoutes } from "../store/config/routes.ts";
 import { type TargetRef, targetRefKey } from "../target_ref.ts";
 import type { Group, Platform, Route } from "../types.ts";
 import { type IssueRef, refText } from "../format/issue_ref.ts";

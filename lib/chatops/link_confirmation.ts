@@ -6,7 +6,7 @@
  */
 import type { Config } from "../config.ts";
 import type { Logger } from "../log.ts";
-import type { LinkRequest } from "../store/link_requests.ts";
+import type { LinkRequest } from "../store/auth/link_requests.ts";
 import { callTelegram } from "../telegram/api.ts";
 import { followUp } from "./discord/reply.ts";
 

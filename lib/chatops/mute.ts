@@ -8,12 +8,12 @@
  * same node and can edit or remove it like any other.
  */
 import type { Kv } from "../store/backend/types.ts";
-import { routeFilterNode } from "../filter/compile.ts";
-import { describeIssues, validateFilterNode } from "../filter/validate.ts";
-import { allowedKeysOf } from "../store/allowed_targets.ts";
-import { type AuditActor, newAuditEntry } from "../store/audit.ts";
-import { listGroupEntries } from "../store/groups.ts";
-import { getRoutes, replaceRoutes } from "../store/routes.ts";
+import { routeFilterNode } from "../routing/compile.ts";
+import { describeIssues, validateFilterNode } from "../routing/validate.ts";
+import { allowedKeysOf } from "../store/config/allowed_targets.ts";
+import { type AuditActor, newAuditEntry } from "../store/telemetry/audit.ts";
+import { listGroupEntries } from "../store/config/groups.ts";
+import { getRoutes, replaceRoutes } from "../store/config/routes.ts";
 import { type TargetRef, targetRefKey } from "../target_ref.ts";
 import type { FilterNode, Route } from "../types.ts";
 import type { ChatReply } from "./act.ts";

@@ -15,7 +15,7 @@ import {
 import type { ActionOutcome } from "../github/actions.ts";
 import { OWNER_PATTERN, REPO_PATTERN } from "../format/github_names.ts";
 import type { GitHubCaller } from "../github/client.ts";
-import type { RunSubject } from "../store/message_refs.ts";
+import type { RunSubject } from "../store/delivery/message_refs.ts";
 import {
   type ActDeps,
   type ActOptions,

@@ -8,9 +8,9 @@
 import type { Kv } from "../store/backend/types.ts";
 import { claimChatTarget } from "./target_claims.ts";
 import { ID_PATTERN } from "../ids.ts";
-import { getAllowedTargets, replaceAllowedTargets } from "../store/allowed_targets.ts";
-import type { AuditActor } from "../store/audit.ts";
-import { readGroupEntry } from "../store/group_set.ts";
+import { getAllowedTargets, replaceAllowedTargets } from "../store/config/allowed_targets.ts";
+import type { AuditActor } from "../store/telemetry/audit.ts";
+import { readGroupEntry } from "../store/config/group_set.ts";
 import { describeTargetRef, type TargetRef, targetRefKey } from "../target_ref.ts";
 import type { ChatReply } from "./act.ts";
 

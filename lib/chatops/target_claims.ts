@@ -1,12 +1,12 @@
 /**
  * The chat commands' entry to claiming a target (`/gh subscribe <group>`): the target arrives
  * as the chat layer gives it (ids as strings or numbers, perhaps with a thread or topic), is
- * validated here, and claimed by `claimTarget` in lib/store/target_claims.ts.
+ * validated here, and claimed by `claimTarget` in lib/store/config/target_claims.ts.
  */
 import type { Kv } from "../store/backend/types.ts";
-import { targetRefSchema } from "../filter/schema.ts";
-import type { AuditActor } from "../store/audit.ts";
-import { type ClaimResult, claimTarget } from "../store/target_claims.ts";
+import { targetRefSchema } from "../model/schema.ts";
+import type { AuditActor } from "../store/telemetry/audit.ts";
+import { type ClaimResult, claimTarget } from "../store/config/target_claims.ts";
 
 /** The channel or chat part of a target as the chat layer gives it (ids as strings or numbers). */
 function refInput(target: unknown): unknown {

@@ -4,8 +4,8 @@
  * operator changes (a value becomes a one-item list for `in`, a list its first item for the
  * others, `exists` takes none), and the filter a "+ Field" button adds. Browser-safe.
  */
-import { OP_LABELS } from "../filter/explain_words.ts";
-import { FIELD_OPS } from "../filter/validate.ts";
+import { OP_LABELS } from "../routing/explain_words.ts";
+import { FIELD_OPS } from "../routing/validate.ts";
 import type { FieldOp } from "../types.ts";
 import type { LeafFilter } from "./filter_tree.ts";
 

@@ -9,7 +9,7 @@ import {
   isTimeZone,
   MAX_DIGEST_THRESHOLD,
   MAX_DIGEST_WINDOW_SECONDS,
-} from "../filter/noise_rules.ts";
+} from "../model/noise_rules.ts";
 import type { FilterNode, Route } from "../types.ts";
 
 /** The form's state. */

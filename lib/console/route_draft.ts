@@ -1,12 +1,12 @@
 /**
  * The route editor's form: a route's plain fields as typed text, checked as you type with the
- * rules and messages the API applies (`lib/filter/route_rules.ts`), and turned back into a
+ * rules and messages the API applies (`lib/model/route_rules.ts`), and turned back into a
  * route for saving. Problems are keyed by the field's path as the API names it
  * (`targets[0].channelId`), so an error the API answers lands on the same field. Fields the
  * form does not know (added by a newer version) are kept as they are. Browser-safe.
  */
 import { sameJson } from "../same_json.ts";
-import { routeFilterNode } from "../filter/compile.ts";
+import { routeFilterNode } from "../routing/compile.ts";
 import {
   canonicalChatId,
   canonicalSnowflake,
@@ -19,7 +19,7 @@ import {
   MAX_ROLE_IDS,
   MAX_TARGETS,
   TOPIC_ID_ERROR,
-} from "../filter/route_rules.ts";
+} from "../model/route_rules.ts";
 import type { FilterNode, Route, Target } from "../types.ts";
 
 export { MAX_ROLE_IDS, MAX_TARGETS };

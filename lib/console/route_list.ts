@@ -3,7 +3,7 @@
  * whole list: move, duplicate, enable or disable, delete. Each returns a new list.
  * Browser-safe.
  */
-import { MAX_NAME_LENGTH } from "../filter/route_rules.ts";
+import { MAX_NAME_LENGTH } from "../model/route_rules.ts";
 import type { Route } from "../types.ts";
 
 /** The list with the route at `from` moved to position `to`. */

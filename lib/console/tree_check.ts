@@ -5,9 +5,9 @@
  * leaves are explained as "not evaluated" so the rest of the tree still gets its verdicts
  * while a leaf is being typed. Browser-safe.
  */
-import { FilterEvaluationError } from "../filter/budget.ts";
-import { explain, type Explanation } from "../filter/explain.ts";
-import { formatIssuePath, validateFilterNode } from "../filter/validate.ts";
+import { FilterEvaluationError } from "../jsonpath/budget.ts";
+import { explain, type Explanation } from "../routing/explain.ts";
+import { formatIssuePath, validateFilterNode } from "../routing/validate.ts";
 import type { FilterNode } from "../types.ts";
 import { isGroup, toFilterNode, type TreeNode, walkTree } from "./filter_tree.ts";
 

@@ -28,9 +28,9 @@ import {
   readWindow,
   requeueDigestClose,
   updateDigest,
-} from "../store/digests.ts";
-import { readGroupEntry } from "../store/group_set.ts";
-import { historyIdOf, type SendLog } from "../store/send_logs.ts";
+} from "../store/delivery/digests.ts";
+import { readGroupEntry } from "../store/config/group_set.ts";
+import { historyIdOf, type SendLog } from "../store/delivery/send_logs.ts";
 import { laneKeyFor } from "../target_ref.ts";
 import type { Route } from "../types.ts";
 import type { ChatCalls } from "./chat_calls.ts";

@@ -7,9 +7,14 @@
  * in this process has closed the digest, so it ends when the digest is closed here.
  */
 import type { KvEntry } from "../store/backend/types.ts";
-import { isDigestCloseJob } from "../store/digests.ts";
-import { appendLaneEntry, dropLaneEntry, keepLaneEntry, type LaneEntry } from "../store/lanes.ts";
-import type { QueueHandler } from "../store/queue.ts";
+import { isDigestCloseJob } from "../store/delivery/digests.ts";
+import {
+  appendLaneEntry,
+  dropLaneEntry,
+  keepLaneEntry,
+  type LaneEntry,
+} from "../store/delivery/lanes.ts";
+import type { QueueHandler } from "./job_worker.ts";
 import { laneKeyFor } from "../target_ref.ts";
 import { ulid } from "../ulid.ts";
 import { chatCalls } from "./chat_calls.ts";

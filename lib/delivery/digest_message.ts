@@ -1,7 +1,7 @@
 /** The message a digest shows: how many events it gathered and links to the first of them. */
 import type { Block, Message } from "../format/message.ts";
 import { renderDiscord, renderTelegram } from "../format/mod.ts";
-import type { DigestRecord } from "../store/digests.ts";
+import type { DigestRecord } from "../store/delivery/digests.ts";
 
 const TITLE_CHARS = 200;
 

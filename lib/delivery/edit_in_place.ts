@@ -20,8 +20,8 @@ import {
   saveFirstSubjectMessage,
   saveSubjectMessage,
   type SubjectPlace,
-} from "../store/subject_messages.ts";
-import { historyIdOf, type SendLog } from "../store/send_logs.ts";
+} from "../store/delivery/subject_messages.ts";
+import { historyIdOf, type SendLog } from "../store/delivery/send_logs.ts";
 import type { ForgeEvent, Route, Target } from "../types.ts";
 import { subjectOfPayload } from "../format/subject.ts";
 import type { ChatCalls } from "./chat_calls.ts";

@@ -6,7 +6,7 @@
  * send units of newer events.
  *
  * A job names one event or the events of one group commit
- * (lib/store/fan_out_jobs.ts). A batch job reads the routes and groups once,
+ * (lib/store/delivery/fan_out_jobs.ts). A batch job reads the routes and groups once,
  * loads its events together, creates all their units together and ends with
  * one commit (more only past KV's limits) that writes their events-view
  * records and clears their marks, so a batch costs the store's writer a few
@@ -16,14 +16,14 @@
  * run again skips the events whose marks are gone (their fan-out is done).
  */
 import { formatEvent } from "../format/mod.ts";
-import { selectRoutes } from "../filter/select.ts";
-import { loadEvent, loadEvents } from "../store/events.ts";
-import { type FanOutJob, finishFanOuts } from "../store/fan_out_jobs.ts";
-import { listGroupEntries } from "../store/groups.ts";
-import { repositoryOf, routedEventRecords } from "../store/event_routes.ts";
-import { clearFanOutPending, pendingAmong } from "../store/pending_fan_outs.ts";
-import type { SendLog } from "../store/send_logs.ts";
-import { createUnitsTogether, type NewUnit } from "../store/units.ts";
+import { selectRoutes } from "../routing/select.ts";
+import { loadEvent, loadEvents } from "../store/delivery/events.ts";
+import { type FanOutJob, finishFanOuts } from "../store/delivery/fan_out_jobs.ts";
+import { listGroupEntries } from "../store/config/groups.ts";
+import { repositoryOf, routedEventRecords } from "../store/delivery/event_routes.ts";
+import { clearFanOutPending, pendingAmong } from "../store/delivery/pending_fan_outs.ts";
+import type { SendLog } from "../store/delivery/send_logs.ts";
+import { createUnitsTogether, type NewUnit } from "../store/delivery/units.ts";
 import { laneKeyFor } from "../target_ref.ts";
 import type { ForgeEvent, Group, Route, Target } from "../types.ts";
 import type { DeliveryContext } from "./context.ts";

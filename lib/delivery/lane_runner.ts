@@ -24,8 +24,8 @@ import {
   type LaneRun,
   readLaneEntries,
   type StoredPace,
-} from "../store/lanes.ts";
-import type { SendLog } from "../store/send_logs.ts";
+} from "../store/delivery/lanes.ts";
+import type { SendLog } from "../store/delivery/send_logs.ts";
 import {
   getUnit,
   getUnits,
@@ -33,7 +33,7 @@ import {
   recordOutcome,
   type StoredUnit,
   type UnitToMark,
-} from "../store/units.ts";
+} from "../store/delivery/units.ts";
 import type { Target } from "../types.ts";
 import type { PlatformAdapter } from "../platform/adapter.ts";
 import { sentMessageRef } from "./tracking.ts";

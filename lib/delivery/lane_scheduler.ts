@@ -17,7 +17,7 @@ import {
   renewLease,
   requeueLaneMessage,
   takeLease,
-} from "../store/lanes.ts";
+} from "../store/delivery/lanes.ts";
 import { isLanePace } from "../platform/lane_pace.ts";
 import type { DeliveryContext } from "./context.ts";
 import { type HeldLane, paceOfLane, step } from "./lane_runner.ts";

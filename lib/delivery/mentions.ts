@@ -9,7 +9,7 @@
 import type { Kv } from "../store/backend/types.ts";
 import type { Message } from "../format/message.ts";
 import { MAX_MENTIONED_USERS, type MentionedUsers, NO_MENTIONS } from "../format/mentions.ts";
-import { chatUsersLinkedTo, normalizeGithubLogin } from "../store/links.ts";
+import { chatUsersLinkedTo, normalizeGithubLogin } from "../store/auth/links.ts";
 import type { ForgeEvent, Group } from "../types.ts";
 
 /** Most logins looked up for one message. */

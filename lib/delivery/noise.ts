@@ -6,12 +6,12 @@
  * rate limiter (`chat_calls.ts`); the unit's send log records the digest it went into
  * (`digestId`).
  */
-import { compile } from "../filter/compile.ts";
+import { compile } from "../routing/compile.ts";
 import { formatEvent } from "../format/mod.ts";
 import type { SendResult } from "../platform/send_result.ts";
-import { type DigestItem, getDigestMember } from "../store/digests.ts";
-import { loadEvent } from "../store/events.ts";
-import type { SendLog } from "../store/send_logs.ts";
+import { type DigestItem, getDigestMember } from "../store/delivery/digests.ts";
+import { loadEvent } from "../store/delivery/events.ts";
+import type { SendLog } from "../store/delivery/send_logs.ts";
 import type { ForgeEvent, Route } from "../types.ts";
 import type { ChatCalls } from "./chat_calls.ts";
 import { joinWindow, type NoiseDeps, syncDigest } from "./digest.ts";

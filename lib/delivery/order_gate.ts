@@ -16,7 +16,7 @@
  * never stalls every target, at the price of its own units arriving after
  * newer ones once it does run.
  */
-import { hasOlderFanOutPending, hasOlderParkedJob } from "../store/pending_fan_outs.ts";
+import { hasOlderFanOutPending, hasOlderParkedJob } from "../store/delivery/pending_fan_outs.ts";
 import type { DeliveryContext } from "./context.ts";
 
 /** How long a pending fan-out holds newer units back. */

@@ -6,8 +6,8 @@
  * shared, so they always get every event.
  */
 import type { Kv } from "../store/backend/types.ts";
-import { getTelegramLink } from "../store/links.ts";
-import { getUserPreferences } from "../store/user_preferences.ts";
+import { getTelegramLink } from "../store/auth/links.ts";
+import { getUserPreferences } from "../store/auth/user_preferences.ts";
 import type { ForgeEvent, Target } from "../types.ts";
 
 /** A positive chat id: a private chat (groups and channels have negative ids). */

@@ -7,7 +7,7 @@
  * that keeps refusing, e.g. with `retry_after: 0`, must not hold a lane
  * forever); any other refusal is final (`failed`).
  */
-import type { SendStatus } from "../store/send_logs.ts";
+import type { SendStatus } from "../store/delivery/send_logs.ts";
 import type { SendResult } from "../platform/send_result.ts";
 
 /** The waits before each retry, in milliseconds. */

@@ -6,8 +6,8 @@
  * change within a second.
  */
 import type { Kv } from "../store/backend/types.ts";
-import { type CompiledRoute, compileRoutes } from "../filter/select.ts";
-import { getRoutes, routesVersion, watchRoutesVersion } from "../store/routes.ts";
+import { type CompiledRoute, compileRoutes } from "../routing/select.ts";
+import { getRoutes, routesVersion, watchRoutesVersion } from "../store/config/routes.ts";
 
 /** The compiled routes of one stored set. */
 export interface CompiledRouteSet {

@@ -6,7 +6,7 @@
  * tag of that run.
  */
 import type { RunActions, RunState } from "../format/run_buttons.ts";
-import type { RunSubject } from "../store/message_refs.ts";
+import type { RunSubject } from "../store/delivery/message_refs.ts";
 import type { ForgeEvent } from "../types.ts";
 import { OWNER_PATTERN, REPO_PATTERN } from "../format/github_names.ts";
 import { subjectTag } from "../format/subject.ts";

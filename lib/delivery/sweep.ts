@@ -8,10 +8,10 @@
  * them. Each tick also leaves this instance's heartbeat and tells the adapters
  * how many instances share the bots' global limits.
  */
-import { requeueStalledFanOuts, requeueUndeliveredJobs } from "../store/fan_out_jobs.ts";
-import { forgetInstance, heartbeat, takeNamedLease } from "../store/instances.ts";
-import { recoverStalledLanes } from "../store/lanes.ts";
-import { reattachStrandedUnits } from "../store/units.ts";
+import { requeueStalledFanOuts, requeueUndeliveredJobs } from "../store/delivery/fan_out_jobs.ts";
+import { forgetInstance, heartbeat, takeNamedLease } from "../store/telemetry/instances.ts";
+import { recoverStalledLanes } from "../store/delivery/lanes.ts";
+import { reattachStrandedUnits } from "../store/delivery/units.ts";
 import type { DeliveryContext } from "./context.ts";
 
 /** What one sweep did (null fields: another instance held the sweep's lease). */

@@ -8,16 +8,16 @@
  *
  * The guard remembers each group's allowlist as it last read it. An allowed verdict names the
  * version it was judged on and the unit is marked as sending only while the list is still that
- * version (lib/store/units.ts), so a remembered list saves a read per message without ever
+ * version (lib/store/delivery/units.ts), so a remembered list saves a read per message without ever
  * letting a removed target through; a refusal is always judged on a fresh read. A call that
  * is not marked that way (noise control's own posts and edits) asks for a fresh read.
  */
 import type { Kv } from "../store/backend/types.ts";
 import type { ThreadParents } from "../discord/threads.ts";
-import { getAllowedTargets } from "../store/allowed_targets.ts";
-import type { SendLog } from "../store/send_logs.ts";
-import { allowTargetsOfStoredRoutes } from "../store/target_upgrade.ts";
-import type { TargetBasis } from "../store/units.ts";
+import { getAllowedTargets } from "../store/config/allowed_targets.ts";
+import type { SendLog } from "../store/delivery/send_logs.ts";
+import { allowTargetsOfStoredRoutes } from "../store/config/target_upgrade.ts";
+import type { TargetBasis } from "../store/delivery/units.ts";
 import type { SendResult } from "../platform/send_result.ts";
 import { targetRefKey } from "../target_ref.ts";
 
@@ -37,7 +37,7 @@ export type TargetVerdict =
 export interface TargetGuard {
   /**
    * Allows, once per store, the targets of routes stored before target ownership existed
-   * (`lib/store/target_upgrade.ts`); every check waits for it. Answers how many it allowed.
+   * (`lib/store/config/target_upgrade.ts`); every check waits for it. Answers how many it allowed.
    */
   upgrade(): Promise<number>;
   /**

@@ -13,8 +13,8 @@
  */
 import { subjectOfPayload } from "../format/subject.ts";
 import type { SendResult } from "../platform/send_result.ts";
-import { saveMessageRef } from "../store/message_refs.ts";
-import { historyIdOf, type SendLog } from "../store/send_logs.ts";
+import { saveMessageRef } from "../store/delivery/message_refs.ts";
+import { historyIdOf, type SendLog } from "../store/delivery/send_logs.ts";
 import {
   type CardAt,
   type CardPlace,
@@ -22,7 +22,7 @@ import {
   saveCard,
   type SubjectMessage,
   subjectOfHead,
-} from "../store/subject_messages.ts";
+} from "../store/delivery/subject_messages.ts";
 import { laneKeyFor } from "../target_ref.ts";
 import type { ForgeEvent, Target } from "../types.ts";
 import { editAsSendResult } from "../platform/edit_result.ts";

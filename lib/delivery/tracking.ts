@@ -9,10 +9,10 @@
  */
 import type { Kv } from "../store/backend/types.ts";
 import type { Logger } from "../log.ts";
-import { loadEvent } from "../store/events.ts";
-import { getGroup } from "../store/groups.ts";
-import type { NewMessageRef } from "../store/message_refs.ts";
-import { historyIdOf, type SendLog } from "../store/send_logs.ts";
+import { loadEvent } from "../store/delivery/events.ts";
+import { getGroup } from "../store/config/groups.ts";
+import type { NewMessageRef } from "../store/delivery/message_refs.ts";
+import { historyIdOf, type SendLog } from "../store/delivery/send_logs.ts";
 import type { PlatformAdapter } from "../platform/adapter.ts";
 import { actionableSubject, SUBJECT_KINDS } from "../format/subject.ts";
 import { eventBoundToGroup } from "./group_binding.ts";

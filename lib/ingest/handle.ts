@@ -22,10 +22,14 @@ import type {
   SignedRequest,
   Verification,
 } from "../providers/adapter.ts";
-import { isNonceReplayed, type SaveOutcome } from "../store/events.ts";
-import { saveEventGrouped } from "../store/group_commit.ts";
-import { getGroup } from "../store/groups.ts";
-import { noteSecretUsed, readGroupSecrets, type SecretSlot } from "../store/tenants.ts";
+import { isNonceReplayed, type SaveOutcome } from "../store/delivery/events.ts";
+import { saveEventGrouped } from "../store/delivery/group_commit.ts";
+import { getGroup } from "../store/config/groups.ts";
+import {
+  noteSecretUsed,
+  readGroupSecrets,
+  type SecretSlot,
+} from "../store/config/group_secrets.ts";
 import { fromUtf8 } from "../encoding.ts";
 import type { Provider, Scope } from "../types.ts";
 import { isBoundedAction, isId } from "../ids.ts";

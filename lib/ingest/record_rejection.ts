@@ -1,13 +1,13 @@
 /**
  * Records a refused webhook request for the console's "Rejected" lists: sampled first
- * (`rejection_sampler.ts`), then stored (`lib/store/rejections.ts`) with a few bounded header
+ * (`rejection_sampler.ts`), then stored (`lib/store/telemetry/rejections.ts`) with a few bounded header
  * values, never the body nor a signature. A known group's refusals go to its own list (by its
  * internal id); the instance-wide ingress and unknown groups share the global list.
  */
 import type { Kv } from "../store/backend/types.ts";
 import { detectProvider } from "../providers/detect.ts";
-import { readGroupEntry } from "../store/group_set.ts";
-import { type RejectionScope, storeRejection } from "../store/rejections.ts";
+import { readGroupEntry } from "../store/config/group_set.ts";
+import { type RejectionScope, storeRejection } from "../store/telemetry/rejections.ts";
 import type { Rejection } from "./handle.ts";
 import { admitRejection } from "./rejection_sampler.ts";
 

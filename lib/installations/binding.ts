@@ -36,13 +36,13 @@ import {
   type AuditActor,
   type AuditEntry,
   newAuditEntry,
-} from "../store/audit.ts";
+} from "../store/telemetry/audit.ts";
 import {
   type GroupEntry,
   type GroupWrite,
   listGroupEntries,
   putGroupsIfUnchanged,
-} from "../store/groups.ts";
+} from "../store/config/groups.ts";
 import type { Group } from "../types.ts";
 
 /** A webhook's installation and who sent the event (null when the payload names nobody). */

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { ID_PATTERN } from "../ids.ts";
-import { fragmentSchema, groupSchema, routeSchema, targetRefSchema } from "../filter/schema.ts";
+import { fragmentSchema, groupSchema, routeSchema, targetRefSchema } from "../model/schema.ts";
 import {
   MAX_ALLOWED_TARGETS,
   MAX_FRAGMENTS,

@@ -1,11 +1,11 @@
 /** Reading the configuration document out of the store (see `config_document.ts`). */
 import type { Kv } from "../store/backend/types.ts";
-import { getAllowedTargets } from "../store/allowed_targets.ts";
-import { type AuditActor, newAuditEntry, writeAuditEntry } from "../store/audit.ts";
-import { getFragments } from "../store/fragments.ts";
-import { listGroups } from "../store/groups.ts";
-import { getRoutes } from "../store/routes.ts";
-import { getGroupSecret } from "../store/tenants.ts";
+import { getAllowedTargets } from "../store/config/allowed_targets.ts";
+import { type AuditActor, newAuditEntry, writeAuditEntry } from "../store/telemetry/audit.ts";
+import { getFragments } from "../store/config/fragments.ts";
+import { listGroups } from "../store/config/groups.ts";
+import { getRoutes } from "../store/config/routes.ts";
+import { getGroupSecret } from "../store/config/group_secrets.ts";
 import { CONFIG_VERSION, type ConfigDocument, type GroupSecretEntry } from "./config_document.ts";
 
 /** What an export includes. */

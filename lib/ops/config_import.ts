@@ -1,15 +1,15 @@
 /**
  * Importing a configuration document: the whole document is validated first (nothing is
  * written when any part is refused), then each group is written in one atomic operation with
- * its audit entry (`lib/store/config_import.ts`). Groups not in the document are left as they
+ * its audit entry (`lib/store/config/config_import.ts`). Groups not in the document are left as they
  * are. A dry run validates and answers the plan without writing.
  */
 import type { Kv } from "../store/backend/types.ts";
-import { formatZodError } from "../filter/schema.ts";
-import type { AuditActor } from "../store/audit.ts";
-import { importGroup } from "../store/config_import.ts";
-import { listGroups } from "../store/groups.ts";
-import { getRoutes } from "../store/routes.ts";
+import { formatZodError } from "../model/schema.ts";
+import type { AuditActor } from "../store/telemetry/audit.ts";
+import { importGroup } from "../store/config/config_import.ts";
+import { listGroups } from "../store/config/groups.ts";
+import { getRoutes } from "../store/config/routes.ts";
 import { MAX_GROUPS, MAX_ROUTES } from "../limits.ts";
 import {
   allowedTargetsOf,

@@ -6,7 +6,7 @@
  */
 import type { Kv } from "../store/backend/types.ts";
 import { loadConfigOrExit } from "../config.ts";
-import type { AuditActor } from "../store/audit.ts";
+import type { AuditActor } from "../store/telemetry/audit.ts";
 import { closeStore, openStore } from "../store/kv.ts";
 
 /** The actor the audit entries of a task import name. */

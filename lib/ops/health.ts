@@ -5,7 +5,7 @@
  * go only to the bearer of METRICS_TOKEN, the same check as `/metrics`.
  */
 import type { Kv } from "../store/backend/types.ts";
-import { checkHealth } from "../store/health.ts";
+import { checkHealth } from "../store/telemetry/health.ts";
 import { isMetricsBearer } from "./metrics_access.ts";
 import { readReadiness } from "./readiness.ts";
 

@@ -4,9 +4,9 @@
  * (store-wide, from the KV counters every instance adds to), and the waiting work.
  */
 import type { Kv } from "../store/backend/types.ts";
-import { readDeliveryTotals, readLatencyTotals } from "../store/delivery_totals.ts";
-import { LATENCY_BUCKETS_MS } from "../store/latency.ts";
-import { readQueueFigures } from "../store/queue_figures.ts";
+import { readDeliveryTotals, readLatencyTotals } from "../store/telemetry/delivery_totals.ts";
+import { LATENCY_BUCKETS_MS } from "../store/telemetry/latency.ts";
+import { readQueueFigures } from "../store/telemetry/queue_figures.ts";
 import { rejectionCounts } from "../ingest/rejection_sampler.ts";
 import { ingestCounts } from "./ingest_counters.ts";
 import { type MetricFamily, type Sample, writePrometheusText } from "./prometheus.ts";

@@ -4,8 +4,8 @@
  * second, so the public endpoint cannot be used to make an instance scan its queue in a loop.
  */
 import type { Kv } from "../store/backend/types.ts";
-import { checkHealth } from "../store/health.ts";
-import { type QueueFigures, readQueueFigures } from "../store/queue_figures.ts";
+import { checkHealth } from "../store/telemetry/health.ts";
+import { type QueueFigures, readQueueFigures } from "../store/telemetry/queue_figures.ts";
 
 /** How long a reading is reused. */
 const READING_TTL_MS = 1_000;

@@ -7,7 +7,7 @@
 import type { Kv } from "../store/backend/types.ts";
 import { copyStore, formatCountTable } from "../store/copy.ts";
 import { closeStore, openStore } from "../store/kv.ts";
-import { DEFAULT_RETENTION_DAYS, retentionMs } from "../store/send_logs.ts";
+import { DEFAULT_RETENTION_DAYS, retentionMs } from "../store/delivery/send_logs.ts";
 import {
   describeStore,
   parseStoreCopyArgs,

@@ -7,18 +7,23 @@
  * than it would have in the source, and an entry lives at most one lifetime longer. Families
  * not listed here are never written with an expiry and are copied without one.
  */
-import { KEEP_MS as DIGEST_KEEP_MS } from "./digests.ts";
-import { DEDUP_WINDOW_MS, EVENT_RETENTION_MS, NONCE_WINDOW_MS, ORPHAN_GRACE_MS } from "./events.ts";
-import { INTERACTION_MEMORY_MS } from "./interaction_ids.ts";
-import { INVITE_LIFETIME_MS } from "./invites.ts";
-import { DEAD_JOB_KEEP_MS } from "./jobs.ts";
-import { LINK_REQUEST_LIFETIME_MS } from "./link_requests.ts";
-import { MESSAGE_REF_LIFETIME_MS } from "./message_refs.ts";
-import { OAUTH_STATE_LIFETIME_MS } from "./oauth_states.ts";
-import { MARK_LIFETIME_MS } from "./pending_fan_outs.ts";
-import { IN_PLACE_LIFETIME_MS } from "./subject_messages.ts";
-import { SESSION_LIFETIME_MS } from "./sessions.ts";
-import { UPDATE_MEMORY_MS } from "./telegram_updates.ts";
+import { KEEP_MS as DIGEST_KEEP_MS } from "./delivery/digests.ts";
+import {
+  DEDUP_WINDOW_MS,
+  EVENT_RETENTION_MS,
+  NONCE_WINDOW_MS,
+  ORPHAN_GRACE_MS,
+} from "./delivery/events.ts";
+import { INTERACTION_MEMORY_MS } from "./auth/interaction_ids.ts";
+import { INVITE_LIFETIME_MS } from "./config/invites.ts";
+import { DEAD_JOB_KEEP_MS } from "./delivery/jobs.ts";
+import { LINK_REQUEST_LIFETIME_MS } from "./auth/link_requests.ts";
+import { MESSAGE_REF_LIFETIME_MS } from "./delivery/message_refs.ts";
+import { OAUTH_STATE_LIFETIME_MS } from "./auth/oauth_states.ts";
+import { MARK_LIFETIME_MS } from "./delivery/pending_fan_outs.ts";
+import { IN_PLACE_LIFETIME_MS } from "./delivery/subject_messages.ts";
+import { SESSION_LIFETIME_MS } from "./auth/sessions.ts";
+import { UPDATE_MEMORY_MS } from "./auth/telegram_updates.ts";
 
 const HOUR_MS = 60 * 60 * 1000;
 const DAY_MS = 24 * HOUR_MS;

@@ -8,8 +8,8 @@
  */
 import type { KvKey, KvListSelector } from "./backend/types.ts";
 import type { Platform, Provider, Scope } from "../types.ts";
-import type { CounterScope, CounterStatus } from "./metrics.ts";
-import type { SendStatus } from "./send_logs.ts";
+import type { CounterScope, CounterStatus } from "./telemetry/metrics.ts";
+import type { SendStatus } from "./delivery/send_logs.ts";
 
 /** Health probe record, read by `GET /health`. */
 export const healthKey = () => ["health"] as const;
@@ -29,7 +29,7 @@ export const legacyGroupKey = (groupId: string) => ["groups", groupId] as const;
 /** Prefix of every group record stored before group sets. */
 export const legacyGroupsPrefix = () => ["groups"] as const;
 
-// --- Groups (lib/store/group_set.ts) ------------------------------------------------------
+// --- Groups (lib/store/config/group_set.ts) ------------------------------------------------------
 
 /** Pointer to the current group set: `{ setId, count, updatedAt }`; every group write sets it. */
 export const groupsPointerKey = () => ["groups_pointer"] as const;
@@ -86,7 +86,7 @@ export const auditByGroupKey = (internalId: string, entryId: string) =>
 /** Prefix of one group's audit index (by internal id). */
 export const auditByGroupPrefix = (internalId: string) => ["audit_by_group", internalId] as const;
 
-// --- Routes (lib/store/routes.ts) ---------------------------------------------------------
+// --- Routes (lib/store/config/routes.ts) ---------------------------------------------------------
 
 /** Pointer to the current route set: `{ setId, count, updatedAt }`. */
 export const routesPointerKey = () => ["routes_pointer"] as const;
@@ -104,7 +104,7 @@ export const routeSetPendingKey = (setId: string) => ["route_sets_pending", setI
 /** Prefix of every pending route set. */
 export const routeSetsPendingPrefix = () => ["route_sets_pending"] as const;
 
-// --- Identity (lib/store/sessions.ts, oauth_states.ts, link_requests.ts, links.ts)
+// --- Identity (lib/store/auth/sessions.ts, oauth_states.ts, link_requests.ts, links.ts)
 
 /** An admin session, by the sha256 hex of its cookie value (the raw id is never stored). */
 export const sessionKey = (sessionIdSha256: string) => ["sessions", sessionIdSha256] as const;
@@ -125,10 +125,10 @@ export const discordLinkKey = (discordUserId: string) => ["discord_links", disco
 export const telegramLinkKey = (telegramUserId: string) =>
   ["telegram_links", telegramUserId] as const;
 
-/** A person's own settings (lib/store/user_preferences.ts), by GitHub user id. */
+/** A person's own settings (lib/store/auth/user_preferences.ts), by GitHub user id. */
 export const userPreferencesKey = (userId: string) => ["user_preferences", userId] as const;
 
-// --- Delivery: send logs, unit bodies, lanes, metrics (lib/store/send_logs.ts, units.ts,
+// --- Delivery: send logs, unit bodies, lanes, metrics (lib/store/delivery/send_logs.ts, units.ts,
 // lanes.ts, metrics.ts) ----------------------------------------------------------------------
 
 /** One send log record (one per delivery unit), by its sortable id. */
@@ -254,7 +254,7 @@ export const deliveryLatencyRoot = () => ["delivery_latency"] as const;
 /** Prefix of one scope's delivery latency counters (day order). */
 export const deliveryLatencyPrefix = (scope: string) => ["delivery_latency", scope] as const;
 
-// --- Admin API (lib/store/fragments.ts, invites.ts) ------------------------------------------
+// --- Admin API (lib/store/config/fragments.ts, invites.ts) ------------------------------------------
 
 /** A group's filter fragments, stored together: `{ fragments, updatedAt }`. */
 export const fragmentsKey = (groupId: string) => ["fragments", groupId] as const;
@@ -269,7 +269,7 @@ export const invitesByGroupKey = (groupId: string, token: string) =>
 /** Prefix of one group's invite index. */
 export const invitesByGroupPrefix = (groupId: string) => ["invites_by_group", groupId] as const;
 
-// --- Routed events (lib/store/event_routes.ts) ---------------------------------------------
+// --- Routed events (lib/store/delivery/event_routes.ts) ---------------------------------------------
 
 /** Which routes of a group one event fired (none included), by the group's internal id. */
 export const eventRoutesKey = (internalId: string, eventId: string) =>
@@ -300,7 +300,7 @@ export const eventRepositoryKey = (internalId: string, repository: string, event
 export const eventRepositoryPrefix = (internalId: string, repository: string) =>
   ["event_routes_by_repository", internalId, repository] as const;
 
-// --- Pending fan-outs (lib/store/pending_fan_outs.ts) -------------------------------------
+// --- Pending fan-outs (lib/store/delivery/pending_fan_outs.ts) -------------------------------------
 
 /** An accepted event whose units are not all created yet (set on accept, cleared by fan-out). */
 export const fanOutPendingKey = (eventId: string) => ["fan_out_pending", eventId] as const;
@@ -308,7 +308,7 @@ export const fanOutPendingKey = (eventId: string) => ["fan_out_pending", eventId
 /** Prefix of every pending fan-out (event id order, oldest first). */
 export const fanOutPendingPrefix = () => ["fan_out_pending"] as const;
 
-// --- Jobs (lib/store/jobs.ts) -------------------------------------------------
+// --- Jobs (lib/store/delivery/jobs.ts) -------------------------------------------------
 
 /** A job due (or, while claimed, leased) until `dueAt` (Unix ms); jobs list in due order. */
 export const jobKey = (dueAt: number, jobId: string) => ["jobs", dueAt, jobId] as const;
@@ -329,14 +329,14 @@ export const jobsWakeKey = () => ["jobs_wake"] as const;
 
 /**
  * A deliver job parked under the oldest event it names: one that failed its last attempt
- * (lib/store/jobs.ts), or one the KV queue of earlier versions gave up on; kept to be re-queued.
+ * (lib/store/delivery/jobs.ts), or one the KV queue of earlier versions gave up on; kept to be re-queued.
  */
 export const undeliveredJobKey = (eventId: string) => ["undelivered_jobs", eventId] as const;
 
 /** Prefix of every undelivered deliver job. */
 export const undeliveredJobsPrefix = () => ["undelivered_jobs"] as const;
 
-// --- Target ownership (lib/store/allowed_targets.ts, target_claims.ts, target_upgrade.ts) ---
+// --- Target ownership (lib/store/config/allowed_targets.ts, target_claims.ts, target_upgrade.ts) ---
 
 /** A group's allowed chat targets: `{ targets, updatedAt, pages? }`, the list's first page. */
 export const allowedTargetsKey = (groupId: string) => ["allowed_targets", groupId] as const;
@@ -354,7 +354,7 @@ export const allowedTargetsEpochKey = () => ["allowed_targets_epoch"] as const;
 /** Set once the targets of routes stored before target ownership existed were allowed. */
 export const allowedTargetsUpgradedKey = () => ["allowed_targets_upgraded"] as const;
 
-// --- Chat-ops (lib/store/message_refs.ts) --------------------------------------------------
+// --- Chat-ops (lib/store/delivery/message_refs.ts) --------------------------------------------------
 
 /** What a sent notification is about, by platform, chat (channel, thread or chat) and message. */
 export const messageRefKey = (platform: Platform, chatId: string, messageId: string) =>
@@ -364,7 +364,7 @@ export const messageRefKey = (platform: Platform, chatId: string, messageId: str
 export const messageRefsOfChatPrefix = (platform: Platform, chatId: string) =>
   ["message_refs", platform, chatId] as const;
 
-// --- Subject messages and mentions (lib/store/subject_messages.ts, links.ts) -----------------
+// --- Subject messages and mentions (lib/store/delivery/subject_messages.ts, links.ts) -----------------
 
 /**
  * The one message a chat shows for a subject, by the internal id of the group whose route
@@ -406,7 +406,7 @@ export const linkByGithubLoginKey = (platform: Platform, login: string, chatUser
 /** Prefix of the chat users of one platform linked to a GitHub login (lower case). */
 export const linksByGithubLoginPrefix = (platform: Platform, login: string) =>
   ["links_by_github_login", platform, login] as const;
-// --- Noise control (lib/store/digests.ts, lib/store/subject_messages.ts) --------------------
+// --- Noise control (lib/store/delivery/digests.ts, lib/store/delivery/subject_messages.ts) --------------------
 
 /** A digest: the events of one route gathered for one target in one window. */
 export const digestKey = (digestId: string) => ["digests", digestId] as const;
@@ -434,12 +434,12 @@ export const threadHeadKey = (
   head: string,
 ) => ["thread_heads", groupInternalId, routeId, lane, head] as const;
 
-// --- Telegram updates (lib/store/telegram_updates.ts) ---------------------------------------
+// --- Telegram updates (lib/store/auth/telegram_updates.ts) ---------------------------------------
 
 /** An update Telegram sent, once taken by an instance (Telegram's update ids are integers). */
 export const telegramUpdateKey = (updateId: number) => ["telegram_updates", updateId] as const;
 
-// --- Instance secret (lib/store/instance_secret.ts) ---------------------------------------
+// --- Instance secret (lib/store/auth/instance_secret.ts) ---------------------------------------
 
 /** The instance's own random secret, from which signing keys are derived. */
 export const instanceSecretKey = () => ["instance_secret"] as const;
@@ -451,7 +451,7 @@ export function selectBelow(prefix: KvKey, below?: string): KvListSelector {
   return below === undefined ? { prefix } : { prefix, end: [...prefix, below] };
 }
 
-// --- Rejected webhook requests (lib/store/rejections.ts) -----------------------------------
+// --- Rejected webhook requests (lib/store/telemetry/rejections.ts) -----------------------------------
 
 /**
  * A rejected webhook request kept for the console, by scope (`global`, or `group` and the

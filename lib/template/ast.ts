@@ -3,7 +3,7 @@
  * loops), whose expressions are payload paths, literals, loop variables and helper calls.
  * Browser-safe.
  */
-import type { Segment } from "../filter/path_syntax.ts";
+import type { Segment } from "../jsonpath/path_syntax.ts";
 
 /** A place in the template source, counted from 1. */
 export interface Position {

@@ -5,7 +5,7 @@
  * are only written as a tag of their own. Every helper charges the budget for the characters
  * (and object keys) it touches, and reads no text past what its result can show. Browser-safe.
  */
-import type { EvaluationBudget } from "../filter/budget.ts";
+import type { EvaluationBudget } from "../jsonpath/budget.ts";
 import { bold, code, italic, link, type Span } from "../format/message.ts";
 import { ELLIPSIS, firstLine, safeUrl } from "../format/text.ts";
 import { cut, joinedText, textOf, truthy } from "./values.ts";

@@ -4,8 +4,8 @@
  * the arguments they take, loop variables appear only inside loops, and every path is valid
  * JSONPath (checked by the same parser as field filters). Browser-safe.
  */
-import { normalizePath, validatePath } from "../filter/path.ts";
-import { parsePath } from "../filter/path_syntax.ts";
+import { normalizePath, validatePath } from "../jsonpath/path.ts";
+import { parsePath } from "../jsonpath/path_syntax.ts";
 import type { Expression, Position, TemplateNode, VariableName } from "./ast.ts";
 import { TemplateSyntaxError } from "./errors.ts";
 import { type AnyHelper, HELPER_NAMES, helperNamed, MAX_COUNT } from "./helpers.ts";

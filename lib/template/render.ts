@@ -6,8 +6,8 @@
  * character cap (cut with `…`, not an error). Nothing a payload holds is ever interpreted:
  * values are text, and the platform renderers escape them. Browser-safe.
  */
-import { EvaluationBudget, FilterEvaluationError } from "../filter/budget.ts";
-import { pathEvaluator } from "../filter/path_eval.ts";
+import { EvaluationBudget, FilterEvaluationError } from "../jsonpath/budget.ts";
+import { pathEvaluator } from "../jsonpath/path_eval.ts";
 import { type Block, line, quote, type RichText, type Span, text } from "../format/message.ts";
 import { ELLIPSIS } from "../format/text.ts";
 import type { Expression, TemplateNode, VariableName } from "./ast.ts";

@@ -5,7 +5,7 @@
  * read is charged to the budget by its length (`spendChars`), so a huge string costs no
  * more than the text it gives. Browser-safe.
  */
-import type { EvaluationBudget } from "../filter/budget.ts";
+import type { EvaluationBudget } from "../jsonpath/budget.ts";
 
 /** Nesting shown when an object or list is written out as JSON; deeper values become `…`. */
 const JSON_DEPTH = 4;

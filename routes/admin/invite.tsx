@@ -8,7 +8,7 @@ import { isId } from "../../lib/ids.ts";
 import { FORM_BODY_BYTES } from "../../lib/limits.ts";
 import { readFormBody } from "../../lib/http_body.ts";
 import { define } from "../../lib/state.ts";
-import { acceptInvite } from "../../lib/store/invites.ts";
+import { acceptInvite } from "../../lib/store/config/invites.ts";
 
 type InvitePage =
   | { kind: "offer"; token: string; csrf: string; groupName: string; role: string; by: string }

@@ -13,7 +13,7 @@ import {
   TH,
 } from "../../../components/logs/ui.ts";
 import { redeliverAndReport } from "../../../components/logs/redeliver.ts";
-import type { SendLog } from "../../../lib/store/send_logs.ts";
+import type { SendLog } from "../../../lib/store/delivery/send_logs.ts";
 import { useModal } from "../../../components/layout/use_modal.ts";
 import { RedeliverDialog } from "../../../components/logs/RedeliverDialog.tsx";
 

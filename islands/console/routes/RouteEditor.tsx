@@ -79,7 +79,7 @@ import { putRoute } from "../../../lib/console/route_list.ts";
 import { samplePaths } from "../../../lib/console/sample_paths.ts";
 import { inferEvent, pastedSampleKey, SAMPLES, sampleUrl } from "../../../lib/console/samples.ts";
 import { checkTree, explainTree, type SampleEvent } from "../../../lib/console/tree_check.ts";
-import { ID_ERROR, ID_PATTERN } from "../../../lib/filter/route_rules.ts";
+import { ID_ERROR, ID_PATTERN } from "../../../lib/model/route_rules.ts";
 import type { TargetRef } from "../../../lib/target_ref.ts";
 import type { FilterNode, Fragment, Route } from "../../../lib/types.ts";
 

@@ -10,8 +10,8 @@ import type { APIModalInteractionResponseCallbackComponent } from "discord-api-t
 import { ButtonStyle, ComponentType, TextInputStyle } from "../../format/discord_values.ts";
 import { DISCORD_ACTION_IDS } from "../../format/discord.ts";
 import { isRunActionId } from "../../format/run_buttons.ts";
-import type { DiscordLink } from "../../store/links.ts";
-import { isIssueSubject, type MessageRef } from "../../store/message_refs.ts";
+import type { DiscordLink } from "../../store/auth/links.ts";
+import { isIssueSubject, type MessageRef } from "../../store/delivery/message_refs.ts";
 import {
   actAsLinkedUser,
   type ChatAction,

@@ -11,9 +11,9 @@ import {
   deleteDiscordLink,
   type DiscordLink,
   getDiscordLink,
-} from "../../store/links.ts";
+} from "../../store/auth/links.ts";
 import { startChatLink } from "../../auth/chat_link.ts";
-import { isIssueSubject, recentMessageRefs } from "../../store/message_refs.ts";
+import { isIssueSubject, recentMessageRefs } from "../../store/delivery/message_refs.ts";
 import { actAsLinkedUser, type ChatAction, notLinkedText, parseMergeMethod } from "../act.ts";
 import { chatActionRefusal } from "../authorize.ts";
 import { parseReaction, reactionList } from "../reactions.ts";

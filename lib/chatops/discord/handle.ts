@@ -8,7 +8,7 @@
  */
 import { fromUtf8 } from "../../encoding.ts";
 import { BODY_ERRORS, readBody } from "../../request_body.ts";
-import { claimInteractionId } from "../../store/interaction_ids.ts";
+import { claimInteractionId } from "../../store/auth/interaction_ids.ts";
 import { answerAutocomplete, answerCommand } from "./commands.ts";
 import { answerComponent, answerModal } from "./buttons.ts";
 import type { DiscordDeps, InteractionAnswer } from "./answer.ts";

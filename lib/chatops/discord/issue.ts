@@ -8,7 +8,7 @@
 import type { APIModalInteractionResponseCallbackComponent } from "discord-api-types/v10";
 import { ComponentType, TextInputStyle } from "../../format/discord_values.ts";
 import { MAX_ISSUE_TITLE } from "../../github/actions.ts";
-import { getDiscordLink } from "../../store/links.ts";
+import { getDiscordLink } from "../../store/auth/links.ts";
 import { notLinkedText } from "../act.ts";
 import { chatActionRefusal } from "../authorize.ts";
 import {

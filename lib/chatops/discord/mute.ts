@@ -6,7 +6,7 @@
  */
 import type { APIApplicationCommandBasicOption } from "discord-api-types/v10";
 import { ApplicationCommandOptionType } from "../../format/discord_values.ts";
-import { getDiscordLink } from "../../store/links.ts";
+import { getDiscordLink } from "../../store/auth/links.ts";
 import { notLinkedText } from "../act.ts";
 import { MAX_LABEL_LENGTH, type MuteRequest, parseMuteSubject, runMuteRequest } from "../mute.ts";
 import { type DiscordDeps, type InteractionAnswer, now } from "./answer.ts";

@@ -4,13 +4,13 @@
  * the press (the route's roles, the group's binding to the repository), and the presser is
  * linked. Refusals are ephemeral answers.
  */
-import { type DiscordLink, getDiscordLink } from "../../store/links.ts";
+import { type DiscordLink, getDiscordLink } from "../../store/auth/links.ts";
 import {
   getMessageRef,
   MESSAGE_REF_LIFETIME_MS,
   type MessageRef,
   type NotificationSubject,
-} from "../../store/message_refs.ts";
+} from "../../store/delivery/message_refs.ts";
 import { notLinkedText } from "../act.ts";
 import { chatActionRefusal } from "../authorize.ts";
 import { subjectTag } from "../../format/subject.ts";

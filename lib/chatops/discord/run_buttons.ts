@@ -11,7 +11,7 @@
 import type { APIModalInteractionResponseCallbackComponent } from "discord-api-types/v10";
 import { ButtonStyle, ComponentType, TextInputStyle } from "../../format/discord_values.ts";
 import { RUN_ACTION_IDS, type RunActionId } from "../../format/run_buttons.ts";
-import type { NotificationSubject } from "../../store/message_refs.ts";
+import type { NotificationSubject } from "../../store/delivery/message_refs.ts";
 import {
   actOnRunAsLinkedUser,
   type RunAction,

@@ -5,7 +5,7 @@
  */
 import { startChatLink } from "../../auth/chat_link.ts";
 import { FEATURES } from "../../config.ts";
-import { chatLinkAudit, deleteTelegramLink, getTelegramLink } from "../../store/links.ts";
+import { chatLinkAudit, deleteTelegramLink, getTelegramLink } from "../../store/auth/links.ts";
 import { botUsername } from "./bot_name.ts";
 import type { TelegramChatContext } from "./context.ts";
 import { answerPlace, isPrivate } from "./place.ts";

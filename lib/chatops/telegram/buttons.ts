@@ -17,8 +17,8 @@ import {
   type TelegramActions,
   telegramKeyboard,
 } from "../../format/telegram.ts";
-import { getTelegramLink } from "../../store/links.ts";
-import { MESSAGE_REF_LIFETIME_MS } from "../../store/message_refs.ts";
+import { getTelegramLink } from "../../store/auth/links.ts";
+import { MESSAGE_REF_LIFETIME_MS } from "../../store/delivery/message_refs.ts";
 import { actAsLinkedUser, type ChatAction, notLinkedText } from "../act.ts";
 import { chatActionRefusal } from "../authorize.ts";
 import type { Reaction } from "../reactions.ts";

@@ -4,7 +4,7 @@
  * (a chat with a public `@name`, or a supergroup, has message links). The command first passes
  * `chatActionRefusal` for the repository (its binding to the groups whose routes post here).
  */
-import { getTelegramLink } from "../../store/links.ts";
+import { getTelegramLink } from "../../store/auth/links.ts";
 import { chatActionRefusal } from "../authorize.ts";
 import { createIssueAsLinkedUser, parseRepository } from "../create_issue.ts";
 import { reply } from "./account.ts";

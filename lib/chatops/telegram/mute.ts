@@ -3,7 +3,7 @@
  * an anonymous admin) must be linked to a GitHub account that owns or administers a group
  * posting into the chat; `lib/chatops/mute.ts` does the rest.
  */
-import { getTelegramLink } from "../../store/links.ts";
+import { getTelegramLink } from "../../store/auth/links.ts";
 import { notLinkedText } from "../act.ts";
 import { type MuteRequest, parseMuteRequest, runMuteRequest } from "../mute.ts";
 import { reply } from "./account.ts";

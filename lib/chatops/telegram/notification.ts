@@ -4,7 +4,11 @@
  * chat routes name by `@username`, under that name.
  */
 import type { Kv } from "../../store/backend/types.ts";
-import { getMessageRef, isIssueSubject, type MessageRef } from "../../store/message_refs.ts";
+import {
+  getMessageRef,
+  isIssueSubject,
+  type MessageRef,
+} from "../../store/delivery/message_refs.ts";
 import type { ChatPlace } from "../authorize.ts";
 import type { IssueRef } from "../../format/issue_ref.ts";
 import { refOf } from "../../format/issue_ref.ts";

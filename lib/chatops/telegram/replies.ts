@@ -7,7 +7,7 @@
  * `chatActionRefusal` first (the group's binding to the repository; for a named item in a chat
  * routes post into, a repository of those routes' groups).
  */
-import { getTelegramLink } from "../../store/links.ts";
+import { getTelegramLink } from "../../store/auth/links.ts";
 import { actAsLinkedUser, type ChatAction, MERGE_METHODS, parseMergeMethod } from "../act.ts";
 import { type ActionSubject, chatActionRefusal } from "../authorize.ts";
 import { parseReaction, reactionList } from "../reactions.ts";

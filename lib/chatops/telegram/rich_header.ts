@@ -2,7 +2,7 @@
  * `GET /api/richheader`: the small Open Graph page Telegram reads for a notification's
  * link-preview card. It renders only cards the product made: {@link richHeaderLink} is the one
  * way to make a card's link, and it signs the card's parameters (HMAC-SHA256 under a key derived
- * from the instance secret, `lib/store/instance_secret.ts`) into `sig`. A query without a valid
+ * from the instance secret, `lib/store/auth/instance_secret.ts`) into `sig`. A query without a valid
  * signature over exactly its parameters, with a parameter given twice or one not listed here,
  * answers 404, so no one can have the product's origin show a title of their choosing. The
  * parameters, each at most once:
@@ -25,7 +25,7 @@ import type { Config } from "../../config.ts";
 import { hmacSha256, timingSafeEqual } from "../../crypto.ts";
 import { fromBase64, utf8 } from "../../encoding.ts";
 import { HttpError } from "../../fresh/mod.ts";
-import { checkingKey, signingKey } from "../../store/instance_secret.ts";
+import { checkingKey, signingKey } from "../../store/auth/instance_secret.ts";
 
 /** How long a card may be cached (it only repeats its parameters). */
 export const RICH_HEADER_MAX_AGE_SECONDS = 86_400;

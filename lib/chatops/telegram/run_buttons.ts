@@ -14,8 +14,8 @@ import {
   type RunActionId,
   telegramReviewedKeyboard,
 } from "../../format/run_buttons.ts";
-import { getTelegramLink } from "../../store/links.ts";
-import { MESSAGE_REF_LIFETIME_MS, type MessageRef } from "../../store/message_refs.ts";
+import { getTelegramLink } from "../../store/auth/links.ts";
+import { MESSAGE_REF_LIFETIME_MS, type MessageRef } from "../../store/delivery/message_refs.ts";
 import { type ChatReply, notLinkedText } from "../act.ts";
 import { chatActionRefusal } from "../authorize.ts";
 import {

@@ -4,7 +4,7 @@
  * to a GitHub account that is an owner or admin of the group. The chat (a topic stands for its
  * chat) then joins or leaves the group's allowed targets.
  */
-import { getTelegramLink } from "../../store/links.ts";
+import { getTelegramLink } from "../../store/auth/links.ts";
 import { notLinkedText } from "../act.ts";
 import { subscribeChat, unsubscribeChat } from "../subscribe.ts";
 import { reply } from "./account.ts";

@@ -11,7 +11,7 @@ import type { Kv } from "../../store/backend/types.ts";
 import { type Config, FEATURES } from "../../config.ts";
 import { HttpError } from "../../fresh/mod.ts";
 import { readJsonBody } from "../../http_body.ts";
-import { claimTelegramUpdate } from "../../store/telegram_updates.ts";
+import { claimTelegramUpdate } from "../../store/auth/telegram_updates.ts";
 import { retryTransient } from "../../store/transient.ts";
 import type { Logger } from "../../log.ts";
 import { TelegramBot } from "./bot.ts";

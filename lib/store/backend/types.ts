@@ -1,7 +1,7 @@
 /**
  * The storage interface the store depends on: the subset of Deno KV that `lib/store` uses.
  *
- * `Deno.Kv` satisfies {@link Kv} as it is (tests/store_backend_test.ts checks it at the type
+ * `Deno.Kv` satisfies {@link Kv} as it is (tests/store/store_backend_test.ts checks it at the type
  * level), so the Deno KV backend is the `Deno.Kv` object itself; the PostgreSQL backend
  * (`./postgres/`) implements the same contract with the same semantics. Queues are not part of
  * it: no backend but the embedded one has them.
@@ -63,7 +63,7 @@ export interface AtomicOperation {
    * (PostgreSQL): when the commit applies, every watcher of `key` emits once more, though `key`
    * is not written (its entry and versionstamp stay as they are). It is no mutation and counts
    * against no limit. Where it is missing (Deno KV), callers write the key instead; the store
-   * uses it for job wake-ups (lib/store/jobs.ts), so ingest commits share no hot row.
+   * uses it for job wake-ups (lib/store/delivery/jobs.ts), so ingest commits share no hot row.
    */
   notify?(key: KvKey): this;
   /** Applies everything in one transaction: `{ ok: false }` when a check failed. */

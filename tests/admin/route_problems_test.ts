@@ -1,0 +1,175 @@
+/**
+ * `GET /admin/api/groups/:id/problems`: a route whose platform has no bot token, a target whose
+ * last answer was a permanent refusal, and a route silent for many of its group's events are
+ * each reported with what to change; a healthy group reports nothing, and only members see it.
+ */
+import assert from "node:assert/strict";
+import { SILENCE_MIN_EVENTS } from "../../lib/admin/route_problems.ts";
+import { readGroupEntry } from "../../lib/store/config/group_set.ts";
+import { recordEventRoutes } from "../../lib/store/delivery/event_routes.ts";
+import { replaceRoutes } from "../../lib/store/config/routes.ts";
+import { ulid } from "../../lib/ulid.ts";
+import {
+  type AdminApp,
+  PEOPLE,
+  route,
+  sendLog,
+  startAdminApp,
+  storeAuditEntry,
+  storeSendLogs,
+} from "../_admin_helpers.ts";
+
+const TOKENS = { DISCORD_BOT_TOKEN: "discord-token", TELEGRAM_BOT_TOKEN: "1:telegram" };
+const TELEGRAM = { platform: "telegram", chatId: "-100200" } as const;
+
+async function problemsOf(app: AdminApp, caller: "viewer" | "owner" = "viewer") {
+  const answer = await app.call(caller, "GET", "/admin/api/groups/alpha/problems");
+  assert.equal(answer.status, 200);
+  return answer.body.problems as { kind: string; routeId: string; message: string; fix: string }[];
+}
+
+async function storeRoutedEvents(
+  app: AdminApp,
+  count: number,
+  firedRouteIds: string[],
+  at: number,
+) {
+  const { entry } = await readGroupEntry(app.kv, "alpha");
+  const records = Array.from({ length: count }, (_, index) => {
+    const eventId = ulid(at + index);
+    return {
+      internalId: entry!.internalId,
+      record: {
+        eventId,
+        provider: "github" as const,
+        kind: "push",
+        groupId: "alpha",
+        routeIds: index === 0 ? firedRouteIds : [],
+        receivedAt: at + index,
+      },
+    };
+  });
+  await recordEventRoutes(app.kv, records, 24 * 60 * 60 * 1000);
+}
+
+Deno.test("route problems: a healthy group reports none", async () => {
+  await using app = await startAdminApp(TOKENS);
+  assert.ok((await replaceRoutes(app.kv, [route("alpha", "r1")])).ok);
+  await storeSendLogs(app.kv, [sendLog(Date.now())]);
+  assert.deepEqual(await problemsOf(app), []);
+});
+
+Deno.test("route problems: a platform without a bot token is named with the setting to set", async () => {
+  await using app = await startAdminApp({ DISCORD_BOT_TOKEN: "discord-token" });
+  assert.ok((await replaceRoutes(app.kv, [route("alpha", "tg", { targets: [TELEGRAM] })])).ok);
+  const problems = await problemsOf(app);
+  assert.equal(problems.length, 1);
+  assert.equal(problems[0].kind, "platform_not_configured");
+  assert.equal(problems[0].routeId, "tg");
+  assert.match(problems[0].message, /Telegram is not configured/);
+  assert.match(problems[0].fix, /TELEGRAM_BOT_TOKEN.*restart/);
+});
+
+Deno.test("route problems: a target whose last answer was a permanent refusal is unreachable until it succeeds", async () => {
+  await using app = await startAdminApp(TOKENS);
+  assert.ok(
+    (await replaceRoutes(app.kv, [
+      route("alpha", "r1"),
+      route("alpha", "tg", { targets: [TELEGRAM] }),
+    ])).ok,
+  );
+  const now = Date.now();
+  await storeSendLogs(app.kv, [
+    sendLog(now - 3000, { status: "ok" }),
+    sendLog(now - 2000, { status: "failed", httpStatus: 403, error: "Missing Access" }),
+    sendLog(now - 1000, {
+      routeId: "tg",
+      platform: "telegram",
+      target: TELEGRAM,
+      status: "failed",
+      httpStatus: 400,
+      error: "Bad Request: chat not found",
+    }),
+  ]);
+  const problems = await problemsOf(app);
+  assert.deepEqual(problems.map((p) => [p.kind, p.routeId]), [
+    ["target_unreachable", "r1"],
+    ["target_unreachable", "tg"],
+  ]);
+  assert.match(problems[0].message, /discord channel 123456789.*403 \(Missing Access\)/);
+  assert.match(problems[0].fix, /Invite the bot/);
+  assert.match(problems[1].fix, /Add the bot to the chat/);
+
+  // A later success clears it; a passing 5xx does not make a target unreachable.
+  await storeSendLogs(app.kv, [
+    sendLog(now, { status: "ok" }),
+    sendLog(now + 1, {
+      routeId: "tg",
+      platform: "telegram",
+      target: TELEGRAM,
+      status: "dead",
+      httpStatus: 502,
+      error: "Bad Gateway",
+    }),
+  ]);
+  assert.deepEqual(await problemsOf(app), []);
+});
+
+Deno.test("route problems: a route silent for many events since the routes changed is named; a fallback is not", async () => {
+  await using app = await startAdminApp(TOKENS);
+  assert.ok(
+    (await replaceRoutes(app.kv, [
+      route("alpha", "busy"),
+      route("alpha", "quiet"),
+      route("alpha", "off", { enabled: false }),
+      route("alpha", "rest", { fallback: true }),
+    ])).ok,
+  );
+  const start = Date.now() - 60 * 60 * 1000;
+  await storeRoutedEvents(app, SILENCE_MIN_EVENTS - 1, ["busy"], start);
+  assert.deepEqual(await problemsOf(app), [], "too few events to judge");
+
+  await storeRoutedEvents(app, 1, ["busy"], start + 10_000);
+  const problems = await problemsOf(app);
+  assert.deepEqual(problems.map((p) => [p.kind, p.routeId]), [["not_firing", "quiet"]]);
+  assert.match(problems[0].message, new RegExp(`last ${SILENCE_MIN_EVENTS} events`));
+
+  // A change of the group's routes starts the count again.
+  await storeAuditEntry(app.kv, {
+    actor: { userId: PEOPLE.owner.userId, login: PEOPLE.owner.login },
+    action: "routes.replace",
+    groupId: "alpha",
+  }, start + 20_000);
+  assert.deepEqual(await problemsOf(app), []);
+});
+
+Deno.test("route problems: strangers and other groups' owners are refused", async () => {
+  await using app = await startAdminApp(TOKENS);
+  for (const caller of ["stranger", "otherOwner"] as const) {
+    const answer = await app.call(caller, "GET", "/admin/api/groups/alpha/problems");
+    assert.equal(answer.status, 403, caller);
+  }
+  const unknown = await app.call("owner", "GET", "/admin/api/groups/nope/problems");
+  assert.equal(unknown.status, 404);
+});
+
+Deno.test("route problems: the routes list, the group page and the overview show them with the fix", async () => {
+  await using app = await startAdminApp({ DISCORD_BOT_TOKEN: "discord-token" });
+  assert.ok((await replaceRoutes(app.kv, [route("alpha", "tg", { targets: [TELEGRAM] })])).ok);
+  for (const path of ["/admin/routes/alpha", "/admin/groups/alpha", "/admin"]) {
+    const answer = await app.call("viewer", "GET", path);
+    assert.equal(answer.status, 200, path);
+    const html = answer.body as string;
+    assert.match(html, /data-testid="route-problems"/, path);
+    assert.match(html, /Platform not configured/, path);
+    assert.match(
+      html,
+      /Set TELEGRAM_BOT_TOKEN in Switchyard&#x27;s settings and restart it|Set TELEGRAM_BOT_TOKEN in Switchyard's settings and restart it/,
+      path,
+    );
+    assert.match(html, /href="\/admin\/routes\/alpha\/edit\/tg"/, path);
+  }
+  // Another group's member sees none of alpha's problems on the overview.
+  const other = await app.call("otherOwner", "GET", "/admin");
+  assert.doesNotMatch(other.body as string, /route-problems/);
+});
