@@ -1,4 +1,5 @@
 /** Class names the group pages share, so their controls look and behave alike (light and dark). */
+import type { FieldLook } from "../forms/FormField.tsx";
 
 /** A section card. */
 export const CARD =
@@ -13,6 +14,15 @@ export const MUTED = "text-sm text-slate-600 dark:text-slate-300";
 /** A text input or select. */
 export const INPUT =
   "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm text-slate-900 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/40 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100";
+
+/** A labelled field of the group pages (`FormField`). */
+export const FIELD: FieldLook = {
+  box: "flex flex-col gap-1",
+  label: "text-sm font-medium",
+  input: INPUT,
+  problem: "text-xs text-red-700 dark:text-red-300",
+  hint: "text-xs text-slate-600 dark:text-slate-300",
+};
 
 /** A read-only monospace field (URLs, secrets). */
 export const CODE_FIELD =

@@ -1,22 +1,101 @@
-/** Fields the GET filter forms of the logs, audit and events pages share. */
+/**
+ * The GET filter forms of the logs, audit, events and overview pages, and the fields they
+ * share: without JavaScript they still work, and every filtered view has an address.
+ */
+import type { ComponentChildren } from "preact";
 import { INPUT, LABEL, PRIMARY_BUTTON, SECONDARY_BUTTON } from "./ui.ts";
+
+/** A filter form of the page at `action`: its fields, then Apply and Reset. */
+export function FilterForm(
+  props: { action: string; label: string; class?: string; children: ComponentChildren },
+) {
+  return (
+    <form
+      method="get"
+      action={props.action}
+      class={props.class ?? "grid gap-3"}
+      aria-label={props.label}
+    >
+      {props.children}
+      <FilterActions resetHref={props.action} />
+    </form>
+  );
+}
+
+/** A typed filter; `search` marks the page's search box, `choices` are suggestions. */
+export function TextFilter(
+  props: {
+    label: string;
+    name: string;
+    value?: string;
+    placeholder: string;
+    search?: boolean;
+    choices?: { listId: string; values: readonly string[] };
+    class?: string;
+  },
+) {
+  const { choices } = props;
+  return (
+    <label class={props.class ? `${LABEL} ${props.class}` : LABEL}>
+      {props.label}
+      <input
+        class={INPUT}
+        type={props.search ? "search" : undefined}
+        name={props.name}
+        list={choices?.listId}
+        value={props.value ?? ""}
+        maxLength={100}
+        placeholder={props.placeholder}
+        data-search={props.search || undefined}
+      />
+      {choices && (
+        <datalist id={choices.listId}>
+          {choices.values.map((value) => <option key={value} value={value} />)}
+        </datalist>
+      )}
+    </label>
+  );
+}
+
+/** A filter chosen from a list, first "Any" (or what `any` says): no filter. */
+export function ChoiceFilter(
+  props: {
+    label: string;
+    name: string;
+    selected?: string;
+    choices: readonly (readonly [value: string, text: string])[];
+    any?: string;
+    class?: string;
+  },
+) {
+  return (
+    <label class={props.class ? `${LABEL} ${props.class}` : LABEL}>
+      {props.label}
+      <select class={INPUT} name={props.name}>
+        <option value="">{props.any ?? "Any"}</option>
+        {props.choices.map(([value, text]) => (
+          <option key={value} value={value} selected={props.selected === value}>{text}</option>
+        ))}
+      </select>
+    </label>
+  );
+}
 
 /** The `group` filter: every group the person can read, or one. */
 export function GroupSelect(
   props: { groups: readonly { id: string; name: string }[]; selected?: string },
 ) {
   return (
-    <label class={LABEL}>
-      Group
-      <select class={INPUT} name="group">
-        <option value="">All my groups</option>
-        {props.groups.map((group) => (
-          <option key={group.id} value={group.id} selected={props.selected === group.id}>
-            {group.name === group.id ? group.id : `${group.name} (${group.id})`}
-          </option>
-        ))}
-      </select>
-    </label>
+    <ChoiceFilter
+      label="Group"
+      name="group"
+      any="All my groups"
+      selected={props.selected}
+      choices={props.groups.map((group) => [
+        group.id,
+        group.name === group.id ? group.id : `${group.name} (${group.id})`,
+      ])}
+    />
   );
 }
 
@@ -37,7 +116,7 @@ export function DayFields(props: { from?: string; to?: string }) {
 }
 
 /** Apply, and Reset (the page without filters). */
-export function FilterActions(props: { resetHref: string }) {
+function FilterActions(props: { resetHref: string }) {
   return (
     <div class="flex flex-wrap gap-2">
       <button type="submit" class={PRIMARY_BUTTON}>Apply filters</button>

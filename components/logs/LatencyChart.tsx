@@ -1,8 +1,8 @@
 import type { OverviewData } from "../../lib/admin/overview_page.ts";
 import { ChartFrame } from "./ChartFrame.tsx";
+import { ChartLegend, ChartNumbers } from "./ChartParts.tsx";
 import { latencyAxis } from "./chart_ticks.ts";
 import { formatDuration } from "./format.ts";
-import { LINK, MUTED, TD, TH } from "./ui.ts";
 
 type Point = [x: number, y: number];
 
@@ -76,47 +76,32 @@ export function LatencyChart(props: { daily: OverviewData["daily"] }) {
         <Series values={p95} top={top} class="stroke-amber-500 dark:stroke-amber-400" />
         <Series values={p50} top={top} class="stroke-indigo-600 dark:stroke-indigo-400" />
       </ChartFrame>
-      <figcaption class={`mt-2 ml-16 flex flex-wrap gap-4 text-xs ${MUTED}`}>
-        <span class="flex items-center gap-1.5">
-          <span class="inline-block h-0.5 w-4 bg-indigo-600 dark:bg-indigo-400" />
-          median (p50)
-        </span>
-        <span class="flex items-center gap-1.5">
-          <span class="inline-block h-0.5 w-4 bg-amber-500 dark:bg-amber-400" />
-          p95
-        </span>
-        <span>From acceptance to the platform's answer, successful messages only.</span>
-      </figcaption>
-      <details class="mt-3">
-        <summary class={`cursor-pointer text-sm ${LINK}`}>Latency per day</summary>
-        <div class="mt-2 overflow-x-auto">
-          <table class="w-full text-sm" data-testid="latency-table">
-            <caption class="sr-only">Delivery latency per day</caption>
-            <thead>
-              <tr>
-                <th scope="col" class={TH}>Day</th>
-                <th scope="col" class={TH}>Delivered</th>
-                <th scope="col" class={TH}>p50</th>
-                <th scope="col" class={TH}>p95</th>
-              </tr>
-            </thead>
-            <tbody class="divide-y divide-slate-100 dark:divide-slate-800">
-              {daily.map(({ day, latency }) => (
-                <tr key={day}>
-                  <th scope="row" class={`${TD} text-left font-normal`}>{day}</th>
-                  <td class={`${TD} tabular-nums`}>{latency?.count ?? 0}</td>
-                  <td class={`${TD} tabular-nums`}>
-                    {latency?.p50Ms === undefined ? "–" : formatDuration(latency.p50Ms)}
-                  </td>
-                  <td class={`${TD} tabular-nums`}>
-                    {latency?.p95Ms === undefined ? "–" : formatDuration(latency.p95Ms)}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </details>
+      <ChartLegend
+        indent="ml-16"
+        series={[
+          {
+            swatch: "inline-block h-0.5 w-4 bg-indigo-600 dark:bg-indigo-400",
+            name: "median (p50)",
+          },
+          { swatch: "inline-block h-0.5 w-4 bg-amber-500 dark:bg-amber-400", name: "p95" },
+        ]}
+        note="From acceptance to the platform's answer, successful messages only."
+      />
+      <ChartNumbers
+        summary="Latency per day"
+        caption="Delivery latency per day"
+        testId="latency-table"
+        columns={["Day", "Delivered", "p50", "p95"]}
+        rows={daily.map(({ day, latency }) => ({
+          day,
+          head: day,
+          cells: [
+            latency?.count ?? 0,
+            latency?.p50Ms === undefined ? "–" : formatDuration(latency.p50Ms),
+            latency?.p95Ms === undefined ? "–" : formatDuration(latency.p95Ms),
+          ],
+        }))}
+      />
     </figure>
   );
 }

@@ -1,9 +1,13 @@
 import type { LogFilters, LogsPageData } from "../../lib/admin/logs_page.ts";
 import { pageHref } from "./href.ts";
-import { DayFields, FilterActions, GroupSelect } from "./FilterFields.tsx";
+import { ChoiceFilter, DayFields, FilterForm, GroupSelect, TextFilter } from "./FilterFields.tsx";
 import { INPUT, LABEL, LINK, MUTED } from "./ui.ts";
 
-const STATUSES = ["ok", "failed", "dead", "retrying"] as const;
+const STATUSES = (["ok", "failed", "dead", "retrying"] as const).map((status) =>
+  [status, status] as const
+);
+
+const PLATFORMS = [["discord", "Discord"], ["telegram", "Telegram"]] as const;
 
 /** Event names offered while typing the event filter (any other name works too). */
 const COMMON_EVENTS = [
@@ -23,6 +27,11 @@ const COMMON_EVENTS = [
   "custom",
 ];
 
+const SEARCH_HINT = "Delivery id, repository, channel, error…";
+const SEARCH = { label: "Search", name: "q", placeholder: SEARCH_HINT, search: true };
+const EVENT = { label: "Event", name: "event", placeholder: "kind or kind.action" };
+const EVENTS = { listId: "log-events", values: COMMON_EVENTS };
+
 /**
  * The send logs filters: a GET form, so it works without JavaScript and every filtered view
  * has an address. Days are UTC days, both included.
@@ -33,31 +42,10 @@ export function LogFilterForm(
   const { filters, groups, routes } = props;
   const routeGroups = groups.filter((group) => routes.some((r) => r.groupId === group.id));
   return (
-    <form method="get" action="/admin/logs" class="grid gap-3" aria-label="Filter send logs">
-      <label class={LABEL}>
-        Search
-        <input
-          class={INPUT}
-          type="search"
-          name="q"
-          value={filters.q ?? ""}
-          maxLength={100}
-          placeholder="Delivery id, repository, channel, error…"
-          data-search
-        />
-      </label>
+    <FilterForm action="/admin/logs" label="Filter send logs">
+      <TextFilter {...SEARCH} value={filters.q} />
       <div class="grid grid-cols-2 gap-3 sm:grid-cols-3 lg:grid-cols-7">
-        <label class={LABEL}>
-          Status
-          <select class={INPUT} name="status">
-            <option value="">Any</option>
-            {STATUSES.map((status) => (
-              <option key={status} value={status} selected={filters.status === status}>
-                {status}
-              </option>
-            ))}
-          </select>
-        </label>
+        <ChoiceFilter label="Status" name="status" selected={filters.status} choices={STATUSES} />
         <GroupSelect groups={groups} selected={filters.group} />
         <label class={LABEL}>
           Route
@@ -78,28 +66,13 @@ export function LogFilterForm(
             ))}
           </select>
         </label>
-        <label class={LABEL}>
-          Platform
-          <select class={INPUT} name="platform">
-            <option value="">Any</option>
-            <option value="discord" selected={filters.platform === "discord"}>Discord</option>
-            <option value="telegram" selected={filters.platform === "telegram"}>Telegram</option>
-          </select>
-        </label>
-        <label class={LABEL}>
-          Event
-          <input
-            class={INPUT}
-            name="event"
-            list="log-events"
-            value={filters.event ?? ""}
-            maxLength={100}
-            placeholder="kind or kind.action"
-          />
-          <datalist id="log-events">
-            {COMMON_EVENTS.map((event) => <option key={event} value={event} />)}
-          </datalist>
-        </label>
+        <ChoiceFilter
+          label="Platform"
+          name="platform"
+          selected={filters.platform}
+          choices={PLATFORMS}
+        />
+        <TextFilter {...EVENT} value={filters.event} choices={EVENTS} />
         <DayFields from={filters.from} to={filters.to} />
       </div>
       {filters.delivery !== undefined && (
@@ -111,8 +84,7 @@ export function LogFilterForm(
           <a class={LINK} href={withoutDelivery(filters)}>show every delivery</a>
         </p>
       )}
-      <FilterActions resetHref="/admin/logs" />
-    </form>
+    </FilterForm>
   );
 }
 

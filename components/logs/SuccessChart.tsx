@@ -1,7 +1,8 @@
 import type { OverviewData } from "../../lib/admin/overview_page.ts";
 import { ChartFrame } from "./ChartFrame.tsx";
+import { ChartLegend, ChartNumbers } from "./ChartParts.tsx";
 import { formatPercent } from "./format.ts";
-import { LINK, MUTED, TD, TH } from "./ui.ts";
+import { LINK, MUTED } from "./ui.ts";
 
 /** How many day labels fit under the chart: every day for a week, fewer for longer periods. */
 function labelEvery(days: number): number {
@@ -82,52 +83,38 @@ export function SuccessChart(props: { daily: OverviewData["daily"] }) {
           </span>
         ))}
       </div>
-      <figcaption class={`mt-2 flex flex-wrap gap-4 text-xs ${MUTED}`}>
-        <span class="flex items-center gap-1.5">
-          <span class="inline-block size-3 rounded-sm bg-emerald-500 dark:bg-emerald-400" />
-          delivered
-        </span>
-        <span class="flex items-center gap-1.5">
-          <span class="inline-block size-3 rounded-sm bg-red-400 dark:bg-red-500" />
-          failed or dead
-        </span>
-        <span>Days are UTC.</span>
-      </figcaption>
-      <details class="mt-3">
-        <summary class={`cursor-pointer text-sm ${LINK}`}>Numbers per day</summary>
-        <div class="mt-2 overflow-x-auto">
-          <table class="w-full text-sm" data-testid="daily-table">
-            <caption class="sr-only">Deliveries per day</caption>
-            <thead>
-              <tr>
-                <th scope="col" class={TH}>Day</th>
-                <th scope="col" class={TH}>Delivered</th>
-                <th scope="col" class={TH}>Failed</th>
-                <th scope="col" class={TH}>Dead</th>
-                <th scope="col" class={TH}>Success</th>
-              </tr>
-            </thead>
-            <tbody class="divide-y divide-slate-100 dark:divide-slate-800">
-              {daily.map(({ day, counts }) => {
-                const rate = successRate(counts);
-                return (
-                  <tr key={day}>
-                    <th scope="row" class={`${TD} text-left font-normal`}>
-                      <a class={LINK} href={dayLogsHref(day)}>{day}</a>
-                    </th>
-                    <td class={`${TD} tabular-nums`}>{counts.ok}</td>
-                    <td class={`${TD} tabular-nums`}>{counts.failed}</td>
-                    <td class={`${TD} tabular-nums`}>{counts.dead}</td>
-                    <td class={`${TD} tabular-nums`}>
-                      {rate === null ? "–" : formatPercent(rate)}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      </details>
+      <ChartLegend
+        series={[
+          {
+            swatch: "inline-block size-3 rounded-sm bg-emerald-500 dark:bg-emerald-400",
+            name: "delivered",
+          },
+          {
+            swatch: "inline-block size-3 rounded-sm bg-red-400 dark:bg-red-500",
+            name: "failed or dead",
+          },
+        ]}
+        note="Days are UTC."
+      />
+      <ChartNumbers
+        summary="Numbers per day"
+        caption="Deliveries per day"
+        testId="daily-table"
+        columns={["Day", "Delivered", "Failed", "Dead", "Success"]}
+        rows={daily.map(({ day, counts }) => {
+          const rate = successRate(counts);
+          return {
+            day,
+            head: <a class={LINK} href={dayLogsHref(day)}>{day}</a>,
+            cells: [
+              counts.ok,
+              counts.failed,
+              counts.dead,
+              rate === null ? "–" : formatPercent(rate),
+            ],
+          };
+        })}
+      />
     </figure>
   );
 }

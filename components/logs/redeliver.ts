@@ -1,4 +1,5 @@
 /** Redelivery from the browser: `POST /admin/api/delivery/:deliveryId/redeliver`, one by one. */
+import { adminApi } from "../api/admin_api.ts";
 import { showToast } from "../layout/toast.ts";
 
 /** What sending some deliveries again came to. */
@@ -14,16 +15,10 @@ export interface RedeliverSummary {
 }
 
 async function redeliverOne(deliveryId: string) {
-  const res = await fetch(`/admin/api/delivery/${encodeURIComponent(deliveryId)}/redeliver`, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { accept: "application/json" },
+  const answer = await adminApi("POST /admin/api/delivery/{deliveryId}/redeliver", {
+    params: { deliveryId },
   });
-  const body = await res.json().catch(() => ({}));
-  if (!res.ok) {
-    throw new Error(typeof body?.error === "string" ? body.error : `HTTP ${res.status}`);
-  }
-  return body as { requeued: string[]; expired: string[] };
+  return answer.data;
 }
 
 /** Sends the failed and dead units of each delivery again; never throws. */

@@ -4,7 +4,7 @@
  * (`lib/console/markup.ts`), never inserted as HTML.
  */
 import { useEffect, useState } from "preact/hooks";
-import { postJson } from "../../lib/console/admin_client.ts";
+import { adminApi } from "../api/admin_api.ts";
 import {
   type MarkupNode,
   parseDiscordMarkdown,
@@ -154,15 +154,17 @@ export function MessagePreview(
     const timer = setTimeout(() => {
       const name = event.action ? `${event.kind}.${event.action}` : event.kind;
       const roleIds = props.roleIds.filter((id) => /^\d{1,20}$/.test(id));
-      postJson<Preview>("/admin/api/preview", {
-        event: name,
-        payload: event.payload,
-        ...(roleIds.length > 0 ? { discordRoleIds: roleIds } : {}),
-        ...(props.template ? { template: props.template } : {}),
+      adminApi("POST /admin/api/preview", {
+        body: {
+          event: name,
+          payload: event.payload,
+          ...(roleIds.length > 0 ? { discordRoleIds: roleIds } : {}),
+          ...(props.template ? { template: props.template } : {}),
+        },
       }).then(
         (answer) => {
           if (!current) return;
-          setPreview(answer);
+          setPreview(answer.data);
           setError(null);
         },
         (failure) => current && setError((failure as Error).message),

@@ -5,36 +5,46 @@
  */
 import type { NoiseForm } from "../../lib/console/noise_form.ts";
 import { noiseOptionsOf } from "../../lib/console/noise_form.ts";
-import { ERROR, INPUT, LABEL, MUTED, PANEL, Switch } from "./ui.tsx";
+import { FormField } from "../forms/FormField.tsx";
+import { FIELD, MUTED, PANEL, Switch } from "./ui.tsx";
 
-function Field(
-  props: {
-    id: string;
-    label: string;
-    value: string;
-    type?: string;
-    problem?: string;
-    readOnly: boolean;
-    onValue: (value: string) => void;
-  },
-) {
-  return (
-    <div class="flex flex-col gap-0.5">
-      <label for={props.id} class={LABEL}>{props.label}</label>
-      <input
-        id={props.id}
-        type={props.type ?? "text"}
-        class={INPUT}
-        value={props.value}
-        disabled={props.readOnly}
-        aria-invalid={props.problem ? true : undefined}
-        aria-describedby={props.problem ? `${props.id}-error` : undefined}
-        onInput={(event) => props.onValue(event.currentTarget.value)}
-      />
-      {props.problem && <span id={`${props.id}-error`} class={ERROR}>{props.problem}</span>}
-    </div>
-  );
+/** A text field of the form: which value it edits, and where the API names its problem. */
+interface NoiseField {
+  key: "windowSeconds" | "threshold" | "start" | "end" | "timeZone";
+  id: string;
+  label: string;
+  type: "number" | "time" | "text";
+  problem: string;
 }
+
+const DIGEST_FIELDS: NoiseField[] = [
+  {
+    key: "windowSeconds",
+    id: "noise-window",
+    label: "Window (seconds)",
+    type: "number",
+    problem: "digest.windowSeconds",
+  },
+  {
+    key: "threshold",
+    id: "noise-threshold",
+    label: "Messages before the digest",
+    type: "number",
+    problem: "digest.threshold",
+  },
+];
+
+const QUIET_FIELDS: NoiseField[] = [
+  { key: "start", id: "noise-start", label: "From", type: "time", problem: "quietHours.start" },
+  { key: "end", id: "noise-end", label: "Until", type: "time", problem: "quietHours.end" },
+  {
+    key: "timeZone",
+    id: "noise-zone",
+    label: "Time zone",
+    type: "text",
+    problem: "quietHours.timeZone",
+  },
+];
 
 /** The "Noise control" section. */
 export function NoiseEditor(
@@ -43,6 +53,29 @@ export function NoiseEditor(
   const { form } = props;
   const { problems } = noiseOptionsOf(form);
   const set = (patch: Partial<NoiseForm>) => props.onForm({ ...form, ...patch });
+  const input = (field: NoiseField) => (
+    <FormField
+      key={field.key}
+      look={FIELD}
+      id={field.id}
+      label={field.label}
+      type={field.type}
+      value={form[field.key]}
+      problem={problems.get(field.problem)}
+      disabled={props.readOnly}
+      onValue={(value) => set({ [field.key]: value })}
+    />
+  );
+  const toggle = (key: "digest" | "threads" | "quiet", label: string) => (
+    <Switch
+      checked={form[key]}
+      label={label}
+      showLabel
+      disabled={props.readOnly}
+      testId={`noise-${key}`}
+      onChange={(on) => set({ [key]: on })}
+    />
+  );
   const inUse = [form.digest && "digest", form.threads && "threads", form.quiet && "quiet hours"]
     .filter(Boolean).join(", ");
   return (
@@ -53,82 +86,19 @@ export function NoiseEditor(
         </summary>
         <div class="mt-3 flex flex-col gap-4">
           <div class="flex flex-col gap-2">
-            <Switch
-              checked={form.digest}
-              label="Gather bursts into a digest"
-              showLabel
-              disabled={props.readOnly}
-              testId="noise-digest"
-              onChange={(digest) => set({ digest })}
-            />
+            {toggle("digest", "Gather bursts into a digest")}
             {form.digest && (
               <div class="grid grid-cols-2 gap-3">
-                <Field
-                  id="noise-window"
-                  label="Window (seconds)"
-                  type="number"
-                  value={form.windowSeconds}
-                  problem={problems.get("digest.windowSeconds")}
-                  readOnly={props.readOnly}
-                  onValue={(windowSeconds) => set({ windowSeconds })}
-                />
-                <Field
-                  id="noise-threshold"
-                  label="Messages before the digest"
-                  type="number"
-                  value={form.threshold}
-                  problem={problems.get("digest.threshold")}
-                  readOnly={props.readOnly}
-                  onValue={(threshold) => set({ threshold })}
-                />
+                {DIGEST_FIELDS.map(input)}
               </div>
             )}
           </div>
-          <Switch
-            checked={form.threads}
-            label="Thread each pull request's and issue's events under its first card"
-            showLabel
-            disabled={props.readOnly}
-            testId="noise-threads"
-            onChange={(threads) => set({ threads })}
-          />
+          {toggle("threads", "Thread each pull request's and issue's events under its first card")}
           <div class="flex flex-col gap-2">
-            <Switch
-              checked={form.quiet}
-              label="Quiet hours: hold events and post one digest when they end"
-              showLabel
-              disabled={props.readOnly}
-              testId="noise-quiet"
-              onChange={(quiet) => set({ quiet })}
-            />
+            {toggle("quiet", "Quiet hours: hold events and post one digest when they end")}
             {form.quiet && (
               <div class="grid grid-cols-3 gap-3">
-                <Field
-                  id="noise-start"
-                  label="From"
-                  type="time"
-                  value={form.start}
-                  problem={problems.get("quietHours.start")}
-                  readOnly={props.readOnly}
-                  onValue={(start) => set({ start })}
-                />
-                <Field
-                  id="noise-end"
-                  label="Until"
-                  type="time"
-                  value={form.end}
-                  problem={problems.get("quietHours.end")}
-                  readOnly={props.readOnly}
-                  onValue={(end) => set({ end })}
-                />
-                <Field
-                  id="noise-zone"
-                  label="Time zone"
-                  value={form.timeZone}
-                  problem={problems.get("quietHours.timeZone")}
-                  readOnly={props.readOnly}
-                  onValue={(timeZone) => set({ timeZone })}
-                />
+                {QUIET_FIELDS.map(input)}
                 {form.urgent !== undefined && (
                   <span class={`col-span-3 text-xs ${MUTED}`}>
                     Events matching the route's urgent filter are still sent at once.

@@ -3,6 +3,7 @@
  * classes they share, with their dark-mode colors. Server-rendered and used inside islands.
  */
 import type { ComponentChildren, JSX } from "preact";
+import type { FieldLook } from "../forms/FormField.tsx";
 
 /** A panel: the surface every routes page puts its content on. */
 export const PANEL =
@@ -16,6 +17,14 @@ export const INPUT =
 export const LABEL = "text-xs font-medium text-slate-700 dark:text-slate-300";
 /** An error message under a field. */
 export const ERROR = "text-xs text-red-700 dark:text-red-300";
+/** A labelled field of the routes pages (`FormField`). */
+export const FIELD: FieldLook = {
+  box: "flex flex-col gap-0.5",
+  label: LABEL,
+  input: INPUT,
+  problem: ERROR,
+  hint: `text-xs ${MUTED}`,
+};
 
 const BUTTON_BASE =
   "inline-flex items-center justify-center gap-1 rounded-md text-sm font-medium focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-1 disabled:cursor-not-allowed disabled:opacity-50 dark:focus-visible:ring-offset-slate-900";

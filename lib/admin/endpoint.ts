@@ -53,10 +53,13 @@ export interface Endpoint<Body = unknown, Query = unknown> {
   errors?: Record<string, string>;
 }
 
-/** Keeps an endpoint's literal types (for `body` and `query` inference). */
-export function defineEndpoint<Body = undefined, Query = undefined>(
-  endpoint: Endpoint<Body, Query>,
-): Endpoint<Body, Query> {
+/**
+ * Keeps an endpoint's literal types: its method and path, and the types of its schemas (for
+ * `body` and `query` inference, and for the console's typed client, `components/api/admin_api.ts`).
+ */
+export function defineEndpoint<const E extends Endpoint<unknown, unknown>>(
+  endpoint: E,
+): E & Endpoint<unknown, unknown> {
   return endpoint;
 }
 

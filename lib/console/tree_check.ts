@@ -69,7 +69,8 @@ export interface Verdict {
 export interface SampleEvent {
   kind: string;
   action?: string;
-  payload: unknown;
+  /** The payload: a JSON object, as webhooks send. */
+  payload: Record<string, unknown>;
 }
 
 /** The explanation of a whole tree, by node id, or why it could not be made. */

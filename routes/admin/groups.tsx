@@ -42,7 +42,7 @@ export default define.page<typeof handler>(function GroupsPage({ data }) {
         <GroupTable rows={data.rows} />
         {data.rejections && (
           <RejectedPanel
-            path="/admin/api/rejections"
+            groupId={null}
             list={data.rejections}
             title="Rejected at the instance"
             intro="Requests to /webhook and to addresses that name no group, newest first. Each group's own refusals are on its page."

@@ -1,5 +1,5 @@
+import { tryAdminApi } from "../../../components/api/admin_api.ts";
 import { useState } from "preact/hooks";
-import { callApi } from "../../../components/groups/api.ts";
 import { UntilHydrated } from "../../../components/groups/UntilHydrated.tsx";
 import { type Status, StatusMessage } from "../../../components/groups/StatusMessage.tsx";
 import { CARD, CARD_TITLE, INPUT, MUTED, PRIMARY } from "../../../components/groups/ui.ts";
@@ -33,12 +33,12 @@ export default function CreateGroupForm(props: { self: { userId: string; login: 
       return;
     }
     setBusy(true);
-    const answer = await callApi("POST", "/admin/api/groups", {
+    const answer = await tryAdminApi("POST /admin/api/groups", {
       body: { id, name: name.trim(), members: [{ ...props.self, role: "owner" }] },
     });
     setBusy(false);
     if (!answer.ok) {
-      setStatus({ tone: "error", text: `Could not create the group: ${answer.error}` });
+      setStatus({ tone: "error", text: `Could not create the group: ${answer.error.message}` });
       return;
     }
     location.assign(`/admin/groups/${encodeURIComponent(id)}?created=1`);

@@ -1,21 +1,18 @@
-import { useEffect, useState } from "preact/hooks";
-import { callApi, groupPath } from "../../../components/groups/api.ts";
+import { useState } from "preact/hooks";
 import { ConfirmDialog } from "../../../components/groups/ConfirmDialog.tsx";
-import {
-  announceGroup,
-  fetchGroup,
-  onGroupChanged,
-} from "../../../components/groups/group_events.ts";
+import { useGroupVersion } from "../../../components/groups/group_events.ts";
+import { FormField } from "../../../components/forms/FormField.tsx";
 import { UntilHydrated } from "../../../components/groups/UntilHydrated.tsx";
 import { type Status, StatusMessage } from "../../../components/groups/StatusMessage.tsx";
 import {
   CARD,
   CARD_TITLE,
   DANGER_QUIET,
-  INPUT,
+  FIELD,
   MUTED,
   PRIMARY,
 } from "../../../components/groups/ui.ts";
+import { tryAdminApi } from "../../../components/api/admin_api.ts";
 import type { Group } from "../../../lib/types.ts";
 
 const STALE = "Someone changed this group since the page was loaded, so nothing was " +
@@ -27,29 +24,14 @@ const STALE = "Someone changed this group since the page was loaded, so nothing 
  * deleting the group after typing its id.
  */
 export default function GroupSettings(props: { group: Group; etag: string }) {
-  const [group, setGroup] = useState(props.group);
-  const [etag, setEtag] = useState(props.etag);
+  const stored = useGroupVersion({ group: props.group, etag: props.etag });
+  const { group, etag } = stored;
   const [name, setName] = useState(props.group.name);
   const [id, setId] = useState(props.group.id);
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<Status>(null);
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState("");
-
-  useEffect(() =>
-    onGroupChanged((version) => {
-      setGroup(version.group);
-      setEtag(version.etag);
-    }), []);
-
-  /** Takes the group as stored now: someone else changed it, so nothing was saved. */
-  const reloadAfterConflict = async () => {
-    const current = await fetchGroup(group.id);
-    if (!current) return location.reload();
-    setGroup(current.group);
-    setEtag(current.etag);
-    announceGroup(current);
-  };
 
   const save = async (event: Event) => {
     event.preventDefault();
@@ -60,28 +42,36 @@ export default function GroupSettings(props: { group: Group; etag: string }) {
     }
     setBusy(true);
     const answer = id === group.id
-      ? await callApi("PUT", groupPath(group.id), { body: { ...group, name: newName }, etag })
-      : await callApi("PUT", groupPath(group.id, "/rename"), {
+      ? await tryAdminApi("PUT /admin/api/groups/{id}", {
+        params: { id: group.id },
+        body: { ...group, name: newName },
+        etag,
+      })
+      : await tryAdminApi("PUT /admin/api/groups/{id}/rename", {
+        params: { id: group.id },
         body: { newId: id, ...(newName === group.name ? {} : { name: newName }) },
       });
     setBusy(false);
-    if (answer.status === 409 && id === group.id) {
-      await reloadAfterConflict();
+    if (!answer.ok && answer.error.status === 409 && id === group.id) {
+      await stored.reload();
       return setStatus({ tone: "error", text: STALE });
     }
-    if (!answer.ok) return setStatus({ tone: "error", text: `Not saved: ${answer.error}` });
+    if (!answer.ok) return setStatus({ tone: "error", text: `Not saved: ${answer.error.message}` });
     location.assign(`/admin/groups/${encodeURIComponent(id)}?notice=renamed`);
   };
 
   const remove = async () => {
     setBusy(true);
-    const answer = await callApi("DELETE", groupPath(group.id), { etag });
+    const answer = await tryAdminApi("DELETE /admin/api/groups/{id}", {
+      params: { id: group.id },
+      etag,
+    });
     setBusy(false);
-    if (answer.status === 409) {
-      await reloadAfterConflict();
+    if (!answer.ok && answer.error.status === 409) {
+      await stored.reload();
       return setDeleteError(STALE);
     }
-    if (!answer.ok) return setDeleteError(answer.error);
+    if (!answer.ok) return setDeleteError(answer.error.message);
     location.assign(`/admin/groups?deleted=${encodeURIComponent(group.id)}`);
   };
 
@@ -94,30 +84,25 @@ export default function GroupSettings(props: { group: Group; etag: string }) {
           members, invites, the secret and the history follow the group.
         </p>
         <form class="mt-4 grid gap-4 sm:grid-cols-[1fr_1fr_auto] sm:items-end" onSubmit={save}>
-          <div class="flex flex-col gap-1">
-            <label for="settings-name" class="text-sm font-medium">Name</label>
-            <input
-              id="settings-name"
-              class={INPUT}
-              required
-              maxLength={100}
-              value={name}
-              onInput={(event) => setName(event.currentTarget.value)}
-            />
-          </div>
-          <div class="flex flex-col gap-1">
-            <label for="settings-id" class="text-sm font-medium">Id</label>
-            <input
-              id="settings-id"
-              class={`${INPUT} font-mono`}
-              required
-              maxLength={64}
-              spellcheck={false}
-              autocomplete="off"
-              value={id}
-              onInput={(event) => setId(event.currentTarget.value)}
-            />
-          </div>
+          <FormField
+            look={FIELD}
+            id="settings-name"
+            label="Name"
+            required
+            maxLength={100}
+            value={name}
+            onValue={setName}
+          />
+          <FormField
+            look={FIELD}
+            id="settings-id"
+            label="Id"
+            code
+            required
+            maxLength={64}
+            value={id}
+            onValue={setId}
+          />
           <button type="submit" class={PRIMARY} disabled={busy}>Save</button>
         </form>
         <StatusMessage status={status} />

@@ -1,5 +1,5 @@
+import { tryAdminApi } from "../../../components/api/admin_api.ts";
 import { useState } from "preact/hooks";
-import { callApi, groupPath } from "../../../components/groups/api.ts";
 import { ConfirmDialog } from "../../../components/groups/ConfirmDialog.tsx";
 import { CopyButton } from "../../../components/groups/CopyButton.tsx";
 import { formatTime, timeUntil } from "../../../components/groups/format.ts";
@@ -37,14 +37,13 @@ export default function InvitesPanel(
   const create = async (event: Event) => {
     event.preventDefault();
     setBusy(true);
-    const answer = await callApi<Omit<InviteView, "createdBy" | "createdAt">>(
-      "POST",
-      groupPath(props.groupId, "/invites"),
-      { body: { role } },
-    );
+    const answer = await tryAdminApi("POST /admin/api/groups/{id}/invites", {
+      params: { id: props.groupId },
+      body: { role },
+    });
     setBusy(false);
-    if (!answer.ok || !answer.data) {
-      return setStatus({ tone: "error", text: `No invite created: ${answer.error}` });
+    if (!answer.ok) {
+      return setStatus({ tone: "error", text: `No invite created: ${answer.error.message}` });
     }
     const invite: InviteView = { ...answer.data, createdBy: props.self, createdAt: Date.now() };
     setInvites([invite, ...invites]);
@@ -54,14 +53,13 @@ export default function InvitesPanel(
 
   const revoke = async (invite: InviteView) => {
     setBusy(true);
-    const answer = await callApi(
-      "DELETE",
-      `/admin/api/invites/${encodeURIComponent(invite.token)}`,
-    );
+    const answer = await tryAdminApi("DELETE /admin/api/invites/{token}", {
+      params: { token: invite.token },
+    });
     setBusy(false);
     setRevoking(null);
-    if (!answer.ok && answer.status !== 404) {
-      return setStatus({ tone: "error", text: `Not revoked: ${answer.error}` });
+    if (!answer.ok && answer.error.status !== 404) {
+      return setStatus({ tone: "error", text: `Not revoked: ${answer.error.message}` });
     }
     setInvites(invites.filter((other) => other.token !== invite.token));
     if (fresh?.token === invite.token) setFresh(null);

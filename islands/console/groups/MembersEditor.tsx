@@ -1,11 +1,6 @@
-import { useEffect, useState } from "preact/hooks";
-import { callApi, groupPath } from "../../../components/groups/api.ts";
+import { useState } from "preact/hooks";
 import { ConfirmDialog } from "../../../components/groups/ConfirmDialog.tsx";
-import {
-  announceGroup,
-  fetchGroup,
-  onGroupChanged,
-} from "../../../components/groups/group_events.ts";
+import { useGroupVersion } from "../../../components/groups/group_events.ts";
 import { UntilHydrated } from "../../../components/groups/UntilHydrated.tsx";
 import { type Status, StatusMessage } from "../../../components/groups/StatusMessage.tsx";
 import {
@@ -17,6 +12,7 @@ import {
   INPUT,
   MUTED,
 } from "../../../components/groups/ui.ts";
+import { tryAdminApi } from "../../../components/api/admin_api.ts";
 import type { Group, Member, Role } from "../../../lib/types.ts";
 
 const ROLES: Role[] = ["owner", "admin", "viewer"];
@@ -51,40 +47,29 @@ function refusal(error: string): string {
 export default function MembersEditor(
   props: { group: Group; etag: string; canEdit: boolean; selfId: string },
 ) {
-  const [group, setGroup] = useState(props.group);
-  const [etag, setEtag] = useState(props.etag);
+  const stored = useGroupVersion({ group: props.group, etag: props.etag });
+  const { group, etag } = stored;
   const [busy, setBusy] = useState(false);
   const [status, setStatus] = useState<Status>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
 
-  useEffect(() =>
-    onGroupChanged((version) => {
-      setGroup(version.group);
-      setEtag(version.etag);
-    }), []);
-
-  /** Shows the group as stored now: someone else changed it, so nothing was saved. */
-  const reloadAfterConflict = async () => {
-    const current = await fetchGroup(group.id);
-    if (!current) return location.reload();
-    setGroup(current.group);
-    setEtag(current.etag);
-    announceGroup(current);
-    setStatus({ tone: "error", text: CONFLICT });
-  };
-
   const write = async (members: Member[], done: string, touchesSelf: boolean) => {
     setBusy(true);
     const next = { ...group, members };
-    const answer = await callApi("PUT", groupPath(group.id), { body: next, etag });
+    const answer = await tryAdminApi("PUT /admin/api/groups/{id}", {
+      params: { id: group.id },
+      body: next,
+      etag,
+    });
     setBusy(false);
     setRemoving(null);
-    if (answer.status === 409) return await reloadAfterConflict();
-    if (!answer.ok) return setStatus({ tone: "error", text: refusal(answer.error) });
+    if (!answer.ok && answer.error.status === 409) {
+      if (await stored.reload()) setStatus({ tone: "error", text: CONFLICT });
+      return;
+    }
+    if (!answer.ok) return setStatus({ tone: "error", text: refusal(answer.error.message) });
     if (touchesSelf) return location.reload();
-    setGroup(next);
-    setEtag(answer.etag ?? etag);
-    announceGroup({ group: next, etag: answer.etag ?? etag });
+    stored.wrote({ group: next, etag: answer.etag ?? etag });
     setStatus({ tone: "ok", text: done });
   };
 

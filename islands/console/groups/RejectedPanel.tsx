@@ -1,5 +1,5 @@
+import { tryAdminApi } from "../../../components/api/admin_api.ts";
 import { useState } from "preact/hooks";
-import { callApi } from "../../../components/groups/api.ts";
 import { formatTime } from "../../../components/groups/format.ts";
 import { UntilHydrated } from "../../../components/groups/UntilHydrated.tsx";
 import { CARD, CARD_TITLE, MUTED, SECONDARY } from "../../../components/groups/ui.ts";
@@ -41,8 +41,8 @@ function Rejection(props: { item: RejectionView }) {
  * what to change; refreshed on demand from the admin API.
  */
 export default function RejectedPanel(props: {
-  /** The list's API path. */
-  path: string;
+  /** The group whose refusals are listed; null: every group the person can read. */
+  groupId: string | null;
   list: RejectionList;
   title: string;
   intro: string;
@@ -53,9 +53,13 @@ export default function RejectedPanel(props: {
   const [busy, setBusy] = useState(false);
   const refresh = async () => {
     setBusy(true);
-    const answer = await callApi<RejectionList>("GET", props.path);
+    const answer = props.groupId === null
+      ? await tryAdminApi("GET /admin/api/rejections")
+      : await tryAdminApi("GET /admin/api/groups/{id}/rejections", {
+        params: { id: props.groupId },
+      });
     setBusy(false);
-    if (!answer.ok || !answer.data) return setError(`Not refreshed: ${answer.error}`);
+    if (!answer.ok) return setError(`Not refreshed: ${answer.error.message}`);
     setError("");
     setList(answer.data);
   };

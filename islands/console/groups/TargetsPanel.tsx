@@ -1,12 +1,14 @@
+import { tryAdminApi } from "../../../components/api/admin_api.ts";
 import { useState } from "preact/hooks";
-import { callApi, groupPath } from "../../../components/groups/api.ts";
 import { formatTime } from "../../../components/groups/format.ts";
+import { FormField } from "../../../components/forms/FormField.tsx";
 import { UntilHydrated } from "../../../components/groups/UntilHydrated.tsx";
 import { type Status, StatusMessage } from "../../../components/groups/StatusMessage.tsx";
 import {
   CARD,
   CARD_TITLE,
   DANGER_QUIET,
+  FIELD,
   INPUT,
   MUTED,
   PRIMARY,
@@ -53,20 +55,23 @@ export default function TargetsPanel(
 
   const save = async (refs: TargetRef[], done: string) => {
     setBusy(true);
-    const answer = await callApi<{ ok: true }>("PUT", groupPath(props.groupId, "/targets"), {
+    const answer = await tryAdminApi("PUT /admin/api/groups/{id}/targets", {
+      params: { id: props.groupId },
       body: { targets: refs },
       etag,
     });
     if (!answer.ok) {
       setBusy(false);
-      const text = answer.status === 409
+      const text = answer.error.status === 409
         ? "The allowed targets changed since this page was loaded: reload the page and try again."
-        : `Not saved: ${answer.error}`;
+        : `Not saved: ${answer.error.message}`;
       return setStatus({ tone: "error", text });
     }
-    const fresh = await callApi<GroupTargets>("GET", groupPath(props.groupId, "/targets"));
+    const fresh = await tryAdminApi("GET /admin/api/groups/{id}/targets", {
+      params: { id: props.groupId },
+    });
     setBusy(false);
-    if (fresh.ok && fresh.data) {
+    if (fresh.ok) {
       setTargets(fresh.data.targets);
       setRefused(fresh.data.refused);
       setEtag(fresh.etag ?? etag);
@@ -147,22 +152,17 @@ export default function TargetsPanel(
                 <option value="telegram">Telegram chat</option>
               </select>
             </div>
-            <div class="flex min-w-0 flex-col gap-1">
-              <label for="target-id" class="text-sm font-medium">
-                {platform === "discord" ? "Channel id" : "Chat id or @name"}
-              </label>
-              <input
-                id="target-id"
-                class={`${INPUT} font-mono`}
-                required
-                maxLength={40}
-                spellcheck={false}
-                autocomplete="off"
-                value={id}
-                onInput={(event) =>
-                  setId(event.currentTarget.value)}
-              />
-            </div>
+            <FormField
+              look={FIELD}
+              box="flex min-w-0 flex-col gap-1"
+              id="target-id"
+              label={platform === "discord" ? "Channel id" : "Chat id or @name"}
+              code
+              required
+              maxLength={40}
+              value={id}
+              onValue={setId}
+            />
             <button type="submit" class={PRIMARY} disabled={busy}>Allow target</button>
           </form>
         )}

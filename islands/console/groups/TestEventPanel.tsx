@@ -1,8 +1,8 @@
+import { type AnswerOf, tryAdminApi } from "../../../components/api/admin_api.ts";
 import { useEffect, useId, useRef, useState } from "preact/hooks";
-import { callApi, groupPath } from "../../../components/groups/api.ts";
 import { UntilHydrated } from "../../../components/groups/UntilHydrated.tsx";
 import { BADGE, CARD, CARD_TITLE, INPUT, MUTED, PRIMARY } from "../../../components/groups/ui.ts";
-import type { GroupEvent, GroupEventDetail } from "../../../lib/admin/events.ts";
+import type { GroupEvent } from "../../../lib/admin/events.ts";
 import type { TestEventAnswer } from "../../../lib/admin/test_event.ts";
 import { describeTargetRef, targetRefOf } from "../../../lib/target_ref.ts";
 
@@ -22,6 +22,9 @@ const STATUS_TONES: Record<string, string> = {
   failed: "bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-100",
   dead: "bg-red-100 text-red-800 dark:bg-red-900 dark:text-red-100",
 };
+
+/** An event with its routes' verdicts and its send logs, as the admin API answers it. */
+type GroupEventDetail = AnswerOf<"GET /admin/api/groups/{id}/events/{eventId}">;
 
 /** What the panel shows of one test event as it travels. */
 interface Watch {
@@ -84,26 +87,29 @@ export default function TestEventPanel(props: {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   useEffect(() => {
-    callApi<{ items: GroupEvent[] }>("GET", groupPath(props.groupId, "/events?limit=10"))
-      .then((answer) => answer.ok && answer.data && setRecent(answer.data.items));
+    tryAdminApi("GET /admin/api/groups/{id}/events", {
+      params: { id: props.groupId },
+      query: { limit: 10 },
+    }).then((answer) => answer.ok && setRecent(answer.data.items));
     return () => clearTimeout(timer.current);
   }, []);
 
   const follow = async (answer: TestEventAnswer, startedAt: number) => {
-    const list = await callApi<{ items: GroupEvent[] }>(
-      "GET",
-      groupPath(props.groupId, "/events?limit=20"),
-    );
-    const event = list.data?.items.find((item) =>
-      item.deliveryId === answer.deliveryId ||
-      (answer.provider === "custom" && item.receivedAt >= answer.sentAt)
-    ) ?? null;
-    const detail = event
-      ? (await callApi<GroupEventDetail>(
-        "GET",
-        groupPath(props.groupId, `/events/${encodeURIComponent(event.id)}`),
-      )).data
+    const list = await tryAdminApi("GET /admin/api/groups/{id}/events", {
+      params: { id: props.groupId },
+      query: { limit: 20 },
+    });
+    const event =
+      (list.ok ? list.data.items : []).find((item) =>
+        item.deliveryId === answer.deliveryId ||
+        (answer.provider === "custom" && item.receivedAt >= answer.sentAt)
+      ) ?? null;
+    const found = event
+      ? await tryAdminApi("GET /admin/api/groups/{id}/events/{eventId}", {
+        params: { id: props.groupId, eventId: event.id },
+      })
       : null;
+    const detail = found?.ok ? found.data : null;
     const done = settled(detail, event) || Date.now() - startedAt > WATCH_MS;
     setWatch({ answer, event, detail, done });
     if (!done) timer.current = setTimeout(() => follow(answer, startedAt), POLL_MS);
@@ -116,13 +122,12 @@ export default function TestEventPanel(props: {
     setError("");
     setWatch(null);
     const body = choice.startsWith("event:") ? { eventId: choice.slice(6) } : { sample: choice };
-    const answer = await callApi<TestEventAnswer>(
-      "POST",
-      groupPath(props.groupId, "/test-event"),
-      { body },
-    );
+    const answer = await tryAdminApi("POST /admin/api/groups/{id}/test-event", {
+      params: { id: props.groupId },
+      body,
+    });
     setBusy(false);
-    if (!answer.ok || !answer.data) return setError(`Not sent: ${answer.error}`);
+    if (!answer.ok) return setError(`Not sent: ${answer.error.message}`);
     const sent = answer.data;
     setWatch({ answer: sent, event: null, detail: null, done: !sent.accepted });
     if (sent.accepted) follow(sent, Date.now());

@@ -1,6 +1,6 @@
+import { tryAdminApi } from "../../../components/api/admin_api.ts";
 import { useId, useState } from "preact/hooks";
 import { ActiveSecrets } from "../../../components/groups/ActiveSecrets.tsx";
-import { callApi, groupPath } from "../../../components/groups/api.ts";
 import { ConfirmDialog } from "../../../components/groups/ConfirmDialog.tsx";
 import { CopyButton } from "../../../components/groups/CopyButton.tsx";
 import { UntilHydrated } from "../../../components/groups/UntilHydrated.tsx";
@@ -45,15 +45,14 @@ export default function WebhookPanel(props: { groupId: string; webhook: WebhookV
 
   const regenerate = async () => {
     setBusy(true);
-    const answer = await callApi<{ secret: string; url: string; previousExpiresAt?: number }>(
-      "POST",
-      groupPath(props.groupId, "/webhook/regenerate"),
-      { body: webhook.enabled ? { graceSeconds } : {} },
-    );
+    const answer = await tryAdminApi("POST /admin/api/groups/{id}/webhook/regenerate", {
+      params: { id: props.groupId },
+      body: webhook.enabled ? { graceSeconds } : {},
+    });
     setBusy(false);
     setConfirm(null);
-    if (!answer.ok || !answer.data) {
-      return setStatus({ tone: "error", text: `No new secret: ${answer.error}` });
+    if (!answer.ok) {
+      return setStatus({ tone: "error", text: `No new secret: ${answer.error.message}` });
     }
     const { previousExpiresAt } = answer.data;
     setSecret(answer.data.secret);
@@ -74,10 +73,14 @@ export default function WebhookPanel(props: { groupId: string; webhook: WebhookV
 
   const revoke = async () => {
     setBusy(true);
-    const answer = await callApi("DELETE", groupPath(props.groupId, "/webhook/previous"));
+    const answer = await tryAdminApi("DELETE /admin/api/groups/{id}/webhook/previous", {
+      params: { id: props.groupId },
+    });
     setBusy(false);
     setConfirm(null);
-    if (!answer.ok) return setStatus({ tone: "error", text: `Not revoked: ${answer.error}` });
+    if (!answer.ok) {
+      return setStatus({ tone: "error", text: `Not revoked: ${answer.error.message}` });
+    }
     const { previous: _revoked, ...rest } = webhook;
     setWebhook(rest);
     setStatus({ tone: "ok", text: "Previous secret revoked: only the current one works now." });
@@ -85,10 +88,14 @@ export default function WebhookPanel(props: { groupId: string; webhook: WebhookV
 
   const disable = async () => {
     setBusy(true);
-    const answer = await callApi("DELETE", groupPath(props.groupId, "/webhook"));
+    const answer = await tryAdminApi("DELETE /admin/api/groups/{id}/webhook", {
+      params: { id: props.groupId },
+    });
     setBusy(false);
     setConfirm(null);
-    if (!answer.ok) return setStatus({ tone: "error", text: `Not deleted: ${answer.error}` });
+    if (!answer.ok) {
+      return setStatus({ tone: "error", text: `Not deleted: ${answer.error.message}` });
+    }
     setSecret(null);
     setWebhook({ url: webhook.url, enabled: false });
     setStatus({ tone: "ok", text: "Webhook deleted: its address answers 404 until a new secret." });

@@ -5,7 +5,8 @@ import { Icon } from "../../../components/routes/Icon.tsx";
 import { editorHref, RouteRow } from "../../../components/routes/RouteRow.tsx";
 import { type Status, StatusToast } from "../../../components/routes/StatusToast.tsx";
 import { BUTTON, MUTED, PANEL, Switch } from "../../../components/routes/ui.tsx";
-import { ApiError, getVersioned, putVersioned } from "../../../lib/console/admin_client.ts";
+import { ApiError } from "../../../components/api/admin_api.ts";
+import { readRoutes, writeRoutes } from "../../../components/api/routes_api.ts";
 import { diffRoutes, isEmptyDiff, type RouteDiff } from "../../../lib/console/route_diff.ts";
 import {
   deleteRoute,
@@ -28,8 +29,6 @@ interface Conflict {
   etag: string;
 }
 
-const routesPath = (groupId: string) => `/admin/api/groups/${encodeURIComponent(groupId)}/routes`;
-
 /**
  * A group's ordered routes: enable switch, reorder (drag, or the move buttons from the
  * keyboard), duplicate and delete with confirmation. Every change saves the group's whole
@@ -48,7 +47,6 @@ export default function RouteList(props: Props) {
   const pending = useRef<Route[] | null>(null);
   const running = useRef(false);
   const focusAfter = useRef<string | null>(null);
-  const path = routesPath(props.group.id);
   const [ready, setReady] = useState(false);
   useEffect(() => setReady(true), []);
 
@@ -63,14 +61,14 @@ export default function RouteList(props: Props) {
   const recover = async (error: unknown, next: Route[]): Promise<"retry" | "stop"> => {
     if (error instanceof ApiError && error.status === 409) {
       try {
-        const current = await getVersioned<{ routes: Route[] }>(path);
-        const diff = diffRoutes(saved.current.routes, current.body.routes);
+        const current = await readRoutes(props.group.id);
+        const diff = diffRoutes(saved.current.routes, current.items);
         if (isEmptyDiff(diff)) {
           saved.current = { routes: saved.current.routes, etag: current.etag };
           pending.current ??= next;
           return "retry";
         }
-        setConflict({ diff, current: current.body.routes, etag: current.etag });
+        setConflict({ diff, current: current.items, etag: current.etag });
         return "stop";
       } catch (reload) {
         error = reload;
@@ -89,7 +87,7 @@ export default function RouteList(props: Props) {
         const next = pending.current;
         pending.current = null;
         try {
-          const etag = await putVersioned(path, { routes: next }, saved.current.etag);
+          const etag = await writeRoutes(props.group.id, next, saved.current.etag);
           saved.current = { routes: next, etag };
           if (!pending.current) setStatus({ text: message, tone: "ok" });
         } catch (error) {
@@ -99,7 +97,7 @@ export default function RouteList(props: Props) {
     } finally {
       running.current = false;
     }
-  }, [path]);
+  }, [props.group.id]);
 
   const change = (next: Route[], message: string) => {
     setRoutes(next);

@@ -98,7 +98,7 @@ export default define.page<typeof handler>(function GroupPage({ data }) {
         )}
         {data.rejections && (
           <RejectedPanel
-            path={`/admin/api/groups/${encodeURIComponent(group.id)}/rejections`}
+            groupId={group.id}
             list={data.rejections}
             title="Rejected requests"
             intro="Webhook requests this group's address refused, newest first, with what to change."
