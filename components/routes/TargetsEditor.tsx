@@ -6,9 +6,20 @@
 import type { DraftProblems, TargetDraft } from "../../lib/console/route_draft.ts";
 import { MAX_TARGETS, targetFields } from "../../lib/console/route_draft.ts";
 import type { TargetRef } from "../../lib/target_ref.ts";
+import type { Platform } from "../../lib/types.ts";
 import { Icon } from "./Icon.tsx";
 import { ChipsInput } from "./ChipsInput.tsx";
 import { BUTTON, ERROR, INPUT, LABEL, MUTED } from "./ui.tsx";
+
+const WARNING = "text-xs text-amber-800 dark:text-amber-200";
+
+/** What a target of a platform this instance has no bot token for is told. */
+const PLATFORM_WARNINGS: Record<Platform, string> = {
+  discord: "Discord is not configured on this Switchyard: set DISCORD_BOT_TOKEN and restart it. " +
+    "Messages for this target wait until then.",
+  telegram: "Telegram is not configured on this Switchyard: set TELEGRAM_BOT_TOKEN and restart " +
+    "it. Messages for this target wait until then.",
+};
 
 function Field(
   props: {
@@ -53,6 +64,8 @@ export function TargetsEditor(
     roleIds: string[];
     problems: DraftProblems;
     allowed: TargetRef[];
+    /** Whether this instance can post to each platform; a target of one it cannot is flagged. */
+    platforms: Record<Platform, boolean>;
     readOnly: boolean;
     onTargets: (targets: TargetDraft[], focus?: string) => void;
     onRoleIds: (ids: string[]) => void;
@@ -148,6 +161,11 @@ export function TargetsEditor(
                 )}
               </div>
               {rowProblem && <p class={`mt-2 ${ERROR}`}>{rowProblem}</p>}
+              {!props.platforms[target.platform] && (
+                <p class={`mt-2 ${WARNING}`} data-testid="platform-not-configured">
+                  {PLATFORM_WARNINGS[target.platform]}
+                </p>
+              )}
             </li>
           );
         })}

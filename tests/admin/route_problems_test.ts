@@ -173,3 +173,21 @@ Deno.test("route problems: the routes list, the group page and the overview show
   const other = await app.call("otherOwner", "GET", "/admin");
   assert.doesNotMatch(other.body as string, /route-problems/);
 });
+
+Deno.test("route problems: the route editor flags a target whose platform has no bot token", async () => {
+  await using app = await startAdminApp({ DISCORD_BOT_TOKEN: "discord-token" });
+  assert.ok(
+    (await replaceRoutes(app.kv, [
+      route("alpha", "tg", { targets: [TELEGRAM] }),
+      route("alpha", "dc"),
+    ])).ok,
+  );
+  const telegram = await app.call("owner", "GET", "/admin/routes/alpha/edit/tg");
+  assert.equal(telegram.status, 200);
+  assert.match(
+    telegram.body as string,
+    /data-testid="platform-not-configured"[^>]*>Telegram is not configured on this Switchyard: set TELEGRAM_BOT_TOKEN/,
+  );
+  const discord = await app.call("owner", "GET", "/admin/routes/alpha/edit/dc");
+  assert.doesNotMatch(discord.body as string, /platform-not-configured/);
+});

@@ -26,7 +26,7 @@ import { locate } from "../../../lib/console/filter_tree.ts";
 import { samplePaths } from "../../../lib/console/sample_paths.ts";
 import { SAMPLES } from "../../../lib/console/samples.ts";
 import type { TargetRef } from "../../../lib/target_ref.ts";
-import type { Fragment, Route } from "../../../lib/types.ts";
+import type { Fragment, Platform, Route } from "../../../lib/types.ts";
 
 interface Props {
   group: { id: string; name: string };
@@ -38,6 +38,8 @@ interface Props {
   fragmentsEtag: string;
   canEdit: boolean;
   allowedTargets: TargetRef[];
+  /** Whether this instance can post to each platform (a bot token is set). */
+  platforms: Record<Platform, boolean>;
   /** Show "saved" once (the page was opened right after creating the route). */
   justSaved: boolean;
   /** The group's recent events, offered as samples. */
@@ -135,6 +137,7 @@ export default function RouteEditor(props: Props) {
               roleIds={draft.draft.roleIds}
               problems={draft.problems}
               allowed={props.allowedTargets}
+              platforms={props.platforms}
               readOnly={readOnly}
               onTargets={(targets, focus) => {
                 draft.change({ targets });

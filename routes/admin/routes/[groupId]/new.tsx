@@ -3,6 +3,7 @@ import { PageBody } from "../../../../components/routes/ui.tsx";
 import RouteEditor from "../../../../islands/console/routes/RouteEditor.tsx";
 import { loadRouteEditorPage } from "../../../../lib/admin/console_routes.ts";
 import { readConsoleFrame } from "../../../../lib/admin/console_frame.ts";
+import { configuredPlatforms } from "../../../../lib/admin/route_problems.ts";
 import { principalOf } from "../../../../lib/auth/principal.ts";
 import { page } from "../../../../lib/fresh/mod.ts";
 import { define } from "../../../../lib/state.ts";
@@ -21,7 +22,8 @@ export const handler = define.handlers({
       ),
       readConsoleFrame(ctx),
     ]);
-    return page({ ...data, frame }, { headers: { "cache-control": "no-store" } });
+    const platforms = configuredPlatforms(ctx.state.config);
+    return page({ ...data, frame, platforms }, { headers: { "cache-control": "no-store" } });
   },
 });
 
@@ -44,6 +46,7 @@ export default define.page<typeof handler>(function NewRoute({ data }) {
           fragmentsEtag={data.fragmentsEtag}
           canEdit={data.canEdit}
           allowedTargets={data.allowedTargets}
+          platforms={data.platforms}
           recentEvents={data.recentEvents}
           sampleEventId={data.sampleEventId}
           justSaved={false}

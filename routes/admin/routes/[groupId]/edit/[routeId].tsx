@@ -4,6 +4,7 @@ import TestEventPanel from "../../../../../islands/console/groups/TestEventPanel
 import RouteEditor from "../../../../../islands/console/routes/RouteEditor.tsx";
 import { loadRouteEditorPage } from "../../../../../lib/admin/console_routes.ts";
 import { readConsoleFrame } from "../../../../../lib/admin/console_frame.ts";
+import { configuredPlatforms } from "../../../../../lib/admin/route_problems.ts";
 import { sampleChoiceOf, SAMPLES } from "../../../../../lib/console/samples.ts";
 import { principalOf } from "../../../../../lib/auth/principal.ts";
 import { page } from "../../../../../lib/fresh/mod.ts";
@@ -26,7 +27,8 @@ export const handler = define.handlers({
     ]);
     const justSaved = ctx.url.searchParams.get("saved") === "1";
     const sampleChoice = sampleChoiceOf(ctx.url.searchParams.get("sample"));
-    return page({ ...data, justSaved, sampleChoice, frame }, {
+    const platforms = configuredPlatforms(ctx.state.config);
+    return page({ ...data, justSaved, sampleChoice, frame, platforms }, {
       headers: { "cache-control": "no-store" },
     });
   },
@@ -52,6 +54,7 @@ export default define.page<typeof handler>(function EditRoute({ data }) {
           fragmentsEtag={data.fragmentsEtag}
           canEdit={data.canEdit}
           allowedTargets={data.allowedTargets}
+          platforms={data.platforms}
           recentEvents={data.recentEvents}
           sampleEventId={data.sampleEventId}
           sampleChoice={data.sampleChoice}
