@@ -22,9 +22,9 @@ import {
   listDueJobs,
   renewJob,
   retryJob,
+  watchJobWakeUps,
 } from "../store/delivery/jobs.ts";
 import { MAX_CHECKS_PER_COMMIT } from "../store/commit_limits.ts";
-import { jobsWakeKey } from "../store/keys.ts";
 import { isPassingStoreError, retryTransient } from "../store/transient.ts";
 
 /** A job's message: a plain object with a `type`. */
@@ -96,7 +96,7 @@ export function startQueueWorker(
     wakeSleeper?.();
   };
 
-  const watcher = kv.watch([jobsWakeKey()]).getReader();
+  const watcher = watchJobWakeUps(kv).getReader();
   (async () => {
     while (!(await watcher.read()).done) wake();
   })().catch((error) => {

@@ -268,3 +268,11 @@ export async function buryJob(
 export async function getDeadJob(kv: Kv, jobId: string): Promise<DeadJob | null> {
   return (await kv.get<DeadJob>(deadJobKey(jobId))).value;
 }
+
+/**
+ * A stream that yields whenever a job is added by any instance (the wake-up key's writes on
+ * Deno KV, the commit's notification on PostgreSQL); it ends when the store closes.
+ */
+export function watchJobWakeUps(kv: Kv): ReadableStream<unknown> {
+  return kv.watch([jobsWakeKey()]);
+}
