@@ -3,6 +3,7 @@ import type { Kv } from "./store/backend/types.ts";
 import type { Config } from "./config.ts";
 import { createDeliveryWorker } from "./delivery/worker.ts";
 import type { Logger } from "./log.ts";
+import { notifyHandlers } from "./notify/handlers.ts";
 import type { QueueHandler } from "./delivery/job_worker.ts";
 
 /** Services the job handlers use. */
@@ -21,12 +22,14 @@ export interface QueueService {
 
 /**
  * Handlers by message type: `deliver` (route an accepted event into delivery
- * units), `lane` (send one target's units in order) and `digest_close`. Starting
+ * units), `lane` (send one target's units in order), `digest_close`, and the personal
+ * notifications' `notify_event` and `notify_flush` (lib/notify/handlers.ts). Starting
  * them also resumes lanes whose job was lost while the process was down, and
  * starts the periodic delivery sweep.
  */
 export function queueHandlers(deps: WorkerDeps): QueueService {
   const worker = createDeliveryWorker(deps);
   worker.upkeep().catch((error) => deps.log.error("delivery upkeep failed", { error }));
-  return { handlers: worker.handlers, stop: () => worker.close() };
+  const personal = notifyHandlers({ ...deps, adapters: worker.adapters });
+  return { handlers: { ...worker.handlers, ...personal }, stop: () => worker.close() };
 }

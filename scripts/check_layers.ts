@@ -6,7 +6,7 @@
  *
  * Every source file belongs to one layer (the longest matching prefix in `LAYER_OF`), and
  * `MAY_IMPORT` lists, for each layer, the layers it may import besides itself. Services come in
- * two tiers: core (ingest, delivery, auth, installations) and, above it, the surfaces people
+ * two tiers: core (ingest, delivery, auth, installations, notify) and, above it, the surfaces people
  * and chats use (admin, chatops, actions, ops); a core service never imports a surface. Within
  * a layer the modules may import each other, but never in a cycle. This table is the one place
  * where the allowed directions are written; docs/architecture.md explains it.
@@ -76,6 +76,7 @@ const LAYER_OF: ReadonlyArray<readonly [prefix: string, layer: Layer]> = [
   ["lib/delivery/", "core"],
   ["lib/auth/", "core"],
   ["lib/installations/", "core"],
+  ["lib/notify/", "core"],
   ["lib/admin/", "surfaces"],
   ["lib/chatops/", "surfaces"],
   ["lib/actions/", "surfaces"],

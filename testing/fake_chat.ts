@@ -201,6 +201,13 @@ export interface FakeDiscord extends FakeChat {
   addThread(threadId: string, parentId: string): void;
   /** Threads started from messages (`POST /channels/{c}/messages/{m}/threads`), in order. */
   threadsStarted: { channel: string; messageId: string; name: string }[];
+  /** Users a DM channel was opened with (`POST /users/@me/channels`), in order. */
+  dmsOpened: string[];
+}
+
+/** The DM channel a fake Discord opens with a user: `9` and the user's id. */
+export function fakeDmChannelOf(userId: string): string {
+  return `9${userId}`;
 }
 
 /**
@@ -240,8 +247,8 @@ function channelAnswer(threads: ReadonlyMap<string, string>, channel: string): R
 /**
  * Starts a fake Discord API: `POST /channels/{id}/messages` (nonces enforced),
  * `PATCH /channels/{id}/messages/{message}` (404 Unknown Message for a message it does not
- * have), `POST /channels/{c}/messages/{m}/threads`, and `GET /channels/{id}` for the threads
- * added with `addThread` or started.
+ * have), `POST /channels/{c}/messages/{m}/threads`, `GET /channels/{id}` for the threads
+ * added with `addThread` or started, and `POST /users/@me/channels` (a DM channel).
  */
 export function startFakeDiscord(limits?: FakeDiscordLimits): FakeDiscord {
   const base = newBase();
@@ -263,8 +270,14 @@ export function startFakeDiscord(limits?: FakeDiscordLimits): FakeDiscord {
     };
   }
 
+  const dmsOpened: string[] = [];
   const fake = serve(base, async (req) => {
     const path = new URL(req.url).pathname;
+    if (req.method === "POST" && path === "/users/@me/channels") {
+      const recipient = String((await req.json() as { recipient_id?: unknown }).recipient_id);
+      dmsOpened.push(recipient);
+      return json(200, { id: fakeDmChannelOf(recipient), type: 1 });
+    }
     const lookup = path.match(/^\/channels\/([^/]+)$/);
     if (req.method === "GET" && lookup) {
       return channelAnswer(threads, decodeURIComponent(lookup[1]));
@@ -334,6 +347,7 @@ export function startFakeDiscord(limits?: FakeDiscordLimits): FakeDiscord {
     ...fake,
     addThread: (threadId, parentId) => threads.set(threadId, parentId),
     threadsStarted,
+    dmsOpened,
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * A local fake of the parts of GitHub Switchyard talks to: the OAuth token
  * endpoint (codes, GitHub App refresh), `GET /user`, `GET /user/installations`,
- * `GET /user/memberships/orgs/{org}` and the REST actions (comment, merge, close, reopen, react,
+ * `GET /user/memberships/orgs/{org}`, `GET /repos/{o}/{r}`, team memberships and the REST actions (comment, merge, close, reopen, react,
  * open an issue; a run's pending deployments, their review, re-run and cancel). It records
  * every request, and tests can script refusals. Also: the settings that point the app at it, and a sign-in helper.
  */
@@ -49,6 +49,10 @@ export interface FakeGitHub extends AsyncDisposable {
   memberships: Map<number, Map<string, { role: string; state: string }>>;
   /** What `GET …/actions/runs/{id}/pending_deployments` answers, by run id (none by default). */
   pendingDeployments: Map<number, { environment: { id: number; name: string } }[]>;
+  /** Repositories (`owner/name`, lower case) each user id can read (`GET /repos/{o}/{r}`). */
+  readable: Map<number, Set<string>>;
+  /** Team members' logins (lower case) by `org/slug` (lower case). */
+  teams: Map<string, Set<string>>;
   /** Scripted refusals by `METHOD /path`: answered with that status and `{ message }`. */
   refusals: Map<string, { status: number; message: string }>;
   /** A single-use authorization code for the user, as GitHub would hand the browser. */
@@ -96,6 +100,8 @@ export function startFakeGitHub(): FakeGitHub {
     installations: new Map(),
     memberships: new Map(),
     pendingDeployments: new Map(),
+    readable: new Map(),
+    teams: new Map(),
     refusals: new Map(),
     issueCode(user) {
       const code = `code-${++counter}-${crypto.randomUUID()}`;
@@ -174,6 +180,22 @@ export function startFakeGitHub(): FakeGitHub {
       const membership = fake.memberships.get(user.id)?.get(login);
       if (!membership) return Response.json({ message: "Not Found" }, { status: 404 });
       return Response.json({ ...membership, organization: { login }, user: { login: user.login } });
+    }
+    const repository = path.match(/^\/repos\/([^/]+)\/([^/]+)$/);
+    if (repository && method === "GET") {
+      const name = `${decodeURIComponent(repository[1])}/${decodeURIComponent(repository[2])}`;
+      if (!fake.readable.get(user.id)?.has(name.toLowerCase())) {
+        return Response.json({ message: "Not Found" }, { status: 404 });
+      }
+      return Response.json({ full_name: name, private: true });
+    }
+    const team = path.match(/^\/orgs\/([^/]+)\/teams\/([^/]+)\/memberships\/([^/]+)$/);
+    if (team && method === "GET") {
+      const key = `${decodeURIComponent(team[1])}/${decodeURIComponent(team[2])}`.toLowerCase();
+      if (!fake.teams.get(key)?.has(decodeURIComponent(team[3]).toLowerCase())) {
+        return Response.json({ message: "Not Found" }, { status: 404 });
+      }
+      return Response.json({ state: "active", role: "member" });
     }
     const issue = path.match(/^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/(comments|reactions)$/);
     if (issue && method === "POST") {

@@ -28,6 +28,7 @@ import { laneKeyFor } from "../target_ref.ts";
 import type { ForgeEvent, Group, Route, Target } from "../types.ts";
 import type { DeliveryContext } from "./context.ts";
 import { isOwnActionSkipped } from "./own_actions.ts";
+import { queuePersonal } from "./personal.ts";
 import { messageForRoute } from "./render.ts";
 import { inPlacePlanOf, renderUnitBody } from "./edit_in_place.ts";
 import { mentionsOfGroup, resolveMentions } from "./mentions.ts";
@@ -117,6 +118,8 @@ async function planEvent(
     });
   }
   if (selection.entered.length === 0) return NOTHING;
+  // personal notifications, once per event (lib/delivery/personal.ts)
+  await queuePersonal(ctx.kv, event, selection.entered, selection.routes, routing.groups);
   const message = formatEvent(event);
   if (!message) return NOTHING;
   const records = routedEventRecords(

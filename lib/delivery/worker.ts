@@ -24,7 +24,7 @@ import {
 } from "./retry_policy.ts";
 import { chatButtonsOf } from "./render.ts";
 import { createRouteCache, type RouteCache } from "./route_cache.ts";
-import { createAdapters, type Limiters } from "./adapters.ts";
+import { type Adapters, createAdapters, type Limiters } from "./adapters.ts";
 import { digestCloseHandler } from "./digest_close.ts";
 import { startSweeper, type Sweeper, type SweepReport } from "./sweep.ts";
 import { createTargetGuard } from "./target_guard.ts";
@@ -54,6 +54,8 @@ export interface DeliveryWorkerOptions {
 export interface DeliveryWorker {
   /** Job handlers by message type: `deliver`, `lane` and `digest_close`. */
   handlers: Record<string, QueueHandler>;
+  /** The platform adapters (and their limiters), for other jobs that send into chats. */
+  adapters: Adapters;
   /**
    * Runs the target ownership upgrade, re-queues abandoned deliver jobs, resumes orphaned
    * lanes and prunes old counters.
@@ -103,6 +105,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     stallMs: options.stallMs ?? STALL_MS,
   });
   return {
+    adapters: ctx.adapters,
     handlers: {
       async deliver(message) {
         if (!isFanOutJob(message)) {

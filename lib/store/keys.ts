@@ -466,3 +466,46 @@ export const rejectionsPrefix = (scope: RejectionScope): KvKey =>
 
 /** Whose rejected requests: the instance's own ingress and unknown groups, or one group's. */
 export type RejectionScope = { type: "global" } | { type: "group"; internalId: string };
+
+// --- Personal notifications (lib/store/notify_*.ts) ----------------------------------------
+
+/** A person's personal-notification settings, by GitHub user id. */
+export const notifySettingsKey = (userId: string) => ["notify_settings", userId] as const;
+
+/** Marks an event whose personal notifications were queued (so a re-run queues none). */
+export const notifyQueuedKey = (eventId: string) => ["notify_queued", eventId] as const;
+
+/** Marks an event already held for one chat account (so a re-run holds it once). */
+export const notifyHeldOnceKey = (platform: Platform, chatUserId: string, eventId: string) =>
+  ["notify_held_once", platform, chatUserId, eventId] as const;
+
+/** One chat account's delivery state: last message sent, flush due, a change counter. */
+export const notifyInboxKey = (platform: Platform, chatUserId: string) =>
+  ["notify_inbox", platform, chatUserId] as const;
+
+/** One notification held for a chat account until its next flush, by a ulid. */
+export const notifyHeldKey = (platform: Platform, chatUserId: string, itemId: string) =>
+  [...notifyHeldPrefix(platform, chatUserId), itemId] as const;
+
+/** Prefix of the notifications held for one chat account (oldest first). */
+export const notifyHeldPrefix = (platform: Platform, chatUserId: string) =>
+  ["notify_held", platform, chatUserId] as const;
+
+/** Whether a person's token could read a repository (lower-case `owner/name`), cached. */
+export const notifyRepoAccessKey = (userId: string, repository: string) =>
+  ["notify_repo_access", userId, repository] as const;
+
+/** Whether a person belongs to a team (`org/slug`, lower case), cached. */
+export const notifyTeamKey = (userId: string, team: string) =>
+  ["notify_team", userId, team] as const;
+
+/** The DM channel the bot opened with a Discord user. */
+export const notifyDmChannelKey = (discordUserId: string) =>
+  ["notify_dm_channel", discordUserId] as const;
+
+/** The token (by versionstamp) a person was last told to link again for. */
+export const notifyRelinkKey = (userId: string) => ["notify_relink", userId] as const;
+
+/** The author of the pull request whose head is `sha` in a repository (lower case). */
+export const notifyPullHeadKey = (repository: string, sha: string) =>
+  ["notify_pull_head", repository, sha] as const;

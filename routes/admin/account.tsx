@@ -10,6 +10,12 @@ import {
 import { loadAccount, unlinkChatUser } from "../../lib/admin/account.ts";
 import { readConsoleFrame } from "../../lib/admin/console_frame.ts";
 import { writePreferences } from "../../lib/admin/preferences.ts";
+import {
+  readPersonalNotifications,
+  settingsFromForm,
+  writePersonalNotifications,
+} from "../../lib/admin/personal_notifications.ts";
+import { PersonalNotificationsForm } from "../../components/account/PersonalNotificationsForm.tsx";
 import { CSRF_FIELD, requireCsrfToken } from "../../lib/auth/access.ts";
 import { principalOf } from "../../lib/auth/principal.ts";
 import { page } from "../../lib/fresh/mod.ts";
@@ -22,6 +28,8 @@ const NOTICES = new Map<string, Toast>([
   ["saved", { message: "Settings saved.", tone: "success" }],
   ["unlinked", { message: "Chat account unlinked.", tone: "success" }],
   ["missing", { message: "That chat account is not linked to you.", tone: "error" }],
+  ["notify_saved", { message: "Personal notifications saved.", tone: "success" }],
+  ["notify_invalid", { message: "Quiet hours need an IANA time zone and HH:MM.", tone: "error" }],
 ]);
 
 /**
@@ -32,11 +40,12 @@ const NOTICES = new Map<string, Toast>([
 export const handler = define.handlers({
   async GET(ctx) {
     const principal = principalOf(ctx);
-    const [account, frame] = await Promise.all([
+    const [account, frame, personal] = await Promise.all([
       loadAccount(ctx.state.kv, principal),
       readConsoleFrame(ctx),
+      readPersonalNotifications(ctx.state.kv, principal),
     ]);
-    return page({ account, frame, csrf: principal.csrfToken }, {
+    return page({ account, frame, personal, csrf: principal.csrfToken }, {
       headers: { "cache-control": "no-store" },
     });
   },
@@ -50,6 +59,14 @@ export const handler = define.handlers({
       const chatUserId = requireId("chatUserId", form.get("chatUserId"), "chatUserId");
       const done = await unlinkChatUser(kv, principal, platform, chatUserId);
       return ctx.redirect(`/admin/account?done=${done ? "unlinked" : "missing"}`, 303);
+    }
+    if (form.get("intent") === "notify") {
+      const settings = settingsFromForm(form);
+      if (typeof settings === "string") {
+        return ctx.redirect("/admin/account?done=notify_invalid", 303);
+      }
+      await writePersonalNotifications(kv, principal, settings);
+      return ctx.redirect("/admin/account?done=notify_saved", 303);
     }
     await writePreferences(kv, principal, { skipOwnActions: form.get("skipOwnActions") === "on" });
     return ctx.redirect("/admin/account?done=saved", 303);
@@ -147,6 +164,12 @@ export default define.page<typeof handler>(function AccountPage({ data, url }) {
             </div>
           </form>
         </section>
+        {data.personal && (
+          <section class={`${CARD} p-4 sm:p-6`} aria-labelledby="personal-heading">
+            <h2 id="personal-heading" class="text-lg font-semibold">Personal notifications</h2>
+            <PersonalNotificationsForm settings={data.personal} csrf={csrf} />
+          </section>
+        )}
       </div>
     </ConsoleLayout>
   );

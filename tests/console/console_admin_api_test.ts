@@ -5,7 +5,7 @@
  * `ApiError` with the API's message and status (0 when the server cannot be reached).
  */
 import assert from "node:assert/strict";
-import { adminApi, ApiError, pathOf, tryAdminApi } from "../../lib/console/admin_api.ts";
+import { adminApi, ApiError, pathOf, tryAdminApi } from "../../components/api/admin_api.ts";
 import { startTestApp, type TestApp } from "../_helpers.ts";
 
 /** Runs `body` with the global `fetch` answering as the app does for a same-origin page. */

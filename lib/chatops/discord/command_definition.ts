@@ -109,5 +109,12 @@ export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [{
       group("The group's id"),
     ]),
     ...MUTE_COMMAND_OPTIONS,
+    sub("notify", "Your personal notifications; state off pauses them all, on resumes", [{
+      type: ApplicationCommandOptionType.String,
+      name: "state",
+      description: "off: pause all personal notifications; on: resume",
+      required: false,
+      choices: [{ name: "on", value: "on" }, { name: "off", value: "off" }],
+    }]),
   ],
 }];

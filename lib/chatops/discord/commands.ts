@@ -32,6 +32,7 @@ import {
 } from "./interaction.ts";
 import { answerIssueCommand } from "./issue.ts";
 import { answerMute, MUTE_SUBCOMMANDS } from "./mute.ts";
+import { answerNotify } from "./notify.ts";
 import { choices, deferEphemeral, editOriginal, ephemeral } from "./reply.ts";
 
 /** The one command's name. */
@@ -173,6 +174,8 @@ export async function answerCommand(
     }
     case "issue":
       return await answerIssueCommand(deps, interaction, sub.options);
+    case "notify":
+      return await answerNotify(deps, invoker.id, stringOption(sub.options, "state"));
     case "subscribe":
     case "unsubscribe":
       return await subscription(

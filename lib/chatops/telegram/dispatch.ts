@@ -13,6 +13,7 @@ import { MUTE_COMMANDS, muteCommand } from "./mute.ts";
 import { REPLY_COMMANDS, replyCommand } from "./replies.ts";
 import { subscribeCommand } from "./subscribe.ts";
 import { issueCommand } from "./issue.ts";
+import { isNotifyButton, notifyCommand, pressNotifyButton } from "./notify.ts";
 import { pressRunButton, REVIEW_COMMANDS, reviewCommand } from "./run_buttons.ts";
 import { parseRunButton } from "../../format/run_buttons.ts";
 import type { ButtonPress, IncomingMessage, UpdateWork } from "./update.ts";
@@ -34,6 +35,7 @@ export const HELP_TEXT = [
   "/gh subscribe <group>, /gh unsubscribe <group>: let a group post into this chat, or stop " +
   "it (chat administrators who own or administer the group)",
   "/gh mute author <login>|label <name>|bots, /gh unmute …, /gh filters: what this chat's routes leave out",
+  "/gh notify [on|off]: your personal notifications (in the private chat with me)",
 ].join("\n");
 
 /** The text shown when a button press cannot be handled. */
@@ -87,6 +89,7 @@ async function handleMessage(ctx: TelegramChatContext, message: IncomingMessage)
         return await reviewCommand(ctx, message, command);
       }
       if (command.subcommand === "issue") return await issueCommand(ctx, message, command);
+      if (command.subcommand === "notify") return await notifyCommand(ctx, message, command);
       return await reply(
         ctx,
         message,
@@ -97,6 +100,7 @@ async function handleMessage(ctx: TelegramChatContext, message: IncomingMessage)
 
 /** A press of a run's button, or of a pull request's or issue's. */
 async function pressAny(ctx: TelegramChatContext, press: ButtonPress): Promise<PressAnswer> {
+  if (isNotifyButton(press.data)) return await pressNotifyButton(ctx, press);
   const run = parseRunButton(press.data ?? "");
   return run ? await pressRunButton(ctx, press, run) : await pressButton(ctx, press);
 }

@@ -1,0 +1,109 @@
+/**
+ * Sending a personal message to one chat account through its platform's adapter, each call
+ * reserved from the limiter first (`lib/delivery/chat_calls.ts`): Telegram's private chat with
+ * the bot (its chat id is the user's id), Discord's DM channel, opened once and remembered. A
+ * single notification about a pull request or issue carries the channel card's buttons and is
+ * recorded like a channel card (`lib/store/delivery/message_refs.ts`), so presses act through the group
+ * that received the event, as on the channel card.
+ */
+import { chatCalls } from "../delivery/chat_calls.ts";
+import { chatButtonsOf } from "../delivery/render.ts";
+import { openDmChannel } from "../discord/dm.ts";
+import type { Message } from "../format/message.ts";
+import { renderDiscord, renderTelegram } from "../format/mod.ts";
+import { actionableSubject, actionsOfEvent } from "../format/subject.ts";
+import type { SendResult } from "../platform/send_result.ts";
+import { loadEvent } from "../store/delivery/events.ts";
+import { readGroupEntry } from "../store/config/group_set.ts";
+import { saveMessageRef } from "../store/delivery/message_refs.ts";
+import { getDmChannel, saveDmChannel } from "../store/notify/notify_cache.ts";
+import type { HeldNotification } from "../store/notify/notify_outbox.ts";
+import type { ForgeEvent, Platform, Target } from "../types.ts";
+import type { NotifyContext } from "./context.ts";
+import { digestMessage, singleMessage } from "./message.ts";
+
+/** The private chat of a chat account, or a refusal when it cannot be had. */
+async function privateTarget(
+  ctx: NotifyContext,
+  platform: Platform,
+  chatUserId: string,
+): Promise<Target | SendResult> {
+  if (platform === "telegram") return { platform, chatId: chatUserId };
+  const known = await getDmChannel(ctx.kv, chatUserId);
+  if (known) return { platform, channelId: known };
+  const opened = await openDmChannel(ctx.config.discord, chatUserId);
+  if (opened.kind === "unreachable") return { kind: "retryable", error: opened.message };
+  if (opened.kind === "refused") {
+    return opened.status >= 500 || opened.status === 429
+      ? { kind: "retryable", httpStatus: opened.status, error: opened.message }
+      : { kind: "rejected", httpStatus: opened.status, error: opened.message };
+  }
+  const channelId = String(opened.body?.id ?? "");
+  if (!/^\d{1,20}$/.test(channelId)) return { kind: "retryable", error: "no DM channel id" };
+  await saveDmChannel(ctx.kv, chatUserId, channelId);
+  return { platform, channelId };
+}
+
+function render(
+  ctx: NotifyContext,
+  platform: Platform,
+  message: Message,
+  event: ForgeEvent | null,
+) {
+  const buttons = chatButtonsOf(ctx.config);
+  const actions = event ? actionsOfEvent(event) ?? undefined : undefined;
+  return platform === "discord"
+    ? renderDiscord(message, { actions: buttons.discord ? actions : undefined })
+    : renderTelegram(message, buttons.telegram ? actions : undefined);
+}
+
+/** Records a single notification's message like a channel card, so its buttons work. */
+async function recordCard(
+  ctx: NotifyContext,
+  item: HeldNotification,
+  event: ForgeEvent,
+  place: { platform: Platform; chatId: string; messageId: string },
+) {
+  const subject = actionableSubject(event.payload)?.subject;
+  if (!subject) return;
+  const group = (await readGroupEntry(ctx.kv, item.groupId)).entry;
+  await saveMessageRef(ctx.kv, place, {
+    ...subject,
+    routeId: item.routeId,
+    groupId: item.groupId,
+    ...(group ? { groupInternalId: group.internalId } : {}),
+  });
+}
+
+/**
+ * Sends `items` to the chat account as one message: the notification itself when there is
+ * one, else a digest. `introduce` adds how to change what the account gets.
+ */
+export async function sendPersonal(
+  ctx: NotifyContext,
+  platform: Platform,
+  chatUserId: string,
+  items: readonly HeldNotification[],
+  introduce: boolean,
+): Promise<SendResult> {
+  const adapter = ctx.adapters.get(platform);
+  if (!adapter || adapter.unavailable()) {
+    return { kind: "rejected", httpStatus: 400, error: `${platform} is not configured` };
+  }
+  const target = await privateTarget(ctx, platform, chatUserId);
+  if (!("platform" in target)) return target;
+  const single = items.length === 1 ? items[0] : null;
+  const event = single && single.kind !== "relink" ? await loadEvent(ctx.kv, single.eventId) : null;
+  const message = single
+    ? singleMessage(single, event, introduce)
+    : digestMessage(items, introduce);
+  const body = render(ctx, platform, message, event);
+  const calls = chatCalls(ctx, adapter, false);
+  const id = `notify:${platform}:${chatUserId}:${items[0].eventId}`;
+  const result = await calls.post(target, body, id);
+  if (result.kind === "sent" && result.messageId && single && event) {
+    const chatId = adapter.channelOf(target);
+    await recordCard(ctx, single, event, { platform, chatId, messageId: result.messageId });
+  }
+  return result;
+}
