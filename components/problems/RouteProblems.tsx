@@ -1,7 +1,9 @@
 import type { GroupProblems, RouteProblem } from "../../lib/admin/route_problems.ts";
+import HeldTargetActions from "../../islands/problems/HeldTargetActions.tsx";
 
 const KIND_LABELS = new Map<RouteProblem["kind"], string>([
   ["platform_not_configured", "Platform not configured"],
+  ["target_paused", "Target paused"],
   ["target_unreachable", "Bot cannot post"],
   ["not_firing", "Not firing"],
 ]);
@@ -18,13 +20,18 @@ function ProblemItem(props: { groupId: string; problem: RouteProblem; groupName?
           {KIND_LABELS.get(problem.kind)}
         </span>
         {props.groupName && <span class="font-medium">{`${props.groupName}: `}</span>}
-        <a class="font-medium underline" href={editor}>{problem.routeName}</a>
+        {problem.routeId === ""
+          ? <span class="font-medium">{problem.routeName}</span>
+          : <a class="font-medium underline" href={editor}>{problem.routeName}</a>}
         {" — "}
         {problem.message}
       </p>
       <p class="mt-0.5 text-sm">
         <span class="font-medium">Fix:</span> {problem.fix}
       </p>
+      {problem.kind === "target_paused" && problem.targetKey && (
+        <HeldTargetActions groupId={props.groupId} targetKey={problem.targetKey} />
+      )}
     </li>
   );
 }

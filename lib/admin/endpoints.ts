@@ -389,6 +389,27 @@ export const ADMIN_ENDPOINTS = {
     access: READ,
     response: s.routeProblemListSchema,
   }),
+  resumeTarget: defineEndpoint({
+    method: "POST",
+    path: "/admin/api/groups/{id}/target-health/resume",
+    summary: "Resume a paused target of the group: what it held is sent, in order, through its " +
+      "lane, and the target is healthy again. Audited (target.resume)",
+    access: EDIT,
+    body: s.targetHealthBodySchema,
+    response: s.targetResumedSchema,
+    errors: { "404": "Unknown group, or the target was never paused" },
+  }),
+  discardTarget: defineEndpoint({
+    method: "POST",
+    path: "/admin/api/groups/{id}/target-health/discard",
+    summary: "Discard what a paused target of the group holds: each held message becomes " +
+      "failed, its log saying who discarded it; the target stays paused until resumed. " +
+      "Audited (target.discard)",
+    access: EDIT,
+    body: s.targetHealthBodySchema,
+    response: s.targetDiscardedSchema,
+    errors: { "404": "Unknown group, or the target was never paused" },
+  }),
   listRejections: defineEndpoint({
     method: "GET",
     path: "/admin/api/rejections",

@@ -20,9 +20,21 @@ import { describeTargetRef, targetRefKey } from "../target_ref.ts";
 import { auditNewestFirst } from "../store/telemetry/audit.ts";
 import { listEventRoutes } from "../store/delivery/event_routes.ts";
 import { listSendLogs, type SendLog } from "../store/delivery/send_logs.ts";
+import { isPermanentRefusal } from "../delivery/target_health.ts";
+import {
+  isHolding,
+  listHeldUnits,
+  listTargetHealth,
+  type TargetHealth,
+  targetKeyOf,
+} from "../store/delivery/target_health.ts";
 
 /** The kinds of problem, most urgent first. */
-export type RouteProblemKind = "platform_not_configured" | "target_unreachable" | "not_firing";
+export type RouteProblemKind =
+  | "platform_not_configured"
+  | "target_paused"
+  | "target_unreachable"
+  | "not_firing";
 
 /** One problem of one route. */
 export interface RouteProblem {
@@ -31,6 +43,9 @@ export interface RouteProblem {
   routeName: string;
   /** The target it is about, for the target kinds. */
   target?: Target;
+  /** For `target_paused`: the target's key (what Resume and Discard name) and what it holds. */
+  targetKey?: string;
+  held?: number;
   /** What is wrong, in words. */
   message: string;
   /** What to change. */
@@ -88,15 +103,6 @@ function targetKey(target: Target): string {
   return `${targetRefKey(target)}/${place ?? ""}`;
 }
 
-/** Whether a platform's answer means the bot cannot post there until someone acts. */
-export function isPermanentRefusal(log: Pick<SendLog, "platform" | "httpStatus" | "error">) {
-  const error = (log.error ?? "").toLowerCase();
-  if (log.platform === "discord") return log.httpStatus === 403 || log.httpStatus === 404;
-  return log.httpStatus === 403 ||
-    (log.httpStatus === 400 && /chat not found|not enough rights|topic_closed|thread not found/
-      .test(error));
-}
-
 function unreachableFix(target: Target): string {
   return target.platform === "discord"
     ? "Invite the bot to the server and give it View Channel and Send Messages in this channel " +
@@ -120,7 +126,7 @@ async function lastAnswers(kv: Kv, groupInternalId: string): Promise<Map<string,
 function unreachableProblems(route: Route, answers: Map<string, SendLog>): RouteProblem[] {
   return route.targets.flatMap((target): RouteProblem[] => {
     const log = answers.get(targetKey(target));
-    if (!log || log.status === "ok" || !isPermanentRefusal(log)) return [];
+    if (!log || log.status === "ok" || !isPermanentRefusal(log.platform, log)) return [];
     return [{
       kind: "target_unreachable",
       routeId: route.id,
@@ -132,6 +138,42 @@ function unreachableProblems(route: Route, answers: Map<string, SendLog>): Route
       fix: unreachableFix(target),
     }];
   });
+}
+
+/** Most held units counted for one paused target. */
+const HELD_COUNTED = 1_000;
+
+/** Each broken or paused target of the group, with Resume and Discard (`targetKey`). */
+async function pausedProblems(
+  kv: Kv,
+  internalId: string,
+  routes: readonly Route[],
+): Promise<RouteProblem[]> {
+  const paused = (await listTargetHealth(kv, internalId)).filter((h) => isHolding(h.state));
+  return await Promise.all(paused.map(async (health: TargetHealth): Promise<RouteProblem> => {
+    const targetKey = targetKeyOf(health.target);
+    const route = routes.find((r) => r.targets.some((t) => targetKeyOf(t) === targetKey));
+    const held = (await listHeldUnits(kv, internalId, targetKey, HELD_COUNTED)).length;
+    const answer = health.httpStatus === undefined ? "" : ` (answer ${health.httpStatus}` +
+      `${health.lastError ? `: ${health.lastError.slice(0, 200)}` : ""})`;
+    return {
+      kind: "target_paused",
+      routeId: route?.id ?? "",
+      routeName: route?.name ?? "no route",
+      target: health.target,
+      targetKey,
+      held,
+      message: `${describeTargetRef(health.target)} is paused: ` +
+        (health.state === "broken"
+          ? `the bot cannot post there${answer}`
+          : `it failed ${health.failures} times in a row${answer}`) +
+        `. ${held >= HELD_COUNTED ? `${HELD_COUNTED} or more` : held} ` +
+        `message${held === 1 ? " is" : "s are"} held.`,
+      fix: `${
+        health.state === "broken" ? unreachableFix(health.target) : "Check the platform."
+      } Then Resume sends what is held, in order; Discard drops it (the logs say so).`,
+    };
+  }));
 }
 
 /** When the group's routes last changed (0 when no change is in its recent audit entries). */
@@ -187,13 +229,17 @@ export async function findRouteProblems(
   group: { internalId: string; routes: readonly Route[] },
   now = Date.now(),
 ): Promise<RouteProblem[]> {
-  const [answers, silent] = await Promise.all([
+  const [answers, silent, paused] = await Promise.all([
     lastAnswers(kv, group.internalId),
     silentProblems(kv, group.internalId, group.routes, now),
+    pausedProblems(kv, group.internalId, group.routes),
   ]);
+  const pausedKeys = new Set(paused.map((problem) => problem.targetKey));
   return [
     ...group.routes.flatMap((route) => unconfiguredProblems(config, route)),
-    ...group.routes.flatMap((route) => unreachableProblems(route, answers)),
+    ...paused,
+    ...group.routes.flatMap((route) => unreachableProblems(route, answers))
+      .filter((problem) => !pausedKeys.has(targetKeyOf(problem.target!))),
     ...silent,
   ];
 }

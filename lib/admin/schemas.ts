@@ -561,12 +561,33 @@ export const rejectionListSchema = z.object({
 
 /** One problem of a route (`lib/admin/route_problems.ts`). */
 export const routeProblemSchema = z.object({
-  kind: z.enum(["platform_not_configured", "target_unreachable", "not_firing"]),
+  kind: z.enum(["platform_not_configured", "target_paused", "target_unreachable", "not_firing"]),
   routeId: z.string(),
   routeName: z.string(),
   target: targetSchema.optional().describe("the target it is about, for the target kinds"),
+  targetKey: z.string().optional().describe(
+    "target_paused: the key Resume and Discard take (`/target-health/resume`)",
+  ),
+  held: z.number().int().optional().describe("target_paused: messages held (counted to 1000)"),
   message: z.string().describe("what is wrong, in words"),
   fix: z.string().describe("what to change"),
+});
+
+/** Which paused target of a group (`lib/admin/target_health.ts`). */
+export const targetHealthBodySchema = z.object({
+  target: z.string().max(80).describe(
+    "the target's key: discord:<channel or thread id>, telegram:<chat id>[/<topic id>]",
+  ),
+});
+
+/** What a resume did. */
+export const targetResumedSchema = z.object({
+  resumed: z.number().int().describe("held messages put back in the target's lane, in order"),
+});
+
+/** What a discard did. */
+export const targetDiscardedSchema = z.object({
+  discarded: z.number().int().describe("held messages now failed, each log saying so"),
 });
 
 /** The problems of a group's routes. */

@@ -6,6 +6,7 @@ import type { ChatButtons } from "./render.ts";
 import type { RateLimitBound } from "./retry_policy.ts";
 import type { RouteCache } from "./route_cache.ts";
 import type { TargetGuard } from "./target_guard.ts";
+import type { HealthPolicy } from "./target_health.ts";
 
 /** The delivery worker's services and settings. */
 export interface DeliveryContext {
@@ -20,6 +21,8 @@ export interface DeliveryContext {
   backoffMs: readonly number[];
   /** How long, and how many times in a row, 429s may refuse a unit before it is `dead`. */
   rateLimitBound: RateLimitBound;
+  /** When failures in a row pause a target (`target_health.ts`). */
+  health: HealthPolicy;
   /** How long send logs, indexes and bodies are kept. */
   retentionMs: number;
   /** A runner's lease on a lane, renewed once half is spent (over twice one call's timeout). */

@@ -30,6 +30,7 @@ import {
   getUnit,
   getUnits,
   markSending,
+  noteWaiting,
   recordOutcome,
   type StoredUnit,
   type UnitToMark,
@@ -46,6 +47,7 @@ import { mustWaitForOlderEvents, ORDER_POLL_MS } from "./order_gate.ts";
 import { decide, type RetryDecision } from "./retry_policy.ts";
 import type { SendResult } from "../platform/send_result.ts";
 import { retryTransient } from "../store/transient.ts";
+import { type HealthSeen, holdIfPaused, knownClear, noteAnswer } from "./target_health.ts";
 
 /** A lane as its current holder sees it. */
 export interface HeldLane {
@@ -70,6 +72,8 @@ export interface HeldLane {
   marked?: MarkedUnit;
   /** Told each entry that is no unit (a digest's close) once it was worked. */
   worked?: (entryId: string) => void;
+  /** The health of the lane's targets as read (`target_health.ts`). */
+  health?: HealthSeen;
 }
 
 /** A unit marked as sending, ready for its call. */
@@ -104,7 +108,9 @@ export type Step =
   | { kind: "next" }
   | { kind: "wait"; delayMs: number; forOlderEvents?: true }
   | { kind: "idle" }
-  | { kind: "lost" };
+  | { kind: "lost" }
+  /** The lane's platform is not configured: park the lane until a process starts with it. */
+  | { kind: "park" };
 
 function outcomeLog(
   log: SendLog,
@@ -160,6 +166,23 @@ async function endWithoutSending(
   ctx.log.warn(`delivery unit ${status}`, { eventId: next.eventId, logId: next.id, error });
 }
 
+/**
+ * A unit whose platform is not configured stays in its lane, `retrying` with no attempt, its
+ * log saying what to set; the lane is parked until a process starts with the setting.
+ */
+async function waitForConfiguration(
+  ctx: DeliveryContext,
+  log: KvEntry<SendLog>,
+  why: string,
+): Promise<Step> {
+  if (log.value.error !== why) {
+    const { nextAttemptAt: _due, ...rest } = log.value;
+    await noteWaiting(ctx.kv, log, { ...rest, error: why, updatedAt: ctx.now() }, ctx.retentionMs);
+    ctx.log.warn("delivery waits for its platform", { logId: log.value.id, error: why });
+  }
+  return { kind: "park" };
+}
+
 /** Records what an attempt came to (retrying busy-store errors) and tells the lane what next. */
 async function settle(
   ctx: DeliveryContext,
@@ -172,6 +195,11 @@ async function settle(
   const now = ctx.now();
   const decision = decide(result, entry, ctx.backoffMs, now, ctx.rateLimitBound);
   const next = outcomeLog(log.value, result, decision, now);
+  const seen = held.health ??= new Map();
+  // An answer that pauses the target holds the unit instead of recording its outcome.
+  if (result.kind !== "sent" && await noteAnswer(ctx, seen, held.lane, log, next, result)) {
+    return { kind: "next" };
+  }
   const kept: LaneEntry = { logId: entry.logId, failures: decision.failures };
   if (decision.rateLimits !== undefined) {
     kept.rateLimits = decision.rateLimits;
@@ -201,6 +229,7 @@ async function settle(
   } else if (ready) {
     ctx.targets.forget(ready.unit.basis.groupId); // the list it was judged on may have changed
   }
+  if (result.kind === "sent") await noteAnswer(ctx, seen, held.lane, log, next, result);
   ctx.log.info(next.status === "ok" ? "delivery sent" : "delivery attempt", {
     eventId: next.eventId,
     logId: next.id,
@@ -232,6 +261,7 @@ async function readyToGo(
   if (log.value.id !== held.ahead[1]?.value.logId) return null;
   const adapter = ctx.adapters.get(log.value.platform);
   if (!adapter || adapter.unavailable() !== null) return null;
+  if (!knownClear(held.health ?? new Map(), log.value)) return null;
   if (!gateClear(ctx, held, log.value.eventId)) return null;
   const verdict = await ctx.targets.check(log.value);
   if (verdict.kind !== "allowed") return null;
@@ -351,12 +381,16 @@ async function stepHead(ctx: DeliveryContext, held: HeldLane): Promise<Step> {
     held.target = log.value.target;
     if (held.inherited) adapter.adopt(held.target, held.inherited);
   }
-  const blocked = adapter.unavailable() ??
-    (body === null ? "the rendered message has expired" : null);
+  const unconfigured = adapter.unavailable();
+  if (unconfigured !== null) return await waitForConfiguration(ctx, log, unconfigured);
+  const blocked = body === null ? "the rendered message has expired" : null;
   if (blocked) {
     await endWithoutSending(ctx, lane, log, head.value, blocked);
     return { kind: "next" };
   }
+  const hold = await holdIfPaused(ctx, held.health ??= new Map(), lane, log);
+  if (hold === "held") return { kind: "next" };
+  if (hold !== "send") return { kind: "wait", delayMs: hold.waitMs };
   const order = await orderGate(ctx, held, log.value.eventId);
   if (order === "look again") return { kind: "wait", delayMs: 0 };
   if (order === "wait") return { kind: "wait", delayMs: ORDER_POLL_MS, forOlderEvents: true };

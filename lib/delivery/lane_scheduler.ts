@@ -13,6 +13,7 @@ import {
   handOffLane,
   isLaneMessage,
   type LaneMessage,
+  parkLane,
   readLanePace,
   renewLease,
   requeueLaneMessage,
@@ -127,6 +128,14 @@ export class LaneScheduler {
         const outcome = await step(ctx, held);
         errors = 0;
         if (outcome.kind === "idle" || outcome.kind === "lost") return;
+        if (outcome.kind === "park") {
+          await retryTransient(
+            ctx.log,
+            "park a lane",
+            () => parkLane(ctx.kv, held.lane, held.run, ctx.now()),
+          );
+          return;
+        }
         if (outcome.kind === "next") continue;
         if (outcome.delayMs > ctx.holdMs) {
           await this.#passOn(held, outcome.delayMs);

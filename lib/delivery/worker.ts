@@ -28,6 +28,7 @@ import { type Adapters, createAdapters, type Limiters } from "./adapters.ts";
 import { digestCloseHandler } from "./digest_close.ts";
 import { startSweeper, type Sweeper, type SweepReport } from "./sweep.ts";
 import { createTargetGuard } from "./target_guard.ts";
+import { DEFAULT_HEALTH_POLICY, type HealthPolicy } from "./target_health.ts";
 
 /** Settings of the delivery worker; everything but `kv`, `config` and `log` has a default. */
 export interface DeliveryWorkerOptions {
@@ -39,6 +40,8 @@ export interface DeliveryWorkerOptions {
   limiters?: Limiters;
   backoffMs?: readonly number[];
   rateLimitBound?: RateLimitBound;
+  /** When failures in a row pause a target (default: five over at least ten minutes). */
+  health?: HealthPolicy;
   leaseMs?: number;
   holdMs?: number;
   maxSleepMs?: number;
@@ -89,6 +92,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     targets,
     backoffMs: options.backoffMs ?? DEFAULT_BACKOFF_MS,
     rateLimitBound: options.rateLimitBound ?? DEFAULT_RATE_LIMIT_BOUND,
+    health: options.health ?? DEFAULT_HEALTH_POLICY,
     retentionMs: retentionMs(options.config.sendLogRetentionDays),
     globalIngress: options.config.globalIngressGroups,
     buttons: chatButtonsOf(options.config),

@@ -17,6 +17,8 @@ import {
 } from "./edit.ts";
 import { DiscordRateLimiter } from "./rate_limit.ts";
 import { sendDiscordMessage } from "./send.ts";
+import { openDmChannel } from "./dm.ts";
+import { callDiscord } from "./api.ts";
 
 /** Discord's longest accepted message nonce. */
 const NONCE_LENGTH = 25;
@@ -60,7 +62,9 @@ export function createDiscordAdapter(
   return {
     platform: "discord",
     unavailable: () =>
-      FEATURES.Discord(config) ? null : "Discord is not configured: DISCORD_BOT_TOKEN is not set",
+      FEATURES.Discord(config)
+        ? null
+        : "Discord is not configured: set DISCORD_BOT_TOKEN and restart",
     channelOf,
     placeOf: channelOf,
     threadStyle: (target) =>
@@ -93,6 +97,13 @@ export function createDiscordAdapter(
       if (target.platform !== "discord") return wrongTarget("Discord");
       const channelId = channelOf(target);
       return await observed(channelId, () => deleteDiscordMessage(settings, channelId, messageId));
+    },
+    async directTarget(userId) {
+      const opened = await openDmChannel(settings, userId);
+      const id = opened.kind === "ok" ? opened.body?.id : undefined;
+      return typeof id === "string" && /^\d{1,20}$/.test(id)
+        ? { platform: "discord", channelId: id }
+        : null;
     },
     async startThread(target, messageId, name) {
       if (target.platform !== "discord" || target.threadId !== undefined) {

@@ -7,6 +7,7 @@ import type { Kv } from "../store/backend/types.ts";
 import { readDeliveryTotals, readLatencyTotals } from "../store/telemetry/delivery_totals.ts";
 import { LATENCY_BUCKETS_MS } from "../store/telemetry/latency.ts";
 import { readQueueFigures } from "../store/telemetry/queue_figures.ts";
+import { readHealthCounts } from "../store/delivery/target_health.ts";
 import { rejectionCounts } from "../ingest/rejection_sampler.ts";
 import { ingestCounts } from "./ingest_counters.ts";
 import { type MetricFamily, type Sample, writePrometheusText } from "./prometheus.ts";
@@ -141,12 +142,33 @@ async function queueFamilies(kv: Kv, now: number): Promise<MetricFamily[]> {
   ];
 }
 
+async function targetHealthFamily(kv: Kv): Promise<MetricFamily> {
+  const counts = await readHealthCounts(kv);
+  const samples: Sample[] = [];
+  for (const platform of [...counts.keys()].sort()) {
+    for (const change of ["paused", "resumed", "discarded"]) {
+      samples.push({
+        labels: [["platform", platform], ["change", change]],
+        value: counts.get(platform)!.get(change) ?? 0,
+      });
+    }
+  }
+  return {
+    name: "switchyard_target_health_total",
+    help: "Targets paused (a permanent refusal or failures in a row), resumed, and held " +
+      "messages discarded, by platform, store-wide.",
+    type: "counter",
+    samples,
+  };
+}
+
 /** The metrics page in the Prometheus text format. */
 export async function renderMetrics(kv: Kv, now = Date.now()): Promise<string> {
-  const [delivery, latency, queue] = await Promise.all([
+  const [delivery, latency, queue, health] = await Promise.all([
     deliveryFamilies(kv),
     latencyFamily(kv),
     queueFamilies(kv, now),
+    targetHealthFamily(kv),
   ]);
-  return writePrometheusText([...ingestFamilies(kv), ...delivery, latency, ...queue]);
+  return writePrometheusText([...ingestFamilies(kv), ...delivery, latency, ...queue, health]);
 }

@@ -47,6 +47,11 @@ export interface PlatformAdapter {
    * `messageId` is the thread's id. Refused where {@link threadStyle} is not `thread`.
    */
   startThread(target: Target, messageId: string, name: string): Promise<SendResult>;
+  /**
+   * The private chat with the platform user `userId` (a Discord DM channel, opened if needed;
+   * a Telegram private chat), or null when it cannot be had.
+   */
+  directTarget(userId: string): Promise<Target | null>;
   /** The target's rate-limit state, for the next owner of its lane. */
   paceOf(target: Target): LanePace | null;
   /** Takes on the rate-limit state the previous owner of the target's lane left. */

@@ -180,6 +180,30 @@ export const sendLogByDeliveryPrefix = (deliveryId: string) =>
 /** The rendered platform body of a unit not yet delivered (kept for redelivery). */
 export const unitBodyKey = (logId: string) => ["unit_bodies", logId] as const;
 
+// --- Target health (lib/store/delivery/target_health.ts) ---------------------------------------------
+
+/** The health of one target of one group (by the group's internal id and the target's key). */
+export const targetHealthKey = (internalId: string, targetKey: string) =>
+  ["target_health", internalId, targetKey] as const;
+
+/** Prefix of one group's target health records. */
+export const targetHealthPrefix = (internalId: string) => ["target_health", internalId] as const;
+
+/** A unit held while its target is paused, in log id (event) order. */
+export const heldUnitKey = (internalId: string, targetKey: string, logId: string) =>
+  ["target_held", internalId, targetKey, logId] as const;
+
+/** Prefix of the units held for one target of one group. */
+export const heldUnitsPrefix = (internalId: string, targetKey: string) =>
+  ["target_held", internalId, targetKey] as const;
+
+/** How many times targets of `platform` were paused, resumed or discarded (`change`). */
+export const targetHealthCounterKey = (platform: string, change: string) =>
+  ["target_health_counts", platform, change] as const;
+
+/** Prefix of every target health counter. */
+export const targetHealthCountersPrefix = () => ["target_health_counts"] as const;
+
 /** A unit waiting in its target's lane, in log id order. */
 export const laneEntryKey = (lane: string, logId: string) => ["lanes", lane, logId] as const;
 

@@ -37,7 +37,7 @@ export function createTelegramAdapter(
     unavailable: () =>
       FEATURES.Telegram(config)
         ? null
-        : "Telegram is not configured: TELEGRAM_BOT_TOKEN is not set",
+        : "Telegram is not configured: set TELEGRAM_BOT_TOKEN and restart",
     channelOf: chatOf,
     placeOf: (target) =>
       target.platform === "telegram" && target.topicId !== undefined
@@ -53,6 +53,8 @@ export function createTelegramAdapter(
     paceOf: (target) => pacer.paceOf(chatOf(target)),
     adopt: (target, pace) => pacer.adopt(chatOf(target), pace),
     shareGlobal: (instances) => pacer.shareGlobal(instances),
+    directTarget: (userId) =>
+      Promise.resolve(/^\d{1,20}$/.test(userId) ? { platform: "telegram", chatId: userId } : null),
     async post(target, body): Promise<SendResult> {
       if (target.platform !== "telegram") return wrongTarget("Telegram");
       return await observed(

@@ -236,6 +236,21 @@ const MATRIX: Cell[] = [
     expected: [401, 200, 200, 403, 200, 200],
   },
   {
+    name: "resume a paused target",
+    method: "POST",
+    path: "/admin/api/groups/alpha/target-health/resume",
+    body: { target: "discord:123456789" },
+    // Never paused here: those allowed reach the 404.
+    expected: [401, 403, 404, 403, 404, 404],
+  },
+  {
+    name: "discard what a paused target holds",
+    method: "POST",
+    path: "/admin/api/groups/alpha/target-health/discard",
+    body: { target: "discord:123456789" },
+    expected: [401, 403, 404, 403, 404, 404],
+  },
+  {
     name: "the instance's rejected requests",
     method: "GET",
     path: "/admin/api/rejections",

@@ -10,9 +10,16 @@ import {
   AUDIT_ACTIONS,
   type AuditAction,
   listAuditEntries,
+  newAuditEntry,
 } from "../../lib/store/telemetry/audit.ts";
+import {
+  holdUnit,
+  readTargetHealth,
+  type TargetHealth,
+  targetKeyOf,
+} from "../../lib/store/delivery/target_health.ts";
 import { auditPrefix, unitBodyKey } from "../../lib/store/keys.ts";
-import { getSendLog } from "../../lib/store/delivery/send_logs.ts";
+import { getSendLog, getSendLogEntry } from "../../lib/store/delivery/send_logs.ts";
 import { getDiscordLink } from "../../lib/store/auth/links.ts";
 import { startChatLink } from "../../lib/auth/chat_link.ts";
 import { completeLinkInBrowser } from "../_chat_link_helpers.ts";
@@ -364,6 +371,57 @@ Deno.test("audit: every action is recorded by the change that makes it", async (
         await ok(app.call("superAdmin", "POST", "/admin/api/config/import", {
           body: { ...exported, groups: alpha, routes: [], fragments: [], allowedTargets: [] },
         }));
+      },
+    },
+    {
+      name: "delivery pauses a target; its owner discards and resumes it in the console",
+      makes: ["target.pause", "target.discard", "target.resume"],
+      run: async () => {
+        const { entry } = await readGroupEntry(app.kv, "alpha");
+        const internalId = entry!.internalId;
+        const waiting = sendLog(Date.now() - 500, {
+          status: "retrying",
+          deliveryId: "d-held",
+          groupInternalId: internalId,
+        });
+        await storeSendLogs(app.kv, [waiting]);
+        const log = await getSendLogEntry(app.kv, waiting.id);
+        const key = targetKeyOf(waiting.target);
+        const health = await readTargetHealth(app.kv, internalId, key);
+        const paused: TargetHealth = {
+          groupId: "alpha",
+          target: waiting.target,
+          state: "broken",
+          failures: 1,
+          httpStatus: 403,
+          updatedAt: Date.now(),
+        };
+        const pause = newAuditEntry({
+          actor: { userId: "system", login: "system" },
+          action: "target.pause",
+          groupId: "alpha",
+          target: key,
+        }, Date.now());
+        assert.ok(
+          await holdUnit(
+            app.kv,
+            "lane",
+            log!,
+            waiting,
+            {
+              health,
+              next: paused,
+              audit: { entry: pause, internalId },
+            },
+            Date.now(),
+            60_000,
+          ),
+        );
+        for (const action of ["discard", "resume"]) {
+          await ok(app.call("owner", "POST", `/admin/api/groups/alpha/target-health/${action}`, {
+            body: { target: key },
+          }));
+        }
       },
     },
     {

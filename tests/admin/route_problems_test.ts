@@ -9,6 +9,8 @@ import { readGroupEntry } from "../../lib/store/config/group_set.ts";
 import { recordEventRoutes } from "../../lib/store/delivery/event_routes.ts";
 import { replaceRoutes } from "../../lib/store/config/routes.ts";
 import { ulid } from "../../lib/ulid.ts";
+import { targetHealthKey } from "../../lib/store/keys.ts";
+import type { TargetHealth } from "../../lib/store/delivery/target_health.ts";
 import {
   type AdminApp,
   PEOPLE,
@@ -190,4 +192,53 @@ Deno.test("route problems: the route editor flags a target whose platform has no
   );
   const discord = await app.call("owner", "GET", "/admin/routes/alpha/edit/dc");
   assert.doesNotMatch(discord.body as string, /platform-not-configured/);
+});
+
+Deno.test("route problems: a paused target shows with Resume and Discard, and Resume through the API heals it", async () => {
+  await using app = await startAdminApp({ DISCORD_BOT_TOKEN: "discord-token" });
+  const channel = { platform: "discord", channelId: "123456789" } as const;
+  assert.ok((await replaceRoutes(app.kv, [route("alpha", "ops", { targets: [channel] })])).ok);
+  const { entry } = await readGroupEntry(app.kv, "alpha");
+  const health: TargetHealth = {
+    groupId: "alpha",
+    target: channel,
+    state: "broken",
+    failures: 1,
+    lastError: "Missing Access",
+    httpStatus: 403,
+    pausedAt: Date.now(),
+    updatedAt: Date.now(),
+  };
+  await app.kv.set(targetHealthKey(entry!.internalId, "discord:123456789"), health);
+
+  const [paused] = await problemsOf(app);
+  assert.equal(paused.kind, "target_paused");
+  assert.match(paused.message, /discord channel 123456789 is paused: the bot cannot post there/);
+  assert.equal(
+    (await problemsOf(app)).filter((problem) => problem.kind === "target_unreachable").length,
+    0,
+  );
+  for (const path of ["/admin/groups/alpha", "/admin/routes/alpha", "/admin"]) {
+    const html = (await app.call("owner", "GET", path)).body as string;
+    assert.match(html, /Target paused/, path);
+    assert.match(html, />Resume<\/button>/, path);
+    assert.match(html, />Discard<\/button>/, path);
+  }
+
+  const viewer = await app.call("viewer", "POST", "/admin/api/groups/alpha/target-health/resume", {
+    body: { target: "discord:123456789" },
+  });
+  assert.equal(viewer.status, 403);
+  const bad = await app.call("owner", "POST", "/admin/api/groups/alpha/target-health/resume", {
+    body: { target: "discord:../x" },
+  });
+  assert.equal(bad.status, 400);
+  const resumed = await app.call("owner", "POST", "/admin/api/groups/alpha/target-health/resume", {
+    body: { target: "discord:123456789" },
+  });
+  assert.equal(resumed.status, 200);
+  assert.deepEqual(resumed.body, { resumed: 0 });
+  assert.deepEqual(await problemsOf(app), []);
+  const audit = await app.call("owner", "GET", "/admin/api/audit?groupId=alpha");
+  assert.equal(audit.body.items[0].action, "target.resume");
 });

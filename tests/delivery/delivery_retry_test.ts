@@ -10,10 +10,12 @@ import {
   customRoute,
   deliveryConfig,
   discordTitles,
+  logsOf,
   runWorker,
   settled,
   storeRoutes,
   TEST_BACKOFF_MS,
+  waitFor,
 } from "../_delivery_helpers.ts";
 import { openTestKv } from "../../testing/test_store.ts";
 
@@ -97,7 +99,8 @@ Deno.test("a 4xx other than 429 is final, with the platform's message", async ()
   await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await storeRoutes(kv, [customRoute("alerts", [{ platform: "discord", channelId: "300" }])]);
-  discord.script("300", [{ status: 403, body: { message: "Missing Access", code: 50001 } }]);
+  // (A 403 or 404 pauses the target instead: tests/delivery/delivery_target_health_test.ts.)
+  discord.script("300", [{ status: 400, body: { message: "Invalid Form Body", code: 50035 } }]);
   await using _worker = runWorker(kv, deliveryConfig({ discord }));
 
   const eventId = await acceptCustom(kv, "Denied");
@@ -105,8 +108,8 @@ Deno.test("a 4xx other than 429 is final, with the platform's message", async ()
 
   assert.equal(log.status, "failed");
   assert.equal(log.attempts, 1);
-  assert.equal(log.httpStatus, 403);
-  assert.equal(log.error, "Missing Access");
+  assert.equal(log.httpStatus, 400);
+  assert.equal(log.error, "Invalid Form Body");
   assert.equal(discord.requests(), 1);
   assert.notEqual((await kv.get(unitBodyKey(log.id))).versionstamp, null, "kept for redelivery");
 });
@@ -176,7 +179,7 @@ Deno.test("network errors retry, then the unit is dead", async () => {
   assert.ok(log.error);
 });
 
-Deno.test("a target whose platform is not configured fails at once with a clear error", async () => {
+Deno.test("a target whose platform is not configured waits in its lane with a clear error", async () => {
   await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await storeRoutes(kv, [
@@ -188,16 +191,22 @@ Deno.test("a target whose platform is not configured fails at once with a clear 
   await using _worker = runWorker(kv, deliveryConfig({ discord }));
 
   const eventId = await acceptCustom(kv, "Half configured");
-  const logs = await settled(kv, eventId, 2);
-
+  await waitFor("the telegram unit to say why it waits", async () => {
+    const logs = await logsOf(kv, eventId);
+    return logs.length === 2 && logs.some((log) =>
+      log.platform === "discord" && log.status === "ok"
+    ) &&
+      logs.some((log) => log.platform === "telegram" && log.error !== undefined);
+  });
+  const logs = await logsOf(kv, eventId);
   const telegramLog = logs.find((log) => log.platform === "telegram")!;
-  assert.equal(telegramLog.status, "failed");
+  assert.equal(telegramLog.status, "retrying");
   assert.equal(telegramLog.attempts, 0);
-  assert.equal(telegramLog.error, "Telegram is not configured: TELEGRAM_BOT_TOKEN is not set");
-  assert.equal(logs.find((log) => log.platform === "discord")!.status, "ok");
+  assert.equal(telegramLog.error, "Telegram is not configured: set TELEGRAM_BOT_TOKEN and restart");
   assert.equal(discord.received.length, 1);
   assert.equal(
     (await Array.fromAsync(kv.list({ prefix: laneEntriesPrefix("telegram:600") }))).length,
-    0,
+    1,
+    "the unit stays in its lane",
   );
 });

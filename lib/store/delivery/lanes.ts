@@ -37,6 +37,11 @@ export interface LaneRun {
   /** The runner holding the lane, until `leaseUntil` (Unix ms). */
   leaseOwner?: string;
   leaseUntil?: number;
+  /**
+   * The lane waits for its platform to be configured (no bot token): its job is due only in a
+   * day, and the start-up of the next process ({@link resumeLanes}) wakes it at once.
+   */
+  parked?: true;
 }
 
 /** A unit waiting in a lane. */
@@ -77,10 +82,12 @@ function laneDelay(delayMs: number): number {
   return Math.min(MAX_LANE_DELAY_MS, Math.max(0, Math.ceil(delayMs)));
 }
 
-function wake(op: AtomicOperation, lane: string, now: number, delayMs: number) {
+function wake(op: AtomicOperation, lane: string, now: number, delayMs: number, parked = false) {
   const delay = laneDelay(delayMs);
   const token = crypto.randomUUID();
-  op.set(laneRunKey(lane), { token, dueAt: now + delay } satisfies LaneRun);
+  const run: LaneRun = { token, dueAt: now + delay };
+  if (parked) run.parked = true;
+  op.set(laneRunKey(lane), run);
   addJob(op, { type: "lane", lane, token } satisfies LaneMessage, { delayMs: delay });
 }
 
@@ -176,6 +183,22 @@ export async function handOffLane(
   const op = kv.atomic().check(run);
   wake(op, lane, now, delayMs);
   leavePace(op, lane, pace, now);
+  return (await op.commit()).ok;
+}
+
+/**
+ * Parks the lane until a process starts with its platform configured: its units stay in it,
+ * its job is due in a day (when it looks again), and {@link resumeLanes} wakes it at start-up.
+ * False when the run record changed.
+ */
+export async function parkLane(
+  kv: Kv,
+  lane: string,
+  run: KvEntry<LaneRun>,
+  now: number,
+): Promise<boolean> {
+  const op = kv.atomic().check(run);
+  wake(op, lane, now, MAX_LANE_DELAY_MS, true);
   return (await op.commit()).ok;
 }
 
@@ -288,8 +311,8 @@ export async function dropLaneEntry(kv: Kv, entry: KvEntry<LaneEntry>): Promise<
 
 /**
  * Re-issues the token of every busy lane that no live runner holds, due when
- * its pending job would have come, so a lane whose job was lost (or is held by
- * a process that stopped) resumes. Jobs with the old token
+ * its pending job would have come (a parked lane: now, as its platform may be configured in
+ * this process), so a lane whose job was lost (or is held by a process that stopped) resumes. Jobs with the old token
  * become stale. A lane leased by a live runner (another instance) is left to
  * it; if that runner dies, its lease runs out and the sweep wakes the lane.
  * Returns how many lanes were resumed.
@@ -299,7 +322,9 @@ export async function resumeLanes(kv: Kv, now: number): Promise<number> {
   for await (const run of kv.list<LaneRun>({ prefix: laneRunsPrefix() })) {
     if ((run.value.leaseUntil ?? 0) > now) continue;
     const lane = String(run.key[1]);
-    const dueAt = Math.max(run.value.dueAt, run.value.leaseUntil ?? 0, now);
+    const dueAt = run.value.parked
+      ? now
+      : Math.max(run.value.dueAt, run.value.leaseUntil ?? 0, now);
     const op = kv.atomic().check(run);
     wake(op, lane, now, dueAt - now);
     if ((await op.commit()).ok) resumed++;

@@ -299,6 +299,21 @@ export async function recordOutcome(
   return null;
 }
 
+/**
+ * Says why a unit still waits in its lane without an attempt (its platform is not configured):
+ * the send log gets `next` (still `retrying`, nothing counted). False when the unit changed.
+ */
+export async function noteWaiting(
+  kv: Kv,
+  log: KvEntry<SendLog>,
+  next: SendLog,
+  retentionMs: number,
+): Promise<boolean> {
+  const op = kv.atomic().check(log);
+  putSendLog(op, next, log.value, retentionMs);
+  return (await op.commit()).ok;
+}
+
 /** What {@link redeliver} did. */
 export interface RedeliverResult {
   /** Units put back in their lanes. */

@@ -52,6 +52,9 @@ export const AUDIT_ACTIONS = [
   "config.export",
   "webhook.test",
   "event.resend",
+  "target.pause",
+  "target.resume",
+  "target.discard",
 ] as const;
 
 /** What an audit entry records: a dotted verb, one of {@link AUDIT_ACTIONS}. */

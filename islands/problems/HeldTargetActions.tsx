@@ -1,0 +1,63 @@
+import { useState } from "preact/hooks";
+import { showToast } from "../../components/layout/toast.ts";
+
+type Action = "resume" | "discard";
+
+const DONE: Record<Action, (count: number) => string> = {
+  resume: (count) =>
+    `Resumed: ${count} held message${count === 1 ? "" : "s"} on the way, in order.`,
+  discard: (count) => `Discarded ${count} held message${count === 1 ? "" : "s"}; the logs say so.`,
+};
+
+/**
+ * Resume and Discard for a paused target (`POST /admin/api/groups/:id/target-health/…`):
+ * Discard asks first; the answer shows in the console's status region, and the page reloads.
+ */
+export default function HeldTargetActions(props: { groupId: string; targetKey: string }) {
+  const [busy, setBusy] = useState(false);
+  const act = async (action: Action) => {
+    if (action === "discard" && !confirm("Discard every message this target holds?")) return;
+    setBusy(true);
+    try {
+      const res = await fetch(
+        `/admin/api/groups/${encodeURIComponent(props.groupId)}/target-health/${action}`,
+        {
+          method: "POST",
+          credentials: "same-origin",
+          headers: { accept: "application/json", "content-type": "application/json" },
+          body: JSON.stringify({ target: props.targetKey }),
+        },
+      );
+      const body = await res.json().catch(() => ({}));
+      if (!res.ok) {
+        showToast(String(body?.error ?? `HTTP ${res.status}`), "error");
+        return;
+      }
+      const count = Number(body.resumed ?? body.discarded ?? 0);
+      showToast(DONE[action](count));
+      location.reload();
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <p class="mt-1 flex gap-2">
+      <button
+        type="button"
+        class="rounded bg-amber-700 px-2 py-1 text-sm font-medium text-white disabled:opacity-50"
+        disabled={busy}
+        onClick={() => act("resume")}
+      >
+        Resume
+      </button>
+      <button
+        type="button"
+        class="rounded border border-amber-700 px-2 py-1 text-sm font-medium disabled:opacity-50"
+        disabled={busy}
+        onClick={() => act("discard")}
+      >
+        Discard
+      </button>
+    </p>
+  );
+}

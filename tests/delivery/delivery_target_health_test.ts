@@ -1,0 +1,222 @@
+/**
+ * Target health: a target the bot was removed from pauses after the first permanent refusal,
+ * holds its group's messages (never `dead`), tells the group's owners once in private, and
+ * sends what it held, in order and once each, when a person resumes it; Discard fails the held
+ * messages with a record; a 5xx storm that ends heals by itself; too many failures in a row
+ * pause; a platform without its bot token holds its messages until a process starts with it.
+ */
+import assert from "node:assert/strict";
+import type { Kv } from "../../lib/store/backend/types.ts";
+import type { Principal, Target } from "../../lib/types.ts";
+import { discardGroupTarget, resumeGroupTarget } from "../../lib/admin/target_health.ts";
+import { listAuditEntries } from "../../lib/store/telemetry/audit.ts";
+import { saveDiscordLink } from "../../lib/store/auth/links.ts";
+import { readGroupEntry } from "../../lib/store/config/group_set.ts";
+import {
+  readHealthCounts,
+  readTargetHealth,
+  targetKeyOf,
+} from "../../lib/store/delivery/target_health.ts";
+import { fakeDmChannelOf, startFakeDiscord, startFakeTelegram } from "../../testing/fake_chat.ts";
+import { openTestKv } from "../../testing/test_store.ts";
+import {
+  acceptCustom,
+  customRoute,
+  deliveryConfig,
+  discordTitles,
+  logsOf,
+  runWorker,
+  settled,
+  storeRoutes,
+  waitFor,
+} from "../_delivery_helpers.ts";
+
+const CHANNEL: Target = { platform: "discord", channelId: "700" };
+const KEY = targetKeyOf(CHANNEL);
+const OWNER_DISCORD_ID = "55501";
+
+/** The group's owner (member `1`, login `owner` in storeRoutes) as a console principal. */
+const OWNER: Principal = {
+  userId: "1",
+  login: "owner",
+  superAdmin: false,
+  roles: new Map([["team", "owner"]]),
+  csrfToken: "csrf",
+  sessionId: "session",
+  debug: false,
+};
+
+const MISSING_ACCESS = { status: 403, body: { message: "Missing Access", code: 50001 } };
+
+async function internalIdOf(kv: Kv, groupId = "team"): Promise<string> {
+  const { entry } = await readGroupEntry(kv, groupId);
+  assert.ok(entry);
+  return entry.internalId;
+}
+
+/** Waits until every unit of `eventIds` is held (retrying, its error saying why). */
+async function allHeld(kv: Kv, eventIds: string[]) {
+  await waitFor("the units to be held", async () => {
+    const logs = (await Promise.all(eventIds.map((id) => logsOf(kv, id)))).flat();
+    return logs.length === eventIds.length &&
+      logs.every((log) => log.status === "retrying" && /paused/.test(log.error ?? ""));
+  });
+}
+
+async function linkOwner(kv: Kv) {
+  assert.ok(
+    await saveDiscordLink(kv, {
+      discordUserId: OWNER_DISCORD_ID,
+      userId: "1",
+      login: "owner",
+      linkedAt: Date.now(),
+    }),
+  );
+}
+
+Deno.test("target health: a channel whose bot was removed pauses, owners told once, resume sends all in order", async () => {
+  await using kv = await openTestKv();
+  await using discord = startFakeDiscord();
+  const config = deliveryConfig({ discord });
+  await storeRoutes(kv, [customRoute("alerts", [CHANNEL])]);
+  await linkOwner(kv);
+  discord.script(CHANNEL.channelId, [MISSING_ACCESS]);
+  await using _running = runWorker(kv, config);
+
+  const first = await acceptCustom(kv, "One");
+  await allHeld(kv, [first]);
+  const second = await acceptCustom(kv, "Two");
+  const third = await acceptCustom(kv, "Three");
+  await allHeld(kv, [first, second, third]);
+
+  const internalId = await internalIdOf(kv);
+  const health = await readTargetHealth(kv, internalId, KEY);
+  assert.equal(health.value?.state, "broken");
+  assert.equal(health.value?.httpStatus, 403);
+  assert.deepEqual(discordTitles(discord, CHANNEL.channelId), [], "nothing got through");
+  const dms = discord.received.filter((message) =>
+    message.chat === fakeDmChannelOf(OWNER_DISCORD_ID)
+  );
+  assert.equal(dms.length, 1, "the owner is told once");
+  assert.match(String(dms[0].body.content), /paused/);
+  assert.match(String(dms[0].body.content), /Resume on the group's page/);
+  const [pause] = await listAuditEntries(kv, { groupId: "team", limit: 5 });
+  assert.equal(pause.action, "target.pause");
+  assert.equal((await readHealthCounts(kv)).get("discord")?.get("paused"), 1);
+
+  // The bot is invited back; the owner presses Resume.
+  const resumed = await resumeGroupTarget(kv, OWNER, "team", KEY);
+  assert.equal(resumed.resumed, 3);
+  const logs = (await Promise.all([first, second, third].map((id) => settled(kv, id)))).flat();
+  assert.deepEqual(logs.map((log) => log.status), ["ok", "ok", "ok"]);
+  assert.deepEqual(discordTitles(discord, CHANNEL.channelId), ["One", "Two", "Three"]);
+  assert.equal((await readTargetHealth(kv, internalId, KEY)).value?.state, "healthy");
+  const fourth = await acceptCustom(kv, "Four");
+  await settled(kv, fourth);
+  assert.deepEqual(discordTitles(discord, CHANNEL.channelId), ["One", "Two", "Three", "Four"]);
+  assert.equal(
+    discord.received.filter((message) => message.chat === fakeDmChannelOf(OWNER_DISCORD_ID)).length,
+    1,
+    "no second notice",
+  );
+  const [resume] = await listAuditEntries(kv, { groupId: "team", limit: 1 });
+  assert.equal(resume.action, "target.resume");
+});
+
+Deno.test("target health: Discard fails the held messages with a record and sends none", async () => {
+  await using kv = await openTestKv();
+  await using discord = startFakeDiscord();
+  const config = deliveryConfig({ discord });
+  await storeRoutes(kv, [customRoute("alerts", [CHANNEL])]);
+  discord.script(CHANNEL.channelId, [{ status: 404, body: { message: "Unknown Channel" } }]);
+  await using _running = runWorker(kv, config);
+  const first = await acceptCustom(kv, "One");
+  const second = await acceptCustom(kv, "Two");
+  await allHeld(kv, [first, second]);
+
+  const discarded = await discardGroupTarget(kv, config, OWNER, "team", KEY);
+  assert.equal(discarded.discarded, 2);
+  const logs = (await Promise.all([first, second].map((id) => logsOf(kv, id)))).flat();
+  assert.deepEqual(logs.map((log) => log.status), ["failed", "failed"]);
+  assert.ok(logs.every((log) => /discarded by owner/.test(log.error ?? "")));
+  const [entry] = await listAuditEntries(kv, { groupId: "team", limit: 1 });
+  assert.equal(entry.action, "target.discard");
+  assert.equal(entry.detail?.held, 2);
+  assert.equal(discord.received.length, 0);
+  await assert.rejects(
+    () =>
+      discardGroupTarget(
+        kv,
+        config,
+        { ...OWNER, roles: new Map([["team", "viewer"]]) },
+        "team",
+        KEY,
+      ),
+    /403|owner or admin/,
+  );
+});
+
+Deno.test("target health: a 5xx storm that ends heals the target without help", async () => {
+  await using kv = await openTestKv();
+  await using discord = startFakeDiscord();
+  const config = deliveryConfig({ discord });
+  await storeRoutes(kv, [customRoute("alerts", [CHANNEL])]);
+  const storm = { status: 502, body: { message: "Bad Gateway" } };
+  discord.script(CHANNEL.channelId, [storm, storm]);
+  await using _running = runWorker(kv, config);
+  const eventId = await acceptCustom(kv, "Storm");
+  const internalId = await internalIdOf(kv);
+  await waitFor(
+    "the target to be failing",
+    async () => (await readTargetHealth(kv, internalId, KEY)).value?.state === "failing",
+  );
+  const [log] = await settled(kv, eventId);
+  assert.equal(log.status, "ok");
+  assert.equal((await readTargetHealth(kv, internalId, KEY)).value?.state, "healthy");
+  assert.deepEqual(discordTitles(discord, CHANNEL.channelId), ["Storm"]);
+});
+
+Deno.test("target health: failures in a row over the window pause the target", async () => {
+  await using kv = await openTestKv();
+  await using discord = startFakeDiscord();
+  const config = deliveryConfig({ discord });
+  await storeRoutes(kv, [customRoute("alerts", [CHANNEL])]);
+  const storm = { status: 503, body: { message: "Service Unavailable" } };
+  discord.script(CHANNEL.channelId, [storm, storm, storm]);
+  await using _running = runWorker(kv, config, {
+    health: { pauseAfterFailures: 3, pauseAfterMs: 0 },
+  });
+  const eventId = await acceptCustom(kv, "Down");
+  await allHeld(kv, [eventId]);
+  const internalId = await internalIdOf(kv);
+  assert.equal((await readTargetHealth(kv, internalId, KEY)).value?.state, "paused");
+  await resumeGroupTarget(kv, OWNER, "team", KEY);
+  const [log] = await settled(kv, eventId);
+  assert.equal(log.status, "ok");
+  assert.deepEqual(discordTitles(discord, CHANNEL.channelId), ["Down"]);
+});
+
+Deno.test("unconfigured platform: a unit is held, not failed, and sent once a process starts with the token", async () => {
+  await using kv = await openTestKv();
+  await using telegram = startFakeTelegram();
+  const chat: Target = { platform: "telegram", chatId: "-100777" };
+  await storeRoutes(kv, [customRoute("alerts", [chat])]);
+  const eventId = await acceptCustom(kv, "Waiting");
+  {
+    await using first = runWorker(kv, deliveryConfig({}));
+    await waitFor("the unit to say why it waits", async () => {
+      const [log] = await logsOf(kv, eventId);
+      return log?.error !== undefined;
+    });
+    const [log] = await logsOf(kv, eventId);
+    assert.equal(log.status, "retrying");
+    assert.equal(log.attempts, 0);
+    assert.equal(log.error, "Telegram is not configured: set TELEGRAM_BOT_TOKEN and restart");
+    await first.stop();
+  }
+  await using second = runWorker(kv, deliveryConfig({ telegram }));
+  await second.worker.upkeep();
+  const [log] = await settled(kv, eventId);
+  assert.equal(log.status, "ok");
+  assert.equal(telegram.received.length, 1);
+});
