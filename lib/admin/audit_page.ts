@@ -37,6 +37,7 @@ export const AUDIT_ACTION_CHOICES = [
   "webhook.",
   "targets.",
   "delivery.redeliver",
+  "replay.",
   "installation.",
   "session.",
   "token.revoke",

@@ -87,6 +87,7 @@ const PATH_ID_KINDS: Record<string, IdKind> = {
   invites: "inviteToken",
   delivery: "deliveryId",
   events: "event",
+  replays: "replay",
 };
 
 /**

@@ -12,6 +12,7 @@ import {
 } from "../ops/config_document.ts";
 import { defineEndpoint } from "./endpoint.ts";
 import * as s from "./schemas.ts";
+import * as rs from "./replay_schemas.ts";
 
 const SIGNED_IN = "any console user";
 const READ = "super admin, or any member of the group";
@@ -269,6 +270,48 @@ export const ADMIN_ENDPOINTS = {
       "404": "The group has no record of this event",
       "409": "The event's payload is past retention",
     },
+  }),
+  previewReplay: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/groups/{id}/replays/preview",
+    summary: "Count what a bulk replay of a filter over the group's send logs would select " +
+      "and send (400 beyond 10,000 send logs)",
+    access: READ,
+    query: rs.replayPreviewQuerySchema,
+    response: rs.replayPreviewSchema,
+  }),
+  startReplay: defineEndpoint({
+    method: "POST",
+    path: "/admin/api/groups/{id}/replays",
+    summary: "Start a bulk replay of the group's send logs a filter selects: the same " +
+      "messages, or their events through the current routes, through the lanes (audited)",
+    access: EDIT,
+    body: rs.replayStartSchema,
+    response: rs.replaySchema,
+    status: 202,
+  }),
+  listReplays: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/groups/{id}/replays",
+    summary: "The group's latest bulk replays and their progress, newest first",
+    access: READ,
+    response: rs.replaysSchema,
+  }),
+  getReplay: defineEndpoint({
+    method: "GET",
+    path: "/admin/api/groups/{id}/replays/{replayId}",
+    summary: "One bulk replay and its progress",
+    access: READ,
+    response: rs.replaySchema,
+  }),
+  steerReplay: defineEndpoint({
+    method: "POST",
+    path: "/admin/api/groups/{id}/replays/{replayId}/state",
+    summary: "Pause, resume or cancel a bulk replay (audited)",
+    access: EDIT,
+    body: rs.replayStateSchema,
+    response: rs.replaySchema,
+    errors: { "409": "The replay's state does not allow this (a finished replay)" },
   }),
   listLogs: defineEndpoint({
     method: "GET",

@@ -10,8 +10,8 @@ import type { Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
 import { newAuditEntry, writeAuditEntry } from "../store/telemetry/audit.ts";
 import { getEventRoutes } from "../store/delivery/event_routes.ts";
-import { loadEvent, loadEventBody, saveEvent } from "../store/delivery/events.ts";
 import { readGroupEntry } from "../store/config/group_set.ts";
+import { acceptEventAgain } from "../delivery/accept_again.ts";
 import { actorOf, requireRight } from "./guards.ts";
 
 /** What sending an event again gave: the new event's id. */
@@ -36,21 +36,17 @@ export async function resendGroupEvent(
   requireRight(principal, groupId, "edit");
   const record = await getEventRoutes(kv, entry.internalId, eventId);
   if (record === null) throw new HttpError(404, `Group ${groupId} has no event ${eventId}`);
-  const [event, body] = await Promise.all([loadEvent(kv, eventId), loadEventBody(kv, eventId)]);
-  if (event === null || body === null) {
+  const now = Date.now();
+  const outcome = await acceptEventAgain(
+    kv,
+    eventId,
+    groupId,
+    `resend-${crypto.randomUUID()}`,
+    now,
+  );
+  if (outcome.status === "expired") {
     throw new HttpError(409, "The event's payload is past retention: it cannot be sent again");
   }
-  const now = Date.now();
-  const outcome = await saveEvent(kv, {
-    provider: event.provider,
-    kind: event.kind,
-    ...(event.action === undefined ? {} : { action: event.action }),
-    deliveryId: `resend-${crypto.randomUUID()}`,
-    scope: { type: "group", groupId },
-    receivedAt: now,
-    headers: event.headers,
-    body,
-  });
   if (outcome.status !== "accepted") throw new Error(`Cannot accept event ${eventId} again`);
   await writeAuditEntry(
     kv,

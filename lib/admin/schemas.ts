@@ -180,7 +180,8 @@ const platformSchema = z.enum(["discord", "telegram"]);
 const limitSchema = z.coerce.number().int().min(1, { error: "must be 1..200" }).max(200, {
   error: "must be 1..200",
 }).optional();
-const instantSchema = z.string().transform((value, ctx) => {
+/** A time given as Unix milliseconds or ISO-8601, read as Unix milliseconds. */
+export const instantSchema = z.string().transform((value, ctx) => {
   const at = parseInstant(value);
   if (at !== null) return at;
   ctx.addIssue({ code: "custom", message: "must be Unix milliseconds or an ISO-8601 time" });

@@ -1,5 +1,5 @@
 /**
- * The delivery worker: the `deliver`, `lane` and `digest_close` job handlers
+ * The delivery worker: the `deliver`, `lane`, `digest_close` and `replay` job handlers
  * with their shared context, the lane scheduler that holds lanes in process,
  * the periodic sweep, and start-up upkeep (allowing, once, the targets of
  * routes stored before target ownership existed, re-queuing parked deliver
@@ -26,6 +26,7 @@ import { chatButtonsOf } from "./render.ts";
 import { createRouteCache, type RouteCache } from "./route_cache.ts";
 import { type Adapters, createAdapters, type Limiters } from "./adapters.ts";
 import { digestCloseHandler } from "./digest_close.ts";
+import { replayHandler } from "./bulk_replay.ts";
 import { startSweeper, type Sweeper, type SweepReport } from "./sweep.ts";
 import { createTargetGuard } from "./target_guard.ts";
 import { DEFAULT_HEALTH_POLICY, type HealthPolicy } from "./target_health.ts";
@@ -55,7 +56,7 @@ export interface DeliveryWorkerOptions {
 
 /** A delivery worker's handlers and upkeep. */
 export interface DeliveryWorker {
-  /** Job handlers by message type: `deliver`, `lane` and `digest_close`. */
+  /** Job handlers by message type: `deliver`, `lane`, `digest_close` and `replay`. */
   handlers: Record<string, QueueHandler>;
   /** The platform adapters (and their limiters), for other jobs that send into chats. */
   adapters: Adapters;
@@ -127,6 +128,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         (entryId, boundMs) => scheduler.worked(entryId, boundMs),
       ),
       lane: (message) => scheduler.accept(message),
+      replay: replayHandler(ctx),
     },
     async upkeep() {
       const allowed = await ctx.targets.upgrade();

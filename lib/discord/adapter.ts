@@ -18,7 +18,6 @@ import {
 import { DiscordRateLimiter } from "./rate_limit.ts";
 import { sendDiscordMessage } from "./send.ts";
 import { openDmChannel } from "./dm.ts";
-import { callDiscord } from "./api.ts";
 
 /** Discord's longest accepted message nonce. */
 const NONCE_LENGTH = 25;

@@ -533,3 +533,11 @@ export const notifyRelinkKey = (userId: string) => ["notify_relink", userId] as 
 /** The author of the pull request whose head is `sha` in a repository (lower case). */
 export const notifyPullHeadKey = (repository: string, sha: string) =>
   ["notify_pull_head", repository, sha] as const;
+// --- Bulk replays (lib/store/delivery/replays.ts) ---------------------------------------------------
+
+/** One bulk replay of a group (by the group's internal id), by its ulid. */
+export const replayKey = (internalId: string, replayId: string) =>
+  ["replays", internalId, replayId] as const;
+
+/** Prefix of one group's bulk replays (ulid order, oldest first). */
+export const replaysOfGroupPrefix = (internalId: string) => ["replays", internalId] as const;

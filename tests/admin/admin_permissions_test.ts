@@ -26,6 +26,8 @@ import {
 const LOG = sendLog(Date.UTC(2025, 0, 2), { deliveryId: "d-1", status: "dead" });
 /** An event of group `alpha` (its payload is not kept: the verdicts say so). */
 const EVENT_ID = LOG.eventId;
+/** A bulk replay id of group `alpha` (none is stored). */
+const REPLAY_ID = "01JB0000000000000000000000";
 
 interface Cell {
   name: string;
@@ -282,6 +284,39 @@ const MATRIX: Cell[] = [
     expected: [401, 403, 409, 403, 409, 409],
   },
   {
+    name: "count what a bulk replay would send",
+    method: "GET",
+    path: "/admin/api/groups/alpha/replays/preview",
+    expected: [401, 200, 200, 403, 200, 200],
+  },
+  {
+    name: "start a bulk replay",
+    method: "POST",
+    path: "/admin/api/groups/alpha/replays",
+    body: {},
+    expected: [401, 403, 202, 403, 202, 202],
+  },
+  {
+    name: "bulk replays of a group",
+    method: "GET",
+    path: "/admin/api/groups/alpha/replays",
+    expected: [401, 200, 200, 403, 200, 200],
+  },
+  {
+    name: "one bulk replay",
+    method: "GET",
+    path: `/admin/api/groups/alpha/replays/${REPLAY_ID}`,
+    // No replay is stored: those allowed reach the 404.
+    expected: [401, 404, 404, 403, 404, 404],
+  },
+  {
+    name: "pause a bulk replay",
+    method: "POST",
+    path: `/admin/api/groups/alpha/replays/${REPLAY_ID}/state`,
+    body: { action: "pause" },
+    expected: [401, 403, 404, 403, 404, 404],
+  },
+  {
     name: "logs of a group",
     method: "GET",
     path: "/admin/api/logs?groupId=alpha",
@@ -410,7 +445,8 @@ Deno.test("permissions: the matrix covers every endpoint of the registry", () =>
     const concrete = path
       .replace("{id}", path.startsWith("/admin/api/logs/") ? LOG.id : "alpha")
       .replace("{deliveryId}", "d-1")
-      .replace("{eventId}", EVENT_ID);
+      .replace("{eventId}", EVENT_ID)
+      .replace("{replayId}", REPLAY_ID);
     assert.ok(covered.has(`${method} ${concrete}`), `${method} ${path}`);
   }
 });

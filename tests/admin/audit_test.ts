@@ -303,6 +303,20 @@ Deno.test("audit: every action is recorded by the change that makes it", async (
       },
     },
     {
+      name: "a bulk replay started, paused, resumed and cancelled",
+      makes: ["replay.start", "replay.pause", "replay.resume", "replay.cancel"],
+      run: async () => {
+        const replay = await ok(app.call("owner", "POST", "/admin/api/groups/alpha/replays", {
+          body: { from: Date.now() - 60_000 },
+        }));
+        for (const action of ["pause", "resume", "cancel"]) {
+          await ok(app.call("owner", "POST", `/admin/api/groups/alpha/replays/${replay.id}/state`, {
+            body: { action },
+          }));
+        }
+      },
+    },
+    {
       name: "signing in on the way to an installation",
       makes: ["session.login"],
       run: async () => {

@@ -55,6 +55,10 @@ export const AUDIT_ACTIONS = [
   "target.pause",
   "target.resume",
   "target.discard",
+  "replay.start",
+  "replay.pause",
+  "replay.resume",
+  "replay.cancel",
 ] as const;
 
 /** What an audit entry records: a dotted verb, one of {@link AUDIT_ACTIONS}. */

@@ -41,7 +41,10 @@ export default define.page<typeof handler>(function GroupEvents({ data }) {
       <p class={`mb-4 max-w-3xl text-sm ${MUTED}`}>
         Every event this group's webhook received within retention, newest first, with how many
         routes it fired. Search them, and open one to see why each route did or did not fire. Times
-        are UTC.
+        are UTC. To send many of them again,{" "}
+        <a class={LINK} href={`/admin/logs?group=${encodeURIComponent(group.id)}&replay=open`}>
+          replay them from the logs
+        </a>.
       </p>
       <section class={`${CARD} mb-6 p-4`}>
         <EventFilterForm groupId={group.id} filters={data.filters} />
