@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { showToast } from "../../components/layout/toast.ts";
+import { tryAdminApi } from "../../components/api/admin_api.ts";
 
 type Action = "resume" | "discard";
 
@@ -19,21 +20,16 @@ export default function HeldTargetActions(props: { groupId: string; targetKey: s
     if (action === "discard" && !confirm("Discard every message this target holds?")) return;
     setBusy(true);
     try {
-      const res = await fetch(
-        `/admin/api/groups/${encodeURIComponent(props.groupId)}/target-health/${action}`,
-        {
-          method: "POST",
-          credentials: "same-origin",
-          headers: { accept: "application/json", "content-type": "application/json" },
-          body: JSON.stringify({ target: props.targetKey }),
-        },
-      );
-      const body = await res.json().catch(() => ({}));
-      if (!res.ok) {
-        showToast(String(body?.error ?? `HTTP ${res.status}`), "error");
+      const answer = await tryAdminApi(`POST /admin/api/groups/{id}/target-health/${action}`, {
+        params: { id: props.groupId },
+        body: { target: props.targetKey },
+      });
+      if (!answer.ok) {
+        showToast(answer.error.message, "error");
         return;
       }
-      const count = Number(body.resumed ?? body.discarded ?? 0);
+      const data = answer.data as { resumed?: number; discarded?: number };
+      const count = Number(data.resumed ?? data.discarded ?? 0);
       showToast(DONE[action](count));
       location.reload();
     } finally {

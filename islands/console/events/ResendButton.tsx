@@ -1,24 +1,17 @@
 import { useState } from "preact/hooks";
 import { eventHref } from "../../../components/events/EventTable.tsx";
 import { SECONDARY_BUTTON } from "../../../components/logs/ui.ts";
+import { adminApi, tryAdminApi } from "../../../components/api/admin_api.ts";
 
 /** How long the button waits for the new event's routes to be judged before linking to it. */
 const WAIT_MS = 15_000;
 const POLL_MS = 500;
 
-function apiPath(groupId: string, eventId: string): string {
-  return `/admin/api/groups/${encodeURIComponent(groupId)}/events/${encodeURIComponent(eventId)}`;
-}
-
 async function resend(groupId: string, eventId: string): Promise<string> {
-  const res = await fetch(`${apiPath(groupId, eventId)}/resend`, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { accept: "application/json" },
+  const { data } = await adminApi("POST /admin/api/groups/{id}/events/{eventId}/resend", {
+    params: { id: groupId, eventId },
   });
-  const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(typeof body?.error === "string" ? body.error : `HTTP ${res.status}`);
-  return String(body.eventId);
+  return String(data.eventId);
 }
 
 /**
@@ -27,11 +20,12 @@ async function resend(groupId: string, eventId: string): Promise<string> {
  */
 async function judged(groupId: string, eventId: string): Promise<boolean> {
   const until = Date.now() + WAIT_MS;
-  const list = `/admin/api/groups/${encodeURIComponent(groupId)}/events?limit=10`;
   while (Date.now() < until) {
-    const res = await fetch(list, { credentials: "same-origin" });
-    const body = res.ok ? await res.json().catch(() => null) : null;
-    const items: { id: string }[] = Array.isArray(body?.items) ? body.items : [];
+    const answer = await tryAdminApi("GET /admin/api/groups/{id}/events", {
+      params: { id: groupId },
+      query: { limit: 10 },
+    });
+    const items: { id: string }[] = answer.ok ? answer.data.items : [];
     if (items.some((item) => item.id === eventId)) return true;
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }

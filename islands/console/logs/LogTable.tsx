@@ -12,6 +12,7 @@ import {
   TD,
   TH,
 } from "../../../components/logs/ui.ts";
+import { tryAdminApi } from "../../../components/api/admin_api.ts";
 import { redeliverAndReport } from "../../../components/logs/redeliver.ts";
 import type { SendLog } from "../../../lib/store/delivery/send_logs.ts";
 import { useModal } from "../../../components/layout/use_modal.ts";
@@ -33,12 +34,9 @@ const FOLLOW_EVERY_MS = 1_000;
 
 /** A send log as the API has it now, or null when it cannot be read. */
 async function readLog(id: string): Promise<SendLog | null> {
-  const res = await fetch(`/admin/api/logs/${encodeURIComponent(id)}`, {
-    credentials: "same-origin",
-    headers: { accept: "application/json" },
-  }).catch(() => null);
-  if (!res?.ok) return null;
-  return await res.json().catch(() => null) as SendLog | null;
+  const answer = await tryAdminApi("GET /admin/api/logs/{id}", { params: { id } })
+    .catch(() => null);
+  return answer?.ok ? answer.data as SendLog : null;
 }
 
 /**
