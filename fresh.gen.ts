@@ -18,70 +18,75 @@ import * as $r14 from "./routes/admin/api/groups/[id]/index.ts";
 import * as $r15 from "./routes/admin/api/groups/[id]/invites.ts";
 import * as $r16 from "./routes/admin/api/groups/[id]/problems.ts";
 import * as $r17 from "./routes/admin/api/groups/[id]/rejections.ts";
-import * as $r18 from "./routes/admin/api/groups/[id]/rename.ts";
-import * as $r19 from "./routes/admin/api/groups/[id]/replays/[replayId]/index.ts";
-import * as $r20 from "./routes/admin/api/groups/[id]/replays/[replayId]/state.ts";
-import * as $r21 from "./routes/admin/api/groups/[id]/replays/index.ts";
-import * as $r22 from "./routes/admin/api/groups/[id]/replays/preview.ts";
-import * as $r23 from "./routes/admin/api/groups/[id]/routes.ts";
-import * as $r24 from "./routes/admin/api/groups/[id]/target-health/discard.ts";
-import * as $r25 from "./routes/admin/api/groups/[id]/target-health/resume.ts";
-import * as $r26 from "./routes/admin/api/groups/[id]/targets.ts";
-import * as $r27 from "./routes/admin/api/groups/[id]/test-event.ts";
-import * as $r28 from "./routes/admin/api/groups/[id]/webhook/index.ts";
-import * as $r29 from "./routes/admin/api/groups/[id]/webhook/previous.ts";
-import * as $r30 from "./routes/admin/api/groups/[id]/webhook/regenerate.ts";
-import * as $r31 from "./routes/admin/api/groups/index.ts";
-import * as $r32 from "./routes/admin/api/invites/[token].ts";
-import * as $r33 from "./routes/admin/api/logs/[id].ts";
-import * as $r34 from "./routes/admin/api/logs/index.ts";
-import * as $r35 from "./routes/admin/api/me.ts";
-import * as $r36 from "./routes/admin/api/me/preferences.ts";
-import * as $r37 from "./routes/admin/api/metrics.ts";
-import * as $r38 from "./routes/admin/api/preview.ts";
-import * as $r39 from "./routes/admin/api/rejections.ts";
-import * as $r40 from "./routes/admin/api/routes.ts";
-import * as $r41 from "./routes/admin/api/test-match.ts";
-import * as $r42 from "./routes/admin/audit.tsx";
-import * as $r43 from "./routes/admin/debug-person.tsx";
-import * as $r44 from "./routes/admin/events.tsx";
-import * as $r45 from "./routes/admin/events/[groupId]/[eventId].tsx";
-import * as $r46 from "./routes/admin/events/[groupId]/index.tsx";
-import * as $r47 from "./routes/admin/groups.tsx";
-import * as $r48 from "./routes/admin/groups/[id].tsx";
-import * as $r49 from "./routes/admin/index.tsx";
-import * as $r50 from "./routes/admin/invite.tsx";
-import * as $r51 from "./routes/admin/login.tsx";
-import * as $r52 from "./routes/admin/logout.tsx";
-import * as $r53 from "./routes/admin/logs.tsx";
-import * as $r54 from "./routes/admin/logs/[id].tsx";
-import * as $r55 from "./routes/admin/routes/[groupId]/edit/[routeId].tsx";
-import * as $r56 from "./routes/admin/routes/[groupId]/index.tsx";
-import * as $r57 from "./routes/admin/routes/[groupId]/new.tsx";
-import * as $r58 from "./routes/admin/routes/index.tsx";
-import * as $r59 from "./routes/api/_middleware.ts";
-import * as $r60 from "./routes/api/close.ts";
-import * as $r61 from "./routes/api/comment.ts";
-import * as $r62 from "./routes/api/merge.ts";
-import * as $r63 from "./routes/api/react.ts";
-import * as $r64 from "./routes/api/richheader.ts";
-import * as $r65 from "./routes/auth/github/callback.tsx";
-import * as $r66 from "./routes/auth/github/index.ts";
-import * as $r67 from "./routes/auth/github/install/_middleware.ts";
-import * as $r68 from "./routes/auth/github/install/bind.ts";
-import * as $r69 from "./routes/auth/github/install/index.tsx";
-import * as $r70 from "./routes/auth/token/[userId].ts";
-import * as $r71 from "./routes/auth/token/_middleware.ts";
-import * as $r72 from "./routes/discord/interactions.ts";
-import * as $r73 from "./routes/discord/link.tsx";
-import * as $r74 from "./routes/health.ts";
-import * as $r75 from "./routes/index.ts";
-import * as $r76 from "./routes/metrics.ts";
-import * as $r77 from "./routes/openapi.json.ts";
-import * as $r78 from "./routes/telegram/link.tsx";
-import * as $r79 from "./routes/telegram/webhook.ts";
-import * as $r80 from "./routes/webhook/[groupId].ts";
-import * as $r81 from "./routes/webhook/index.ts";
+import * as $r18 from "./routes/admin/api/groups/[id]/reminders/[reminderId].ts";
+import * as $r19 from "./routes/admin/api/groups/[id]/reminders/index.ts";
+import * as $r20 from "./routes/admin/api/groups/[id]/rename.ts";
+import * as $r21 from "./routes/admin/api/groups/[id]/replays/[replayId]/index.ts";
+import * as $r22 from "./routes/admin/api/groups/[id]/replays/[replayId]/state.ts";
+import * as $r23 from "./routes/admin/api/groups/[id]/replays/index.ts";
+import * as $r24 from "./routes/admin/api/groups/[id]/replays/preview.ts";
+import * as $r25 from "./routes/admin/api/groups/[id]/routes.ts";
+import * as $r26 from "./routes/admin/api/groups/[id]/target-health/discard.ts";
+import * as $r27 from "./routes/admin/api/groups/[id]/target-health/resume.ts";
+import * as $r28 from "./routes/admin/api/groups/[id]/targets.ts";
+import * as $r29 from "./routes/admin/api/groups/[id]/test-event.ts";
+import * as $r30 from "./routes/admin/api/groups/[id]/webhook/index.ts";
+import * as $r31 from "./routes/admin/api/groups/[id]/webhook/previous.ts";
+import * as $r32 from "./routes/admin/api/groups/[id]/webhook/regenerate.ts";
+import * as $r33 from "./routes/admin/api/groups/index.ts";
+import * as $r34 from "./routes/admin/api/invites/[token].ts";
+import * as $r35 from "./routes/admin/api/logs/[id].ts";
+import * as $r36 from "./routes/admin/api/logs/index.ts";
+import * as $r37 from "./routes/admin/api/me.ts";
+import * as $r38 from "./routes/admin/api/me/preferences.ts";
+import * as $r39 from "./routes/admin/api/me/reminders/[reminderId].ts";
+import * as $r40 from "./routes/admin/api/me/reminders/index.ts";
+import * as $r41 from "./routes/admin/api/metrics.ts";
+import * as $r42 from "./routes/admin/api/preview.ts";
+import * as $r43 from "./routes/admin/api/rejections.ts";
+import * as $r44 from "./routes/admin/api/routes.ts";
+import * as $r45 from "./routes/admin/api/test-match.ts";
+import * as $r46 from "./routes/admin/audit.tsx";
+import * as $r47 from "./routes/admin/debug-person.tsx";
+import * as $r48 from "./routes/admin/events.tsx";
+import * as $r49 from "./routes/admin/events/[groupId]/[eventId].tsx";
+import * as $r50 from "./routes/admin/events/[groupId]/index.tsx";
+import * as $r51 from "./routes/admin/groups.tsx";
+import * as $r52 from "./routes/admin/groups/[id].tsx";
+import * as $r53 from "./routes/admin/index.tsx";
+import * as $r54 from "./routes/admin/invite.tsx";
+import * as $r55 from "./routes/admin/login.tsx";
+import * as $r56 from "./routes/admin/logout.tsx";
+import * as $r57 from "./routes/admin/logs.tsx";
+import * as $r58 from "./routes/admin/logs/[id].tsx";
+import * as $r59 from "./routes/admin/reminders.ts";
+import * as $r60 from "./routes/admin/routes/[groupId]/edit/[routeId].tsx";
+import * as $r61 from "./routes/admin/routes/[groupId]/index.tsx";
+import * as $r62 from "./routes/admin/routes/[groupId]/new.tsx";
+import * as $r63 from "./routes/admin/routes/index.tsx";
+import * as $r64 from "./routes/api/_middleware.ts";
+import * as $r65 from "./routes/api/close.ts";
+import * as $r66 from "./routes/api/comment.ts";
+import * as $r67 from "./routes/api/merge.ts";
+import * as $r68 from "./routes/api/react.ts";
+import * as $r69 from "./routes/api/richheader.ts";
+import * as $r70 from "./routes/auth/github/callback.tsx";
+import * as $r71 from "./routes/auth/github/index.ts";
+import * as $r72 from "./routes/auth/github/install/_middleware.ts";
+import * as $r73 from "./routes/auth/github/install/bind.ts";
+import * as $r74 from "./routes/auth/github/install/index.tsx";
+import * as $r75 from "./routes/auth/token/[userId].ts";
+import * as $r76 from "./routes/auth/token/_middleware.ts";
+import * as $r77 from "./routes/discord/interactions.ts";
+import * as $r78 from "./routes/discord/link.tsx";
+import * as $r79 from "./routes/health.ts";
+import * as $r80 from "./routes/index.ts";
+import * as $r81 from "./routes/metrics.ts";
+import * as $r82 from "./routes/openapi.json.ts";
+import * as $r83 from "./routes/telegram/link.tsx";
+import * as $r84 from "./routes/telegram/webhook.ts";
+import * as $r85 from "./routes/webhook/[groupId].ts";
+import * as $r86 from "./routes/webhook/index.ts";
 import * as $i0 from "./islands/PathTester.tsx";
 import * as $i1 from "./islands/console/events/ResendButton.tsx";
 import * as $i2 from "./islands/console/groups/CreateGroupForm.tsx";
@@ -124,70 +129,75 @@ const manifest: Manifest = {
     "admin/api/groups/[id]/invites.ts": $r15,
     "admin/api/groups/[id]/problems.ts": $r16,
     "admin/api/groups/[id]/rejections.ts": $r17,
-    "admin/api/groups/[id]/rename.ts": $r18,
-    "admin/api/groups/[id]/replays/[replayId]/index.ts": $r19,
-    "admin/api/groups/[id]/replays/[replayId]/state.ts": $r20,
-    "admin/api/groups/[id]/replays/index.ts": $r21,
-    "admin/api/groups/[id]/replays/preview.ts": $r22,
-    "admin/api/groups/[id]/routes.ts": $r23,
-    "admin/api/groups/[id]/target-health/discard.ts": $r24,
-    "admin/api/groups/[id]/target-health/resume.ts": $r25,
-    "admin/api/groups/[id]/targets.ts": $r26,
-    "admin/api/groups/[id]/test-event.ts": $r27,
-    "admin/api/groups/[id]/webhook/index.ts": $r28,
-    "admin/api/groups/[id]/webhook/previous.ts": $r29,
-    "admin/api/groups/[id]/webhook/regenerate.ts": $r30,
-    "admin/api/groups/index.ts": $r31,
-    "admin/api/invites/[token].ts": $r32,
-    "admin/api/logs/[id].ts": $r33,
-    "admin/api/logs/index.ts": $r34,
-    "admin/api/me.ts": $r35,
-    "admin/api/me/preferences.ts": $r36,
-    "admin/api/metrics.ts": $r37,
-    "admin/api/preview.ts": $r38,
-    "admin/api/rejections.ts": $r39,
-    "admin/api/routes.ts": $r40,
-    "admin/api/test-match.ts": $r41,
-    "admin/audit.tsx": $r42,
-    "admin/debug-person.tsx": $r43,
-    "admin/events.tsx": $r44,
-    "admin/events/[groupId]/[eventId].tsx": $r45,
-    "admin/events/[groupId]/index.tsx": $r46,
-    "admin/groups.tsx": $r47,
-    "admin/groups/[id].tsx": $r48,
-    "admin/index.tsx": $r49,
-    "admin/invite.tsx": $r50,
-    "admin/login.tsx": $r51,
-    "admin/logout.tsx": $r52,
-    "admin/logs.tsx": $r53,
-    "admin/logs/[id].tsx": $r54,
-    "admin/routes/[groupId]/edit/[routeId].tsx": $r55,
-    "admin/routes/[groupId]/index.tsx": $r56,
-    "admin/routes/[groupId]/new.tsx": $r57,
-    "admin/routes/index.tsx": $r58,
-    "api/_middleware.ts": $r59,
-    "api/close.ts": $r60,
-    "api/comment.ts": $r61,
-    "api/merge.ts": $r62,
-    "api/react.ts": $r63,
-    "api/richheader.ts": $r64,
-    "auth/github/callback.tsx": $r65,
-    "auth/github/index.ts": $r66,
-    "auth/github/install/_middleware.ts": $r67,
-    "auth/github/install/bind.ts": $r68,
-    "auth/github/install/index.tsx": $r69,
-    "auth/token/[userId].ts": $r70,
-    "auth/token/_middleware.ts": $r71,
-    "discord/interactions.ts": $r72,
-    "discord/link.tsx": $r73,
-    "health.ts": $r74,
-    "index.ts": $r75,
-    "metrics.ts": $r76,
-    "openapi.json.ts": $r77,
-    "telegram/link.tsx": $r78,
-    "telegram/webhook.ts": $r79,
-    "webhook/[groupId].ts": $r80,
-    "webhook/index.ts": $r81,
+    "admin/api/groups/[id]/reminders/[reminderId].ts": $r18,
+    "admin/api/groups/[id]/reminders/index.ts": $r19,
+    "admin/api/groups/[id]/rename.ts": $r20,
+    "admin/api/groups/[id]/replays/[replayId]/index.ts": $r21,
+    "admin/api/groups/[id]/replays/[replayId]/state.ts": $r22,
+    "admin/api/groups/[id]/replays/index.ts": $r23,
+    "admin/api/groups/[id]/replays/preview.ts": $r24,
+    "admin/api/groups/[id]/routes.ts": $r25,
+    "admin/api/groups/[id]/target-health/discard.ts": $r26,
+    "admin/api/groups/[id]/target-health/resume.ts": $r27,
+    "admin/api/groups/[id]/targets.ts": $r28,
+    "admin/api/groups/[id]/test-event.ts": $r29,
+    "admin/api/groups/[id]/webhook/index.ts": $r30,
+    "admin/api/groups/[id]/webhook/previous.ts": $r31,
+    "admin/api/groups/[id]/webhook/regenerate.ts": $r32,
+    "admin/api/groups/index.ts": $r33,
+    "admin/api/invites/[token].ts": $r34,
+    "admin/api/logs/[id].ts": $r35,
+    "admin/api/logs/index.ts": $r36,
+    "admin/api/me.ts": $r37,
+    "admin/api/me/preferences.ts": $r38,
+    "admin/api/me/reminders/[reminderId].ts": $r39,
+    "admin/api/me/reminders/index.ts": $r40,
+    "admin/api/metrics.ts": $r41,
+    "admin/api/preview.ts": $r42,
+    "admin/api/rejections.ts": $r43,
+    "admin/api/routes.ts": $r44,
+    "admin/api/test-match.ts": $r45,
+    "admin/audit.tsx": $r46,
+    "admin/debug-person.tsx": $r47,
+    "admin/events.tsx": $r48,
+    "admin/events/[groupId]/[eventId].tsx": $r49,
+    "admin/events/[groupId]/index.tsx": $r50,
+    "admin/groups.tsx": $r51,
+    "admin/groups/[id].tsx": $r52,
+    "admin/index.tsx": $r53,
+    "admin/invite.tsx": $r54,
+    "admin/login.tsx": $r55,
+    "admin/logout.tsx": $r56,
+    "admin/logs.tsx": $r57,
+    "admin/logs/[id].tsx": $r58,
+    "admin/reminders.ts": $r59,
+    "admin/routes/[groupId]/edit/[routeId].tsx": $r60,
+    "admin/routes/[groupId]/index.tsx": $r61,
+    "admin/routes/[groupId]/new.tsx": $r62,
+    "admin/routes/index.tsx": $r63,
+    "api/_middleware.ts": $r64,
+    "api/close.ts": $r65,
+    "api/comment.ts": $r66,
+    "api/merge.ts": $r67,
+    "api/react.ts": $r68,
+    "api/richheader.ts": $r69,
+    "auth/github/callback.tsx": $r70,
+    "auth/github/index.ts": $r71,
+    "auth/github/install/_middleware.ts": $r72,
+    "auth/github/install/bind.ts": $r73,
+    "auth/github/install/index.tsx": $r74,
+    "auth/token/[userId].ts": $r75,
+    "auth/token/_middleware.ts": $r76,
+    "discord/interactions.ts": $r77,
+    "discord/link.tsx": $r78,
+    "health.ts": $r79,
+    "index.ts": $r80,
+    "metrics.ts": $r81,
+    "openapi.json.ts": $r82,
+    "telegram/link.tsx": $r83,
+    "telegram/webhook.ts": $r84,
+    "webhook/[groupId].ts": $r85,
+    "webhook/index.ts": $r86,
   },
   islands: {
     "PathTester": $i0,

@@ -52,6 +52,11 @@ export const ID_FORMATS = {
     pattern: /^[1-9][0-9]{0,19}$/,
     description: "a numeric Discord or Telegram user id",
   },
+  /** Review reminder ids: 16 hex digits. */
+  reminder: {
+    pattern: /^[0-9a-f]{16}$/,
+    description: "a reminder id (16 hexadecimal digits)",
+  },
   /** A sender's delivery id (also the delivery id of send logs). */
   deliveryId: {
     pattern: new RegExp(`^[\\x21-\\x7e]{1,${MAX_DELIVERY_ID_LENGTH}}$`),

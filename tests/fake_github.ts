@@ -53,6 +53,8 @@ export interface FakeGitHub extends AsyncDisposable {
   readable: Map<number, Set<string>>;
   /** Team members' logins (lower case) by `org/slug` (lower case). */
   teams: Map<string, Set<string>>;
+  /** What `GET /repos/{owner}/{repo}/pulls?state=open` answers, by `owner/repo` (404 when absent). */
+  openPulls: Map<string, unknown[]>;
   /** Scripted refusals by `METHOD /path`: answered with that status and `{ message }`. */
   refusals: Map<string, { status: number; message: string }>;
   /** A single-use authorization code for the user, as GitHub would hand the browser. */
@@ -102,6 +104,7 @@ export function startFakeGitHub(): FakeGitHub {
     pendingDeployments: new Map(),
     readable: new Map(),
     teams: new Map(),
+    openPulls: new Map(),
     refusals: new Map(),
     issueCode(user) {
       const code = `code-${++counter}-${crypto.randomUUID()}`;
@@ -215,6 +218,11 @@ export function startFakeGitHub(): FakeGitHub {
     }
     if (run && method === "POST") {
       return Response.json({}, { status: run[2] === "cancel" ? 202 : 201 });
+    }
+    const pulls = path.match(/^\/repos\/([^/]+)\/([^/]+)\/pulls$/);
+    if (pulls && method === "GET") {
+      const list = fake.openPulls.get(`${pulls[1]}/${pulls[2]}`);
+      return list ? Response.json(list) : Response.json({ message: "Not Found" }, { status: 404 });
     }
     const opened = path.match(/^\/repos\/([^/]+)\/([^/]+)\/issues$/);
     if (opened && method === "POST") {

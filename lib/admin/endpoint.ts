@@ -88,6 +88,7 @@ const PATH_ID_KINDS: Record<string, IdKind> = {
   delivery: "deliveryId",
   events: "event",
   replays: "replay",
+  reminders: "reminder",
 };
 
 /**

@@ -11,6 +11,7 @@ import {
   importQuerySchema,
 } from "../ops/config_document.ts";
 import { defineEndpoint } from "./endpoint.ts";
+import { REMINDER_ENDPOINTS } from "./reminder_endpoints.ts";
 import * as s from "./schemas.ts";
 import * as rs from "./replay_schemas.ts";
 
@@ -461,4 +462,5 @@ export const ADMIN_ENDPOINTS = {
     access: "super admin",
     response: s.rejectionListSchema,
   }),
+  ...REMINDER_ENDPOINTS,
 };

@@ -32,6 +32,7 @@ import { queuePersonal } from "./personal.ts";
 import { messageForRoute } from "./render.ts";
 import { inPlacePlanOf, renderUnitBody } from "./edit_in_place.ts";
 import { mentionsOfGroup, resolveMentions } from "./mentions.ts";
+import { indexPullEvent } from "./pull_index.ts";
 import type { CompiledRouteSet } from "./route_cache.ts";
 import { unitIdFor } from "./targets.ts";
 import { isPassingStoreError, retryTransient } from "../store/transient.ts";
@@ -129,6 +130,8 @@ async function planEvent(
     routing.internalIds,
     message.title,
   );
+  const internalIds = records.map((entry) => entry.internalId);
+  await indexPullEvent(ctx.kv, ctx.log, event, internalIds, now); // review reminders
   if (selection.routes.length === 0) return { units: [], records };
   const inPlace = await inPlacePlanOf(event); // edit in place
   const routeGroups = new Set(selection.routes.map((route) => route.groupId));

@@ -30,6 +30,7 @@ import { replayHandler } from "./bulk_replay.ts";
 import { startSweeper, type Sweeper, type SweepReport } from "./sweep.ts";
 import { createTargetGuard } from "./target_guard.ts";
 import { DEFAULT_HEALTH_POLICY, type HealthPolicy } from "./target_health.ts";
+import { reminderHandlers } from "./reminder_jobs.ts";
 
 /** Settings of the delivery worker; everything but `kv`, `config` and `log` has a default. */
 export interface DeliveryWorkerOptions {
@@ -129,6 +130,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       ),
       lane: (message) => scheduler.accept(message),
       replay: replayHandler(ctx),
+      ...reminderHandlers(ctx, options.config), // review reminders
     },
     async upkeep() {
       const allowed = await ctx.targets.upgrade();

@@ -541,3 +541,38 @@ export const replayKey = (internalId: string, replayId: string) =>
 
 /** Prefix of one group's bulk replays (ulid order, oldest first). */
 export const replaysOfGroupPrefix = (internalId: string) => ["replays", internalId] as const;
+// --- Open pull requests and review reminders (lib/store/delivery/open_pulls.ts, reminders.ts) --------
+
+/** An open pull request of a group's repository (`repository` in lower case). */
+export const openPullKey = (internalId: string, repository: string, number: number) =>
+  ["open_pulls", internalId, repository, number] as const;
+
+/** Prefix of a group's open pull requests (all repositories). */
+export const openPullsPrefix = (internalId: string) => ["open_pulls", internalId] as const;
+
+/** Prefix of the open pull requests of one repository of a group. */
+export const openPullsOfRepositoryPrefix = (internalId: string, repository: string) =>
+  ["open_pulls", internalId, repository] as const;
+
+/** A repository whose pull requests a group's index follows (`repository` in lower case). */
+export const pullRepositoryKey = (internalId: string, repository: string) =>
+  ["pull_repositories", internalId, repository] as const;
+
+/** Prefix of the repositories a group's pull request index follows. */
+export const pullRepositoriesPrefix = (internalId: string) =>
+  ["pull_repositories", internalId] as const;
+
+/** A review reminder. */
+export const reminderKey = (reminderId: string) => ["reminders", reminderId] as const;
+
+/** Whose reminders: a person's (GitHub user id) or a group's (internal id). */
+export type ReminderOwnerRef = { kind: "user"; userId: string } | {
+  kind: "group";
+  internalId: string;
+};
+
+/** The list of a person's or a group's reminder ids. */
+export const reminderOwnerKey = (owner: ReminderOwnerRef) =>
+  owner.kind === "user"
+    ? ["reminder_owners", "user", owner.userId] as const
+    : ["reminder_owners", "group", owner.internalId] as const;

@@ -23,6 +23,8 @@ import { readFormBody } from "../../lib/http_body.ts";
 import { requireId } from "../../lib/http_guards.ts";
 import { FORM_BODY_BYTES } from "../../lib/limits.ts";
 import { define } from "../../lib/state.ts";
+import { listMyReminders } from "../../lib/admin/reminders.ts";
+import { RemindersCard } from "../../components/reminders/RemindersCard.tsx";
 
 const NOTICES = new Map<string, Toast>([
   ["saved", { message: "Settings saved.", tone: "success" }],
@@ -30,6 +32,8 @@ const NOTICES = new Map<string, Toast>([
   ["missing", { message: "That chat account is not linked to you.", tone: "error" }],
   ["notify_saved", { message: "Personal notifications saved.", tone: "success" }],
   ["notify_invalid", { message: "Quiet hours need an IANA time zone and HH:MM.", tone: "error" }],
+  ["reminder-added", { message: "Reminder added.", tone: "success" }],
+  ["reminder-removed", { message: "Reminder removed.", tone: "success" }],
 ]);
 
 /**
@@ -45,7 +49,8 @@ export const handler = define.handlers({
       readConsoleFrame(ctx),
       readPersonalNotifications(ctx.state.kv, principal),
     ]);
-    return page({ account, frame, personal, csrf: principal.csrfToken }, {
+    const { reminders } = await listMyReminders(ctx.state.kv, principal);
+    return page({ account, frame, personal, csrf: principal.csrfToken, reminders }, {
       headers: { "cache-control": "no-store" },
     });
   },
@@ -170,6 +175,7 @@ export default define.page<typeof handler>(function AccountPage({ data, url }) {
             <PersonalNotificationsForm settings={data.personal} csrf={csrf} />
           </section>
         )}
+        <RemindersCard reminders={data.reminders} csrf={csrf} canEdit={account.github} />
       </div>
     </ConsoleLayout>
   );

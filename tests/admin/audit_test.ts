@@ -29,9 +29,11 @@ import { getGroupSecret } from "../../lib/store/config/group_secrets.ts";
 import { getToken, saveToken } from "../../lib/store/auth/tokens.ts";
 import {
   type AdminApp,
+  allowTarget,
   ALPHA,
   PEOPLE,
   route,
+  ROUTE_TARGET,
   sendLog,
   startAdminApp,
   storeSendLogs,
@@ -314,6 +316,17 @@ Deno.test("audit: every action is recorded by the change that makes it", async (
             body: { action },
           }));
         }
+      },
+    },
+    {
+      name: "a channel review reminder added and removed",
+      makes: ["targets.allow", "reminder.create", "reminder.delete"],
+      run: async () => {
+        await allowTarget(app.kv, "alpha");
+        const body = await ok(app.call("owner", "POST", "/admin/api/groups/alpha/reminders", {
+          body: { days: ["mon"], times: ["09:00"], timeZone: "UTC", target: ROUTE_TARGET },
+        }));
+        await ok(app.call("owner", "DELETE", `/admin/api/groups/alpha/reminders/${body.id}`));
       },
     },
     {

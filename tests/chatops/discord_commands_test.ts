@@ -62,6 +62,7 @@ Deno.test("the /gh command fits Discord's rules for names, descriptions and opti
     "unmute",
     "filters",
     "notify",
+    "remind",
   ]);
   for (
     const option of [

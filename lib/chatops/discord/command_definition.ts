@@ -17,6 +17,7 @@ import { MAX_REPOSITORY_TEXT } from "../create_issue.ts";
 import { MAX_REF_LENGTH } from "../../format/issue_ref.ts";
 import { COMMAND_NAME } from "./commands.ts";
 import { MUTE_COMMAND_OPTIONS } from "./mute.ts";
+import { REMIND_COMMAND_OPTION } from "./remind.ts";
 
 type Option = APIApplicationCommandBasicOption;
 
@@ -116,5 +117,6 @@ export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [{
       required: false,
       choices: [{ name: "on", value: "on" }, { name: "off", value: "off" }],
     }]),
+    REMIND_COMMAND_OPTION,
   ],
 }];

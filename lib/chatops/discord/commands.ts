@@ -33,6 +33,7 @@ import {
 import { answerIssueCommand } from "./issue.ts";
 import { answerMute, MUTE_SUBCOMMANDS } from "./mute.ts";
 import { answerNotify } from "./notify.ts";
+import { answerRemind } from "./remind.ts";
 import { choices, deferEphemeral, editOriginal, ephemeral } from "./reply.ts";
 
 /** The one command's name. */
@@ -176,6 +177,8 @@ export async function answerCommand(
       return await answerIssueCommand(deps, interaction, sub.options);
     case "notify":
       return await answerNotify(deps, invoker.id, stringOption(sub.options, "state"));
+    case "remind":
+      return await answerRemind(deps, interaction, sub.options);
     case "subscribe":
     case "unsubscribe":
       return await subscription(

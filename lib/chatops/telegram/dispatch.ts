@@ -14,6 +14,7 @@ import { REPLY_COMMANDS, replyCommand } from "./replies.ts";
 import { subscribeCommand } from "./subscribe.ts";
 import { issueCommand } from "./issue.ts";
 import { isNotifyButton, notifyCommand, pressNotifyButton } from "./notify.ts";
+import { remindCommand } from "./remind.ts";
 import { pressRunButton, REVIEW_COMMANDS, reviewCommand } from "./run_buttons.ts";
 import { parseRunButton } from "../../format/run_buttons.ts";
 import type { ButtonPress, IncomingMessage, UpdateWork } from "./update.ts";
@@ -36,6 +37,8 @@ export const HELP_TEXT = [
   "it (chat administrators who own or administer the group)",
   "/gh mute author <login>|label <name>|bots, /gh unmute …, /gh filters: what this chat's routes leave out",
   "/gh notify [on|off]: your personal notifications (in the private chat with me)",
+  "/gh remind <days> <times> <time zone> [older <hours>] [allclear], /gh remind list, " +
+  "/gh remind delete <id>: review reminders (here: yours; in a group chat: the group's)",
 ].join("\n");
 
 /** The text shown when a button press cannot be handled. */
@@ -90,6 +93,7 @@ async function handleMessage(ctx: TelegramChatContext, message: IncomingMessage)
       }
       if (command.subcommand === "issue") return await issueCommand(ctx, message, command);
       if (command.subcommand === "notify") return await notifyCommand(ctx, message, command);
+      if (command.subcommand === "remind") return await remindCommand(ctx, message, command);
       return await reply(
         ctx,
         message,

@@ -59,6 +59,8 @@ export const AUDIT_ACTIONS = [
   "replay.pause",
   "replay.resume",
   "replay.cancel",
+  "reminder.create",
+  "reminder.delete",
 ] as const;
 
 /** What an audit entry records: a dotted verb, one of {@link AUDIT_ACTIONS}. */

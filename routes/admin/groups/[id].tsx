@@ -20,10 +20,14 @@ import { SAMPLES } from "../../../lib/console/samples.ts";
 import { page } from "../../../lib/fresh/mod.ts";
 import { requireId } from "../../../lib/http_guards.ts";
 import { define } from "../../../lib/state.ts";
+import { listGroupReminders } from "../../../lib/admin/reminders.ts";
+import { RemindersCard } from "../../../components/reminders/RemindersCard.tsx";
 
 const NOTICES: Record<string, string> = {
   created: "Group created. Next: generate its webhook secret below, then add a route.",
   renamed: "Saved.",
+  "reminder-added": "Reminder added.",
+  "reminder-removed": "Reminder removed.",
 };
 
 /** One group: members, invites, webhook and allowed chat targets, as the person may see them. */
@@ -45,7 +49,9 @@ export const handler = define.handlers({
       : Object.hasOwn(NOTICES, ctx.url.searchParams.get("notice") ?? "")
       ? NOTICES[ctx.url.searchParams.get("notice")!]
       : null;
-    return page({ ...detail, notice, frame, canEdit, rejections, problems });
+    const { reminders } = await listGroupReminders(ctx.state.kv, principal, groupId);
+    const csrf = principal.csrfToken;
+    return page({ ...detail, notice, frame, canEdit, rejections, problems, reminders, csrf });
   },
 });
 
@@ -74,6 +80,7 @@ export default define.page<typeof handler>(function GroupPage({ data }) {
           ...(data.canEdit ? [["test-event-title", "Test event"] as const] : []),
           ...(data.rejections ? [["rejected-title", "Rejected"] as const] : []),
           ["targets-title", "Chat targets"],
+          ["reminders-heading", "Review reminders"],
           ...(data.canOwn ? [["settings-title", "Name and id"] as const] : []),
         ]}
       />
@@ -111,6 +118,17 @@ export default define.page<typeof handler>(function GroupPage({ data }) {
           refused={data.targets.refused}
           etag={etagOf(data.targets.tag)}
           canEdit={data.superAdmin}
+        />
+        <RemindersCard
+          reminders={data.reminders}
+          csrf={data.csrf}
+          group={{
+            id: group.id,
+            targets: data.targets.targets.map((entry) =>
+              entry.target
+            ),
+          }}
+          canEdit={data.canEdit}
         />
         {data.canOwn && <GroupSettings group={group} etag={etag} />}
       </div>

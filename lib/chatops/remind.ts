@@ -1,0 +1,95 @@
+/**
+ * `/gh remind` from chat (docs/reminders.md): in the private chat with the bot, a personal
+ * reminder of the linked person, sent to that chat; in a chat a group posts into, a channel
+ * reminder of that group, for its owners and admins. `/gh remind list` shows the reminders of
+ * the place, `/gh remind delete <id>` removes one. The rules are those of the console
+ * (lib/delivery/reminder_service.ts); this turns them into replies.
+ */
+import type { Kv } from "../store/backend/types.ts";
+import {
+  addChannelReminder,
+  addPersonalReminder,
+  type Person,
+  remindersOf,
+  type ReminderView,
+  removeReminder,
+} from "../delivery/reminder_service.ts";
+import { parseRemindText, REMIND_USAGE } from "../delivery/reminder_input.ts";
+import { allowedKeysOf } from "../store/config/allowed_targets.ts";
+import { type GroupEntry, listGroupEntries } from "../store/config/groups.ts";
+import { targetRefKey } from "../target_ref.ts";
+import type { Target } from "../types.ts";
+
+/** Where the command was sent: the private chat with the bot, or a chat groups post into. */
+export interface RemindPlace {
+  private: boolean;
+  target: Target;
+}
+
+const REMINDER_ID = /^[0-9a-f]{16}$/;
+
+function describe(view: ReminderView): string {
+  const older = view.olderThanHours ? `, older than ${view.olderThanHours}h` : "";
+  const clear = view.allClear ? ", all clear" : "";
+  return `${view.id}: ${view.days.join(",")} ${view.times.join(",")} ${view.timeZone}` +
+    `${older}${clear} (next ${view.nextAt.slice(0, 16).replace("T", " ")} UTC)`;
+}
+
+/** The groups that may post into `target` and that `actor` owns or administers. */
+async function managedGroups(kv: Kv, actor: Person, target: Target): Promise<GroupEntry[]> {
+  const entries = await listGroupEntries(kv);
+  const allowed = await allowedKeysOf(kv, entries.map((entry) => entry.group.id));
+  const key = targetRefKey(target);
+  return entries.filter((entry) =>
+    allowed.get(entry.group.id)?.has(key) &&
+    entry.group.members.some((member) =>
+      member.userId === actor.userId && (member.role === "owner" || member.role === "admin")
+    )
+  );
+}
+
+const NOT_MANAGER = "Only an owner or admin of a group that posts into this chat can set its " +
+  "reminders.";
+
+/** Runs `/gh remind <rest>` for the linked `actor` in `place`; answers the reply. */
+export async function runRemind(
+  kv: Kv,
+  actor: Person,
+  place: RemindPlace,
+  rest: string,
+  now: number,
+): Promise<string> {
+  const [verb, argument = "", ...more] = rest.trim().split(/\s+/);
+  const groups = place.private ? [] : await managedGroups(kv, actor, place.target);
+  if (!place.private && groups.length === 0) return NOT_MANAGER;
+  const owners: (Person | GroupEntry)[] = place.private ? [actor] : groups;
+  if (verb?.toLowerCase() === "list" && argument === "") {
+    const here = targetRefKey(place.target);
+    const views = (await Promise.all(owners.map((owner) => remindersOf(kv, owner, now)))).flat()
+      .filter((view) => view.scope === "personal" || targetRefKey(view.target) === here);
+    return views.length === 0
+      ? "No reminders here."
+      : ["Reminders:", ...views.map(describe)].join("\n");
+  }
+  if (verb?.toLowerCase() === "delete") {
+    if (!REMINDER_ID.test(argument) || more.length > 0) return REMIND_USAGE;
+    for (const owner of owners) {
+      if (await removeReminder(kv, owner, argument, actor, "chat", now)) {
+        return `Reminder ${argument} removed.`;
+      }
+    }
+    return `No reminder ${argument} here.`;
+  }
+  const input = parseRemindText(rest);
+  if (typeof input === "string") return input;
+  if (groups.length > 1) {
+    return "Several groups you manage post into this chat: add the reminder on the group's " +
+      "page in the console.";
+  }
+  const outcome = place.private
+    ? await addPersonalReminder(kv, actor, input, now, place.target)
+    : await addChannelReminder(kv, actor, groups[0], place.target, input, now, "chat");
+  if (!outcome.ok) return outcome.error;
+  return `Reminder set: ${describe(outcome.reminder)}. Remove it with /gh remind delete ` +
+    `${outcome.reminder.id}.`;
+}

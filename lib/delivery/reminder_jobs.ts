@@ -1,0 +1,262 @@
+/**
+ * Review reminders fire through durable due-time jobs (lib/store/delivery/jobs.ts):
+ *
+ * - `reminder` { reminderId, slot } is due at a slot. It finds the latest slot that has come
+ *   (the job may run late after a restart) and, in one commit checked against the reminder,
+ *   records it as the last slot, adds the job of the next slot and, unless the slot is more
+ *   than {@link LATE_LIMIT_MS} past, a `reminder_send` job. A job that runs again (a crash before
+ *   it finished, a second instance) finds its slot recorded and does nothing, so a slot fires
+ *   once and the chain of jobs never doubles. A deleted reminder's job does nothing.
+ * - `reminder_send` { reminderId, slot } refreshes the index from GitHub, builds the list and
+ *   sends it. A channel reminder's message is a delivery unit with an id made from the reminder
+ *   and the slot, in its target's lane, so it is paced and ordered with the group's other
+ *   messages and its group's ownership of the target is checked again before it is sent; made
+ *   again, it is the same unit. A personal reminder goes to the person's private chat through
+ *   the platform's adapter, reserved from its rate limiter; a refused call is not retried.
+ */
+import type { AtomicOperation } from "../store/backend/types.ts";
+import type { Config } from "../config.ts";
+import { sha256Hex } from "../crypto.ts";
+import { addJob, putJob } from "../store/delivery/jobs.ts";
+import type { QueueHandler, QueueMessage } from "./job_worker.ts";
+import { listGroupEntries } from "../store/config/groups.ts";
+import { chatUsersLinkedTo, normalizeGithubLogin } from "../store/auth/links.ts";
+import { listOpenPulls, type OpenPull } from "../store/delivery/open_pulls.ts";
+import { advanceReminder, getReminderEntry, type Reminder } from "../store/config/reminders.ts";
+import type { SendLog } from "../store/delivery/send_logs.ts";
+import { createUnit } from "../store/delivery/units.ts";
+import { laneKeyFor } from "../target_ref.ts";
+import type { Group } from "../types.ts";
+import { encodeUlidTime } from "../ulid.ts";
+import { chatCalls } from "./chat_calls.ts";
+import type { DeliveryContext } from "./context.ts";
+import { refreshGroupPulls } from "./pull_refresh.ts";
+import { lastSlotAtOrBefore, nextSlotAfter } from "./reminder_schedule.ts";
+import {
+  oldestFirst,
+  reminderBody,
+  type ReminderList,
+  waitsForReview,
+} from "./reminder_message.ts";
+
+/** A slot further past than this when its job runs is passed over (the process was down). */
+export const LATE_LIMIT_MS = 12 * 3_600_000;
+/** How early a job may run before its slot and still count (clocks of instances differ). */
+const EARLY_MS = 1_000;
+const HOUR_MS = 3_600_000;
+/** Most groups whose lists a personal reminder reads. */
+const MAX_PERSONAL_GROUPS = 20;
+
+/** The job of a reminder's slot. */
+export interface ReminderJob {
+  type: "reminder" | "reminder_send";
+  reminderId: string;
+  slot: number;
+}
+
+function isReminderJob(message: QueueMessage): message is QueueMessage & ReminderJob {
+  const job = message as Partial<ReminderJob>;
+  return typeof job.reminderId === "string" && job.reminderId.length <= 64 &&
+    Number.isSafeInteger(job.slot);
+}
+
+/** Adds to `op` the job of the reminder's first slot after `now`. */
+export function scheduleReminder(op: AtomicOperation, reminder: Reminder, now: number): void {
+  const slot = nextSlotAfter(reminder.schedule, now);
+  addJob(op, { type: "reminder", reminderId: reminder.id, slot }, { delayMs: slot - now });
+}
+
+/** The `reminder` and `reminder_send` job handlers. */
+export function reminderHandlers(
+  ctx: DeliveryContext,
+  config: Config,
+): Record<"reminder" | "reminder_send", QueueHandler> {
+  return {
+    reminder: async (message) => {
+      if (!isReminderJob(message)) return ctx.log.error("malformed reminder job dropped");
+      await fire(ctx, message);
+    },
+    reminder_send: async (message) => {
+      if (!isReminderJob(message)) return ctx.log.error("malformed reminder job dropped");
+      await send(ctx, config, message);
+    },
+  };
+}
+
+async function fire(ctx: DeliveryContext, job: ReminderJob): Promise<void> {
+  const entry = await getReminderEntry(ctx.kv, job.reminderId);
+  if (!entry) return;
+  const reminder = entry.value;
+  const now = ctx.now();
+  if (now < job.slot - EARLY_MS) {
+    // nothing to record yet: the same slot's job again, when it is due
+    return await putJob(ctx.kv, { ...job, type: "reminder" }, { delayMs: job.slot - now });
+  }
+  const due = lastSlotAtOrBefore(reminder.schedule, Math.max(now, job.slot)) ?? job.slot;
+  if (due <= reminder.lastSlot) return; // fired already; that run scheduled the next slot
+  const next = nextSlotAfter(reminder.schedule, Math.max(now, due));
+  const late = now - due > LATE_LIMIT_MS;
+  const advanced = await advanceReminder(ctx.kv, entry, due, (op) => {
+    addJob(op, { type: "reminder", reminderId: reminder.id, slot: next }, {
+      delayMs: next - now,
+    });
+    if (!late) addJob(op, { type: "reminder_send", reminderId: reminder.id, slot: due });
+  });
+  if (!advanced) throw new Error("the reminder changed while it fired; trying again");
+  ctx.log.info(late ? "reminder slot passed over" : "reminder fired", {
+    reminderId: reminder.id,
+    slot: due,
+  });
+}
+
+/** The groups `userId` is a member of, with their internal ids. */
+async function groupsOf(ctx: DeliveryContext, userId: string) {
+  const entries = await listGroupEntries(ctx.kv);
+  return entries.filter((entry) => entry.group.members.some((m) => m.userId === userId));
+}
+
+/** Members of `group` to read GitHub as: owners, then admins, then viewers. */
+function readersOf(group: Group): string[] {
+  const rank = { owner: 0, admin: 1, viewer: 2 } as const;
+  return [...group.members].sort((a, b) => rank[a.role] - rank[b.role]).map((m) => m.userId);
+}
+
+async function personalList(
+  ctx: DeliveryContext,
+  config: Config,
+  reminder: Reminder & { scope: { kind: "personal" } },
+  now: number,
+): Promise<OpenPull[]> {
+  const { userId, login } = reminder.scope;
+  const me = normalizeGithubLogin(login);
+  const found: OpenPull[] = [];
+  for (const { internalId } of (await groupsOf(ctx, userId)).slice(0, MAX_PERSONAL_GROUPS)) {
+    const as = { deps: { kv: ctx.kv, config }, userIds: [userId] };
+    const unreadable = await refreshGroupPulls(as, ctx.log, internalId, now);
+    for (const pull of await listOpenPulls(ctx.kv, internalId)) {
+      if (unreadable.has(pull.repository.toLowerCase()) || !waitsForReview(pull)) continue;
+      if (pull.reviewers.some((reviewer) => reviewer.toLowerCase() === me)) found.push(pull);
+    }
+  }
+  return oldestFirst(found);
+}
+
+async function channelList(
+  ctx: DeliveryContext,
+  config: Config,
+  group: Group,
+  reminder: Reminder & { scope: { kind: "channel" } },
+  now: number,
+): Promise<OpenPull[]> {
+  const { internalId, olderThanHours } = reminder.scope;
+  const as = { deps: { kv: ctx.kv, config }, userIds: readersOf(group) };
+  await refreshGroupPulls(as, ctx.log, internalId, now);
+  const minimumAge = (olderThanHours ?? 0) * HOUR_MS;
+  return oldestFirst(
+    (await listOpenPulls(ctx.kv, internalId)).filter((pull) =>
+      waitsForReview(pull) && now - pull.createdAt >= minimumAge
+    ),
+  );
+}
+
+/** Linked chat users of the group's members among the reviewers, by lower-case login. */
+async function mentionsOf(
+  ctx: DeliveryContext,
+  group: Group,
+  reminder: Reminder,
+  pulls: readonly OpenPull[],
+): Promise<Map<string, string>> {
+  const members = new Set(group.members.map((m) => normalizeGithubLogin(m.login)));
+  const mentions = new Map<string, string>();
+  for (const login of new Set(pulls.flatMap((p) => p.reviewers.map((l) => l.toLowerCase())))) {
+    if (!members.has(login) || mentions.size >= 25) continue;
+    const [chatUser] = await chatUsersLinkedTo(ctx.kv, reminder.target.platform, login);
+    if (chatUser) mentions.set(login, chatUser);
+  }
+  return mentions;
+}
+
+async function send(ctx: DeliveryContext, config: Config, job: ReminderJob): Promise<void> {
+  const entry = await getReminderEntry(ctx.kv, job.reminderId);
+  if (!entry) return;
+  const reminder = entry.value;
+  const now = ctx.now();
+  if (reminder.scope.kind === "personal") {
+    const personal = reminder as Reminder & { scope: { kind: "personal" } };
+    const pulls = await personalList(ctx, config, personal, now);
+    const list: ReminderList = {
+      heading: "Pull requests waiting on your review",
+      pulls,
+      showReviewers: false,
+      mentions: new Map(),
+      allClearText: "Nothing is waiting on your review.",
+      now,
+    };
+    const body = reminderBody(reminder.target.platform, list, reminder.allClear);
+    if (body) await sendPersonal(ctx, reminder, job, body);
+    return;
+  }
+  const scope = reminder.scope;
+  const group = (await listGroupEntries(ctx.kv)).find((e) => e.internalId === scope.internalId);
+  if (!group) return;
+  const channel = reminder as Reminder & { scope: { kind: "channel" } };
+  const pulls = await channelList(ctx, config, group.group, channel, now);
+  const list: ReminderList = {
+    heading: scope.olderThanHours
+      ? `Pull requests waiting for review for over ${scope.olderThanHours}h in ${group.group.name}`
+      : `Pull requests waiting for review in ${group.group.name}`,
+    pulls,
+    showReviewers: true,
+    mentions: await mentionsOf(ctx, group.group, reminder, pulls),
+    allClearText: `No pull requests are waiting for review in ${group.group.name}.`,
+    now,
+  };
+  const body = reminderBody(reminder.target.platform, list, reminder.allClear);
+  if (!body) return;
+  const ids = await slotIds(reminder.id, job.slot);
+  const log: SendLog = {
+    id: ids.unitId,
+    deliveryId: `reminder-${reminder.id}-${job.slot}`,
+    eventId: ids.eventId,
+    event: "reminder",
+    provider: "custom",
+    groupId: group.group.id,
+    groupInternalId: group.internalId,
+    routeId: `reminder-${reminder.id}`,
+    platform: reminder.target.platform,
+    target: reminder.target,
+    status: "retrying",
+    attempts: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await createUnit(ctx.kv, { log, body, lane: laneKeyFor(reminder.target) }, now, ctx.retentionMs);
+}
+
+/** A slot's event id (a ULID of the slot's time) and unit id, the same every time. */
+async function slotIds(reminderId: string, slot: number) {
+  const digest = await sha256Hex(`${reminderId}:${slot}`);
+  const eventId = encodeUlidTime(slot) + digest.slice(0, 16).toUpperCase();
+  return { eventId, unitId: `${eventId}-${digest.slice(16, 24)}` };
+}
+
+async function sendPersonal(
+  ctx: DeliveryContext,
+  reminder: Reminder,
+  job: ReminderJob,
+  body: unknown,
+): Promise<void> {
+  const adapter = ctx.adapters.get(reminder.target.platform);
+  const unavailable = adapter ? adapter.unavailable() : "no adapter";
+  if (!adapter || unavailable) {
+    return ctx.log.warn("personal reminder not sent", { reminderId: reminder.id, unavailable });
+  }
+  const { unitId } = await slotIds(reminder.id, job.slot);
+  const result = await chatCalls(ctx, adapter, false).post(reminder.target, body, unitId);
+  if (result.kind === "rate_limited" || result.kind === "retryable") {
+    throw new Error(`personal reminder: ${result.error}`); // the job runs again
+  }
+  if (result.kind === "rejected") {
+    ctx.log.warn("personal reminder refused", { reminderId: reminder.id, error: result.error });
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * A review reminder's list and message: which open pull requests wait for review (not drafts,
+ * with a review still requested from a person or a team), oldest first, each with its age and,
+ * in a channel, whom it waits on (linked chat users mentioned). Rendered as Telegram HTML or a
+ * Discord message within each platform's length, at most {@link MAX_LINES} pull requests.
+ */
+import type { DiscordMessageBody } from "../format/discord.ts";
+import type { TelegramMessageBody } from "../format/telegram.ts";
+import { escapeHtml, escapeMarkdown } from "../format/text.ts";
+import type { OpenPull } from "../store/delivery/open_pulls.ts";
+import type { Platform } from "../types.ts";
+
+/** Most pull requests listed in one reminder. */
+export const MAX_LINES = 25;
+const HOUR_MS = 3_600_000;
+
+/** Whether a pull request waits for someone's review. */
+export function waitsForReview(pull: OpenPull): boolean {
+  return !pull.draft && pull.reviewers.length + pull.teams.length > 0;
+}
+
+/** `pulls` oldest first, each once (by repository and number). */
+export function oldestFirst(pulls: readonly OpenPull[]): OpenPull[] {
+  const byKey = new Map<string, OpenPull>();
+  for (const pull of pulls) byKey.set(`${pull.repository.toLowerCase()}#${pull.number}`, pull);
+  return [...byKey.values()].sort((a, b) =>
+    a.createdAt - b.createdAt || a.repository.localeCompare(b.repository) || a.number - b.number
+  );
+}
+
+/** An age in words: minutes below an hour, hours below two days, else days. */
+export function ageText(ms: number): string {
+  const minutes = Math.max(0, Math.floor(ms / 60_000));
+  if (minutes < 60) return `${minutes}m`;
+  const hours = Math.floor(ms / HOUR_MS);
+  return hours < 48 ? `${hours}h` : `${Math.floor(hours / 24)}d`;
+}
+
+/** A chat user to mention for a GitHub login, on the reminder's platform. */
+export type ChatMentions = ReadonlyMap<string, string>;
+
+/** What one reminder says. */
+export interface ReminderList {
+  heading: string;
+  pulls: readonly OpenPull[];
+  /** Name whom each one waits on (channel reminders). */
+  showReviewers: boolean;
+  /** Linked chat user ids by lower-case GitHub login. */
+  mentions: ChatMentions;
+  /** What to say when `pulls` is empty. */
+  allClearText: string;
+  now: number;
+}
+
+function telegramLine(list: ReminderList, pull: OpenPull): string {
+  const who = [
+    ...pull.reviewers.map((login) => {
+      const id = list.mentions.get(login.toLowerCase());
+      return id
+        ? `<a href="tg://user?id=${id}">@${escapeHtml(login)}</a>`
+        : `@${escapeHtml(login)}`;
+    }),
+    ...pull.teams.map((team) => `team ${escapeHtml(team)}`),
+  ];
+  const subject = `<a href="${escapeHtml(pull.url)}">${
+    escapeHtml(pull.repository)
+  }#${pull.number}</a>`;
+  const age = ageText(list.now - pull.createdAt);
+  return `• ${subject} ${escapeHtml(pull.title)} (${age})` +
+    (list.showReviewers && who.length > 0 ? ` waiting on ${who.join(", ")}` : "");
+}
+
+function discordLine(list: ReminderList, pull: OpenPull): string {
+  const who = [
+    ...pull.reviewers.map((login) => {
+      const id = list.mentions.get(login.toLowerCase());
+      return id ? `<@${id}>` : `@${escapeMarkdown(login)}`;
+    }),
+    ...pull.teams.map((team) => `team ${escapeMarkdown(team)}`),
+  ];
+  const subject = `[${escapeMarkdown(pull.repository)}#${pull.number}](<${pull.url}>)`;
+  const age = ageText(list.now - pull.createdAt);
+  return `• ${subject} ${escapeMarkdown(pull.title)} (${age})` +
+    (list.showReviewers && who.length > 0 ? ` waiting on ${who.join(", ")}` : "");
+}
+
+/** Lines joined up to `limit` characters, with how many were left out. */
+function fit(heading: string, lines: string[], total: number, limit: number): string {
+  let text = heading;
+  let shown = 0;
+  for (const line of lines) {
+    if (text.length + line.length + 40 > limit) break;
+    text += `\n${line}`;
+    shown++;
+  }
+  return shown < total ? `${text}\n… and ${total - shown} more` : text;
+}
+
+/** The message body for `platform`, or null when the list is empty and no all clear is asked. */
+export function reminderBody(
+  platform: Platform,
+  list: ReminderList,
+  allClear: boolean,
+): TelegramMessageBody | DiscordMessageBody | null {
+  if (list.pulls.length === 0 && !allClear) return null;
+  const shown = list.pulls.slice(0, MAX_LINES);
+  if (platform === "telegram") {
+    const text = list.pulls.length === 0 ? escapeHtml(list.allClearText) : fit(
+      `<b>${escapeHtml(list.heading)}</b>`,
+      shown.map((pull) => telegramLine(list, pull)),
+      list.pulls.length,
+      4000,
+    );
+    return { text, parse_mode: "HTML", link_preview_options: { is_disabled: true } };
+  }
+  const content = list.pulls.length === 0 ? list.allClearText : fit(
+    `**${escapeMarkdown(list.heading)}**`,
+    shown.map((pull) => discordLine(list, pull)),
+    list.pulls.length,
+    1900,
+  );
+  const users = [...new Set(list.mentions.values())].filter((id) => content.includes(`<@${id}>`));
+  return { content, embeds: [], allowed_mentions: { parse: [], users } };
+}

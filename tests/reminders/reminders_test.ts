@@ -1,0 +1,499 @@
+/**
+ * Review reminders end to end with the fakes: the index of open pull requests kept from
+ * events and refreshed from GitHub, personal and channel reminders fired by their jobs at the
+ * right local time (an injected clock, across a daylight saving change), nothing sent for an
+ * empty list unless an all clear is asked, and no second message when a job runs again.
+ */
+import assert from "node:assert/strict";
+import type { Kv } from "../../lib/store/backend/types.ts";
+import { utf8 } from "../../lib/encoding.ts";
+import { saveEvent } from "../../lib/store/delivery/events.ts";
+import { listGroupEntries, putGroup } from "../../lib/store/config/groups.ts";
+import { allowTargets, replaceAllowedTargets } from "../../lib/store/config/allowed_targets.ts";
+import { saveDiscordLink, saveTelegramLink } from "../../lib/store/auth/links.ts";
+import { listDeliveryLogs } from "../../lib/store/delivery/send_logs.ts";
+import {
+  applyPullChange,
+  listOpenPulls,
+  MAX_PULLS_PER_REPOSITORY,
+  type OpenPull,
+} from "../../lib/store/delivery/open_pulls.ts";
+import { createReminder, deleteReminder, type Reminder } from "../../lib/store/config/reminders.ts";
+import { listJobs } from "../../lib/store/delivery/jobs.ts";
+import { saveToken } from "../../lib/store/auth/tokens.ts";
+import { scheduleReminder } from "../../lib/delivery/reminder_jobs.ts";
+import { lastSlotAtOrBefore, nextSlotAfter } from "../../lib/delivery/reminder_schedule.ts";
+import { refreshGroupPulls } from "../../lib/delivery/pull_refresh.ts";
+import type { Config } from "../../lib/config.ts";
+import type { Target } from "../../lib/types.ts";
+import { startFakeDiscord, startFakeTelegram } from "../../testing/fake_chat.ts";
+import { openTestKv } from "../../testing/test_store.ts";
+import { captureLog } from "../_helpers.ts";
+import { deliveryConfig, OPERATOR, runWorker, waitFor } from "../_delivery_helpers.ts";
+import { type FakeGitHub, githubEnv, startFakeGitHub } from "../fake_github.ts";
+
+const ALICE = { userId: "11", login: "alice" };
+const BOB = { userId: "12", login: "bob" };
+const REPO = "octo/app";
+const CHANNEL: Target = { platform: "telegram", chatId: "-1001" };
+const ALICE_CHAT: Target = { platform: "telegram", chatId: "777" };
+/** Monday 30 March 2026, 09:00 in Berlin: the first Monday of summer time (07:00 UTC). */
+const MONDAY_NINE_SUMMER = Date.parse("2026-03-30T07:00:00Z");
+const DAY = 24 * 3_600_000;
+
+/** Group `team` with Alice (owner) and Bob, allowed to post into {@link CHANNEL}. */
+async function setUpGroup(kv: Kv): Promise<string> {
+  await putGroup(kv, {
+    id: "team",
+    name: "Team",
+    members: [{ ...ALICE, role: "owner" }, { ...BOB, role: "viewer" }],
+  });
+  assert.ok((await allowTargets(kv, "team", [CHANNEL], OPERATOR, "admin")).ok);
+  return (await listGroupEntries(kv)).find((entry) => entry.group.id === "team")!.internalId;
+}
+
+/** A pull request object as GitHub writes it. */
+function pullObject(
+  number: number,
+  createdAt: number,
+  reviewers: string[],
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    number,
+    title: `Change ${number}`,
+    html_url: `https://github.com/${REPO}/pull/${number}`,
+    user: { login: "carol" },
+    created_at: new Date(createdAt).toISOString(),
+    state: "open",
+    draft: false,
+    requested_reviewers: reviewers.map((login) => ({ login })),
+    requested_teams: [],
+    ...extra,
+  };
+}
+
+/** Accepts a GitHub event into group `team`, as its webhook would. */
+async function accept(kv: Kv, kind: string, payload: Record<string, unknown>): Promise<void> {
+  const outcome = await saveEvent(kv, {
+    provider: "github",
+    kind,
+    action: payload.action as string,
+    scope: { type: "group", groupId: "team" },
+    receivedAt: Date.now(),
+    headers: {},
+    body: utf8(JSON.stringify({ repository: { full_name: REPO }, ...payload })),
+  });
+  assert.equal(outcome.status, "accepted");
+}
+
+async function indexed(kv: Kv, internalId: string): Promise<Map<number, OpenPull>> {
+  return new Map((await listOpenPulls(kv, internalId)).map((pull) => [pull.number, pull]));
+}
+
+function reminderOf(
+  id: string,
+  scope: Reminder["scope"],
+  target: Target,
+  allClear = false,
+): Reminder {
+  return {
+    id,
+    scope,
+    schedule: { days: [1], times: ["09:00"], timeZone: "Europe/Berlin" },
+    target,
+    allClear,
+    lastSlot: 0,
+    createdAt: 0,
+    createdBy: ALICE,
+  };
+}
+
+async function store(kv: Kv, reminder: Reminder, now: number): Promise<void> {
+  const outcome = await createReminder(
+    kv,
+    reminder,
+    10,
+    (op) => scheduleReminder(op, reminder, now),
+  );
+  assert.equal(outcome, "created");
+}
+
+/** Waits until no `reminder_send` job and no delivery work is left. */
+async function quiet(kv: Kv): Promise<void> {
+  await waitFor("reminder work to finish", async () => {
+    const jobs = await listJobs(kv);
+    return jobs.every((job) => job.value.message.type === "reminder");
+  });
+}
+
+interface World extends AsyncDisposable {
+  kv: Kv;
+  config: Config;
+  github: FakeGitHub;
+  telegram: ReturnType<typeof startFakeTelegram>;
+  clock: { now: number };
+  internalId: string;
+  start(): ReturnType<typeof runWorker>;
+}
+
+async function world(): Promise<World> {
+  const kv = await openTestKv();
+  const telegram = startFakeTelegram();
+  const github = startFakeGitHub();
+  const config = deliveryConfig({ telegram }, githubEnv(github));
+  const clock = { now: MONDAY_NINE_SUMMER - DAY };
+  const internalId = await setUpGroup(kv);
+  await saveTelegramLink(kv, { telegramUserId: "777", ...ALICE, linkedAt: 1 });
+  return {
+    kv,
+    config,
+    github,
+    telegram,
+    clock,
+    internalId,
+    start: () => runWorker(kv, config, { now: () => clock.now }),
+    async [Symbol.asyncDispose]() {
+      await telegram[Symbol.asyncDispose]();
+      await github[Symbol.asyncDispose]();
+      await kv[Symbol.asyncDispose]();
+    },
+  };
+}
+
+Deno.test("index from events: opened, review requested, reviewed, merged", async () => {
+  await using w = await world();
+  await using _worker = w.start();
+  const opened = Date.parse("2026-03-20T10:00:00Z");
+  await accept(w.kv, "pull_request", { action: "opened", pull_request: pullObject(7, opened, []) });
+  await waitFor("the opened pull request", async () => (await indexed(w.kv, w.internalId)).has(7));
+  assert.deepEqual((await indexed(w.kv, w.internalId)).get(7)?.reviewers, []);
+
+  await accept(w.kv, "pull_request", {
+    action: "review_requested",
+    pull_request: pullObject(7, opened, ["alice"]),
+    requested_reviewer: { login: "bob" },
+  });
+  await waitFor(
+    "both reviewers",
+    async () => (await indexed(w.kv, w.internalId)).get(7)?.reviewers.length === 2,
+  );
+  assert.deepEqual((await indexed(w.kv, w.internalId)).get(7)?.reviewers, ["alice", "bob"]);
+
+  await accept(w.kv, "pull_request_review", {
+    action: "submitted",
+    pull_request: pullObject(7, opened, ["alice", "bob"]),
+    review: { user: { login: "bob" }, state: "approved" },
+  });
+  await waitFor(
+    "bob's request gone",
+    async () => (await indexed(w.kv, w.internalId)).get(7)?.reviewers.length === 1,
+  );
+  assert.deepEqual((await indexed(w.kv, w.internalId)).get(7)?.reviewers, ["alice"]);
+
+  await accept(w.kv, "pull_request", {
+    action: "closed",
+    pull_request: pullObject(7, opened, ["alice"], { state: "closed", merged: true }),
+  });
+  await waitFor("the merged one gone", async () => !(await indexed(w.kv, w.internalId)).has(7));
+});
+
+Deno.test("refresh from GitHub removes a stale entry and adds a missed one", async () => {
+  await using w = await world();
+  await using _worker = w.start();
+  const opened = Date.parse("2026-03-20T10:00:00Z");
+  await accept(w.kv, "pull_request", {
+    action: "opened",
+    pull_request: pullObject(8, opened, ["alice"]),
+  });
+  await waitFor("indexed", async () => (await indexed(w.kv, w.internalId)).has(8));
+  // #8 was merged while no event arrived; #9 was opened meanwhile.
+  w.github.openPulls.set(REPO, [pullObject(9, opened + DAY, ["bob"])]);
+  const pair = w.github.issueTokens({ id: 11, login: "alice" });
+  await saveToken(w.kv, { ...ALICE, accessToken: pair.accessToken, expiresAt: null }, {
+    encryptionKey: w.config.tokenEncryptionKey,
+    now: Date.now(),
+  });
+  const { log } = captureLog();
+  const as = { deps: { kv: w.kv, config: w.config }, userIds: [BOB.userId, ALICE.userId] };
+  await refreshGroupPulls(as, log, w.internalId, Date.now());
+  const after = await indexed(w.kv, w.internalId);
+  assert.deepEqual([...after.keys()], [9]);
+  assert.deepEqual(after.get(9)?.reviewers, ["bob"]);
+  assert.equal(w.github.requestsTo(`/repos/${REPO}/pulls`).length, 1);
+});
+
+Deno.test("slots keep their local time across a daylight saving change", () => {
+  const schedule = { days: [1], times: ["09:00"], timeZone: "Europe/Berlin" };
+  // The Monday before the change, 09:00 CET is 08:00 UTC; the Monday after, 07:00 UTC.
+  assert.equal(
+    nextSlotAfter(schedule, Date.parse("2026-03-22T12:00:00Z")),
+    Date.parse("2026-03-23T08:00:00Z"),
+  );
+  assert.equal(nextSlotAfter(schedule, Date.parse("2026-03-23T08:00:00Z")), MONDAY_NINE_SUMMER);
+  assert.equal(lastSlotAtOrBefore(schedule, MONDAY_NINE_SUMMER + 60_000), MONDAY_NINE_SUMMER);
+  const newYork = { days: [0, 6], times: ["07:30", "18:00"], timeZone: "America/New_York" };
+  // Sunday 1 November 2026, the first day of standard time (UTC-5) in New York.
+  const sunday = Date.parse("2026-11-01T12:00:00Z");
+  assert.equal(nextSlotAfter(newYork, sunday), Date.parse("2026-11-01T12:30:00Z"));
+  assert.equal(nextSlotAfter(newYork, sunday + 3_600_000), Date.parse("2026-11-01T23:00:00Z"));
+});
+
+Deno.test("personal reminder: my pending reviews, oldest first, with age, at 09:00 local", async () => {
+  await using w = await world();
+  await using worker = w.start();
+  const now = MONDAY_NINE_SUMMER;
+  await accept(w.kv, "pull_request", {
+    action: "opened",
+    pull_request: pullObject(1, now - 3 * DAY, ["alice"]),
+  });
+  await accept(w.kv, "pull_request", {
+    action: "opened",
+    pull_request: pullObject(2, now - 10 * DAY, ["alice", "bob"]),
+  });
+  await accept(w.kv, "pull_request", {
+    action: "opened",
+    pull_request: pullObject(3, now - 5 * DAY, ["bob"]),
+  });
+  await accept(w.kv, "pull_request", {
+    action: "opened",
+    pull_request: pullObject(4, now - 6 * DAY, ["alice"], { draft: true }),
+  });
+  await waitFor("four indexed", async () => (await indexed(w.kv, w.internalId)).size === 4);
+
+  const reminder = reminderOf("p1", { kind: "personal", ...ALICE }, ALICE_CHAT);
+  await store(w.kv, reminder, w.clock.now);
+  const first = (await listJobs(w.kv)).find((job) => job.value.message.type === "reminder");
+  assert.equal(first?.value.message.slot, MONDAY_NINE_SUMMER);
+
+  w.clock.now = MONDAY_NINE_SUMMER - 3_600_000; // an hour early: nothing yet
+  await worker.worker.handlers.reminder({ type: "reminder", reminderId: "p1", slot: now });
+  await quiet(w.kv);
+  assert.equal(w.telegram.received.length, 0);
+
+  w.clock.now = MONDAY_NINE_SUMMER + 2_000;
+  await worker.worker.handlers.reminder({ type: "reminder", reminderId: "p1", slot: now });
+  await waitFor("the reminder", () => w.telegram.received.length === 1);
+  const [message] = w.telegram.received;
+  assert.equal(message.chat, "777");
+  const text = String(message.body.text);
+  assert.match(text, /waiting on your review/);
+  assert.ok(text.indexOf("octo/app#2") < text.indexOf("octo/app#1"), text);
+  assert.ok(!text.includes("#3") && !text.includes("#4"), text);
+  assert.match(text, /Change 2 \(10d\)/);
+  assert.match(text, /Change 1 \(3d\)/);
+});
+
+Deno.test("channel reminder: older than N hours, who they wait on, linked ones mentioned", async () => {
+  await using w = await world();
+  await using worker = w.start();
+  const now = MONDAY_NINE_SUMMER;
+  await accept(w.kv, "pull_request", {
+    action: "opened",
+    pull_request: pullObject(1, now - 10 * DAY, ["alice", "bob", "dave"], {
+      requested_teams: [{ slug: "core" }],
+    }),
+  });
+  await accept(w.kv, "pull_request", {
+    action: "opened",
+    pull_request: pullObject(2, now - 2 * 3_600_000, ["bob"]),
+  });
+  await waitFor("two indexed", async () => (await indexed(w.kv, w.internalId)).size === 2);
+  const reminder = reminderOf("c1", {
+    kind: "channel",
+    groupId: "team",
+    internalId: w.internalId,
+    olderThanHours: 24,
+  }, CHANNEL);
+  await store(w.kv, reminder, w.clock.now);
+  w.clock.now = now + 1_000;
+  await worker.worker.handlers.reminder({ type: "reminder", reminderId: "c1", slot: now });
+  await waitFor("the channel reminder", () => w.telegram.received.length === 1);
+  const [message] = w.telegram.received;
+  assert.equal(message.chat, "-1001");
+  const text = String(message.body.text);
+  assert.match(text, /over 24h in Team/);
+  assert.match(text, /octo\/app#1/);
+  assert.ok(!text.includes("octo/app#2"), text);
+  assert.match(text, /<a href="tg:\/\/user\?id=777">@alice<\/a>/);
+  assert.match(text, /@bob/);
+  assert.match(text, /@dave/);
+  assert.match(text, /team octo\/core/);
+});
+
+Deno.test("an empty list sends nothing; all clear when asked", async () => {
+  await using w = await world();
+  await using worker = w.start();
+  const now = MONDAY_NINE_SUMMER;
+  const silent = reminderOf("e1", { kind: "personal", ...ALICE }, ALICE_CHAT);
+  const clear = reminderOf(
+    "e2",
+    {
+      kind: "channel",
+      groupId: "team",
+      internalId: w.internalId,
+    },
+    CHANNEL,
+    true,
+  );
+  await store(w.kv, silent, w.clock.now);
+  await store(w.kv, clear, w.clock.now);
+  w.clock.now = now + 1_000;
+  await worker.worker.handlers.reminder({ type: "reminder", reminderId: "e1", slot: now });
+  await worker.worker.handlers.reminder({ type: "reminder", reminderId: "e2", slot: now });
+  await waitFor("the all clear", () => w.telegram.received.length === 1);
+  await quiet(w.kv);
+  assert.equal(w.telegram.received.length, 1);
+  assert.equal(w.telegram.received[0].chat, "-1001");
+  assert.match(String(w.telegram.received[0].body.text), /No pull requests are waiting/);
+});
+
+Deno.test("a slot fires once across a restart (the job run again)", async () => {
+  await using w = await world();
+  const now = MONDAY_NINE_SUMMER;
+  await accept(w.kv, "pull_request", {
+    action: "opened",
+    pull_request: pullObject(1, now - 3 * DAY, ["alice"]),
+  });
+  const reminder = reminderOf("r1", { kind: "personal", ...ALICE }, ALICE_CHAT);
+  await store(w.kv, reminder, w.clock.now);
+  w.clock.now = now + 1_000;
+  {
+    await using first = w.start();
+    await waitFor("indexed", async () => (await indexed(w.kv, w.internalId)).size === 1);
+    await first.worker.handlers.reminder({ type: "reminder", reminderId: "r1", slot: now });
+    await waitFor("the reminder", () => w.telegram.received.length === 1);
+    await quiet(w.kv);
+  }
+  // A new process gets the same job again (its first run died before finishing it).
+  w.clock.now = now + 60_000;
+  await using second = w.start();
+  await second.worker.handlers.reminder({ type: "reminder", reminderId: "r1", slot: now });
+  await quiet(w.kv);
+  assert.equal(w.telegram.received.length, 1);
+  const slots = (await listJobs(w.kv)).filter((job) => job.value.message.type === "reminder")
+    .map((job) => job.value.message.slot);
+  // the job first scheduled for this slot (run by hand above), and exactly one for the next
+  assert.deepEqual(slots.filter((slot) => slot !== now), [now + 7 * DAY]);
+});
+
+Deno.test("a channel reminder lists only its group's repositories, on Discord, and stops when its target is taken away", async () => {
+  await using w = await world();
+  await using discord = startFakeDiscord();
+  const config = deliveryConfig({ telegram: w.telegram, discord }, githubEnv(w.github));
+  await using worker = runWorker(w.kv, config, { now: () => w.clock.now });
+  const channel: Target = { platform: "discord", channelId: "300000000000000003" };
+  assert.ok((await allowTargets(w.kv, "team", [CHANNEL, channel], OPERATOR, "admin")).ok);
+  await saveDiscordLink(w.kv, { discordUserId: "400000000000000004", ...BOB, linkedAt: 1 });
+  // Group `other` receives a pull request of its own repository, naming Bob too.
+  await putGroup(w.kv, { id: "other", name: "Other", members: [{ ...BOB, role: "owner" }] });
+  const now = MONDAY_NINE_SUMMER;
+  await saveEvent(w.kv, {
+    provider: "github",
+    kind: "pull_request",
+    action: "opened",
+    scope: { type: "group", groupId: "other" },
+    receivedAt: Date.now(),
+    headers: {},
+    body: utf8(JSON.stringify({
+      action: "opened",
+      repository: { full_name: "elsewhere/secret" },
+      pull_request: {
+        ...pullObject(5, now - DAY, ["bob"]),
+        html_url: "https://github.com/x/y/pull/5",
+      },
+    })),
+  });
+  await accept(w.kv, "pull_request", {
+    action: "opened",
+    pull_request: pullObject(1, now - 2 * DAY, ["bob"]),
+  });
+  await waitFor("indexed", async () => (await indexed(w.kv, w.internalId)).size === 1);
+  const other = (await listGroupEntries(w.kv)).find((entry) => entry.group.id === "other")!;
+  await waitFor(
+    "the other group's",
+    async () => (await listOpenPulls(w.kv, other.internalId)).length === 1,
+  );
+
+  const reminder = reminderOf("d1", {
+    kind: "channel",
+    groupId: "team",
+    internalId: w.internalId,
+  }, channel);
+  await store(w.kv, reminder, w.clock.now);
+  w.clock.now = now + 1_000;
+  await worker.worker.handlers.reminder({ type: "reminder", reminderId: "d1", slot: now });
+  await waitFor("the Discord reminder", () => discord.received.length === 1);
+  const body = discord.received[0].body as {
+    content: string;
+    allowed_mentions: { parse: string[]; users: string[] };
+  };
+  assert.equal(discord.received[0].chat, "300000000000000003");
+  assert.match(body.content, /octo\/app#1/);
+  assert.ok(!body.content.includes("elsewhere/secret"), body.content);
+  assert.match(body.content, /waiting on <@400000000000000004>/);
+  assert.deepEqual(body.allowed_mentions, { parse: [], users: ["400000000000000004"] });
+
+  // The group may no longer post there: the next slot's list is not sent.
+  assert.ok((await replaceAllowedTargets(w.kv, "team", [CHANNEL], OPERATOR)).ok);
+  const next = now + 7 * DAY;
+  w.clock.now = next + 1_000;
+  await worker.worker.handlers.reminder({ type: "reminder", reminderId: "d1", slot: next });
+  await quiet(w.kv);
+  await waitFor("the unit to end", async () => {
+    const logs = await listDeliveryLogs(w.kv, `reminder-d1-${next}`);
+    return logs.length === 1 && logs[0].status === "dead";
+  });
+  assert.equal(discord.received.length, 1);
+});
+
+Deno.test("a deleted reminder, and a slot missed by more than 12 hours, send nothing", async () => {
+  await using w = await world();
+  await using worker = w.start();
+  const now = MONDAY_NINE_SUMMER;
+  await accept(w.kv, "pull_request", {
+    action: "opened",
+    pull_request: pullObject(1, now - 3 * DAY, ["alice"]),
+  });
+  await waitFor("indexed", async () => (await indexed(w.kv, w.internalId)).size === 1);
+  const late = reminderOf("l1", { kind: "personal", ...ALICE }, ALICE_CHAT);
+  const gone = reminderOf("g1", { kind: "personal", ...ALICE }, ALICE_CHAT);
+  await store(w.kv, late, w.clock.now);
+  await store(w.kv, gone, w.clock.now);
+  assert.ok(await deleteReminder(w.kv, { kind: "user", userId: ALICE.userId }, "g1"));
+  w.clock.now = now + 13 * 3_600_000;
+  await worker.worker.handlers.reminder({ type: "reminder", reminderId: "l1", slot: now });
+  await worker.worker.handlers.reminder({ type: "reminder", reminderId: "g1", slot: now });
+  await quiet(w.kv);
+  assert.equal(w.telegram.received.length, 0);
+  const slots = (await listJobs(w.kv)).filter((job) => job.value.message.reminderId === "l1")
+    .map((job) => job.value.message.slot);
+  assert.ok(slots.includes(now + 7 * DAY), "the next slot is still scheduled");
+});
+
+Deno.test("the index is bounded per repository", async () => {
+  await using kv = await openTestKv();
+  const pull = (number: number): OpenPull => ({
+    repository: REPO,
+    number,
+    title: `Change ${number}`,
+    url: `https://github.com/${REPO}/pull/${number}`,
+    author: "carol",
+    createdAt: number,
+    draft: false,
+    reviewers: ["alice"],
+    teams: [],
+    updatedAt: 0,
+  });
+  for (let number = 1; number <= MAX_PULLS_PER_REPOSITORY; number++) {
+    assert.ok(await applyPullChange(kv, "g1", { kind: "open", pull: pull(number) }));
+  }
+  assert.equal(await applyPullChange(kv, "g1", { kind: "open", pull: pull(999) }), false);
+  // an entry already kept still changes, and a closed one makes room
+  assert.ok(await applyPullChange(kv, "g1", { kind: "open", pull: { ...pull(1), title: "New" } }));
+  assert.ok(await applyPullChange(kv, "g1", { kind: "closed", repository: REPO, number: 2 }));
+  assert.ok(await applyPullChange(kv, "g1", { kind: "open", pull: pull(999) }));
+  const kept = await listOpenPulls(kv, "g1");
+  assert.equal(kept.length, MAX_PULLS_PER_REPOSITORY);
+  assert.equal(kept.find((entry) => entry.number === 1)?.title, "New");
+});
