@@ -9,6 +9,7 @@
  *
  * Prints each run's own summary, then one line per run; exits non-zero when either run failed.
  */
+import { stripVTControlCharacters } from "node:util";
 import { startTestCluster, type TestCluster } from "./postgres.ts";
 
 /** Test files whose names start with these run on PostgreSQL too. */
@@ -66,6 +67,13 @@ async function allTestFiles(folder = "tests"): Promise<string[]> {
   return files;
 }
 
+/** Deno's summary line (`ok | N passed | …`) without its colours, or null for another line. */
+function summaryIn(line: string): string | null {
+  // deno colours its output when it thinks a terminal reads it; the totals are read without.
+  const plain = stripVTControlCharacters(line);
+  return /^(ok|FAILED) \| \d+ passed/.test(plain) ? plain : null;
+}
+
 /** One run's outcome: whether it passed and its deno summary line. */
 interface RunResult {
   ok: boolean;
@@ -88,11 +96,9 @@ async function runTests(files: string[], env: Record<string, string>): Promise<R
     pending += decoder.decode(chunk, { stream: true });
     const lines = pending.split("\n");
     pending = lines.pop()!;
-    for (const line of lines) {
-      if (/^(ok|FAILED) \| \d+ passed/.test(line)) summary = line;
-    }
+    for (const line of lines) summary = summaryIn(line) ?? summary;
   }
-  if (/^(ok|FAILED) \| \d+ passed/.test(pending)) summary = pending;
+  summary = summaryIn(pending) ?? summary;
   const status = await child.status;
   return { ok: status.success, summary: summary || "no summary (deno test did not finish)" };
 }

@@ -253,6 +253,49 @@ const MATRIX: Cell[] = [
     expected: [401, 403, 404, 403, 404, 404],
   },
   {
+    name: "my review reminders",
+    method: "GET",
+    path: "/admin/api/me/reminders",
+    expected: [401, 200, 200, 200, 200, 200],
+  },
+  {
+    name: "add a personal review reminder (needs a linked Telegram account)",
+    method: "POST",
+    path: "/admin/api/me/reminders",
+    body: { days: ["mon"], times: ["09:00"], timeZone: "UTC" },
+    expected: [401, 400, 400, 400, 400, 400],
+  },
+  {
+    name: "remove a personal review reminder (only one's own)",
+    method: "DELETE",
+    path: "/admin/api/me/reminders/0123456789abcdef",
+    expected: [401, 404, 404, 404, 404, 404],
+  },
+  {
+    name: "the group's review reminders",
+    method: "GET",
+    path: "/admin/api/groups/alpha/reminders",
+    expected: [401, 200, 200, 403, 200, 200],
+  },
+  {
+    name: "add a channel review reminder",
+    method: "POST",
+    path: "/admin/api/groups/alpha/reminders",
+    body: {
+      days: ["mon"],
+      times: ["09:00"],
+      timeZone: "UTC",
+      target: { platform: "discord", channelId: "123456789" },
+    },
+    expected: [401, 403, 201, 403, 201, 201],
+  },
+  {
+    name: "remove a channel review reminder",
+    method: "DELETE",
+    path: "/admin/api/groups/alpha/reminders/0123456789abcdef",
+    expected: [401, 403, 404, 403, 404, 404],
+  },
+  {
     name: "the instance's rejected requests",
     method: "GET",
     path: "/admin/api/rejections",
@@ -446,7 +489,8 @@ Deno.test("permissions: the matrix covers every endpoint of the registry", () =>
       .replace("{id}", path.startsWith("/admin/api/logs/") ? LOG.id : "alpha")
       .replace("{deliveryId}", "d-1")
       .replace("{eventId}", EVENT_ID)
-      .replace("{replayId}", REPLAY_ID);
+      .replace("{replayId}", REPLAY_ID)
+      .replace("{reminderId}", "0123456789abcdef");
     assert.ok(covered.has(`${method} ${concrete}`), `${method} ${path}`);
   }
 });

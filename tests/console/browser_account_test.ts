@@ -44,7 +44,7 @@ Deno.test({
       await assertGoodEverywhere(page);
 
       await page.getByRole("checkbox", { name: /Not my own/ }).check();
-      await page.getByRole("button", { name: "Save" }).click();
+      await page.getByRole("button", { name: "Save", exact: true }).click();
       await page.getByRole("status").getByText("Settings saved.").waitFor();
       assert.equal(await page.getByRole("checkbox", { name: /Not my own/ }).isChecked(), true);
       assert.equal((await getUserPreferences(app.kv, person.userId)).skipOwnActions, true);

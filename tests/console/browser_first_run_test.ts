@@ -148,7 +148,10 @@ Deno.test({
       assert.equal(discord.received[0].chat, CHANNEL);
 
       // A refused one fails, and is sent again from the logs.
-      discord.script(CHANNEL, [{ status: 404, body: { message: "Unknown Channel", code: 10003 } }]);
+      discord.script(CHANNEL, [{
+        status: 400,
+        body: { message: "Invalid Form Body", code: 50035 },
+      }]);
       assert.equal(await sendSigned(ingress, secret, "pull_request", pullRequest(2, "bug")), 200);
       await reloadUntil(
         page,

@@ -20,11 +20,14 @@ import {
   customRoute,
   deliveryConfig,
   discordTitles,
+  logsOf,
   OPERATOR,
   runWorker,
   settled,
   storeRoutes,
+  waitFor,
 } from "../_delivery_helpers.ts";
+import type { SendLog } from "../../lib/store/delivery/send_logs.ts";
 import { openTestKv } from "../../testing/test_store.ts";
 
 Deno.test("delivery: a target removed from the group's list is not sent to; the unit ends dead", async () => {
@@ -76,19 +79,24 @@ Deno.test("delivery: a thread is sent to only when it is a thread of the route's
   await using _worker = runWorker(kv, deliveryConfig({ discord }));
 
   const eventId = await acceptCustom(kv, "Release");
-  const logs = await settled(kv, eventId, 3);
+  let logs: SendLog[] = [];
+  await waitFor("two units final and the unknown thread's held", async () => {
+    logs = await logsOf(kv, eventId);
+    const unknown = logs.find((log) => log.routeId === "unknown");
+    return logs.length === 3 && /paused/.test(unknown?.error ?? "") &&
+      logs.filter((log) => log.status !== "retrying").length === 2;
+  });
   const foreign = logs.find((log) => log.routeId === "foreign")!;
   assert.equal(foreign.status, "dead");
   assert.equal(foreign.error, "target not allowed for group: 801 is not a thread of channel 800");
   assert.equal(logs.find((log) => log.routeId === "own")!.status, "ok");
   assert.deepEqual(discordTitles(discord, "802"), ["Release"]);
   assert.deepEqual(discordTitles(discord, "801"), [], "nothing posted into the foreign thread");
+  // Discord's 404 for the thread is a permanent refusal: the target is paused, its message held.
   const unknown = logs.find((log) => log.routeId === "unknown")!;
-  assert.deepEqual([unknown.status, unknown.httpStatus, unknown.error], [
-    "failed",
-    404,
-    "thread 803: Unknown Channel",
-  ]);
+  assert.equal(unknown.status, "retrying");
+  assert.equal(unknown.httpStatus, 404);
+  assert.match(unknown.error ?? "", /paused/);
 });
 
 Deno.test("delivery: routes stored before target ownership keep delivering, allowed once", async () => {

@@ -39,7 +39,11 @@ Deno.test("ids: a 3,000-character id in every admin API path answers 400 naming 
       });
       const label = `${caller} ${endpoint.method} ${endpoint.path}`;
       assert.equal(res.status, 400, label);
-      assert.match(res.body.error, /^(id|token|deliveryId): must be /, label);
+      assert.match(
+        res.body.error,
+        /^(id|token|deliveryId|eventId|replayId|reminderId): must be /,
+        label,
+      );
     }
   }
 });
