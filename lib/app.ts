@@ -16,7 +16,7 @@ import { isPassingStoreError } from "./store/transient.ts";
 import type { State } from "./state.ts";
 
 /** What the application needs from its host. */
-export interface AppDeps {
+interface AppDeps {
   kv: Kv;
   config: Config;
   log: Logger;

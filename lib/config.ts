@@ -133,7 +133,7 @@ const schema = z.object({
 type Raw = z.infer<typeof schema>;
 
 /** Which groups events of the global ingress enter (see `Config.globalIngressGroups`). */
-export type GlobalIngressGroups = "all" | "claimed";
+type GlobalIngressGroups = "all" | "claimed";
 
 /** The validated settings. */
 export interface Config {

@@ -7,7 +7,7 @@
 import { readBody } from "./request_body.ts";
 
 /** The default time a platform call may take. */
-export const CALL_TIMEOUT_MS = 10_000;
+const CALL_TIMEOUT_MS = 10_000;
 
 /** Largest answer read from a platform; a larger one counts as unreadable. */
 export const ANSWER_MAX_BYTES = 4 * 1024 * 1024;

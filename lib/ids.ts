@@ -10,7 +10,7 @@ import { MAX_DELIVERY_ID_LENGTH, MAX_EVENT_ACTION_LENGTH } from "./limits.ts";
 export const ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 /** One id format: the pattern and how an error message describes it. */
-export interface IdFormat {
+interface IdFormat {
   pattern: RegExp;
   description: string;
 }

@@ -5,7 +5,7 @@
  */
 
 /** Severity of a log line. */
-export type Level = "debug" | "info" | "warn" | "error";
+type Level = "debug" | "info" | "warn" | "error";
 
 /** Extra structured fields on a log line. */
 export type Fields = Record<string, unknown>;
@@ -38,7 +38,7 @@ export function redact(value: unknown, depth = 0): unknown {
 }
 
 /** Where lines go: a function that takes one serialized line. */
-export type Sink = (line: string, level: Level) => void;
+type Sink = (line: string, level: Level) => void;
 
 const consoleSink: Sink = (line, level) => {
   if (level === "error" || level === "warn") console.error(line);

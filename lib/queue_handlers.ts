@@ -7,14 +7,14 @@ import { notifyHandlers } from "./notify/handlers.ts";
 import type { QueueHandler } from "./delivery/job_worker.ts";
 
 /** Services the job handlers use. */
-export interface WorkerDeps {
+interface WorkerDeps {
   kv: Kv;
   config: Config;
   log: Logger;
 }
 
 /** The job handlers and what stops the work they started. */
-export interface QueueService {
+interface QueueService {
   handlers: Record<string, QueueHandler>;
   /** Stops the delivery sweep and passes the lanes this instance holds on to the next run. */
   stop(): Promise<void>;

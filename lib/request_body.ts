@@ -28,7 +28,7 @@ export const BODY_ERRORS = {
 export type BodyRefusal = "too_large" | "timeout" | "unreadable";
 
 /** A body read: its bytes, or why it was refused. */
-export type BodyRead =
+type BodyRead =
   | { ok: true; bytes: Uint8Array<ArrayBuffer> }
   | { ok: false; refusal: BodyRefusal };
 
@@ -36,7 +36,7 @@ const DIGITS = /^\d+$/;
 const TIMED_OUT = Symbol("timed out");
 
 /** What a body is read from: a request, or a response of an outbound call. */
-export type BodySource = Pick<Request, "headers" | "body">;
+type BodySource = Pick<Request, "headers" | "body">;
 
 /** Reads the body within `limits` (see the module comment); never throws. */
 export async function readBody(request: BodySource, limits: BodyLimits): Promise<BodyRead> {

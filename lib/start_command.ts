@@ -5,7 +5,7 @@
  */
 
 /** The port Switchyard listens on when `PORT` is not set. */
-export const DEFAULT_PORT = 8000;
+const DEFAULT_PORT = 8000;
 
 /** Whether this process runs the Deno that `npx` fetched (npm sets `npm_command=exec`). */
 export function startedThroughNpx(

@@ -8,13 +8,13 @@
 export type Provider = "github" | "gitea" | "custom";
 
 /** A forge a group may restrict itself to. */
-export type ForgeProvider = "github" | "gitea";
+type ForgeProvider = "github" | "gitea";
 
 /** Which ingress accepted an event: the global one or a group's own. */
 export type Scope = { type: "global" } | { type: "group"; groupId: string };
 
 /** A leaf filter on the event kind (`push`, `pull_request.opened`, `pull_request.*`, `custom`). */
-export interface EventFilter {
+interface EventFilter {
   type: "event";
   value: string | string[];
 }

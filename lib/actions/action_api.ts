@@ -19,14 +19,14 @@ import { ACTION_BODY_BYTES } from "../limits.ts";
 import { readJsonBody } from "../http_body.ts";
 
 /** One action: its body schema, what it does, and its success status. */
-export interface ActionSpec<S extends z.ZodType, T> {
+interface ActionSpec<S extends z.ZodType, T> {
   schema: S;
   run(github: GitHubCaller, input: z.infer<S>): Promise<ActionOutcome<T>>;
   status: number;
 }
 
 /** Reads and validates a JSON body; 400 names the first failing field. */
-export async function parseJsonBody<S extends z.ZodType>(
+async function parseJsonBody<S extends z.ZodType>(
   req: Request,
   schema: S,
 ): Promise<z.infer<S>> {
@@ -50,7 +50,7 @@ const GITHUB_FAILURES = {
 } as const;
 
 /** Turns an action's outcome into the API answer (see the module comment). */
-export function actionResponse<T extends object>(
+function actionResponse<T extends object>(
   outcome: ActionOutcome<T>,
   status: number,
   log: Logger,

@@ -17,7 +17,7 @@ import type { UserPreferences } from "../store/auth/user_preferences.ts";
 import { readPreferences } from "./preferences.ts";
 
 /** What the account page shows. */
-export interface AccountView {
+interface AccountView {
   login: string;
   /** Whether the person signed in with GitHub (the DEBUG_MODE principal did not). */
   github: boolean;

@@ -13,7 +13,7 @@ import { collectPage, type Page, type Source } from "./pages.ts";
 import type { auditQuerySchema } from "./schemas.ts";
 
 /** The audit query, as validated by `auditQuerySchema`. */
-export type AuditQuery = z.output<typeof auditQuerySchema>;
+type AuditQuery = z.output<typeof auditQuerySchema>;
 
 function matcher(query: AuditQuery): (entry: AuditEntry) => boolean {
   const actor = query.actor?.toLowerCase();

@@ -13,13 +13,13 @@ import { queryAudit } from "./audit.ts";
 import { auditQuerySchema } from "./schemas.ts";
 
 /** The page's filter fields, as the form names them. */
-export const AUDIT_FILTER_FIELDS = ["actor", "action", "group", "from", "to"] as const;
+const AUDIT_FILTER_FIELDS = ["actor", "action", "group", "from", "to"] as const;
 
 /** The filters as typed in the form (empty fields left out). */
 export type AuditFilters = Partial<Record<typeof AUDIT_FILTER_FIELDS[number], string>>;
 
 /** Audit entries shown per page. */
-export const AUDIT_PER_PAGE = 50;
+const AUDIT_PER_PAGE = 50;
 
 /**
  * Actions offered in the action filter: families (a prefix ending in `.`) and single actions.
@@ -60,7 +60,7 @@ export interface AuditPageData {
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The filters of a page address (unknown and empty fields dropped). */
-export function readAuditFilters(params: URLSearchParams): AuditFilters {
+function readAuditFilters(params: URLSearchParams): AuditFilters {
   const filters: AuditFilters = {};
   for (const field of AUDIT_FILTER_FIELDS) {
     const value = params.get(field)?.trim();

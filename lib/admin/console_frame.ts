@@ -13,7 +13,7 @@ import { readSetupProgress, type SetupProgress } from "../store/config/setup_pro
 export type { SetupProgress } from "../store/config/setup_progress.ts";
 
 /** The header's content: who is signed in, their groups, and the group the page is about. */
-export interface ConsoleFrame {
+interface ConsoleFrame {
   /** Absent when nobody is signed in (the forbidden notice is shown without a session). */
   user?: { login: string; superAdmin: boolean; debug: boolean };
   groups: { id: string; name: string }[];

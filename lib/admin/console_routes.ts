@@ -21,7 +21,7 @@ import { findGroupEvent, listGroupEvents } from "./events.ts";
 import { requireGroup } from "./guards.ts";
 
 /** A group as the routes index lists it. */
-export interface GroupRouteCounts {
+interface GroupRouteCounts {
   id: string;
   name: string;
   routes: number;
@@ -51,7 +51,7 @@ export async function loadRoutesIndex(
 }
 
 /** A group's routes page. */
-export interface GroupRoutesPage {
+interface GroupRoutesPage {
   group: { id: string; name: string };
   routes: Route[];
   /** The route set's version, for `If-Match`. */
@@ -77,7 +77,7 @@ export async function loadGroupRoutesPage(
 }
 
 /** The route editor's page: the group's routes page, the route, fragments and targets. */
-export interface RouteEditorPage extends GroupRoutesPage {
+interface RouteEditorPage extends GroupRoutesPage {
   /** The route being edited; null for a new route. */
   routeId: string | null;
   fragments: Fragment[];
@@ -91,13 +91,13 @@ export interface RouteEditorPage extends GroupRoutesPage {
 }
 
 /** A recent event of the group, as the sample menu lists it. */
-export interface RecentEvent {
+interface RecentEvent {
   id: string;
   label: string;
 }
 
 /** Recent events offered as samples in the route editor. */
-export const RECENT_SAMPLES = 10;
+const RECENT_SAMPLES = 10;
 
 function recentLabel(
   event: { kind: string; action?: string; repository?: string; receivedAt: number },

@@ -64,7 +64,7 @@ export function defineEndpoint<const E extends Endpoint<unknown, unknown>>(
 }
 
 /** What an endpoint receives. */
-export interface ApiCall<Body, Query> {
+interface ApiCall<Body, Query> {
   ctx: Context<State>;
   kv: Kv;
   principal: Principal;
@@ -118,7 +118,7 @@ const DIGEST = /^[0-9a-f]{32}$/;
  * has not the form of the endpoint's versions (`digest`: content digests, else KV
  * versionstamps) cannot be one the API gave, and is refused with 400: KV could not check it.
  */
-export function expectedVersion(req: Request, digest = false): string | null | undefined {
+function expectedVersion(req: Request, digest = false): string | null | undefined {
   const header = req.headers.get("if-match")?.trim();
   if (!header || header === "*") return undefined;
   const tag = header.replace(/^W\//, "").replace(/^"(.*)"$/, "$1");

@@ -15,7 +15,7 @@ import { acceptEventAgain } from "../delivery/accept_again.ts";
 import { actorOf, requireRight } from "./guards.ts";
 
 /** What sending an event again gave: the new event's id. */
-export interface Resent {
+interface Resent {
   ok: true;
   eventId: string;
 }

@@ -42,7 +42,7 @@ export interface EventSearch {
 }
 
 /** How much one page may read before it answers with what it found. */
-export interface SearchLimits {
+interface SearchLimits {
   /** Records examined. */
   records: number;
   /** Payloads read and matched against the payload filter. */

@@ -28,7 +28,7 @@ import type { Page } from "./pages.ts";
 import type { eventsQuerySchema } from "./schemas.ts";
 
 /** The events query, as validated by `eventsQuerySchema`. */
-export type EventsQuery = z.output<typeof eventsQuerySchema>;
+type EventsQuery = z.output<typeof eventsQuerySchema>;
 
 /** What one event did in a group, as the API shows it. */
 export interface GroupEvent {

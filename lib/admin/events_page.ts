@@ -20,10 +20,10 @@ import { requireGroup } from "./guards.ts";
 import { eventsQuerySchema } from "./schemas.ts";
 
 /** Events shown per page. */
-export const EVENTS_PER_PAGE = 50;
+const EVENTS_PER_PAGE = 50;
 
 /** The search fields, as the form (and the API's query) names them. */
-export const EVENT_FILTER_FIELDS = [
+const EVENT_FILTER_FIELDS = [
   "repository",
   "sender",
   "event",
@@ -39,7 +39,7 @@ export const EVENT_FILTER_FIELDS = [
 export type EventFilters = Partial<Record<typeof EVENT_FILTER_FIELDS[number], string>>;
 
 /** What the events list renders. */
-export interface EventsPageData {
+interface EventsPageData {
   group: { id: string; name: string };
   filters: EventFilters;
   items: GroupEvent[];
@@ -81,7 +81,7 @@ export async function loadEventsPage(
 }
 
 /** What the event page renders. */
-export interface EventPageData extends GroupEventDetail {
+interface EventPageData extends GroupEventDetail {
   group: { id: string; name: string };
   /** Whether the reader may send failed units again. */
   canRedeliver: boolean;

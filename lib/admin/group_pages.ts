@@ -36,7 +36,7 @@ export type InviteView = Awaited<ReturnType<typeof listGroupInvites>>["invites"]
 export type WebhookView = Awaited<ReturnType<typeof describeWebhook>>;
 
 /** Everything the group page shows; the owner-only parts are null for others. */
-export interface GroupDetail {
+interface GroupDetail {
   group: Group;
   /** The group's `ETag` value, for `If-Match`. */
   tag: string;

@@ -30,7 +30,7 @@ export async function historyScope(
 }
 
 /** The caller's rights over history, by internal id. */
-export interface HistoryAccess {
+interface HistoryAccess {
   /** The id of the group that has that history now; undefined when it was deleted. */
   groupOf(internalId: string): string | undefined;
   /** Whether the caller may read the history with that internal id. */

@@ -18,7 +18,7 @@ import { getGroup } from "../store/config/groups.ts";
 import { actorOf, requireGroup, requireRight } from "./guards.ts";
 
 /** The address a person opens to accept an invite. */
-export function inviteUrl(config: Config, token: string): string {
+function inviteUrl(config: Config, token: string): string {
   return `${config.baseUrl}/admin/invite?token=${encodeURIComponent(token)}`;
 }
 

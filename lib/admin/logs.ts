@@ -27,7 +27,7 @@ import { collectPage, type Page, type Source } from "./pages.ts";
 import type { logsQuerySchema } from "./schemas.ts";
 
 /** The logs query, as validated by `logsQuerySchema`. */
-export type LogsQuery = z.output<typeof logsQuerySchema>;
+type LogsQuery = z.output<typeof logsQuerySchema>;
 
 const FETCH_SIZE = 100;
 

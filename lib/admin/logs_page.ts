@@ -16,7 +16,7 @@ import { queryLogs } from "./logs.ts";
 import { logsQuerySchema } from "./schemas.ts";
 
 /** The page's filter fields, as the form names them. */
-export const LOG_FILTER_FIELDS = [
+const LOG_FILTER_FIELDS = [
   "q",
   "status",
   "group",
@@ -29,13 +29,13 @@ export const LOG_FILTER_FIELDS = [
 ] as const;
 
 /** One filter field's name. */
-export type LogFilterField = typeof LOG_FILTER_FIELDS[number];
+type LogFilterField = typeof LOG_FILTER_FIELDS[number];
 
 /** The filters as typed in the form (empty fields left out), to fill it again. */
 export type LogFilters = Partial<Record<LogFilterField, string>>;
 
 /** Logs shown per page. */
-export const LOGS_PER_PAGE = 50;
+const LOGS_PER_PAGE = 50;
 
 /** What the page renders. */
 export interface LogsPageData {
@@ -60,7 +60,7 @@ export interface LogsPageData {
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The filters of a page address (unknown and empty fields dropped). */
-export function readLogFilters(params: URLSearchParams): LogFilters {
+function readLogFilters(params: URLSearchParams): LogFilters {
   const filters: LogFilters = {};
   for (const field of LOG_FILTER_FIELDS) {
     const value = params.get(field)?.trim();

@@ -38,7 +38,7 @@ const inviteForm = z.object({
 const tokenQuery = z.object({ token: z.string() });
 
 /** Endpoints outside `/admin/api` that the document describes too. */
-export const OTHER_ENDPOINTS: readonly OtherEndpoint[] = [
+const OTHER_ENDPOINTS: readonly OtherEndpoint[] = [
   {
     method: "POST",
     path: "/api/comment",

@@ -33,7 +33,7 @@ export interface OverviewData {
 }
 
 /** The UTC days from `from` to `to` (`YYYY-MM-DD`, both included). */
-export function daysBetween(from: string, to: string): string[] {
+function daysBetween(from: string, to: string): string[] {
   const days: string[] = [];
   for (let at = Date.parse(from); at <= Date.parse(to); at += DAY_MS) {
     days.push(new Date(at).toISOString().slice(0, 10));

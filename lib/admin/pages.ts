@@ -16,7 +16,7 @@ export interface Page<T> {
 }
 
 /** How to cut a page. */
-export interface PageOptions<T> {
+interface PageOptions<T> {
   idOf(item: T): string;
   keep(item: T): boolean;
   limit: number;
@@ -28,10 +28,10 @@ export interface PageOptions<T> {
 }
 
 /** Most records one page examines. */
-export const SCAN_BUDGET = 2000;
+const SCAN_BUDGET = 2000;
 
 /** The smallest id of a millisecond (ulid time part, then the lowest random part). */
-export function idAtTime(at: number): string {
+function idAtTime(at: number): string {
   return encodeUlidTime(Math.max(0, Math.min(at, ULID_TIME_MAX))) + "0".repeat(16);
 }
 

@@ -14,7 +14,7 @@ import type { ForgeEvent, Provider, RouteTemplate } from "../types.ts";
 import { trialEventName } from "./test_match.ts";
 
 /** A validated preview request. */
-export interface PreviewInput {
+interface PreviewInput {
   event?: string;
   provider?: Provider;
   payload: Record<string, unknown>;
@@ -23,7 +23,7 @@ export interface PreviewInput {
 }
 
 /** The event's name and its messages; null messages when the kind is never sent (`ping`). */
-export interface PreviewAnswer {
+interface PreviewAnswer {
   kind: string;
   action?: string;
   discord: DiscordMessageBody | null;

@@ -21,10 +21,10 @@ const scheduleFields = {
 };
 
 /** `POST /admin/api/me/reminders`. */
-export const personalReminderBodySchema = z.strictObject(scheduleFields);
+const personalReminderBodySchema = z.strictObject(scheduleFields);
 
 /** `POST /admin/api/groups/{id}/reminders`. */
-export const channelReminderBodySchema = z.strictObject({
+const channelReminderBodySchema = z.strictObject({
   ...scheduleFields,
   olderThanHours: z.number().int().min(1).max(MAX_OLDER_THAN_HOURS).optional().describe(
     "only pull requests open for longer",
@@ -33,7 +33,7 @@ export const channelReminderBodySchema = z.strictObject({
 });
 
 /** A reminder as listed. */
-export const reminderSchema = z.object({
+const reminderSchema = z.object({
   id: z.string(),
   scope: z.enum(["personal", "channel"]),
   groupId: z.string().optional(),

@@ -37,7 +37,7 @@ import type {
 } from "./replay_schemas.ts";
 
 /** A replay as the API shows it: without the group's internal id or the walk's cursor. */
-export type PublicReplay = Omit<Replay, "groupInternalId" | "cursor" | "lastEventId">;
+type PublicReplay = Omit<Replay, "groupInternalId" | "cursor" | "lastEventId">;
 
 type Choice = z.output<typeof replayStartSchema> | z.output<typeof replayPreviewQuerySchema>;
 

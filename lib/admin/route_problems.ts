@@ -30,7 +30,7 @@ import {
 } from "../store/delivery/target_health.ts";
 
 /** The kinds of problem, most urgent first. */
-export type RouteProblemKind =
+type RouteProblemKind =
   | "platform_not_configured"
   | "target_paused"
   | "target_unreachable"
@@ -53,7 +53,7 @@ export interface RouteProblem {
 }
 
 /** How far back a route's silence is judged. */
-export const SILENCE_WINDOW_MS = 14 * 24 * 60 * 60 * 1000;
+const SILENCE_WINDOW_MS = 14 * 24 * 60 * 60 * 1000;
 /** A route is called silent only after its group received at least this many events. */
 export const SILENCE_MIN_EVENTS = 20;
 /** Most routed events read to judge silence. */
@@ -79,7 +79,7 @@ export function configuredPlatforms(config: Config): Record<Platform, boolean> {
 }
 
 /** The fix for a platform this instance has no bot token for. */
-export function platformFix(platform: Platform): string {
+function platformFix(platform: Platform): string {
   const setting = SETTING_OF.get(platform)!.setting;
   return `Set ${setting} in Switchyard's settings and restart it; messages wait until then.`;
 }
@@ -223,7 +223,7 @@ async function silentProblems(
  * Every problem of a group's routes (enabled or not for the platform and target kinds; only
  * enabled, non-fallback routes can be silent), most urgent kind first.
  */
-export async function findRouteProblems(
+async function findRouteProblems(
   kv: Kv,
   config: Config,
   group: { internalId: string; routes: readonly Route[] },

@@ -357,7 +357,7 @@ export const testMatchBodySchema = z.strictObject({
 });
 
 /** One node of a match explanation (it mirrors the filter tree). */
-export const explanationSchema = z.looseObject({
+const explanationSchema = z.looseObject({
   kind: z.enum(["all", "any", "not", "event", "field"]),
   matched: z.boolean(),
   reason: z.string(),
@@ -420,7 +420,7 @@ export const eventsQuerySchema = z.object({
 });
 
 /** What one event did in a group. */
-export const groupEventSchema = z.object({
+const groupEventSchema = z.object({
   id: z.string().describe("the event id"),
   deliveryId: z.string().optional(),
   provider: z.enum(["github", "gitea", "custom"]),
@@ -435,7 +435,7 @@ export const groupEventSchema = z.object({
 });
 
 /** How far one page of an event search looked. */
-export const searchReachSchema = z.object({
+const searchReachSchema = z.object({
   events: z.number().int().describe("event records examined"),
   payloads: z.number().int().describe("payloads read for the payload filter"),
   payloadBytes: z.number().int().describe("bytes of those payloads, as received"),
@@ -532,7 +532,7 @@ export const testEventSchema = z.object({
 });
 
 /** One rejected webhook request. */
-export const rejectionSchema = z.object({
+const rejectionSchema = z.object({
   id: z.string(),
   at: timeSchema,
   reason: z.string().describe(
@@ -561,7 +561,7 @@ export const rejectionListSchema = z.object({
 });
 
 /** One problem of a route (`lib/admin/route_problems.ts`). */
-export const routeProblemSchema = z.object({
+const routeProblemSchema = z.object({
   kind: z.enum(["platform_not_configured", "target_paused", "target_unreachable", "not_firing"]),
   routeId: z.string(),
   routeName: z.string(),

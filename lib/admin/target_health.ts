@@ -18,7 +18,7 @@ import { requireRight } from "./guards.ts";
 const TARGET_KEY = /^(discord:\d{1,20}|telegram:(-?\d{1,20}|@[A-Za-z0-9_]{4,32})(\/\d{1,10})?)$/;
 
 /** The target key, or 400. */
-export function requireTargetKey(value: unknown): string {
+function requireTargetKey(value: unknown): string {
   if (typeof value !== "string" || !TARGET_KEY.test(value)) {
     throw new HttpError(
       400,
@@ -36,7 +36,7 @@ async function groupOf(kv: Kv, principal: Principal, groupId: string) {
 }
 
 /** Resumes a group's paused target as `actor`, who may edit `groupId` (checked by the caller). */
-export async function resumeTargetAs(
+async function resumeTargetAs(
   kv: Kv,
   actor: AuditActor,
   groupId: string,

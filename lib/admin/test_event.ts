@@ -31,7 +31,7 @@ const MINUTE_MS = 60_000;
 const USER_AGENT = "Switchyard-Test-Event";
 
 /** What to send: a bundled sample by id, or a recent event of the group by id. */
-export type TestEventSource = { sample: string } | { eventId: string };
+type TestEventSource = { sample: string } | { eventId: string };
 
 /** The ingress's answer to the test event. */
 export interface TestEventAnswer {

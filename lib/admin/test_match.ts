@@ -15,7 +15,7 @@ import { eventNameOf } from "../providers/event_name.ts";
 import type { Filter, FilterNode, Provider } from "../types.ts";
 
 /** A validated trial request. */
-export interface TestMatchInput {
+interface TestMatchInput {
   node?: FilterNode;
   filters?: Filter[];
   event?: string;

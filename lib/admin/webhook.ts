@@ -17,7 +17,7 @@ import {
 import { actorOf, requireGroup } from "./guards.ts";
 
 /** How long a replaced secret keeps working when the owner does not say: 24 hours. */
-export const DEFAULT_GRACE_SECONDS = 24 * 60 * 60;
+const DEFAULT_GRACE_SECONDS = 24 * 60 * 60;
 
 /** What the console and the API show of a group's ingress (never the secrets). */
 export interface WebhookInfo {

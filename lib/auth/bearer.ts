@@ -19,7 +19,7 @@ const REALM = 'Bearer realm="switchyard"';
 const BEARER = /^Bearer +([\w.~+/-]+=*) *$/i;
 
 /** The user id of the request's bearer token; throws 400/401 as described above. */
-export async function requireBearerUser(kv: Kv, req: Request): Promise<string> {
+async function requireBearerUser(kv: Kv, req: Request): Promise<string> {
   const header = req.headers.get("authorization");
   if (header === null || header.trim() === "") {
     throw new HttpError(401, "Missing Authorization header", {

@@ -28,7 +28,7 @@ function isHttps(config: Config): boolean {
 }
 
 /** The binding cookie's name for this instance (see the module comment). */
-export function browserBindingName(config: Config): string {
+function browserBindingName(config: Config): string {
   return isHttps(config) ? SECURE_NAME : PLAIN_NAME;
 }
 

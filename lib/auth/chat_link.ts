@@ -62,7 +62,7 @@ export type ChatLinkView =
   | { kind: "unusable"; platform: Platform };
 
 /** The services the link pages need. */
-export interface ChatLinkDeps {
+interface ChatLinkDeps {
   kv: Kv;
   config: Config;
 }
@@ -74,7 +74,7 @@ const USERNAME_FORMAT: Record<Platform, RegExp> = {
 };
 
 /** The name a page shows for the chat user: `@username` when valid, else the numeric id. */
-export function chatUsername(platform: Platform, chatUserId: string, username?: string): string {
+function chatUsername(platform: Platform, chatUserId: string, username?: string): string {
   return username && USERNAME_FORMAT[platform].test(username) ? `@${username}` : chatUserId;
 }
 
@@ -155,7 +155,7 @@ export async function requireLinkForm(
 }
 
 /** What the first page shows: the chat account, its form's fields and the cookie to set. */
-export interface LinkPageView {
+interface LinkPageView {
   account: ChatAccount;
   token: string;
   formToken: string;

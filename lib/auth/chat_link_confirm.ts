@@ -29,7 +29,7 @@ import type { GitHubUser } from "./oauth.ts";
 import { signToken } from "./signed_token.ts";
 
 /** The services linking needs. */
-export interface LinkDeps {
+interface LinkDeps {
   kv: Kv;
   config: Config;
   log: Logger;
@@ -51,7 +51,7 @@ export interface SignedInChatLink {
 }
 
 /** What the side-by-side page shows, and its form's fields. */
-export interface PairView {
+interface PairView {
   account: ChatAccount;
   login: string;
   token: string;
@@ -59,7 +59,7 @@ export interface PairView {
 }
 
 /** What was linked. */
-export interface LinkedAccounts {
+interface LinkedAccounts {
   account: ChatAccount;
   login: string;
 }

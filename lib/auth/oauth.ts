@@ -17,7 +17,7 @@ export interface GitHubUser {
 }
 
 /** What a token request answered, before it is tied to a user. */
-export type TokenGrant = Omit<IssuedToken, "userId" | "login">;
+type TokenGrant = Omit<IssuedToken, "userId" | "login">;
 
 /** Why GitHub did not hand out a token or a user. */
 export type OAuthFailure =

@@ -34,13 +34,13 @@ const DEBUG_CSRF_TOKEN = randomToken(32);
  * Whether ADMIN_USER_IDS names the user: by numeric id, or by login (without
  * case) only where it was written `login:<name>`.
  */
-export function isSuperAdmin(config: Config, user: { userId: string; login: string }): boolean {
+function isSuperAdmin(config: Config, user: { userId: string; login: string }): boolean {
   return config.adminUsers.ids.has(user.userId) ||
     config.adminUsers.logins.has(user.login.toLowerCase());
 }
 
 /** The user's role in every group they are a member of. */
-export function rolesIn(groups: readonly Group[], userId: string): Map<string, Role> {
+function rolesIn(groups: readonly Group[], userId: string): Map<string, Role> {
   const roles = new Map<string, Role>();
   for (const group of groups) {
     const member = group.members.find((m) => m.userId === userId);
@@ -93,7 +93,7 @@ function hostNameOf(authority: string): string | null {
  * to a LAN peer or to a page whose own domain was rebound to this machine.
  * Both the request URL's host and a `Host` header, when present, must pass.
  */
-export function requireLoopbackHost(req: Request): void {
+function requireLoopbackHost(req: Request): void {
   const header = req.headers.get("host");
   const names = [new URL(req.url).hostname, ...(header === null ? [] : [hostNameOf(header)])];
   if (names.every((name) => name !== null && isLoopbackName(name))) return;
@@ -109,7 +109,7 @@ export function requireLoopbackHost(req: Request): void {
  * chose to act as, see `debug_person.ts`), else the person of the session
  * cookie's live session.
  */
-export async function resolvePrincipal(
+async function resolvePrincipal(
   deps: { kv: Kv; config: Config },
   req: Request,
 ): Promise<Principal | null> {

@@ -7,7 +7,7 @@ import type { Config } from "../config.ts";
 import { SESSION_LIFETIME_MS } from "../store/auth/sessions.ts";
 
 /** The cookie's name. */
-export const SESSION_COOKIE = "switchyard_session";
+const SESSION_COOKIE = "switchyard_session";
 
 function attributes(config: Config, maxAge: number) {
   return {

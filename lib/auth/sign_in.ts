@@ -33,14 +33,14 @@ import { userHasConsoleAccess } from "./principal.ts";
 import { storeUserToken } from "./user_tokens.ts";
 
 /** What the callback answers. */
-export type SignInOutcome =
+type SignInOutcome =
   | { kind: "session"; sessionId: string; redirectTo: string }
   | { kind: "forbidden"; user: GitHubUser }
   | { kind: "json"; userId: string; login: string; redirectTo: string }
   | { kind: "chat_link"; pending: SignedInChatLink };
 
 /** The services a sign-in needs (a request's state fits). */
-export interface SignInDeps {
+interface SignInDeps {
   kv: Kv;
   config: Config;
   log: Logger;

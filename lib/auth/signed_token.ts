@@ -14,13 +14,13 @@ import { checkingKey, signingKey } from "../store/auth/instance_secret.ts";
 const KEY_PURPOSE = "signed token";
 
 /** What a token is for. */
-export type TokenPurpose = "oauth_state" | "link_page" | "link_confirm";
+type TokenPurpose = "oauth_state" | "link_page" | "link_confirm";
 
 /** A signed token's shape: a base64url body and a 43-character base64url MAC. */
-export const SIGNED_TOKEN_FORMAT = /^[\w-]{1,4000}\.[\w-]{43}$/;
+const SIGNED_TOKEN_FORMAT = /^[\w-]{1,4000}\.[\w-]{43}$/;
 
 /** Why a token was not accepted. */
-export type TokenRefusal = "invalid" | "expired";
+type TokenRefusal = "invalid" | "expired";
 
 interface Body {
   p: TokenPurpose;

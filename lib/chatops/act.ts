@@ -201,7 +201,7 @@ export async function actAsLinkedUser(
 }
 
 /** One call on GitHub as a linked user, and the lines that tell its outcome. */
-export interface LinkedCall<T> {
+interface LinkedCall<T> {
   call(github: GitHubCaller): Promise<ActionOutcome<T>>;
   success(result: T): string;
   /** Why a call GitHub answered still did nothing, when it did nothing (else null). */

@@ -19,7 +19,7 @@ import type { FilterNode, Route } from "../types.ts";
 import type { ChatReply } from "./act.ts";
 
 /** What a mute hides: one author, one label, or every bot. */
-export type MuteSubject =
+type MuteSubject =
   | { kind: "author"; login: string }
   | { kind: "label"; name: string }
   | { kind: "bots" };
@@ -90,7 +90,7 @@ export function muteMatcher(subject: MuteSubject): FilterNode {
 }
 
 /** The subject in words: `author octocat`, `label "wontfix"`, `bots`. */
-export function describeMute(subject: MuteSubject): string {
+function describeMute(subject: MuteSubject): string {
   switch (subject.kind) {
     case "author":
       return `author ${subject.login}`;
@@ -106,7 +106,7 @@ function sameNode(a: unknown, b: unknown): boolean {
 }
 
 /** Which mute a `not` node is, when it is one this module writes. */
-export function muteOf(node: FilterNode): MuteSubject | null {
+function muteOf(node: FilterNode): MuteSubject | null {
   if (!("not" in node)) return null;
   if (sameNode(node.not, muteMatcher({ kind: "bots" }))) return { kind: "bots" };
   const inner = node.not;
@@ -118,14 +118,14 @@ export function muteOf(node: FilterNode): MuteSubject | null {
 }
 
 /** The mutes at the top of a route's tree (children of a root `all`), in order. */
-export function mutesOf(route: Route): MuteSubject[] {
+function mutesOf(route: Route): MuteSubject[] {
   const root = routeFilterNode(route);
   if (!("all" in root)) return [];
   return root.all.map(muteOf).filter((subject) => subject !== null);
 }
 
 /** The route with the mute added, or null when it already has it. */
-export function withMute(route: Route, subject: MuteSubject): Route | null {
+function withMute(route: Route, subject: MuteSubject): Route | null {
   const leaf: FilterNode = { not: muteMatcher(subject) };
   const root = routeFilterNode(route);
   const children = "all" in root ? root.all : [root];
@@ -134,7 +134,7 @@ export function withMute(route: Route, subject: MuteSubject): Route | null {
 }
 
 /** The route with the mute taken out, or null when it does not have it. */
-export function withoutMute(route: Route, subject: MuteSubject): Route | null {
+function withoutMute(route: Route, subject: MuteSubject): Route | null {
   const leaf: FilterNode = { not: muteMatcher(subject) };
   const root = routeFilterNode(route);
   if (!("all" in root)) return null;

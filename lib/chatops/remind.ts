@@ -21,7 +21,7 @@ import { targetRefKey } from "../target_ref.ts";
 import type { Target } from "../types.ts";
 
 /** Where the command was sent: the private chat with the bot, or a chat groups post into. */
-export interface RemindPlace {
+interface RemindPlace {
   private: boolean;
   target: Target;
 }

@@ -158,7 +158,7 @@ function changeChildren(
 }
 
 /** Levels from the root to the node (the root is level 1); 0 when absent. */
-export function levelOf(root: TreeNode, id: string): number {
+function levelOf(root: TreeNode, id: string): number {
   const found = locate(root, id);
   return found ? found.ancestors.length + 1 : 0;
 }

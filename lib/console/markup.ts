@@ -6,7 +6,7 @@
  */
 
 /** A styled run. */
-export type MarkupTag = "b" | "i" | "u" | "s" | "code" | "pre" | "a" | "blockquote";
+type MarkupTag = "b" | "i" | "u" | "s" | "code" | "pre" | "a" | "blockquote";
 
 /** Text, or a styled run of nodes (`href` for links). */
 export type MarkupNode = string | { tag: MarkupTag; href?: string; children: MarkupNode[] };

@@ -27,7 +27,7 @@ export interface NoiseForm {
 }
 
 /** The noise options of a route. */
-export type NoiseOptions = Pick<Route, "digest" | "threads" | "quietHours">;
+type NoiseOptions = Pick<Route, "digest" | "threads" | "quietHours">;
 
 /** A whole number within bounds, as typed; null otherwise. */
 function wholeNumber(text: string, min: number, max: number): number | null {

@@ -25,7 +25,7 @@ const FIELD_OF_ISSUE = new Map([
 ]);
 
 /** The key of a node's field in {@link ProblemVisibility.touched}; `*`: any field. */
-export function touchedKey(nodeId: string, field: string): string {
+function touchedKey(nodeId: string, field: string): string {
   return `${nodeId} ${field}`;
 }
 

@@ -50,7 +50,7 @@ function utcInstant(value: string): string | undefined {
 }
 
 /** A time as a `datetime-local` value in UTC. */
-export function localValue(time: number): string {
+function localValue(time: number): string {
   return new Date(time).toISOString().slice(0, 16);
 }
 

@@ -6,7 +6,7 @@
 import type { FieldFilter, FilterNode, Route, Target } from "../types.ts";
 
 /** Longest summary; longer ones are cut with an ellipsis. */
-export const SUMMARY_MAX = 140;
+const SUMMARY_MAX = 140;
 
 const OP_WORDS: Record<string, string> = {
   eq: "=",

@@ -5,7 +5,7 @@
  */
 
 /** Most paths listed for one payload. */
-export const MAX_SAMPLE_PATHS = 600;
+const MAX_SAMPLE_PATHS = 600;
 /** Deepest level listed. */
 const MAX_LEVELS = 8;
 /** Array items looked at for their keys. */

@@ -20,7 +20,7 @@ export interface Sample {
 }
 
 /** Where the samples are served. */
-export const SAMPLES_PATH = "/samples/github/";
+const SAMPLES_PATH = "/samples/github/";
 
 /** The bundled samples, the default first. */
 export const SAMPLES: readonly Sample[] = [

@@ -90,7 +90,7 @@ function evaluable(node: TreeNode, invalid: ReadonlySet<string>): FilterNode {
 }
 
 /** The explanation's nodes, filed by the tree's node ids (both have the same shape). */
-export function verdictsOf(
+function verdictsOf(
   node: TreeNode,
   explanation: Explanation,
   invalid: ReadonlySet<string>,

@@ -8,7 +8,7 @@ import type { Kv } from "../store/backend/types.ts";
 import { loadEvent, loadEventBody, saveEvent } from "../store/delivery/events.ts";
 
 /** What accepting again gave: the new event, a repeat of `deliveryId`, or a payload past retention. */
-export type AcceptedAgain =
+type AcceptedAgain =
   | { status: "accepted"; eventId: string }
   | { status: "duplicate" }
   | { status: "expired" };

@@ -36,7 +36,7 @@ const MAX_UNITS_PER_PAGE = 4;
 const MAX_EVENTS_PER_PAGE = 10;
 
 /** What walking a replay needs: the store, the clock and how long units are kept. */
-export type ReplayContext = Pick<DeliveryContext, "kv" | "now" | "retentionMs">;
+type ReplayContext = Pick<DeliveryContext, "kv" | "now" | "retentionMs">;
 
 /** What a page did. */
 type Step = "more" | "stopped";

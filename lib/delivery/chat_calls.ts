@@ -12,7 +12,7 @@ import type { SendResult } from "../platform/send_result.ts";
 import type { Target } from "../types.ts";
 
 /** What pacing needs: the longest wait slept in process, and the sleep. */
-export interface Pacing {
+interface Pacing {
   maxSleepMs: number;
   sleep(ms: number): Promise<void>;
 }

@@ -44,7 +44,7 @@ import {
 } from "./target_guard.ts";
 
 /** A digest message is edited at most this often while its window is open. */
-export const EDIT_INTERVAL_MS = 2_000;
+const EDIT_INTERVAL_MS = 2_000;
 const ATTEMPTS = 10;
 
 /** What noise control needs from the delivery worker. */
@@ -57,7 +57,7 @@ export interface NoiseDeps {
 }
 
 /** Where a unit joins: a burst window of the route's digest, or a quiet period. */
-export type WindowSpec =
+type WindowSpec =
   | { kind: "burst"; windowMs: number; threshold: number }
   | { kind: "quiet"; period: QuietPeriod };
 

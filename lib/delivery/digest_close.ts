@@ -38,7 +38,7 @@ export function digestClosedBy(entryId: string): string | null {
 }
 
 /** Waits until a lane of this process has worked the entry `entryId`, at most `boundMs`. */
-export type EntryWait = (entryId: string, boundMs: number) => Promise<void>;
+type EntryWait = (entryId: string, boundMs: number) => Promise<void>;
 
 /**
  * The `digest_close` job handler: when the digest's window has ended, puts its close in its

@@ -33,10 +33,10 @@ import { ALL_BUTTONS, type ChatButtons, renderFor } from "./render.ts";
  * How a unit uses its subject's message: `progress` edits it (or posts it), `card` posts and
  * becomes the card when there is none yet, `card_update` edits the card and posts a notice.
  */
-export type InPlaceMode = "progress" | "card" | "card_update";
+type InPlaceMode = "progress" | "card" | "card_update";
 
 /** What a unit of an event edits in place: the mode and the hashed subject key. */
-export interface InPlacePlan {
+interface InPlacePlan {
   mode: InPlaceMode;
   key: string;
   /**
@@ -51,10 +51,10 @@ export interface InPlacePlan {
  * Stages of something that progresses, in order: 0 queued, 1 running, 2 done, each after the
  * stages of a workflow run's earlier attempts.
  */
-export type ProgressStage = number;
+type ProgressStage = number;
 
 /** A unit body that edits in place: the plan, the message, and the notice of a card update. */
-export interface InPlaceBody {
+interface InPlaceBody {
   inPlace: InPlacePlan;
   message: unknown;
   notice?: unknown;
@@ -64,7 +64,7 @@ export interface InPlaceBody {
  * A send result that may say which message was edited, or that nothing was sent because the
  * message already shows a later stage.
  */
-export type InPlaceResult = SendResult & { editedMessageId?: string; skippedAsOlder?: true };
+type InPlaceResult = SendResult & { editedMessageId?: string; skippedAsOlder?: true };
 
 /** Event kinds that progress, and where their payload keeps the id of what progresses. */
 const PROGRESS_IDS: ReadonlyMap<string, { object: string; family: string }> = new Map([
@@ -174,7 +174,7 @@ export async function inPlacePlanOf(event: ForgeEvent): Promise<InPlacePlan | nu
 }
 
 /** The short notice a card update posts: the title, link, colour and footer of the message. */
-export function noticeOf(message: Message): Message {
+function noticeOf(message: Message): Message {
   const { title, url, color, footer, timestamp, mentions } = message;
   return {
     title,

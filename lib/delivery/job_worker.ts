@@ -34,7 +34,7 @@ export type QueueMessage = JobMessage;
 export type QueueHandler = (message: QueueMessage) => Promise<void>;
 
 /** A running worker. */
-export interface QueueWorker {
+interface QueueWorker {
   /** Stops claiming jobs and waits (at most `timeoutMs`) for running handlers. */
   drain(timeoutMs: number): Promise<void>;
   /** How many handlers are running now. */
@@ -42,7 +42,7 @@ export interface QueueWorker {
 }
 
 /** Job worker settings; all have defaults. */
-export interface QueueWorkerOptions {
+interface QueueWorkerOptions {
   /** Most handlers running at once (default 64). */
   concurrency?: number;
   /** How long a claim holds a job before another worker may take it over (default 30 s). */

@@ -20,7 +20,7 @@ import type { RouteCache } from "./route_cache.ts";
 import { sendThreaded } from "./threads.ts";
 
 /** What noise control needs from the delivery worker. */
-export interface NoiseControlDeps extends NoiseDeps {
+interface NoiseControlDeps extends NoiseDeps {
   routes: RouteCache;
   retentionMs: number;
 }

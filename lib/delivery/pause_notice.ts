@@ -25,7 +25,7 @@ function fixFor(health: TargetHealth): string {
 }
 
 /** The notice in plain words. */
-export function pauseNoticeText(health: TargetHealth, groupName: string): string {
+function pauseNoticeText(health: TargetHealth, groupName: string): string {
   const answer = health.httpStatus === undefined ? "" : ` (answer ${health.httpStatus}` +
     `${health.lastError ? `: ${health.lastError.slice(0, 200)}` : ""})`;
   const why = health.state === "broken"

@@ -113,7 +113,7 @@ const without = (values: string[], value: string | null) =>
   value === null ? values : values.filter((v) => v.toLowerCase() !== value.toLowerCase());
 
 /** What `event` changes in the index, or null when it is not about a pull request's review. */
-export function pullChangeOf(event: ForgeEvent, now: number): PullChange | null {
+function pullChangeOf(event: ForgeEvent, now: number): PullChange | null {
   if (event.provider !== "github" || event.action === undefined) return null;
   const isPull = event.kind === "pull_request" && PULL_ACTIONS.has(event.action);
   const isReview = event.kind === "pull_request_review" && REVIEW_ACTIONS.has(event.action);

@@ -21,7 +21,7 @@ import {
 import { openPullOf } from "./pull_index.ts";
 
 /** How old a repository's list may be before a reminder reads it again. */
-export const REFRESH_EVERY_MS = 10 * 60_000;
+const REFRESH_EVERY_MS = 10 * 60_000;
 /** Most repositories read from GitHub for one reminder. */
 const MAX_REFRESHES = 20;
 /** Most people whose tokens are tried for one repository. */
@@ -29,7 +29,7 @@ const MAX_CALLERS = 5;
 const PAGE = 100;
 
 /** Who the refresh may read GitHub as: GitHub user ids, tried in order. */
-export interface RefreshAs {
+interface RefreshAs {
   deps: TokenDeps;
   userIds: readonly string[];
 }

@@ -30,7 +30,7 @@ export interface ReminderInput {
 }
 
 /** Checked settings. */
-export interface ReminderSettings {
+interface ReminderSettings {
   schedule: ReminderSchedule;
   olderThanHours?: number;
   allClear: boolean;

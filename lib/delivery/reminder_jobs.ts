@@ -40,7 +40,7 @@ import {
 } from "./reminder_message.ts";
 
 /** A slot further past than this when its job runs is passed over (the process was down). */
-export const LATE_LIMIT_MS = 12 * 3_600_000;
+const LATE_LIMIT_MS = 12 * 3_600_000;
 /** How early a job may run before its slot and still count (clocks of instances differ). */
 const EARLY_MS = 1_000;
 const HOUR_MS = 3_600_000;
@@ -48,7 +48,7 @@ const HOUR_MS = 3_600_000;
 const MAX_PERSONAL_GROUPS = 20;
 
 /** The job of a reminder's slot. */
-export interface ReminderJob {
+interface ReminderJob {
   type: "reminder" | "reminder_send";
   reminderId: string;
   slot: number;

@@ -11,7 +11,7 @@ import type { OpenPull } from "../store/delivery/open_pulls.ts";
 import type { Platform } from "../types.ts";
 
 /** Most pull requests listed in one reminder. */
-export const MAX_LINES = 25;
+const MAX_LINES = 25;
 const HOUR_MS = 3_600_000;
 
 /** Whether a pull request waits for someone's review. */
@@ -29,7 +29,7 @@ export function oldestFirst(pulls: readonly OpenPull[]): OpenPull[] {
 }
 
 /** An age in words: minutes below an hour, hours below two days, else days. */
-export function ageText(ms: number): string {
+function ageText(ms: number): string {
   const minutes = Math.max(0, Math.floor(ms / 60_000));
   if (minutes < 60) return `${minutes}m`;
   const hours = Math.floor(ms / HOUR_MS);
@@ -37,7 +37,7 @@ export function ageText(ms: number): string {
 }
 
 /** A chat user to mention for a GitHub login, on the reminder's platform. */
-export type ChatMentions = ReadonlyMap<string, string>;
+type ChatMentions = ReadonlyMap<string, string>;
 
 /** What one reminder says. */
 export interface ReminderList {

@@ -189,7 +189,7 @@ export async function addChannelReminder(
 }
 
 /** The owner of a person's or a group's reminders. */
-export function ownerRef(owner: Person | GroupEntry): ReminderOwnerRef {
+function ownerRef(owner: Person | GroupEntry): ReminderOwnerRef {
   return "internalId" in owner
     ? { kind: "group", internalId: owner.internalId }
     : { kind: "user", userId: owner.userId };

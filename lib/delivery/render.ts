@@ -28,7 +28,7 @@ export function chatButtonsOf(config: Config): ChatButtons {
 }
 
 /** The message a route sends for an event, and why its template failed when it did. */
-export interface RouteMessage {
+interface RouteMessage {
   message: Message;
   templateError?: string;
 }

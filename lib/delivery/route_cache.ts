@@ -24,7 +24,7 @@ export interface RouteCache {
 }
 
 /** Options of the route cache. */
-export interface RouteCacheOptions {
+interface RouteCacheOptions {
   /** How often the pointer's versionstamp is polled, in milliseconds (default 500). */
   pollIntervalMs?: number;
 }

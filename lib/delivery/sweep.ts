@@ -33,7 +33,7 @@ export interface Sweeper {
 const SWEEP_LEASE = "delivery-sweep";
 
 /** Sweep timings. */
-export interface SweepOptions {
+interface SweepOptions {
   /** Time between sweeps (0: no timer; `sweep()` still works). */
   everyMs: number;
   /** How late a lane job or a unit's next attempt must be before the sweep acts. */

@@ -22,10 +22,10 @@ import type { SendResult } from "../platform/send_result.ts";
 import { targetRefKey } from "../target_ref.ts";
 
 /** The error of a unit whose target its group may not post into. */
-export const NOT_ALLOWED = "target not allowed for group";
+const NOT_ALLOWED = "target not allowed for group";
 
 /** Whether a unit may be sent. */
-export type TargetVerdict =
+type TargetVerdict =
   /** Send it, if the group's allowlist is still the version `basis` names. */
   | { kind: "allowed"; basis: TargetBasis }
   /** Never send it: the unit ends `dead` with `error`. */
@@ -51,7 +51,7 @@ export interface TargetGuard {
 }
 
 /** A post to judge: the group it is made for and the target it goes to. */
-export type TargetOwner = Pick<SendLog, "groupId" | "target">;
+type TargetOwner = Pick<SendLog, "groupId" | "target">;
 
 /** How many groups' allowlists the guard remembers. */
 const REMEMBERED_GROUPS = 256;

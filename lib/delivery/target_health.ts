@@ -66,7 +66,7 @@ function seenKey(log: SendLog): string {
 }
 
 /** The health of the unit's target as the lane last read it (read now when not yet). */
-export async function healthOf(
+async function healthOf(
   ctx: DeliveryContext,
   seen: HealthSeen,
   log: SendLog,

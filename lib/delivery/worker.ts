@@ -33,7 +33,7 @@ import { DEFAULT_HEALTH_POLICY, type HealthPolicy } from "./target_health.ts";
 import { reminderHandlers } from "./reminder_jobs.ts";
 
 /** Settings of the delivery worker; everything but `kv`, `config` and `log` has a default. */
-export interface DeliveryWorkerOptions {
+interface DeliveryWorkerOptions {
   kv: Kv;
   config: Config;
   log: Logger;

@@ -12,7 +12,7 @@ import { callDiscord, type DiscordSettings } from "./api.ts";
 import { discordResultOf, type DiscordSendResult } from "./send.ts";
 
 /** Longest thread name Discord takes. */
-export const THREAD_NAME_LENGTH = 100;
+const THREAD_NAME_LENGTH = 100;
 
 /** An edit result with what the answer said about the channel's bucket. */
 export type DiscordEditResult = EditResult & { rateLimit?: DiscordRateLimitInfo };

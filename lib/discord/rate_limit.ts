@@ -19,13 +19,13 @@ export interface DiscordRateLimitInfo {
 }
 
 /** The bot-wide limit. */
-export interface DiscordGlobalLimit {
+interface DiscordGlobalLimit {
   max: number;
   windowMs: number;
 }
 
 /** Discord's global limit: 50 requests per second per bot. */
-export const DISCORD_GLOBAL_LIMIT: DiscordGlobalLimit = { max: 50, windowMs: 1000 };
+const DISCORD_GLOBAL_LIMIT: DiscordGlobalLimit = { max: 50, windowMs: 1000 };
 
 interface BucketState {
   limit: number;

@@ -9,7 +9,7 @@ import { refusalResult } from "../platform/send_result.ts";
 import { callDiscord, type DiscordSettings } from "./api.ts";
 
 /** What Discord said about a thread id. */
-export type ThreadLookup =
+type ThreadLookup =
   /** A thread, in channel `parentId`. */
   | { kind: "thread"; parentId: string }
   /** A channel, but not a thread. */

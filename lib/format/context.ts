@@ -23,7 +23,7 @@ export interface EventContext {
 }
 
 /** The parts of a message a formatter decides; the rest comes from the context. */
-export interface MessageParts {
+interface MessageParts {
   /** The title without the repository prefix. */
   subject: string;
   url?: string;

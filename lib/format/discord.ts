@@ -41,7 +41,7 @@ const BLANK = "\u200b";
 const SNOWFLAKE = /^\d{1,20}$/;
 
 /** Who a Discord message may ping. */
-export interface DiscordRenderOptions {
+interface DiscordRenderOptions {
   /** Role ids rendered as `<@&id>` and allowed to ping. */
   roleIds?: string[];
   /** User ids rendered as `<@id>` and allowed to ping. */
@@ -260,7 +260,7 @@ export function renderDiscord(
  * Reopen, Comment and a link to GitHub, then a menu of GitHub's reactions. With a tag, each
  * `custom_id` ends in `#<tag>`.
  */
-export function discordActionRows(
+function discordActionRows(
   actions: DiscordActions,
 ): APIActionRowComponent<APIComponentInMessageActionRow>[] {
   const buttons: APIComponentInMessageActionRow[] = [];

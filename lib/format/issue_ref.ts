@@ -15,7 +15,7 @@ export interface IssueRef {
 }
 
 /** A parsed ref, or why the text is not one. */
-export type RefResult = { ok: true; ref: IssueRef } | { ok: false; error: string };
+type RefResult = { ok: true; ref: IssueRef } | { ok: false; error: string };
 
 /** Longest ref text read. */
 export const MAX_REF_LENGTH = 300;

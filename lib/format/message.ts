@@ -37,7 +37,7 @@ export interface MessageField {
 }
 
 /** Where the event came from. */
-export interface MessageFooter {
+interface MessageFooter {
   repository?: string;
   provider: Provider;
 }

@@ -11,7 +11,7 @@ import type { DiscordActions } from "./discord.ts";
 import { parseRef } from "./issue_ref.ts";
 
 /** The pull request or issue a payload names. */
-export interface PayloadSubject {
+interface PayloadSubject {
   /** `owner/name`. */
   repository: string;
   kind: "pull" | "issue";

@@ -39,7 +39,7 @@ export interface TelegramMessageBody {
 }
 
 /** Telegram's `sendMessage` parameters for one target. */
-export interface TelegramSendMessage extends TelegramMessageBody {
+interface TelegramSendMessage extends TelegramMessageBody {
   chat_id: string;
   message_thread_id?: number;
 }

@@ -18,7 +18,7 @@ import { securityHeadersFor } from "./security_headers.ts";
 import type { Manifest, RouteModule } from "./types.ts";
 
 /** How to build a Fresh-style application. */
-export interface FreshAppOptions<State> {
+interface FreshAppOptions<State> {
   manifest: Manifest;
   assets: Assets;
   /** The project root: `static/` and the build folder are served from below it. */

@@ -11,7 +11,7 @@ import { ASSET_MAP_FILE, type Assets, BUILD_DIR } from "./assets.ts";
 import { ISLANDS_DIR, listIslands } from "./islands.ts";
 
 /** What the build reads. */
-export interface BuildConfig {
+interface BuildConfig {
   /** The project root: islands are listed below it, the build folder is written in it. */
   root: string;
   /** Tailwind input stylesheet relative to the root. */

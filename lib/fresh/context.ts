@@ -4,7 +4,7 @@ import { redirectResponse } from "./redirect.ts";
 import type { Context } from "./types.ts";
 
 /** Renders the matched route's page with `data` (an error when the route has none). */
-export type RouteRenderer = (data: unknown, init?: ResponseInit) => Response;
+type RouteRenderer = (data: unknown, init?: ResponseInit) => Response;
 
 /** A request's context; mounting sets `next` as it walks the middleware. */
 export class RequestContext<State> implements Context<State> {

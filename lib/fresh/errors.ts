@@ -11,7 +11,7 @@ import { type HttpError, isHttpError } from "./http_error.ts";
 import type { PageComponent, PageRenderer } from "./rendering.ts";
 
 /** What error handling needs from the application. */
-export interface ErrorHandlingOptions<State> {
+interface ErrorHandlingOptions<State> {
   notFoundPage?: PageComponent;
   errorPage?: PageComponent;
   renderPage: PageRenderer;
@@ -24,7 +24,7 @@ export interface ErrorHandlingOptions<State> {
 }
 
 /** The request that failed. */
-export interface FailedRequest<State> {
+interface FailedRequest<State> {
   req: Request;
   url: URL;
   params: Record<string, string>;

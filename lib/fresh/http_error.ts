@@ -9,9 +9,9 @@ const CLIENT_ERROR_STATUSES = [
 const SERVER_ERROR_STATUSES = [500, 501, 502, 503, 504, 505, 506, 507, 508, 510, 511] as const;
 
 /** The 4xx statuses. */
-export type ClientErrorStatus = typeof CLIENT_ERROR_STATUSES[number];
+type ClientErrorStatus = typeof CLIENT_ERROR_STATUSES[number];
 /** The 5xx statuses. */
-export type ServerErrorStatus = typeof SERVER_ERROR_STATUSES[number];
+type ServerErrorStatus = typeof SERVER_ERROR_STATUSES[number];
 /** A status an error may be answered with (as Fresh's `ErrorStatus`). */
 export type ErrorStatus = ClientErrorStatus | ServerErrorStatus;
 /** The statuses `ctx.redirect()` may answer with. */

@@ -9,7 +9,7 @@ import { listModuleFiles } from "./module_files.ts";
 export const ISLANDS_DIR = "islands";
 
 /** One island module. */
-export interface IslandFile {
+interface IslandFile {
   /** Path below `islands/`, e.g. `console/Foo.tsx`. */
   path: string;
   /** Its name in the manifest, the asset map and the page markup, e.g. `console_Foo`. */

@@ -21,7 +21,7 @@ import type { HandlerByMethod, Method, Middleware, RouteModule } from "./types.t
 import { refuseUnsupported } from "./unsupported.ts";
 
 /** What mounting needs from the application. */
-export interface MountOptions<State> {
+interface MountOptions<State> {
   /** Route modules by path below `routes/`. */
   modules: Record<string, RouteModule<State>>;
   /** The request's state (created once per request). */

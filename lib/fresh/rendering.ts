@@ -9,7 +9,7 @@ import type { PageProps } from "./types.ts";
 export type PageComponent = ComponentType<PageProps<any, any>>;
 
 /** A page's props; the renderer fills in `Component`. */
-export type PageInput<State> = Omit<PageProps<unknown, State>, "Component">;
+type PageInput<State> = Omit<PageProps<unknown, State>, "Component">;
 
 /** Renders a page with its props as an HTML response with the given status and headers. */
 export type PageRenderer = <State>(

@@ -1,7 +1,7 @@
 /** Turning route file names into URL patterns, and ordering them. */
 
 /** One routable file with its URL pattern (Hono syntax) and its rank. */
-export interface RouteEntry {
+interface RouteEntry {
   file: string;
   pattern: string;
   /** 0 static, 1 dynamic, 2 catch-all: lower ranks are tried first. */

@@ -34,7 +34,7 @@ export interface Context<State> {
 }
 
 /** What a handler answers: a response, or `page(data)` for the route's page to render. */
-export type HandlerResult<Data> =
+type HandlerResult<Data> =
   | Response
   | PageResponse<Data>
   | Promise<Response | PageResponse<Data>>;
@@ -66,7 +66,7 @@ export type RouteData<Handler> = Handler extends (ctx: any) => HandlerResult<inf
  * The page data `define.page<T>` gives its component: inferred from the
  * handler when `T` is `typeof handler` (Fresh 2); `unknown` without `T`.
  */
-export type PageData<T> = [T] extends [never] ? unknown : RouteData<T>;
+type PageData<T> = [T] extends [never] ? unknown : RouteData<T>;
 
 /** Props every page, `_app`, `_404` and `_error` component receives (as Fresh 2's `PageProps`). */
 export interface PageProps<Data = unknown, State = unknown> {

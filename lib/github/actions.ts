@@ -123,7 +123,7 @@ export async function reactToIssue(
 }
 
 /** An issue or pull request to close or reopen. */
-export const issueStateSchema = z.object({ owner, repo, issueNumber: number });
+const issueStateSchema = z.object({ owner, repo, issueNumber: number });
 
 /**
  * Closes or reopens an issue or pull request through the issues endpoint, which GitHub serves
@@ -154,7 +154,7 @@ export function reopenIssue(
 export const MAX_ISSUE_TITLE = 256;
 
 /** An issue to open. */
-export const createIssueSchema = z.object({
+const createIssueSchema = z.object({
   owner,
   repo,
   title: z.string().trim().min(1).max(MAX_ISSUE_TITLE),

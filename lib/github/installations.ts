@@ -16,7 +16,7 @@ export interface Installation {
 }
 
 /** Whether the user can see the installation, and its account when they can. */
-export type InstallationLookup =
+type InstallationLookup =
   | { kind: "found"; installation: Installation }
   | { kind: "not_found" }
   | { kind: "no_token" }

@@ -63,7 +63,7 @@ export type RejectionReason =
   | "unknown_event";
 
 /** A refusal in words: what went wrong and what the sender's owner changes. */
-export interface RejectionText {
+interface RejectionText {
   words: string;
   fix: string;
 }

@@ -11,12 +11,12 @@ import { INGRESS_ERRORS } from "./answers.ts";
 const FORM_TYPE = "application/x-www-form-urlencoded";
 
 /** The JSON bytes of an event, or why a form body holds none. */
-export type EventJson =
+type EventJson =
   | { ok: true; json: Uint8Array<ArrayBuffer> }
   | { ok: false; error: string };
 
 /** Whether the request says its body is a URL-encoded form. */
-export function isFormBody(headers: Headers): boolean {
+function isFormBody(headers: Headers): boolean {
   const mediaType = headers.get("content-type")?.split(";", 1)[0].trim().toLowerCase();
   return mediaType === FORM_TYPE;
 }

@@ -51,7 +51,7 @@ import { applyInstallationEvent } from "./installation.ts";
 import { eventJsonOf } from "./event_body.ts";
 
 /** A structured log line from the ingress. */
-export type IngressLog = (
+type IngressLog = (
   level: "info" | "warn" | "error",
   message: string,
   fields?: Record<string, unknown>,

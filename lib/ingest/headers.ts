@@ -1,7 +1,7 @@
 /** The request headers worth keeping on a stored event (never signatures). */
 
 /** Lower-case names of the headers kept on an event. */
-export const KEPT_HEADERS = [
+const KEPT_HEADERS = [
   "content-type",
   "user-agent",
   "x-github-event",

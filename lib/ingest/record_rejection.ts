@@ -12,7 +12,7 @@ import type { Rejection } from "./handle.ts";
 import { admitRejection } from "./rejection_sampler.ts";
 
 /** Longest header value kept on a record. */
-export const MAX_KEPT_CHARS = 200;
+const MAX_KEPT_CHARS = 200;
 
 /** A header value cut to {@link MAX_KEPT_CHARS}, control characters replaced; absent when empty. */
 function bounded(value: string | null | undefined, max = MAX_KEPT_CHARS): string | undefined {
@@ -23,7 +23,7 @@ function bounded(value: string | null | undefined, max = MAX_KEPT_CHARS): string
 }
 
 /** The sender the headers suggest: its signature or event headers, else its user agent. */
-export function guessProvider(headers: Headers): string {
+function guessProvider(headers: Headers): string {
   const detected = detectProvider(headers);
   if (detected) return detected.provider;
   const agent = headers.get("user-agent") ?? "";

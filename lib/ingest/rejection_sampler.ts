@@ -12,12 +12,12 @@ import type { Kv } from "../store/backend/types.ts";
 export const REJECTIONS_PER_MINUTE = 10;
 
 /** Buckets kept in memory; past it, buckets of past minutes are dropped first. */
-export const MAX_BUCKETS = 10_000;
+const MAX_BUCKETS = 10_000;
 
 const MINUTE_MS = 60_000;
 
 /** Rejections counted by reason: written to the store, or only counted. */
-export interface RejectionCounts {
+interface RejectionCounts {
   stored: Map<string, number>;
   dropped: Map<string, number>;
 }

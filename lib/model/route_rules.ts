@@ -23,7 +23,7 @@ const CHAT_NAME = /^@[A-Za-z][A-Za-z0-9_]{3,31}$/;
 /** The message for a value that is not a Discord id. */
 export const DISCORD_ID_ERROR = "must be a Discord id (digits)";
 /** The message for a Discord id given as a number too large to keep its digits. */
-export const DISCORD_ID_NUMBER_ERROR =
+const DISCORD_ID_NUMBER_ERROR =
   "must be a Discord id as a string (this number is too large to keep its digits)";
 /** The message for a value that is not a Telegram chat. */
 export const CHAT_ID_ERROR = "must be a numeric chat id or an @channel name";
@@ -48,7 +48,7 @@ export function snowflakeError(value: string | number): string {
 }
 
 /** Canonical digits of a numeric Telegram chat id (a safe integer, may be negative); or null. */
-export function canonicalChatNumber(value: string | number): string | null {
+function canonicalChatNumber(value: string | number): string | null {
   const id = typeof value === "number" ? value : /^-?\d{1,16}$/.test(value) ? Number(value) : NaN;
   return Number.isSafeInteger(id) && id !== 0 ? String(id) : null;
 }

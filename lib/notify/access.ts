@@ -16,15 +16,15 @@ import {
 } from "../store/notify/notify_cache.ts";
 
 /** How long a yes is cached. */
-export const ACCESS_YES_MS = 10 * 60_000;
+const ACCESS_YES_MS = 10 * 60_000;
 /** How long a 404 or 403 is cached. */
-export const ACCESS_NO_MS = 60_000;
+const ACCESS_NO_MS = 60_000;
 
 /** What asking GitHub came to. */
 export type Access = "yes" | "no" | "relink";
 
 /** A GitHub failure that is neither an answer nor a dead token: the job tries again. */
-export class GitHubUnavailableError extends Error {}
+class GitHubUnavailableError extends Error {}
 
 function answerOf(outcome: { kind: string; status?: number; message?: string }): Access {
   if (outcome.kind === "ok") return "yes";

@@ -36,7 +36,7 @@ export function setPaused(kv: Kv, userId: string, paused: boolean): Promise<Noti
 }
 
 /** How a chat switches the settings, in words, for {@link settingsSummary}. */
-export interface SwitchHints {
+interface SwitchHints {
   /** How to switch one kind and pause all ("press a button to switch it; …"). */
   change: string;
   /** How to resume ("Send /gh notify on to resume."). */

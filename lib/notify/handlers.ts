@@ -50,7 +50,7 @@ function dueAt(
 }
 
 /** Runs a `notify_event` job; returns how many notifications it held. */
-export async function notifyEvent(ctx: NotifyContext, job: NotifyEventJob): Promise<number> {
+async function notifyEvent(ctx: NotifyContext, job: NotifyEventJob): Promise<number> {
   const event = await loadEvent(ctx.kv, job.eventId);
   if (!event) return 0;
   const head = pullHeadOf(event);
@@ -104,7 +104,7 @@ export async function notifyEvent(ctx: NotifyContext, job: NotifyEventJob): Prom
 }
 
 /** Sends what is held for one chat account (see the module comment). */
-export async function notifyFlush(ctx: NotifyContext, job: NotifyFlushJob): Promise<void> {
+async function notifyFlush(ctx: NotifyContext, job: NotifyFlushJob): Promise<void> {
   const { platform, chatUserId } = job;
   const { state, entry } = await readInbox(ctx.kv, platform, chatUserId);
   const held = await listHeld(ctx.kv, platform, chatUserId);
@@ -163,7 +163,7 @@ async function settle(
 }
 
 /** What the job handlers need; everything but `kv`, `config`, `log` and `adapters` has a default. */
-export interface NotifyOptions {
+interface NotifyOptions {
   kv: Kv;
   config: Config;
   log: Logger;

@@ -10,13 +10,13 @@ import type { HeldNotification } from "../store/notify/notify_outbox.ts";
 import type { ForgeEvent } from "../types.ts";
 
 /** Said once, in the first personal message of a chat account. */
-export const HOW_TO_CHANGE =
+const HOW_TO_CHANGE =
   "You get review requests and mentions here now that your account is linked. Send /gh notify " +
   "in this private chat (Telegram), or use the console's account page, to choose what you get, " +
   "pause it or set quiet hours.";
 
 /** Said when a person's GitHub token stopped working. */
-export const RELINK_TEXT =
+const RELINK_TEXT =
   "Your GitHub sign-in no longer works (revoked or expired), so your personal notifications " +
   "stopped. Send /gh login in this chat (Telegram) or /gh link (Discord) to link again.";
 

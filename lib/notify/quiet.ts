@@ -38,7 +38,7 @@ function isWeekend(quiet: PersonalQuietHours, at: number): boolean {
 }
 
 /** Whether `at` is quiet for a person with `quiet` (null: never quiet). */
-export function isQuietAt(quiet: PersonalQuietHours | null, at: number): boolean {
+function isQuietAt(quiet: PersonalQuietHours | null, at: number): boolean {
   return quiet !== null && (isWeekend(quiet, at) || hoursPeriod(quiet, at) !== null);
 }
 

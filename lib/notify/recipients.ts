@@ -18,14 +18,14 @@ import type { Trigger } from "./triggers.ts";
 import type { NotifyContext } from "./context.ts";
 
 /** One chat account linked to a GitHub account. */
-export interface LinkedAccount {
+interface LinkedAccount {
   platform: Platform;
   chatUserId: string;
   userId: string;
 }
 
 /** A chat account to notify, and why; or one whose person must link again. */
-export type Recipient =
+type Recipient =
   | { account: LinkedAccount; trigger: Trigger; settings: NotifySettings }
   | { account: LinkedAccount; relink: true };
 
@@ -35,7 +35,7 @@ const MAX_LOGINS = 50;
 const MAX_TEAM_MEMBERS = 100;
 
 /** The chat accounts still linked to `login` (lower case), on both platforms. */
-export async function linkedAccounts(
+async function linkedAccounts(
   ctx: Pick<NotifyContext, "kv">,
   login: string,
 ): Promise<LinkedAccount[]> {

@@ -9,7 +9,7 @@ import { normalizeGithubLogin } from "../store/auth/links.ts";
 import type { ForgeEvent } from "../types.ts";
 
 /** Who a trigger is about: a login, a team (`org/slug`), or a pull request's head commit. */
-export type TriggerWho =
+type TriggerWho =
   | { via: "login"; login: string }
   | { via: "team"; team: string }
   | { via: "head"; sha: string; fallback?: string };
@@ -44,7 +44,7 @@ function loginAt(value: unknown): string | null {
 }
 
 /** The logins a Markdown body @-mentions (code left out), lower case, at most 20. */
-export function mentionedLogins(body: unknown): string[] {
+function mentionedLogins(body: unknown): string[] {
   if (typeof body !== "string") return [];
   const text = body.slice(0, MAX_BODY).replace(FENCED, " ").replace(INLINE, " ");
   const found = new Set<string>();

@@ -9,7 +9,7 @@ import { getGroupSecret } from "../store/config/group_secrets.ts";
 import { CONFIG_VERSION, type ConfigDocument, type GroupSecretEntry } from "./config_document.ts";
 
 /** What an export includes. */
-export interface ExportOptions {
+interface ExportOptions {
   /** Include the groups' webhook secrets (in plain text). */
   secrets?: boolean;
   /** TOKEN_ENCRYPTION_KEY, to open sealed secrets. */

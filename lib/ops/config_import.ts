@@ -19,7 +19,7 @@ import {
 } from "./config_document.ts";
 
 /** What happens, or happened, to one group. */
-export interface GroupPlan {
+interface GroupPlan {
   id: string;
   action: "create" | "replace";
   routes: number;
@@ -29,12 +29,12 @@ export interface GroupPlan {
 }
 
 /** The answer of an import. */
-export type ImportOutcome =
+type ImportOutcome =
   | { ok: true; dryRun: boolean; groups: GroupPlan[] }
   | { ok: false; status: 400 | 409; error: string; imported: string[] };
 
 /** Who imports and how. */
-export interface ImportOptions {
+interface ImportOptions {
   actor: AuditActor;
   dryRun?: boolean;
   encryptionKey?: string;
@@ -42,7 +42,7 @@ export interface ImportOptions {
 }
 
 /** The document, or the first problem as `path: message`. */
-export function parseConfigDocument(
+function parseConfigDocument(
   value: unknown,
 ): { ok: true; document: ConfigDocument } | { ok: false; error: string } {
   const parsed = configDocumentSchema.safeParse(value);

@@ -16,7 +16,7 @@ export const TASK_ACTOR: AuditActor = { userId: "task", login: "config:import ta
 export const EXPORT_TASK_ACTOR: AuditActor = { userId: "task", login: "config:export task" };
 
 /** Parsed task arguments: flags (`--secrets`) and the rest in order. */
-export interface TaskArgs {
+interface TaskArgs {
   flags: Set<string>;
   options: Map<string, string>;
   rest: string[];

@@ -12,7 +12,7 @@ import { readReadiness } from "./readiness.ts";
 const UNAVAILABLE = { status: "unavailable", error: "Storage is unavailable" };
 
 /** What a health request asks and carries. */
-export interface HealthRequest {
+interface HealthRequest {
   /** `?ready` was given. */
   ready: boolean;
   /** The request's `Authorization` header. */

@@ -10,7 +10,7 @@ import type { IngestResult } from "../ingest/handle.ts";
 import type { Provider } from "../types.ts";
 
 /** The counts of one instance. */
-export interface IngestCounts {
+interface IngestCounts {
   /** By provider, then outcome (`accepted`, `duplicate`). */
   events: Map<Provider, { accepted: number; duplicate: number }>;
   /** Refused requests by answer status (4xx). */

@@ -9,7 +9,7 @@
 export const PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
 /** The kinds of metric families written here. */
-export type MetricType = "counter" | "gauge" | "histogram";
+type MetricType = "counter" | "gauge" | "histogram";
 
 /** One sample: labels (in order) and a value; `suffix` is appended to the family name. */
 export interface Sample {

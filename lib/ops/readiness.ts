@@ -11,7 +11,7 @@ import { type QueueFigures, readQueueFigures } from "../store/telemetry/queue_fi
 const READING_TTL_MS = 1_000;
 
 /** The readiness answer. */
-export interface Readiness {
+interface Readiness {
   status: "ok";
   ready: true;
   kv: "ok";

@@ -20,7 +20,7 @@ import {
 } from "./store_copy_args.ts";
 
 /** Where the task writes: the report, and errors. */
-export interface TaskOutput {
+interface TaskOutput {
   out(line: string): void;
   error(line: string): void;
 }

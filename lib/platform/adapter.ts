@@ -17,7 +17,7 @@ import type { SendResult } from "./send_result.ts";
  * (`thread`), as replies to the card (`reply`), or not at all (`none`: the target cannot hold
  * threads, e.g. it is a thread itself).
  */
-export type ThreadStyle = "thread" | "reply" | "none";
+type ThreadStyle = "thread" | "reply" | "none";
 
 /** One chat platform's calls, limits and rules. */
 export interface PlatformAdapter {

@@ -37,7 +37,7 @@ export class FilterValidationError extends TypeError {
 }
 
 /** A leaf compiled on its own, evaluated afresh every time. */
-export function directLeaf(filter: Filter): Predicate {
+function directLeaf(filter: Filter): Predicate {
   if (filter.type === "event") {
     const matches = compileEventFilter(filter.value);
     return (input) => matches(input.kind, input.action);

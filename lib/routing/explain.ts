@@ -19,7 +19,7 @@ import { compileFieldFilter, evaluateField, type FieldOutcome } from "./field_fi
 /** At most this many resolved values are shown per leaf. */
 export const EXPLAIN_MAX_VALUES = 5;
 /** Strings longer than this are cut in explanations. */
-export const EXPLAIN_MAX_STRING = 60;
+const EXPLAIN_MAX_STRING = 60;
 
 /** One node of an explanation. */
 export type Explanation =

@@ -26,7 +26,7 @@ export const OP_LABELS: Record<FieldOp, string> = {
 };
 
 /** The groups as the route editor names them. */
-export const GROUP_NAMES = {
+const GROUP_NAMES = {
   all: "All of these match",
   any: "Any of these matches",
   not: "Not: this must not match",

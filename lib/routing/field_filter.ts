@@ -27,7 +27,7 @@ export interface CompiledField {
 }
 
 /** An operator's test of one payload value; it charges the budget for the text it reads. */
-export type ValueTest = (value: unknown, budget: EvaluationBudget) => boolean;
+type ValueTest = (value: unknown, budget: EvaluationBudget) => boolean;
 
 /**
  * A string operator's test: the payload text is case-folded once and searched, both charged

@@ -9,7 +9,7 @@ import { REGEX_MAX_LENGTH } from "../limits.ts";
 import { nativeRegexSource } from "./linear_regex.ts";
 
 /** An unanchored search: true when the pattern occurs anywhere in the text. */
-export type RegexSearch = (text: string) => boolean;
+type RegexSearch = (text: string) => boolean;
 
 function compileOrReason(pattern: string, caseSensitive: boolean): RE2JS | string {
   if (pattern.length > REGEX_MAX_LENGTH) {
@@ -24,7 +24,7 @@ function compileOrReason(pattern: string, caseSensitive: boolean): RE2JS | strin
 }
 
 /** Which engine runs a pattern. */
-export type RegexEngine = "native" | "re2js";
+type RegexEngine = "native" | "re2js";
 
 function nativeRegex(pattern: string, caseSensitive: boolean): RegExp | null {
   const source = nativeRegexSource(pattern, caseSensitive);

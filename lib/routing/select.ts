@@ -26,7 +26,7 @@ export interface CompiledRoute {
 }
 
 /** What selection reads from an event. */
-export type SelectableEvent = Pick<ForgeEvent, "kind" | "action" | "provider" | "payload">;
+type SelectableEvent = Pick<ForgeEvent, "kind" | "action" | "provider" | "payload">;
 
 /** Compiled routes, in stored order, with the route set selection evaluates them through. */
 export type CompiledRoutes = CompiledRoute[] & { readonly routeSet: RouteSet };
@@ -109,7 +109,7 @@ function eventEntersGroup(event: SelectableEvent, group: Group): boolean {
  * sets: its `installationId` is the event's installation, or its `owners` names the event's
  * repository owner or organization.
  */
-export function groupClaimsEvent(event: SelectableEvent, group: Group): boolean {
+function groupClaimsEvent(event: SelectableEvent, group: Group): boolean {
   const installationId = installationIdOf(event.payload);
   if (group.installationId !== undefined && installationId === group.installationId) return true;
   if (!group.owners || group.owners.length === 0) return false;
@@ -136,13 +136,13 @@ function globalEntrants(
 }
 
 /** A route that could not be evaluated for an event, and why. */
-export interface UnevaluatedRoute {
+interface UnevaluatedRoute {
   route: Route;
   reason: string;
 }
 
 /** The routes that fire for an event, and the routes that could not be evaluated. */
-export interface Selection {
+interface Selection {
   routes: Route[];
   notEvaluated: UnevaluatedRoute[];
   /** The ids of the groups the event entered (whose routes were evaluated on it). */
@@ -150,7 +150,7 @@ export interface Selection {
 }
 
 /** How selection spends and shares time, and which groups global events enter. */
-export interface SelectOptions {
+interface SelectOptions {
   /**
    * Global ingress only, for events whose installation no group is bound to: `all` groups
    * (default), or only groups that `claimed` the event (whose `owners` names its repository
@@ -164,7 +164,7 @@ export interface SelectOptions {
 }
 
 /** Selection pauses after spending this many steps since its last pause. */
-export const PAUSE_AFTER_STEPS = 20_000;
+const PAUSE_AFTER_STEPS = 20_000;
 
 const nextMacrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 

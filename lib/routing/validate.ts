@@ -27,7 +27,7 @@ export const FIELD_OPS: readonly FieldOp[] = [
 ];
 
 /** A location inside a value: object keys and array indexes. */
-export type IssuePath = (string | number)[];
+type IssuePath = (string | number)[];
 
 /** One problem found in a filter tree. */
 export interface FilterIssue {

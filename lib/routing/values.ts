@@ -6,14 +6,14 @@
 import type { EvaluationBudget } from "../jsonpath/budget.ts";
 
 /** A filter's comparison value, prepared for `eq`, `ne` and `in`. */
-export type EqualityOperand =
+type EqualityOperand =
   | { kind: "null" }
   | { kind: "boolean"; value: boolean; text: string }
   | { kind: "number"; value: number }
   | { kind: "string"; text: string; number?: number };
 
 /** A filter's comparison value, prepared for `gt`, `gte`, `lt` and `lte`. */
-export interface OrderOperand {
+interface OrderOperand {
   number?: number;
   time?: number;
 }
@@ -70,7 +70,7 @@ export function parseIsoTimestamp(text: string): number | undefined {
 }
 
 /** Prepares a scalar comparison value for equality. */
-export function toEqualityOperand(value: unknown, caseSensitive: boolean): EqualityOperand {
+function toEqualityOperand(value: unknown, caseSensitive: boolean): EqualityOperand {
   if (value === null) return { kind: "null" };
   if (typeof value === "boolean") return { kind: "boolean", value, text: String(value) };
   if (typeof value === "number") return { kind: "number", value };

@@ -51,14 +51,14 @@ export function standardWebhookNonce(id: string): string {
 }
 
 /** The three Standard Webhooks headers of a request (null when absent). */
-export interface StandardWebhookHeaders {
+interface StandardWebhookHeaders {
   id: string | null;
   timestamp: string | null;
   signature: string | null;
 }
 
 /** Why a Standard Webhooks message was refused, or null when it verified. */
-export type StandardWebhookFailure =
+type StandardWebhookFailure =
   | "missing headers"
   | "malformed timestamp"
   | "timestamp outside the replay window"

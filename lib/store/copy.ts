@@ -15,7 +15,7 @@ import { encodeValue } from "./backend/value_codec.ts";
 import { CopiedLifetimes } from "./copy_lifetimes.ts";
 
 /** How a copy runs. */
-export interface CopyOptions {
+interface CopyOptions {
   /** Empty a target that holds entries first, instead of refusing it. */
   force?: boolean;
   /** The lifetime of send logs and their companions (SEND_LOG_RETENTION_DAYS), in ms. */
@@ -25,14 +25,14 @@ export interface CopyOptions {
 }
 
 /** The entries of one key family in the source and in the target after the copy. */
-export interface FamilyCount {
+interface FamilyCount {
   family: string;
   source: number;
   target: number;
 }
 
 /** What a copy did and whether the counts agree. */
-export interface CopyReport {
+interface CopyReport {
   /** Entries written to the target. */
   copied: number;
   /** Commits they took. */
@@ -90,7 +90,7 @@ export async function copyStore(source: Kv, target: Kv, options: CopyOptions): P
 }
 
 /** Entries per key family of a store. */
-export async function countFamilies(kv: Kv): Promise<Map<string, number>> {
+async function countFamilies(kv: Kv): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   for await (const entry of kv.list({ prefix: [] })) {
     const family = familyOf(entry.key);
@@ -100,7 +100,7 @@ export async function countFamilies(kv: Kv): Promise<Map<string, number>> {
 }
 
 /** One row per family present on either side, in family order. */
-export function compareCounts(
+function compareCounts(
   source: ReadonlyMap<string, number>,
   target: ReadonlyMap<string, number>,
 ): FamilyCount[] {

@@ -58,7 +58,7 @@ export async function closeStore(kv: Kv): Promise<void> {
 }
 
 /** How {@link openStoreWithRetry} waits for a store that cannot be reached yet. */
-export interface OpenRetryOptions {
+interface OpenRetryOptions {
   /** The longest time to keep trying, in ms (attempts that would start later are not made). */
   maxWaitMs: number;
   /** Told about each failed attempt before the wait: the reason holds no password. */

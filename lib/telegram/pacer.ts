@@ -29,7 +29,7 @@ export const TELEGRAM_LIMITS: TelegramLimits = {
 };
 
 /** Group and channel chats have negative ids or are named by `@username`. */
-export function isGroupChat(chatId: string): boolean {
+function isGroupChat(chatId: string): boolean {
   return chatId.startsWith("-") || chatId.startsWith("@");
 }
 

@@ -14,17 +14,17 @@ import { cut, joinedText, textOf, truthy } from "./values.ts";
 export const MAX_COUNT = 4096;
 
 /** What a helper makes: a value, a styled inline piece, or a quoted block. */
-export type HelperKind = "value" | "inline" | "block";
+type HelperKind = "value" | "inline" | "block";
 
 /** What helpers may use while they work. */
-export interface HelperContext {
+interface HelperContext {
   budget: EvaluationBudget;
   /** The most characters a text result may have. */
   max: number;
 }
 
 /** A helper's signature and work. */
-export interface Helper<T> {
+interface Helper<T> {
   kind: HelperKind;
   /** Fewest and most arguments. */
   arity: readonly [min: number, max: number];

@@ -16,7 +16,7 @@ export { parseTemplate } from "./parse.ts";
 export { renderNodes, TEMPLATE_STEPS, type TemplateEvent } from "./render.ts";
 
 /** Most characters a rendered title may have (Discord's embed title limit). */
-export const TITLE_OUTPUT_MAX = 256;
+const TITLE_OUTPUT_MAX = 256;
 
 /** Most characters a rendered body may have (Discord's description and Telegram's text limit). */
 export const BODY_OUTPUT_MAX = 4096;

@@ -17,7 +17,7 @@ import { ephemeral } from "./reply.ts";
 import { verifyDiscordSignature } from "./verify.ts";
 
 /** Largest interaction body read (Discord's are a few KiB). */
-export const INTERACTION_BODY_BYTES = 64 * 1024;
+const INTERACTION_BODY_BYTES = 64 * 1024;
 
 function error(status: number, message: string): Response {
   return Response.json({ error: message }, { status });

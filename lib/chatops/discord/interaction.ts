@@ -35,7 +35,7 @@ const userSchema = z.object({
 });
 
 /** A component of a modal submission: a text input, possibly inside a row or label. */
-export interface SubmittedComponent {
+interface SubmittedComponent {
   type: number;
   custom_id?: string;
   value?: string;

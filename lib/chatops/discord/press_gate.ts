@@ -21,7 +21,7 @@ import { ephemeral } from "./reply.ts";
 const SNOWFLAKE = /^\d{1,20}$/;
 
 /** A press allowed on a notification: what it is about, the presser's link and the record. */
-export type PressGate<T> =
+type PressGate<T> =
   | { ok: true; item: T; link: DiscordLink; notification: MessageRef }
   | { ok: false; answer: InteractionAnswer };
 

@@ -7,7 +7,7 @@ import { callDiscord } from "../../discord/api.ts";
 import { COMMANDS } from "./command_definition.ts";
 
 /** What a registration came to, in words for the terminal. */
-export type RegisterResult = { ok: true; text: string } | { ok: false; text: string };
+type RegisterResult = { ok: true; text: string } | { ok: false; text: string };
 
 const SNOWFLAKE = /^\d{1,20}$/;
 

@@ -7,7 +7,7 @@
 import { concatBytes, fromHex, utf8 } from "../../encoding.ts";
 
 /** How far the signed timestamp may be from now. */
-export const DISCORD_TIMESTAMP_TOLERANCE_MS = 5 * 60 * 1000;
+const DISCORD_TIMESTAMP_TOLERANCE_MS = 5 * 60 * 1000;
 
 const SIGNATURE_HEX = /^[0-9a-f]{128}$/i;
 const TIMESTAMP = /^\d{1,12}$/;

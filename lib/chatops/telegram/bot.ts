@@ -23,7 +23,7 @@ export interface ReplyPlace {
 }
 
 /** Extra parts of a message: buttons, and HTML instead of plain text. */
-export interface MessageExtras {
+interface MessageExtras {
   markup?: InlineKeyboardMarkup;
   html?: boolean;
 }

@@ -20,7 +20,7 @@ import { parseRunButton } from "../../format/run_buttons.ts";
 import type { ButtonPress, IncomingMessage, UpdateWork } from "./update.ts";
 
 /** The answer to `/gh` and `/gh help`. */
-export const HELP_TEXT = [
+const HELP_TEXT = [
   "Switchyard commands:",
   "/gh login: link your GitHub account (the link comes in a private message)",
   "/gh logout: forget the link",

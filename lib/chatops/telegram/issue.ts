@@ -22,7 +22,7 @@ const SUPERGROUP = /^-100(\d{1,15})$/;
 const USERNAME = /^[A-Za-z0-9_]{4,64}$/;
 
 /** The address of message `messageId` of the chat, when Telegram has one. */
-export function telegramMessageLink(
+function telegramMessageLink(
   chat: { id: number; username?: string },
   messageId: number,
 ): string | null {

@@ -37,7 +37,7 @@ export function isNotifyButton(data: string | undefined): boolean {
 }
 
 /** The on/off buttons of `settings`, one row per kind, and pause or resume. */
-export function notifyKeyboard(settings: NotifySettings): InlineKeyboardMarkup {
+function notifyKeyboard(settings: NotifySettings): InlineKeyboardMarkup {
   return {
     inline_keyboard: [
       ...NOTIFY_KINDS.map((kind) => [{

@@ -28,7 +28,7 @@ import { HttpError } from "../../fresh/mod.ts";
 import { checkingKey, signingKey } from "../../store/auth/instance_secret.ts";
 
 /** How long a card may be cached (it only repeats its parameters). */
-export const RICH_HEADER_MAX_AGE_SECONDS = 86_400;
+const RICH_HEADER_MAX_AGE_SECONDS = 86_400;
 
 const TITLE_MAX = 256;
 const DESCRIPTION_MAX = 1_000;
@@ -60,7 +60,7 @@ export interface RichHeaderCard {
 }
 
 /** What a card shows. */
-export interface RichHeader {
+interface RichHeader {
   title: string;
   description?: string;
   /** The card's address on GitHub. */
@@ -70,7 +70,7 @@ export interface RichHeader {
 }
 
 /** Escapes text for HTML element content and double-quoted attributes. */
-export function escapeHtmlText(value: string): string {
+function escapeHtmlText(value: string): string {
   return value
     .replaceAll("&", "&amp;")
     .replaceAll("<", "&lt;")
@@ -138,7 +138,7 @@ export async function richHeaderLink(
 }
 
 /** Reads the card's parameters; throws 400 naming the first bad one. */
-export function readRichHeader(config: Config, query: URLSearchParams): RichHeader {
+function readRichHeader(config: Config, query: URLSearchParams): RichHeader {
   if (query.toString().length > QUERY_MAX) throw new HttpError(400, "The query is too long");
   for (const name of query.keys()) {
     if (!PARAMETERS.has(name)) {
@@ -182,7 +182,7 @@ function meta(property: string, content: string | undefined): string {
 }
 
 /** The card's page: Open Graph tags, and the same text for a person who opens it. */
-export function richHeaderHtml(header: RichHeader): string {
+function richHeaderHtml(header: RichHeader): string {
   const title = escapeHtmlText(header.title);
   const link = header.url === undefined
     ? ""

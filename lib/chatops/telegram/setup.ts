@@ -7,16 +7,16 @@ import type { Config } from "../../config.ts";
 import { callTelegram } from "../../telegram/api.ts";
 
 /** What the setup came to, in words for the terminal. */
-export interface SetupResult {
+interface SetupResult {
   ok: boolean;
   text: string;
 }
 
 /** The updates the webhook asks Telegram for. */
-export const ALLOWED_UPDATES = ["message", "callback_query"] as const;
+const ALLOWED_UPDATES = ["message", "callback_query"] as const;
 
 /** The command list chats show. */
-export const BOT_COMMANDS = [
+const BOT_COMMANDS = [
   {
     command: "gh",
     description: "Switchyard: login, whoami, comment, merge, close, react, subscribe",

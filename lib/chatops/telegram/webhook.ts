@@ -21,13 +21,13 @@ import { SECRET_HEADER, secretMatches } from "./secret.ts";
 import { readUpdate } from "./update.ts";
 
 /** Largest update body read. */
-export const UPDATE_BODY_BYTES = 256 * 1024;
+const UPDATE_BODY_BYTES = 256 * 1024;
 
 /** How long the answer waits for an update's work before it answers anyway. */
-export const ANSWER_WITHIN_MS = 2_500;
+const ANSWER_WITHIN_MS = 2_500;
 
 /** The services the webhook needs (a request's state fits). */
-export interface TelegramWebhookDeps {
+interface TelegramWebhookDeps {
   kv: Kv;
   config: Config;
   log: Logger;

@@ -28,7 +28,7 @@ export interface DiscordLink {
 }
 
 /** A Telegram user's linked GitHub account. */
-export interface TelegramLink {
+interface TelegramLink {
   telegramUserId: string;
   userId: string;
   login: string;
@@ -53,7 +53,7 @@ export function normalizeGithubLogin(login: unknown): string | null {
 }
 
 /** What every link holds: the GitHub account and when it was linked. */
-export interface ChatLink {
+interface ChatLink {
   userId: string;
   login: string;
   linkedAt: number;

@@ -12,7 +12,7 @@ import { sessionKey } from "../keys.ts";
 export const SESSION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** A signed-in person. */
-export interface Session {
+interface Session {
   userId: string;
   login: string;
   /** Per-session token that forms must send back (cross-site request protection). */

@@ -79,7 +79,7 @@ export function canRefresh(token: IssuedToken, now: number): boolean {
 }
 
 /** What `saveToken` needs besides the token. */
-export interface SaveOptions {
+interface SaveOptions {
   encryptionKey?: string;
   now?: number;
   /** Write only if the record still has this versionstamp (null: only if there is none). */

@@ -14,7 +14,7 @@ export interface UserPreferences {
 }
 
 /** The settings of someone who never chose any. */
-export const DEFAULT_PREFERENCES: UserPreferences = Object.freeze({ skipOwnActions: false });
+const DEFAULT_PREFERENCES: UserPreferences = Object.freeze({ skipOwnActions: false });
 
 /** The person's settings (the defaults when they never saved any). */
 export async function getUserPreferences(kv: Kv, userId: string): Promise<UserPreferences> {

@@ -6,13 +6,13 @@
  */
 
 /** Largest key that can be written, in encoded bytes. */
-export const MAX_WRITE_KEY_BYTES = 2048;
+const MAX_WRITE_KEY_BYTES = 2048;
 /** Largest key that can be read (one byte more, so a list can start just past a largest key). */
-export const MAX_READ_KEY_BYTES = 2049;
+const MAX_READ_KEY_BYTES = 2049;
 /** Largest value, in encoded bytes. */
-export const MAX_VALUE_BYTES = 65536;
+const MAX_VALUE_BYTES = 65536;
 /** Most checks in one atomic operation. */
-export const MAX_CHECKS = 100;
+const MAX_CHECKS = 100;
 /** Most mutations in one atomic operation. */
 export const MAX_MUTATIONS = 1000;
 /** Most bytes of mutation keys in one atomic operation. */
@@ -20,7 +20,7 @@ export const MAX_TOTAL_KEY_BYTES = 80 * 1024;
 /** Most bytes of one atomic operation: check keys, mutation keys (twice) and values. */
 export const MAX_TOTAL_MUTATION_BYTES = 800 * 1024;
 /** Most keys read by one getMany or watched by one watch. */
-export const MAX_KEYS_PER_READ = 10;
+const MAX_KEYS_PER_READ = 10;
 /** Most entries one list batch reads. */
 export const MAX_LIST_BATCH = 1000;
 
@@ -61,7 +61,7 @@ export function checkExpireIn(expireIn: number | undefined): void {
 }
 
 /** What one atomic operation adds up to, checked against the limits before it is sent. */
-export interface CommitSize {
+interface CommitSize {
   checks: number;
   mutations: number;
   checkKeyBytes: number;

@@ -17,7 +17,7 @@ export const ValueKind = { V8: 1, Bytes: 2, U64: 3 } as const;
 export type ValueKind = typeof ValueKind[keyof typeof ValueKind];
 
 /** A value ready to be stored. */
-export interface EncodedValue {
+interface EncodedValue {
   kind: ValueKind;
   bytes: Uint8Array;
 }

@@ -15,7 +15,7 @@ import { allowedTargetsKey, allowedTargetsPageKey } from "../keys.ts";
 /** Most bytes of targets (as JSON) on one page; a KV value holds at most 64 KiB. */
 const PAGE_BYTES = 48_000;
 /** Most pages of one list (a read of all of them is one `getMany`, at most 10 keys). */
-export const MAX_ALLOWLIST_PAGES = 10;
+const MAX_ALLOWLIST_PAGES = 10;
 
 /** A further page of a list. */
 interface AllowlistPage {

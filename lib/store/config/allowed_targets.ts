@@ -22,7 +22,7 @@ import { getManyInBatches } from "../batch.ts";
 import { allowedTargetsEpochKey, allowedTargetsKey } from "../keys.ts";
 
 /** How a target came onto a group's list. */
-export type AllowedVia = "admin" | "routes" | "claim" | "upgrade";
+type AllowedVia = "admin" | "routes" | "claim" | "upgrade";
 
 /** One entry of a group's allowlist. */
 export interface AllowedTarget {
@@ -43,10 +43,10 @@ export interface AllowedTargetsRecord {
 }
 
 /** A group's allowlist with the record's versionstamp (null when none was ever stored). */
-export type StoredAllowedTargets = StoredAllowlist;
+type StoredAllowedTargets = StoredAllowlist;
 
 /** Outcome of a change: `conflict` when the list changed since it was read. */
-export type AllowedTargetsResult =
+type AllowedTargetsResult =
   | { ok: true; count: number; added: TargetRef[]; removed: TargetRef[] }
   | { ok: false; reason: "conflict" }
   | { ok: false; reason: "too_many"; limit: number };
@@ -196,7 +196,7 @@ export async function replaceAllowedTargets(
 }
 
 /** What an addition checks besides the list itself (claims check more, see `target_claims.ts`). */
-export interface AllowOptions {
+interface AllowOptions {
   now?: number;
   /** Entries that must be unchanged since they were read, checked in the same write. */
   checks?: readonly AtomicCheck[];

@@ -22,7 +22,7 @@ import { getRoutes, replaceGroupRoutes } from "./routes.ts";
 import { storedSecretRecord } from "./group_secrets.ts";
 
 /** Everything of one group an import writes. */
-export interface GroupImport {
+interface GroupImport {
   group: Group;
   routes: Route[];
   fragments: Fragment[];
@@ -32,12 +32,12 @@ export interface GroupImport {
 }
 
 /** Outcome of one group's import. */
-export type GroupImportResult =
+type GroupImportResult =
   | { ok: true; created: boolean }
   | { ok: false; reason: "conflict" | "too_many" | "too_large" };
 
 /** Who imports, when, and the key group secrets are sealed under. */
-export interface ImportContext {
+interface ImportContext {
   actor: AuditActor;
   now: number;
   encryptionKey?: string;

@@ -17,13 +17,13 @@ export interface FragmentsRecord {
 }
 
 /** A group's fragments with the record's versionstamp (null when none were ever stored). */
-export interface StoredFragments {
+interface StoredFragments {
   fragments: Fragment[];
   versionstamp: string | null;
 }
 
 /** Outcome of a replacement; `conflict` means the fragments changed since they were read. */
-export type ReplaceFragmentsResult =
+type ReplaceFragmentsResult =
   | { ok: true; versionstamp: string; count: number }
   | { ok: false; reason: "conflict" }
   | { ok: false; reason: "too_large"; limit: number };

@@ -58,7 +58,7 @@ export type GroupChange =
   | { kind: "delete"; groupId: string; expected: string };
 
 /** Outcome of a rename. */
-export type RenameResult =
+type RenameResult =
   | { ok: true; group: Group; routes: number }
   | { ok: false; reason: "missing" | "exists" | "conflict" }
   | { ok: false; reason: "too_many"; limit: number };

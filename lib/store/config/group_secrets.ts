@@ -29,7 +29,7 @@ export interface GroupSecret {
 }
 
 /** A replaced secret kept working until `expiresAt` (stored form: sealed like the secret). */
-export interface StoredPreviousSecret {
+interface StoredPreviousSecret {
   secret: string;
   createdAt: number;
   lastUsedAt?: number;
@@ -38,7 +38,7 @@ export interface StoredPreviousSecret {
 }
 
 /** The KV value: the secret sealed when a key is configured. */
-export interface StoredGroupSecret {
+interface StoredGroupSecret {
   secret: string;
   createdAt: number;
   /** When it last verified a webhook (to the minute). */
@@ -47,7 +47,7 @@ export interface StoredGroupSecret {
 }
 
 /** One active secret in plain text, with when it was made and last used. */
-export interface ActiveSecret extends GroupSecret {
+interface ActiveSecret extends GroupSecret {
   lastUsedAt?: number;
 }
 
@@ -55,7 +55,7 @@ export interface ActiveSecret extends GroupSecret {
 export type SecretSlot = "current" | "previous";
 
 /** A group's active secrets as read, and the record they came from (for {@link noteSecretUsed}). */
-export interface GroupSecrets {
+interface GroupSecrets {
   current: ActiveSecret;
   previous?: ActiveSecret & { expiresAt: number };
   entry: KvEntry<StoredGroupSecret>;
@@ -63,7 +63,7 @@ export interface GroupSecrets {
 
 const SECRET_BYTES = 32;
 /** Last-used times are written at most this often per secret. */
-export const LAST_USED_PRECISION_MS = 60_000;
+const LAST_USED_PRECISION_MS = 60_000;
 /** The longest grace period a replaced secret may get. */
 export const MAX_SECRET_GRACE_MS = 7 * 24 * 60 * 60 * 1000;
 

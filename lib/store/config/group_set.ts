@@ -29,7 +29,7 @@ import {
 } from "../keys.ts";
 
 /** The value at `["groups_pointer"]`. */
-export interface GroupsPointer {
+interface GroupsPointer {
   setId: string;
   /** Unix milliseconds. */
   updatedAt: number;
@@ -50,7 +50,7 @@ export interface GroupEntry {
 }
 
 /** Which set was current when it was read, and its version (both null: nothing stored yet). */
-export interface GroupSetVersion {
+interface GroupSetVersion {
   setId: string | null;
   /** The pointer's versionstamp: changes with every group write. */
   version: string | null;
@@ -154,7 +154,7 @@ export async function readGroupEntry(
 }
 
 /** Puts and removes groups within the current set, as part of one atomic operation. */
-export interface GroupSetWriter {
+interface GroupSetWriter {
   put(record: GroupRecord): void;
   remove(groupId: string): void;
 }

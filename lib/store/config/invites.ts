@@ -49,7 +49,7 @@ export const MAX_PENDING_INVITES = 20;
 const ATTEMPTS = 5;
 
 /** What accepting an invite did. */
-export type AcceptInviteResult =
+type AcceptInviteResult =
   | { ok: true; group: Group; role: Role; change: "added" | "upgraded" | "unchanged" }
   | { ok: false; reason: "invalid" | "group_missing" | "group_full" };
 

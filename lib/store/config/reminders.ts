@@ -20,7 +20,7 @@ export interface ReminderSchedule {
 }
 
 /** Whose list a reminder sends. */
-export type ReminderScope =
+type ReminderScope =
   /** The open pull requests waiting on this person's review. */
   | { kind: "personal"; userId: string; login: string }
   /** The open pull requests of the group's repositories waiting for review. */
@@ -42,7 +42,7 @@ export interface Reminder {
 }
 
 /** An audit entry about a group, with the group's internal id to index it under. */
-export interface GroupAudit {
+interface GroupAudit {
   entry: AuditEntry;
   internalIds: ReadonlyMap<string, string>;
 }

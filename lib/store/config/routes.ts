@@ -27,7 +27,7 @@ export interface RoutesPointer {
 }
 
 /** Routes as read, with the pointer's versionstamp (null when none were ever stored). */
-export interface StoredRoutes {
+interface StoredRoutes {
   routes: Route[];
   versionstamp: string | null;
 }
@@ -40,7 +40,7 @@ export type ReplaceRoutesResult =
   | { ok: false; reason: "too_many"; limit: number };
 
 /** Options of a replacement. */
-export interface ReplaceOptions {
+interface ReplaceOptions {
   /** Audit entries committed in the same atomic operation as the switch. */
   audits?: readonly AuditEntry[];
   /** More checks the switch must pass (a conflict otherwise). */

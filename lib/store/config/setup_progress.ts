@@ -22,7 +22,7 @@ export interface SetupProgress {
 }
 
 /** The groups to look at: their ids and internal ids; `everything` for a super admin. */
-export interface ProgressScope {
+interface ProgressScope {
   groups: readonly { id: string; internalId: string }[];
   everything: boolean;
 }

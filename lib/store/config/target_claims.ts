@@ -19,7 +19,7 @@ import { readGroupEntry } from "./group_set.ts";
 import { allowedTargetsEpochKey, allowedTargetsPrefix, groupsPointerKey } from "../keys.ts";
 
 /** Why a claim was refused. */
-export type ClaimRefusal =
+type ClaimRefusal =
   | "invalid_target"
   | "unknown_group"
   | "not_editor"

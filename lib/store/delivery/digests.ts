@@ -53,19 +53,19 @@ export interface DigestRecord {
 }
 
 /** The value at `["digest_windows", …]`. */
-export interface DigestWindow {
+interface DigestWindow {
   digestId: string;
   closesAt: number;
 }
 
 /** The value at `["digest_members", logId]`. */
-export interface DigestMember {
+interface DigestMember {
   digestId: string;
   mode: "direct" | "digested";
 }
 
 /** The job that closes a digest when its window ends. */
-export interface DigestCloseJob {
+interface DigestCloseJob {
   type: "digest_close";
   digestId: string;
 }
@@ -94,7 +94,7 @@ export async function getDigestEntry(
 }
 
 /** Where a unit joins: the lane's window pointer and its digest, as read. */
-export interface WindowRead {
+interface WindowRead {
   pointer: KvEntryMaybe<DigestWindow>;
   digest: KvEntryMaybe<DigestRecord> | null;
 }
@@ -113,7 +113,7 @@ export async function readWindow(
 }
 
 /** A unit joining a window: the digest after it, and how the unit goes. */
-export interface WindowJoin {
+interface WindowJoin {
   lane: string;
   read: WindowRead;
   next: DigestRecord;

@@ -75,7 +75,7 @@ const MAX_KEY_PART_LENGTH = 200;
 type PayloadEncoding = "deflate-raw" | "identity";
 
 /** An event as stored: everything but the payload, which lives in chunks. */
-export interface StoredEventMeta extends Omit<ForgeEvent, "payload"> {
+interface StoredEventMeta extends Omit<ForgeEvent, "payload"> {
   /** Size of the payload as received. */
   payloadBytes: number;
   payloadEncoding: PayloadEncoding;
@@ -129,7 +129,7 @@ async function dedupMarkKey(
 }
 
 /** What tells a request's repeats apart: its scope, provider, delivery id and nonce. */
-export interface RepeatCheck {
+interface RepeatCheck {
   scope: Scope;
   provider: Provider;
   deliveryId?: string;
@@ -275,7 +275,7 @@ export function addEventWrites(
  * Adds to `op` the accepting writes of one prepared event ({@link addEventWrites}) and its own
  * single-event deliver job.
  */
-export function addAcceptance(
+function addAcceptance(
   op: AtomicOperation,
   prepared: PreparedEvent,
   dedupStamp: string | null = null,
@@ -408,7 +408,7 @@ export async function loadEvent(kv: Kv, eventId: string): Promise<ForgeEvent | n
  * One event of {@link loadEvents}: the event with its payload's size as received, null when
  * unknown, or why it could not be read.
  */
-export type LoadedEvent =
+type LoadedEvent =
   | { event: ForgeEvent; payloadBytes: number }
   | { event: null }
   | { error: unknown };

@@ -32,7 +32,7 @@ export interface DeliverJob {
 }
 
 /** The job asking the delivery worker to route the events of one group commit. */
-export interface BatchDeliverJob {
+interface BatchDeliverJob {
   type: "deliver";
   eventIds: string[];
 }
@@ -169,7 +169,7 @@ async function requeueMarks(
 }
 
 /** An event whose units all exist: what it did in each group it entered. */
-export interface FinishedFanOut {
+interface FinishedFanOut {
   eventId: string;
   records: readonly { internalId: string; record: EventRoutes }[];
 }

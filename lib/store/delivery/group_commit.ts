@@ -44,7 +44,7 @@ const FIXED_KEY_BYTES = 400;
 const FIXED_VALUE_BYTES = 400;
 
 /** How a group commit batches. */
-export interface GroupCommitOptions {
+interface GroupCommitOptions {
   /** How long the first waiting event waits for others, in milliseconds (default 1). */
   windowMs?: number;
   /** The most events in one batch (default and maximum {@link MAX_BATCH_EVENTS}). */

@@ -73,7 +73,7 @@ function jobDelay(delayMs: number): number {
  * When and where a new job goes. A delay counts from this process's clock, as the job worker
  * reads it (never from a caller's clock, which tests shift).
  */
-export interface AddJobOptions {
+interface AddJobOptions {
   /** How long from now the job is due (default 0). */
   delayMs?: number;
   /** Where the job goes after its last attempt (default `["jobs_dead", id]`). */
@@ -111,7 +111,7 @@ export async function putJob<Message extends { type: string }>(
 }
 
 /** The due time of a job entry (Unix ms): when it is due, or when its claim's lease ends. */
-export function dueAtOf(entry: KvEntry<JobRecord>): number {
+function dueAtOf(entry: KvEntry<JobRecord>): number {
   return Number(entry.key[1]);
 }
 

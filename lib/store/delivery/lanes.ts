@@ -124,7 +124,7 @@ export function joinLane(op: AtomicOperation, lane: string, entry: LaneEntry) {
 }
 
 /** What a runner found when it tried to take a lane. */
-export type LeaseOutcome =
+type LeaseOutcome =
   | { kind: "taken"; run: KvEntry<LaneRun> }
   | { kind: "stale" }
   | { kind: "busy"; untilMs: number };

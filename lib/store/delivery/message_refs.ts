@@ -52,7 +52,7 @@ export function isIssueSubject(subject: NotificationSubject): subject is Message
 }
 
 /** Where a notification was sent: the chat (a Discord channel or thread, a Telegram chat). */
-export interface MessagePlace {
+interface MessagePlace {
   platform: Platform;
   chatId: string;
   messageId: string;

@@ -46,7 +46,7 @@ export interface PullRepository {
 /** Most pull requests kept per repository. */
 export const MAX_PULLS_PER_REPOSITORY = 200;
 /** Most repositories one group's index follows. */
-export const MAX_REPOSITORIES_PER_GROUP = 100;
+const MAX_REPOSITORIES_PER_GROUP = 100;
 /** Most entries read for one group. */
 const MAX_GROUP_ENTRIES = MAX_PULLS_PER_REPOSITORY * 10;
 

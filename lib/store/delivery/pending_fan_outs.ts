@@ -19,7 +19,7 @@ import {
 import { readIds } from "../id_range.ts";
 
 /** A pending fan-out's record. */
-export interface PendingFanOut {
+interface PendingFanOut {
   /** When the event was accepted, or its deliver job re-queued (Unix ms). */
   since: number;
 }

@@ -18,7 +18,7 @@ import { encodeUlidTime, ULID_TIME_MAX } from "../../ulid.ts";
 import { targetRefKey } from "../../target_ref.ts";
 
 /** Which outcomes a replay selects: `undelivered` is `failed` and `dead`. */
-export type ReplayStatusFilter = "undelivered" | "failed" | "dead" | "ok" | "any";
+type ReplayStatusFilter = "undelivered" | "failed" | "dead" | "ok" | "any";
 
 /** What a replay selects within its group. */
 export interface ReplayFilter {
@@ -43,7 +43,7 @@ const STATUSES_OF: Record<ReplayStatusFilter, readonly SendStatus[] | null> = {
 };
 
 /** Whether a log of the group is one the filter selects (the time range aside). */
-export function selectsLog(filter: ReplayFilter, log: SendLog): boolean {
+function selectsLog(filter: ReplayFilter, log: SendLog): boolean {
   const statuses = STATUSES_OF[filter.status];
   const [kind, ...action] = filter.event?.split(".") ?? [];
   return (statuses === null || statuses.includes(log.status)) &&

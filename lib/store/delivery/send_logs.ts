@@ -83,7 +83,7 @@ export interface SendLog {
 }
 
 /** One page of send logs, newest first; `cursor` fetches the next page. */
-export interface SendLogPage {
+interface SendLogPage {
   items: SendLog[];
   cursor?: string;
 }

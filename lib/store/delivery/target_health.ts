@@ -28,7 +28,7 @@ import { getSendLogEntry, historyIdOf, putSendLog, type SendLog } from "./send_l
 import type { Target } from "../../types.ts";
 
 /** Where a target stands for one group. */
-export type TargetState = "healthy" | "failing" | "broken" | "paused";
+type TargetState = "healthy" | "failing" | "broken" | "paused";
 
 /** One target's health for one group. */
 export interface TargetHealth {
@@ -51,14 +51,14 @@ export interface TargetHealth {
 }
 
 /** One unit held for a paused target: the lane it goes back to. */
-export interface HeldUnit {
+interface HeldUnit {
   logId: string;
   lane: string;
   heldAt: number;
 }
 
 /** What the counters of `/metrics` count. */
-export type HealthChange = "paused" | "resumed" | "discarded";
+type HealthChange = "paused" | "resumed" | "discarded";
 
 /** True when the target holds its units until a person acts. */
 export function isHolding(state: TargetState): boolean {
@@ -107,7 +107,7 @@ export async function writeTargetHealth(
 }
 
 /** What a hold writes besides the unit: the target's new health, its audit entry, a count. */
-export interface HoldExtras {
+interface HoldExtras {
   /** The health as read for the decision (checked: the hold fails when it changed). */
   health: KvEntryMaybe<TargetHealth>;
   /** The new health, when the hold changes it (the unit that paused the target). */
@@ -188,7 +188,7 @@ const DISCARD_CHUNK = 4;
 const COMMIT_ATTEMPTS = 10;
 
 /** What a resume or a discard came to. */
-export interface HeldOutcome {
+interface HeldOutcome {
   /** Units sent again (resume) or discarded (discard). */
   count: number;
 }

@@ -246,7 +246,7 @@ export async function markSending(
 }
 
 /** What else the commit of an outcome writes. */
-export interface OutcomeExtras {
+interface OutcomeExtras {
   /** What the sent notification is about (chat-ops buttons and replies read it). */
   messageRef?: NewMessageRef;
   /** The lane's next unit, marked as sending in the same commit when nothing changed. */
@@ -315,7 +315,7 @@ export async function noteWaiting(
 }
 
 /** What {@link redeliver} did. */
-export interface RedeliverResult {
+interface RedeliverResult {
   /** Units put back in their lanes. */
   requeued: string[];
   /** Failed or dead units whose body has expired, so they cannot be sent again. */
@@ -323,7 +323,7 @@ export interface RedeliverResult {
 }
 
 /** The audit entry of one unit's redelivery, made from the unit's send log. */
-export type RedeliverAudit = (log: SendLog) => AuditEntry;
+type RedeliverAudit = (log: SendLog) => AuditEntry;
 
 async function requeueUnit(
   kv: Kv,

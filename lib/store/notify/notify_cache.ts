@@ -38,11 +38,6 @@ export async function cacheRepoAccess(
   await kv.set(notifyRepoAccessKey(userId, repository), readable, { expireIn: forMs });
 }
 
-/** Forgets whether the person may read `repository` (to check again). */
-export async function forgetRepoAccess(kv: Kv, userId: string, repository: string) {
-  await kv.delete(notifyRepoAccessKey(userId, repository));
-}
-
 /** Whether the person belongs to `team` (`org/slug`, lower case), when cached. */
 export function cachedTeamMembership(kv: Kv, userId: string, team: string) {
   return cachedFlag(kv, notifyTeamKey(userId, team));

@@ -63,7 +63,7 @@ const EMPTY: InboxState = { seq: 0, lastSentAt: null, flushDueAt: null, introduc
 const HELD_ONCE_MS = 24 * 60 * 60 * 1000;
 
 /** Most notifications one flush sends. */
-export const MAX_PER_FLUSH = 20;
+const MAX_PER_FLUSH = 20;
 
 /** The chat account's state and its entry (for a checked commit). */
 export async function readInbox(
@@ -121,7 +121,7 @@ export async function listHeld(
 }
 
 /** How a flush ends. */
-export interface FlushEnd {
+interface FlushEnd {
   /** The notifications it sent (or dropped), removed from the held ones. */
   done: readonly HeldNotification[];
   /** When something was sent (Unix ms), or null when nothing was. */

@@ -43,7 +43,7 @@ export interface NotifySettings {
 }
 
 /** Review requests and mentions on, everything else off: the settings after linking. */
-export function defaultNotifySettings(): NotifySettings {
+function defaultNotifySettings(): NotifySettings {
   return {
     kinds: {
       review_requested: true,

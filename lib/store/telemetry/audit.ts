@@ -126,7 +126,7 @@ export async function currentInternalIds(kv: Kv): Promise<Map<string, string>> {
 }
 
 /** Which audit entries {@link auditNewestFirst} reads. */
-export interface AuditRange {
+interface AuditRange {
   /** Only the entries indexed under this group's internal id (default: every entry). */
   internalId?: string;
   /** Only the entries whose id is below this one. */

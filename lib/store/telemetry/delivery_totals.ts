@@ -12,10 +12,10 @@ import { LATENCY_BUCKETS_MS } from "./latency.ts";
 import { isWithdrawal } from "./metrics.ts";
 
 /** Outcomes by platform, then by status (`ok`, `failed`, `retrying`, `dead`). */
-export type DeliveryTotals = Map<string, Map<string, number>>;
+type DeliveryTotals = Map<string, Map<string, number>>;
 
 /** Successful units by latency bucket (upper bound in ms; the open bucket is `Infinity`). */
-export type LatencyTotals = Map<number, number>;
+type LatencyTotals = Map<number, number>;
 
 /** Sums the store-wide delivery counters of every kept day by platform and status. */
 export async function readDeliveryTotals(kv: Kv): Promise<DeliveryTotals> {

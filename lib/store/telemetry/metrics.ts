@@ -53,7 +53,7 @@ function latencyScopeNames(scopes: readonly CounterScope[]): string[] {
 type ReopenedStatus = "failed" | "dead";
 
 /** The counter that takes back a final outcome a redelivery reopened. */
-export type WithdrawnStatus = `withdrawn:${ReopenedStatus}`;
+type WithdrawnStatus = `withdrawn:${ReopenedStatus}`;
 
 /** What a delivery counter counts: outcomes with this status, or withdrawals of one. */
 export type CounterStatus = SendStatus | WithdrawnStatus;
@@ -177,7 +177,7 @@ async function recentFailures(
 }
 
 /** Which groups {@link readMetrics} sums over. */
-export interface MetricsOptions {
+interface MetricsOptions {
   /** The groups that have these ids now (all of their history); everything when absent. */
   groupIds?: readonly string[];
   /** The groups with these internal ids (instead of `groupIds`). */

@@ -15,7 +15,7 @@ import {
 } from "../keys.ts";
 
 /** Most entries of one collection a count reads; a larger backlog is reported as this. */
-export const QUEUE_COUNT_LIMIT = 10_000;
+const QUEUE_COUNT_LIMIT = 10_000;
 
 /** The waiting work. */
 export interface QueueFigures {

@@ -45,7 +45,7 @@ export interface RejectionRecord {
 }
 
 /** A record's fields before it gets its id. */
-export type NewRejection = Omit<RejectionRecord, "id">;
+type NewRejection = Omit<RejectionRecord, "id">;
 
 /**
  * Stores one rejected request under `scope` (expiring after the retention), then drops the

@@ -53,7 +53,7 @@ const NETWORK_CODES = new Set([
 const SERVER_UNAVAILABLE = /^(08...|57P0[1-3]|53300|53400)$/;
 
 /** True when `error` means the database cannot be reached right now. */
-export function isConnectionError(error: unknown): boolean {
+function isConnectionError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string" && (NETWORK_CODES.has(code) || SERVER_UNAVAILABLE.test(code))) {

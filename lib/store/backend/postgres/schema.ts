@@ -59,6 +59,3 @@ export async function migrate(sql: Sql): Promise<void> {
     }
   });
 }
-
-/** The highest schema version this code knows. */
-export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;

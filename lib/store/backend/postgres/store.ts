@@ -26,7 +26,7 @@ import { migrate } from "./schema.ts";
 import { Watchers } from "./watch.ts";
 
 /** How the PostgreSQL store connects. */
-export interface PostgresStoreOptions {
+interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` */
   url: string;
   /** Most connections in the pool (the listening connection of `watch` comes on top). */
