@@ -7,45 +7,24 @@
  */
 import type { Kv } from "../store/backend/types.ts";
 import type { Logger } from "../log.ts";
-import { loadEvent } from "../store/delivery/events.ts";
-import { getGroup } from "../store/config/groups.ts";
 import type { NewMessageRef } from "../store/delivery/message_refs.ts";
-import { historyIdOf, type SendLog } from "../store/delivery/send_logs.ts";
+import type { SendLog } from "../store/delivery/send_logs.ts";
 import type { PlatformAdapter } from "../platform/adapter.ts";
-import { eventBoundToGroup } from "./group_binding.ts";
+import { type SubjectReader, trackedMessageRef } from "./tracking.ts";
 import { RUN_EVENT_KINDS, runSubjectOfEvent } from "./run_subject.ts";
 
-/**
- * What to record about the run notification `log` sent: its place and run when it was sent,
- * has a message id and its group may act on the run; else null. Never throws: tracking must
- * not disturb delivery.
- */
+const RUNS: SubjectReader = {
+  kinds: RUN_EVENT_KINDS,
+  subjectOf: (event) => runSubjectOfEvent(event)?.subject,
+  failure: "run message tracking failed",
+};
+
+/** {@link trackedMessageRef} for a workflow run's (or a deployment review's) notification. */
 export async function sentRunMessageRef(
   kv: Kv,
   log: SendLog,
   adapter: Pick<PlatformAdapter, "channelOf">,
   logger?: Logger,
 ): Promise<NewMessageRef | null> {
-  if (log.status !== "ok" || !log.messageId || !RUN_EVENT_KINDS.has(log.event)) return null;
-  if (log.digestId !== undefined) return null; // a digest is about many runs
-  try {
-    const event = await loadEvent(kv, log.eventId);
-    const subject = event && runSubjectOfEvent(event)?.subject;
-    if (!subject) return null;
-    const group = await getGroup(kv, log.groupId);
-    if (!group || !eventBoundToGroup(event, group, subject.repository)) return null;
-    const chatId = adapter.channelOf(log.target);
-    return {
-      place: { platform: log.platform, chatId, messageId: log.messageId },
-      subject: {
-        ...subject,
-        routeId: log.routeId,
-        groupId: log.groupId,
-        groupInternalId: historyIdOf(log),
-      },
-    };
-  } catch (error) {
-    logger?.warn("run message tracking failed", { logId: log.id, error: String(error) });
-    return null;
-  }
+  return await trackedMessageRef(kv, log, adapter, RUNS, logger);
 }
