@@ -6,11 +6,11 @@
 import type { Kv } from "../store/backend/types.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../fresh/mod.ts";
-import type { AuditActor } from "../store/telemetry/audit.ts";
 import { newAuditEntry } from "../store/telemetry/audit.ts";
 import { readGroupEntry } from "../store/config/group_set.ts";
 import { retentionMs } from "../store/delivery/send_logs.ts";
-import { discardHeld, readTargetHealth, resumeTarget } from "../store/delivery/target_health.ts";
+import { discardHeld, readTargetHealth } from "../store/delivery/target_health.ts";
+import { resumeTargetAs } from "../delivery/resume_target.ts";
 import type { Principal } from "../types.ts";
 import { requireRight } from "./guards.ts";
 
@@ -33,24 +33,6 @@ async function groupOf(kv: Kv, principal: Principal, groupId: string) {
   if (entry === null) throw new HttpError(404, `Unknown group ${groupId}`);
   requireRight(principal, groupId, "edit");
   return entry;
-}
-
-/** Resumes a group's paused target as `actor`, who may edit `groupId` (checked by the caller). */
-async function resumeTargetAs(
-  kv: Kv,
-  actor: AuditActor,
-  groupId: string,
-  internalId: string,
-  targetKey: string,
-  via: "console" | "chat",
-): Promise<{ resumed: number } | null> {
-  const now = Date.now();
-  const audit = newAuditEntry(
-    { actor, action: "target.resume", groupId, target: targetKey, detail: { via } },
-    now,
-  );
-  const outcome = await resumeTarget(kv, internalId, targetKey, audit, now);
-  return outcome && { resumed: outcome.count };
 }
 
 /** `POST /admin/api/groups/:id/target-health/resume`: sends what the target held, in order. */

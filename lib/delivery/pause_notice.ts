@@ -2,7 +2,7 @@
  * Tells a group's owners, in private, that one of its targets was paused: each owner's linked
  * Discord and Telegram accounts get one message (a DM, a private chat) through the platform's
  * adapter and its rate limiter, saying what the platform answered, what to fix, and how to
- * resume. Sent once, by the lane whose commit paused the target.
+ * resume (`/gh resume` in the place, or the console). Sent once, by the lane whose commit paused the target.
  */
 import { escapeHtml } from "../format/text.ts";
 import { getGroup } from "../store/config/groups.ts";
@@ -34,8 +34,8 @@ function pauseNoticeText(health: TargetHealth, groupName: string): string {
   return `Switchyard paused ${describeTargetRef(health.target)} for group ${groupName} ` +
     `(${health.groupId}): ${why}. Its messages are held, none is lost. To fix: ${
       fixFor(health)
-    }, then press Resume on the group's page in the console. Discard on the same page ` +
-    "drops what is held.";
+    }, then send /gh resume there or press Resume on the group's page in the console. ` +
+    "Discard on the same page drops what is held.";
 }
 
 function bodyFor(platform: Platform, text: string): unknown {

@@ -61,6 +61,7 @@ Deno.test("the /gh command fits Discord's rules for names, descriptions and opti
     "mute",
     "unmute",
     "filters",
+    "resume",
     "notify",
     "remind",
   ]);

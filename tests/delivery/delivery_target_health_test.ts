@@ -100,6 +100,7 @@ Deno.test("target health: a channel whose bot was removed pauses, owners told on
   assert.equal(dms.length, 1, "the owner is told once");
   assert.match(String(dms[0].body.content), /paused/);
   assert.match(String(dms[0].body.content), /Resume on the group's page/);
+  assert.match(String(dms[0].body.content), /send \/gh resume there/);
   const [pause] = await listAuditEntries(kv, { groupId: "team", limit: 5 });
   assert.equal(pause.action, "target.pause");
   assert.equal((await readHealthCounts(kv)).get("discord")?.get("paused"), 1);

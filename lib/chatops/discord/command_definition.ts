@@ -110,6 +110,7 @@ export const COMMANDS: RESTPutAPIApplicationCommandsJSONBody = [{
       group("The group's id"),
     ]),
     ...MUTE_COMMAND_OPTIONS,
+    sub("resume", "Send what was held while this channel was paused (group owners and admins)"),
     sub("notify", "Your personal notifications; state off pauses them all, on resumes", [{
       type: ApplicationCommandOptionType.String,
       name: "state",

@@ -1,7 +1,7 @@
 /**
  * The `/gh` application command: link, unlink, whoami, the GitHub actions on a `<ref>`
  * (comment, merge, close, reopen, react), opening an issue (a form asks for its body),
- * subscribe and unsubscribe, and autocomplete of refs
+ * subscribe and unsubscribe, resuming a paused channel, and autocomplete of refs
  * from the channel's recent notifications. Every answer is ephemeral: only the invoker sees it.
  * Actions on GitHub pass `chatActionRefusal` first (the channel's route roles, the repository's
  * binding to the groups posting there), answer with a deferral and complete with an edit.
@@ -34,6 +34,7 @@ import { answerIssueCommand } from "./issue.ts";
 import { answerMute, MUTE_SUBCOMMANDS } from "./mute.ts";
 import { answerNotify } from "./notify.ts";
 import { answerRemind } from "./remind.ts";
+import { answerResume } from "./resume.ts";
 import { choices, deferEphemeral, editOriginal, ephemeral } from "./reply.ts";
 
 /** The one command's name. */
@@ -179,6 +180,8 @@ export async function answerCommand(
       return await answerNotify(deps, invoker.id, stringOption(sub.options, "state"));
     case "remind":
       return await answerRemind(deps, interaction, sub.options);
+    case "resume":
+      return await answerResume(deps, interaction);
     case "subscribe":
     case "unsubscribe":
       return await subscription(

@@ -15,6 +15,7 @@ import { subscribeCommand } from "./subscribe.ts";
 import { issueCommand } from "./issue.ts";
 import { isNotifyButton, notifyCommand, pressNotifyButton } from "./notify.ts";
 import { remindCommand } from "./remind.ts";
+import { resumeCommand } from "./resume.ts";
 import { pressRunButton, REVIEW_COMMANDS, reviewCommand } from "./run_buttons.ts";
 import { parseRunButton } from "../../format/run_buttons.ts";
 import type { ButtonPress, IncomingMessage, UpdateWork } from "./update.ts";
@@ -36,6 +37,7 @@ const HELP_TEXT = [
   "/gh subscribe <group>, /gh unsubscribe <group>: let a group post into this chat, or stop " +
   "it (chat administrators who own or administer the group)",
   "/gh mute author <login>|label <name>|bots, /gh unmute …, /gh filters: what this chat's routes leave out",
+  "/gh resume: send what was held while this chat was paused (owners and admins of its group)",
   "/gh notify [on|off]: your personal notifications (in the private chat with me)",
   "/gh remind <days> <times> <time zone> [older <hours>] [allclear], /gh remind list, " +
   "/gh remind delete <id>: review reminders (here: yours; in a group chat: the group's)",
@@ -83,6 +85,8 @@ async function handleMessage(ctx: TelegramChatContext, message: IncomingMessage)
     case "subscribe":
     case "unsubscribe":
       return await subscribeCommand(ctx, message, command);
+    case "resume":
+      return await resumeCommand(ctx, message);
     default:
       if (MUTE_COMMANDS.has(command.subcommand)) return await muteCommand(ctx, message, command);
       if (REPLY_COMMANDS.has(command.subcommand)) {
