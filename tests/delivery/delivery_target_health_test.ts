@@ -173,7 +173,11 @@ Deno.test("target health: a 5xx storm that ends heals the target without help", 
   );
   const [log] = await settled(kv, eventId);
   assert.equal(log.status, "ok");
-  assert.equal((await readTargetHealth(kv, internalId, KEY)).value?.state, "healthy");
+  // The health is written right after the outcome, in a write of its own.
+  await waitFor(
+    "the target to be healthy again",
+    async () => (await readTargetHealth(kv, internalId, KEY)).value?.state === "healthy",
+  );
   assert.deepEqual(discordTitles(discord, CHANNEL.channelId), ["Storm"]);
 });
 
