@@ -218,6 +218,11 @@ export default function LogTable(props: { items: SendLog[]; editable: string[] }
                 </td>
                 <td class={TD}>
                   <StatusBadge status={log.status} />
+                  {log.status !== "ok" && log.error && (
+                    <span class={`mt-1 block max-w-64 text-xs ${MUTED}`} data-testid="log-reason">
+                      {log.error.length > 160 ? `${log.error.slice(0, 159)}…` : log.error}
+                    </span>
+                  )}
                 </td>
                 <td class={`${TD} hidden tabular-nums sm:table-cell`}>{log.attempts}</td>
                 <td class={`${TD} text-right`}>
