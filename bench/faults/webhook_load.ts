@@ -10,7 +10,7 @@
  * timed per instance slot, for the time to recover.
  */
 import { utf8 } from "../../lib/encoding.ts";
-import { signStandardWebhook } from "../../lib/signature/standard_webhooks.ts";
+import { signStandardWebhook } from "../../testing/standard_webhooks_sender.ts";
 
 /** Where to send: the instance now in a slot (a killed one is replaced in its slot). */
 export type SlotUrl = (slot: number) => Promise<string>;

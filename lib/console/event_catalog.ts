@@ -137,11 +137,6 @@ export const EVENT_CATALOG: ReadonlyArray<{ kind: string; actions: readonly stri
   { kind: "custom", actions: [] },
 ];
 
-/** The actions the picker offers for a kind (none for an unknown kind). */
-export function actionsOf(kind: string): readonly string[] {
-  return EVENT_CATALOG.find((entry) => entry.kind === kind.toLowerCase())?.actions ?? [];
-}
-
 /** Splits an event pattern into kind and action: `pull_request.opened` → both, `push` → kind. */
 export function splitEventPattern(pattern: string): { kind: string; action: string } {
   const dot = pattern.indexOf(".");

@@ -3,8 +3,8 @@
  * `webhook-signature` headers; the signature is HMAC-SHA256 over
  * `{id}.{timestamp}.{body}`, sent as a space-separated list of `v1,<base64>`.
  */
-import { concatBytes, fromBase64, toBase64, utf8 } from "../encoding.ts";
-import { hmacDigest, matchesAnySecret, type SecretKey } from "./hmac.ts";
+import { concatBytes, fromBase64, utf8 } from "../encoding.ts";
+import { matchesAnySecret, type SecretKey } from "./hmac.ts";
 import { isWithinReplayWindow, parseUnixSeconds } from "./replay.ts";
 
 const SECRET_PREFIX = "whsec_";
@@ -26,19 +26,6 @@ function signedContent(
   body: Uint8Array,
 ): Uint8Array<ArrayBuffer> {
   return concatBytes(utf8(`${id}.${timestamp}.`), body);
-}
-
-/** The `v1,<base64>` signature of a message, as a sender would put it in `webhook-signature`. */
-export async function signStandardWebhook(
-  secret: string,
-  id: string,
-  timestamp: number,
-  body: Uint8Array,
-): Promise<string> {
-  const key = standardWebhookKey(secret);
-  if (key === null) throw new Error("Cannot sign: the whsec_ secret is not valid base64");
-  const digest = await hmacDigest(key, signedContent(id, String(timestamp), body));
-  return `v1,${toBase64(digest)}`;
 }
 
 /**

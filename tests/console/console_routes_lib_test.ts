@@ -8,7 +8,10 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { validateRoutesBody } from "../../lib/admin/routes.ts";
 import { HttpError } from "../../lib/fresh/http_error.ts";
-import { actionsOf, EVENT_CATALOG } from "../../lib/console/event_catalog.ts";
+import { EVENT_CATALOG } from "../../lib/console/event_catalog.ts";
+
+const actionsOf = (kind: string) =>
+  EVENT_CATALOG.find((entry) => entry.kind === kind.toLowerCase())?.actions ?? [];
 import { opOf, withOp } from "../../lib/console/field_leaf.ts";
 import { diffRoutes, isEmptyDiff } from "../../lib/console/route_diff.ts";
 import {

@@ -9,7 +9,7 @@ import { utf8 } from "../../lib/encoding.ts";
 import { signCustomBody } from "../../lib/providers/custom.ts";
 import { signGiteaBody } from "../../lib/providers/gitea.ts";
 import { signGithubBody } from "../../lib/providers/github.ts";
-import { signStandardWebhook } from "../../lib/signature/standard_webhooks.ts";
+import { signStandardWebhook } from "../../testing/standard_webhooks_sender.ts";
 import { putGroup } from "../../lib/store/config/groups.ts";
 import { regenerateGroupSecret } from "../../lib/store/config/group_secrets.ts";
 import { ALPHA } from "../_admin_helpers.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { handleWebhook } from "../../lib/ingest/handle.ts";
 import { signCustomBody } from "../../lib/providers/custom.ts";
-import { signStandardWebhook } from "../../lib/signature/standard_webhooks.ts";
+import { signStandardWebhook } from "../../testing/standard_webhooks_sender.ts";
 import { DEDUP_WINDOW_MS, loadEvent, NONCE_WINDOW_MS } from "../../lib/store/delivery/events.ts";
 import {
   jsonBytes,

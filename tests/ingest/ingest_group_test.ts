@@ -10,7 +10,7 @@ import {
   getGroupSecret,
   regenerateGroupSecret,
 } from "../../lib/store/config/group_secrets.ts";
-import { signStandardWebhook } from "../../lib/signature/standard_webhooks.ts";
+import { signStandardWebhook } from "../../testing/standard_webhooks_sender.ts";
 import type { Group } from "../../lib/types.ts";
 import {
   fixture,
