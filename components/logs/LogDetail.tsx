@@ -56,7 +56,7 @@ export function LogDetail(props: { log: SendLog }) {
           <span data-testid="log-skipped">{log.skipped}</span>
         </Row>
       )}
-      {log.digestId !== undefined && ( // noise control hook
+      {log.digestId !== undefined && (
         <Row label="Digest">
           <span data-testid="log-digest">
             gathered into digest <span class="font-mono">{log.digestId}</span>{" "}
