@@ -13,10 +13,10 @@ import {
   REPLAY_WINDOW_SECONDS,
 } from "../../lib/signature/replay.ts";
 import {
-  signStandardWebhook,
   standardWebhookKey,
   verifyStandardWebhook,
 } from "../../lib/signature/standard_webhooks.ts";
+import { signStandardWebhook } from "../../testing/standard_webhooks_sender.ts";
 import { signGithubBody } from "../../lib/providers/github.ts";
 import { signGiteaBody } from "../../lib/providers/gitea.ts";
 import { signCustomBody } from "../../lib/providers/custom.ts";
