@@ -26,6 +26,7 @@ const ARGUMENTS: Record<string, string[][]> = {
     ["--throughput", "--postgres"],
   ],
   "event_search_bench.ts": [["--events", "100000", "--runs", "20"]],
+  "notify_bench.ts": [["--users", "10000", "--events", "200"]],
 };
 /** The longest one benchmark may run. */
 const TIME_LIMIT_MS = 5 * 60 * 1000;

@@ -1,5 +1,5 @@
 /**
- * Hands an accepted event to personal notifications (`docs/notifications.md`): once per
+ * Hands an accepted event to personal notifications (`docs/personal.md`): once per
  * event, whatever number of groups it entered, and only when one of them received it through a
  * binding nobody in the group can forge (`group_binding.ts`), so a group's own webhook secret
  * never lets its holder send private messages about a repository the group is not bound to.

@@ -1,5 +1,5 @@
 /**
- * The personal-notification jobs (`docs/notifications.md`):
+ * The personal-notification jobs (`docs/personal.md`):
  *
  * - `notify_event` (queued once per accepted event by delivery): finds who the event concerns
  *   (`recipients.ts`) and holds one notification for each of their chat accounts, with a flush

@@ -95,6 +95,14 @@ async function triggersByLogin(
 }
 
 /**
+ * Whether a trigger is a verdict on the person's work rather than their own action: a failed
+ * check on their pull request is news to them even when their push started it.
+ */
+function isVerdictOnTheirWork(trigger: Trigger): boolean {
+  return trigger.kind === "failed_checks";
+}
+
+/**
  * The chat accounts to notify about `event` in `repository` (each once, with its strongest
  * trigger the person left on), and those whose person must link again.
  */
@@ -110,11 +118,12 @@ export async function recipientsOf(
   const accessOf = new Map<string, Access>();
   const recipients: Recipient[] = [];
   const seen = new Set<string>();
-  for (const [login, named] of await triggersByLogin(ctx, repository, triggers, group)) {
-    if (login === sender.login) continue;
+  for (const [login, all] of await triggersByLogin(ctx, repository, triggers, group)) {
     for (const account of await linkedAccounts(ctx, login)) {
       const key = `${account.platform}:${account.chatUserId}`;
-      if (account.userId === sender.id || seen.has(key)) continue;
+      const own = login === sender.login || account.userId === sender.id;
+      const named = own ? all.filter(isVerdictOnTheirWork) : all;
+      if (named.length === 0 || seen.has(key)) continue;
       seen.add(key);
       if (!settingsOf.has(account.userId)) {
         settingsOf.set(account.userId, await getNotifySettings(ctx.kv, account.userId));

@@ -1,5 +1,5 @@
 /**
- * The controls of personal notifications (docs/notifications.md): `/gh notify` in the Telegram
+ * The controls of personal notifications (docs/personal.md): `/gh notify` in the Telegram
  * private chat lists the kinds with on/off buttons, a press switches one, `/gh notify off`
  * pauses all and `/gh notify on` resumes; the console's account page has the same switches and
  * the quiet hours; `/gh notify` on Discord pauses and resumes.

@@ -1,5 +1,5 @@
 /**
- * Personal notifications (docs/notifications.md): each trigger reaches the linked person's
+ * Personal notifications (docs/personal.md): each trigger reaches the linked person's
  * Telegram private chat and Discord DM once, whatever number of groups received the event;
  * never their own actions; never a repository their token cannot read; a dead token stops
  * them and tells the person once; several within the window make one digest; quiet hours hold
@@ -193,6 +193,35 @@ Deno.test("a failed workflow on their pull request's head, and an assignment, on
   assert.equal(inbox.length, 2, inbox.join("\n---\n"));
   assert.match(inbox[0], /A workflow failed on your pull request/);
   assert.match(inbox[1], /Assigned to you/);
+});
+
+Deno.test("a failed workflow their own push started still reaches the pull request's author", async () => {
+  await using kv = await openTestKv();
+  await using s = await startNotify(kv, { windowMs: 50 });
+  await link(s, AUTHOR);
+  await turnOn(kv, AUTHOR.id, "failed_checks");
+  const sha = "c".repeat(40);
+  await s.accept("pull_request", payload("opened", AUTHOR, { pull_request: pull(AUTHOR, 9, sha) }));
+  await s.idle();
+  await s.accept(
+    "workflow_run",
+    payload("completed", AUTHOR, {
+      workflow_run: {
+        id: 100,
+        name: "CI",
+        head_sha: sha,
+        conclusion: "failure",
+        status: "completed",
+        html_url: `https://github.com/${REPO}/actions/runs/100`,
+        pull_requests: [{ number: 9 }],
+        head_branch: "feature",
+      },
+    }),
+  );
+  await s.idle();
+  const inbox = s.inbox(AUTHOR).telegram;
+  assert.equal(inbox.length, 1, inbox.join("\n---\n"));
+  assert.match(inbox[0], /A workflow failed on your pull request/);
 });
 
 Deno.test("no message about a repository the person's token cannot read (GitHub answers 404)", async () => {

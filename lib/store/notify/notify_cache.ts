@@ -1,5 +1,5 @@
 /**
- * What personal notifications remember between events (`docs/notifications.md`): whether a
+ * What personal notifications remember between events (`docs/personal.md`): whether a
  * person's token could read a repository and whether they belong to a team (each cached with an
  * expiry), the DM channel the bot opened with a Discord user, which token a person was last told
  * to link again for, and the author of a pull request by its head commit.

@@ -1,6 +1,6 @@
 /**
  * The job that finds who to notify personally about one accepted event
- * (`docs/notifications.md`). Delivery queues it once per event, whatever number of groups the
+ * (`docs/personal.md`). Delivery queues it once per event, whatever number of groups the
  * event entered, naming one group that received it through its binding and a route of that
  * group (the buttons of a personal message act through them).
  */

@@ -1,5 +1,5 @@
 /**
- * Personal notifications on their way to one chat account (`docs/notifications.md`): each is
+ * Personal notifications on their way to one chat account (`docs/personal.md`): each is
  * held under the account, and a `notify_flush` job sends what is held as one message (or one
  * digest of several). The account's state says when it was last sent to and when its flush is
  * due; every hold and every flush is one checked commit on that state, so a notification held

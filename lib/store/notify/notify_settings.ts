@@ -1,5 +1,5 @@
 /**
- * A person's personal-notification settings, by GitHub user id (`docs/notifications.md`):
+ * A person's personal-notification settings, by GitHub user id (`docs/personal.md`):
  * which kinds they get, whether all are paused, and their quiet hours. Private to the person:
  * nothing here changes a group's behaviour, so writes are not audited.
  */
