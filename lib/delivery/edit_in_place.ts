@@ -22,12 +22,14 @@ import {
   type SubjectPlace,
 } from "../store/delivery/subject_messages.ts";
 import { historyIdOf, type SendLog } from "../store/delivery/send_logs.ts";
+import { getMessageRef } from "../store/delivery/message_refs.ts";
 import type { ForgeEvent, Route, Target } from "../types.ts";
 import { subjectOfPayload } from "../format/subject.ts";
 import type { ChatCalls } from "./chat_calls.ts";
 import type { DeliveryContext } from "./context.ts";
 import { sendUnit } from "./noise.ts";
 import { ALL_BUTTONS, type ChatButtons, renderFor } from "./render.ts";
+import { cardWithOutcome, MAX_KEPT_BODY, reviewCardOf, reviewOutcomeOf } from "./review_outcome.ts";
 
 /**
  * How a unit uses its subject's message: `progress` edits it (or posts it), `card` posts and
@@ -45,6 +47,10 @@ interface InPlacePlan {
    * edited back by an event that arrives late.
    */
   stage?: ProgressStage;
+  /** A deployment review card: its rendered body is kept for the outcome edit. */
+  keepsBody?: true;
+  /** A finished deployment: the review card (its key) it edits, and the line it adds. */
+  finishes?: { key: string; line: string };
 }
 
 /**
@@ -147,20 +153,42 @@ async function keyOf(event: ForgeEvent, ...parts: string[]): Promise<string> {
   return (await sha256Hex(JSON.stringify([event.provider, event.scope, ...parts]))).slice(0, 40);
 }
 
+/** The key of the review card of run `runId` waiting on `environment` (any case). */
+async function reviewKeyOf(
+  event: ForgeEvent,
+  repository: string,
+  [runId, environment]: [string, string],
+): Promise<string> {
+  return await keyOf(event, repository, "deployment_review", runId, environment.toLowerCase());
+}
+
 /** What the units of `event` edit in place, or null when they simply post. */
 export async function inPlacePlanOf(event: ForgeEvent): Promise<InPlacePlan | null> {
   if (event.provider === "custom") return null;
   const repository = repositoryOf(event.payload);
   if (!repository) return null;
+  const reviewCard = reviewCardOf(event);
+  if (reviewCard) {
+    return { mode: "card", key: await reviewKeyOf(event, repository, reviewCard), keepsBody: true };
+  }
   const progress = PROGRESS_IDS.get(event.kind);
   if (progress) {
     const id = idOf(record(event.payload[progress.object])?.id);
     if (!id) return null;
     const stage = stageOf(event);
+    const outcome = reviewOutcomeOf(event);
     return {
       mode: "progress",
       key: await keyOf(event, repository, progress.family, id),
       ...(stage === undefined ? {} : { stage }),
+      ...(outcome
+        ? {
+          finishes: {
+            key: await reviewKeyOf(event, repository, outcome.card),
+            line: outcome.line,
+          },
+        }
+        : {}),
     };
   }
   if (!CARD_KINDS.has(event.kind)) return null;
@@ -258,28 +286,74 @@ export async function sendOrEdit(
     const posted = await sendUnit(ctx, calls, log, body.message);
     if (posted.kind === "sent" && posted.messageId) {
       if (body.inPlace.mode === "card") {
-        const first = { messageId: posted.messageId, updatedAt: ctx.now() };
+        const kept = body.inPlace.keepsBody && JSON.stringify(body.message).length <= MAX_KEPT_BODY
+          ? { body: body.message }
+          : {};
+        const first = { messageId: posted.messageId, ...kept, updatedAt: ctx.now() };
         await saveFirstSubjectMessage(ctx.kv, at, first, IN_PLACE_LIFETIME_MS);
       } else await record(posted.messageId, true, stage);
     }
     return posted;
   };
-  if (!recorded || body.inPlace.mode === "card") return await post();
+  if (!recorded || body.inPlace.mode === "card") {
+    return await finishReview(ctx, calls, log, body.inPlace, await post());
+  }
   if (body.inPlace.mode === "progress") {
     if (stage !== undefined && recorded.stage !== undefined && stage < recorded.stage) {
       // A late event (GitHub does not promise order): the message already shows a later stage.
       return { kind: "sent", httpStatus: 200, messageId: recorded.messageId, skippedAsOlder: true };
     }
     const edited = await calls.edit(log.target, recorded.messageId, body.message);
-    if (edited.kind === "gone" || edited.kind === "rejected") return await post();
+    if (edited.kind === "gone" || edited.kind === "rejected") {
+      return await finishReview(ctx, calls, log, body.inPlace, await post());
+    }
     if (edited.kind !== "sent") return edited;
     if (stage !== undefined && stage !== recorded.stage) {
       await record(recorded.messageId, true, stage);
     }
-    return { ...edited, messageId: recorded.messageId, editedMessageId: recorded.messageId };
+    const result = {
+      ...edited,
+      messageId: recorded.messageId,
+      editedMessageId: recorded.messageId,
+    };
+    return await finishReview(ctx, calls, log, body.inPlace, result);
   }
   const recordEdit = () => record(recorded.messageId, true);
   return await updateCard(ctx, calls, log, body, recorded, recordEdit, post);
+}
+
+/**
+ * After a finished deployment's unit was sent: edits the review card of its run in the same
+ * place (once per unit, even across retries) to add the outcome. A card that is gone or may
+ * not be edited stays as it is; any other failure is the unit's, so the lane tries again.
+ */
+async function finishReview(
+  ctx: DeliveryContext,
+  calls: ChatCalls,
+  log: SendLog,
+  plan: InPlacePlan,
+  sent: InPlaceResult,
+): Promise<InPlaceResult> {
+  if (sent.kind !== "sent" || !plan.finishes) return sent;
+  const at = placeOf(calls, log, plan.finishes.key);
+  const card = await getSubjectMessage(ctx.kv, at, IN_PLACE_LIFETIME_MS);
+  if (!card?.body || card.editedBy === log.id) return sent;
+  const ref = await getMessageRef(ctx.kv, {
+    platform: log.platform,
+    chatId: calls.adapter.channelOf(log.target),
+    messageId: card.messageId,
+  });
+  const edit = cardWithOutcome(log.platform, card.body, plan.finishes.line, ref?.decision);
+  if (edit === null) return sent;
+  const edited = await calls.edit(log.target, card.messageId, edit);
+  if (edited.kind === "gone" || edited.kind === "rejected") return sent;
+  if (edited.kind !== "sent") return edited;
+  await saveSubjectMessage(ctx.kv, at, {
+    ...card,
+    editedBy: log.id,
+    updatedAt: ctx.now(),
+  }, IN_PLACE_LIFETIME_MS);
+  return sent;
 }
 
 /**

@@ -386,3 +386,66 @@ Deno.test("/gh issue opens a form with the repository and title, then opens the 
   assert.equal(badName.data.content, "Name the repository as owner/repo.");
   assert.equal(app.github.requestsTo("/repos/").length, 1, "refused commands reached nobody");
 });
+
+/** A deployment status of the review fixture's run and environment, in `state`. */
+async function deploymentStatusOf(state: string) {
+  const status = await payload("deployment_status/payload.json");
+  const review = await payload("deployment_review/requested.payload.json");
+  status.repository = review.repository;
+  status.workflow_run = review.workflow_run;
+  (status.deployment as Record<string, unknown>).environment = "TST";
+  Object.assign(status.deployment_status as Record<string, unknown>, {
+    state,
+    environment: "TST",
+    updated_at: "2026-11-27T09:30:00Z",
+  });
+  return utf8(JSON.stringify(status));
+}
+
+for (
+  const [state, line] of [
+    ["success", "Deployed to TST ✓ at 2026-11-27 09:30 UTC"],
+    ["failure", "Deployment to TST failed at 2026-11-27 09:30 UTC"],
+  ] as const
+) {
+  Deno.test(`after approval, a deployment status (${state}) edits the review card with who approved and the outcome`, async () => {
+    await using discord = startFakeDiscord();
+    await using app = await startDiscordApp({
+      GITHUB_WEBHOOK_SECRET: SECRETS.github[0],
+      DISCORD_BOT_TOKEN: "test-bot-token",
+    }, discord.url);
+    await storeRoutes(app.t.kv, [ciRoute("deployment_review"), ciRoute("deployment_status")]);
+    await bindAcme(app.t.kv, "terraform-test-github");
+    await linkGrace(app);
+    await using _worker = runWorker(app.t.kv, app.t.config);
+    const review = await fixture("deployment_review/requested.payload.json");
+    await app.t.app.fetch(
+      await githubRequest(review, { event: "deployment_review", delivery: "review-2" }),
+    );
+    assert.equal((await settled(app.t.kv, "review-2"))[0].status, "ok");
+    const card = discord.received[0];
+    const tag = subjectTag("terraform-test-github/sample-app", DEPLOY_RUN);
+    app.github.pendingDeployments.set(DEPLOY_RUN, [{ environment: { id: 9, name: "TST" } }]);
+    const approve = submit(`gh:da:${card.messageId}#${tag}`, { comment: "" });
+    await app.interact(approve);
+    assert.match(String(await followUpOf(app, approve)), /approved by grace/);
+
+    const accepted = await app.t.app.fetch(
+      await githubRequest(await deploymentStatusOf(state), {
+        event: "deployment_status",
+        delivery: `status-${state}`,
+      }),
+    );
+    assert.equal(accepted.status, 200);
+    assert.equal((await settled(app.t.kv, `status-${state}`))[0].status, "ok");
+    const edit = discord.edits.find((e) => e.messageId === card.messageId);
+    assert.ok(edit, "the review card is edited");
+    assert.equal(edit.body.content, `✅ Deployment to TST approved by grace.\n${line}`);
+    const embed = (edit.body.embeds as { title: string }[])[0];
+    assert.equal(
+      embed.title,
+      "[terraform-test-github/sample-app] Deployment to TST waits for review",
+    );
+    assert.deepEqual(labelsOf(edit.body), ["Open on GitHub"], "the buttons give way to the link");
+  });
+}

@@ -11,6 +11,10 @@ import { subjectTag } from "../../lib/format/subject.ts";
 import { telegramReviewedKeyboard, telegramRunKeyboard } from "../../lib/format/run_buttons.ts";
 import { getGroup, putGroup } from "../../lib/store/config/groups.ts";
 import { saveMessageRef } from "../../lib/store/delivery/message_refs.ts";
+import { runWorker, settled, storeRoutes } from "../_delivery_helpers.ts";
+import { fixture, githubRequest, SECRETS } from "../_ingest_helpers.ts";
+import { utf8 } from "../../lib/encoding.ts";
+import type { Route } from "../../lib/types.ts";
 import {
   ALICE_GITHUB,
   buttonUpdate,
@@ -223,3 +227,77 @@ Deno.test("Telegram: /gh issue as a reply opens the issue with the message as it
   );
   assert.equal(world.github.requestsTo("/repos/").length, 1);
 });
+
+const DEPLOY_RUN = 5453085689;
+
+function ciRoute(event: string): Route {
+  return {
+    id: event,
+    name: event,
+    enabled: true,
+    groupId: "acme",
+    filters: [{ type: "event", value: event }],
+    targets: [{ platform: "telegram", chatId: String(GROUP) }],
+  };
+}
+
+/** A deployment status of the review fixture's run and environment, in `state`. */
+async function deploymentStatusOf(state: string) {
+  const read = async (path: string) =>
+    JSON.parse(new TextDecoder().decode(await fixture(path))) as Record<string, unknown>;
+  const status = await read("deployment_status/payload.json");
+  const review = await read("deployment_review/requested.payload.json");
+  status.repository = review.repository;
+  status.workflow_run = review.workflow_run;
+  Object.assign(status.deployment_status as Record<string, unknown>, {
+    state,
+    environment: "TST",
+    updated_at: "2026-11-27T09:30:00Z",
+  });
+  return utf8(JSON.stringify(status));
+}
+
+for (
+  const [state, line] of [
+    ["success", "Deployed to TST ✓ at 2026-11-27 09:30 UTC"],
+    ["error", "Deployment to TST failed at 2026-11-27 09:30 UTC"],
+  ] as const
+) {
+  Deno.test(`Telegram: after approval, a deployment status (${state}) edits the review card with who approved and the outcome`, async () => {
+    await using world = await startTelegramWorld({ GITHUB_WEBHOOK_SECRET: SECRETS.github[0] });
+    await storeRoutes(world.t.kv, [ciRoute("deployment_review"), ciRoute("deployment_status")]);
+    const group = await getGroup(world.t.kv, "acme");
+    await putGroup(world.t.kv, { ...group!, owners: ["terraform-test-github"] });
+    await linkUser(world);
+    await using _worker = runWorker(world.t.kv, world.t.config);
+    const review = await fixture("deployment_review/requested.payload.json");
+    await world.t.app.fetch(
+      await githubRequest(review, { event: "deployment_review", delivery: "tg-review" }),
+    );
+    const [posted] = await settled(world.t.kv, "tg-review");
+    assert.equal(posted.status, "ok");
+    const cardId = Number(posted.messageId);
+    const [sent] = world.bot.callsOf("sendMessage").filter((call) =>
+      call.chat_id === String(GROUP)
+    );
+    world.github.pendingDeployments.set(DEPLOY_RUN, [{ environment: { id: 9, name: "TST" } }]);
+    const tag = subjectTag("terraform-test-github/sample-app", DEPLOY_RUN);
+    assert.equal((await press(world, `gh:approve#${tag}`, cardId)).alert, false);
+
+    await world.t.app.fetch(
+      await githubRequest(await deploymentStatusOf(state), {
+        event: "deployment_status",
+        delivery: `tg-status-${state}`,
+      }),
+    );
+    assert.equal((await settled(world.t.kv, `tg-status-${state}`))[0].status, "ok");
+    const edit = world.bot.callsOf("editMessageText").find((call) => call.message_id === cardId);
+    assert.ok(edit, "the review card is edited");
+    assert.equal(
+      edit.text,
+      `${sent.text}\n\n✅ Approved by ${ALICE_GITHUB.login}\n<b>${line}</b>`,
+    );
+    const markup = edit.reply_markup as { inline_keyboard: { text: string }[][] };
+    assert.deepEqual(markup.inline_keyboard.flat().map((button) => button.text), ["Open"]);
+  });
+}

@@ -11,7 +11,7 @@
 import type { APIModalInteractionResponseCallbackComponent } from "discord-api-types/v10";
 import { ButtonStyle, ComponentType, TextInputStyle } from "../../format/discord_values.ts";
 import { RUN_ACTION_IDS, type RunActionId } from "../../format/run_buttons.ts";
-import type { NotificationSubject } from "../../store/delivery/message_refs.ts";
+import { noteReviewDecision, type NotificationSubject } from "../../store/delivery/message_refs.ts";
 import {
   actOnRunAsLinkedUser,
   type RunAction,
@@ -140,19 +140,16 @@ export async function answerReviewForm(
   }
   const allowed = await gatePress(deps, interaction, messageId, tag, itemOf("deployment"));
   if (!allowed.ok) return allowed.answer;
-  const { link, item } = allowed;
+  const { link, item, notification } = allowed;
   const action: RunAction = { kind: "review", state: approve ? "approved" : "rejected", comment };
   return {
     response: deferUpdate(),
     later: async () => {
       const reply = await actOnRunAsLinkedUser(deps, link, item, action);
       if (!reply.ok) return await followUp(deps, interaction.token, reply.text);
-      await editOriginal(
-        deps,
-        interaction.token,
-        `${approve ? "✅" : "⛔"} ${reply.text}`,
-        linkRow(item),
-      );
+      const decision = `${approve ? "✅" : "⛔"} ${reply.text}`;
+      await editOriginal(deps, interaction.token, decision, linkRow(item));
+      await noteReviewDecision(deps.kv, notification, decision);
     },
   };
 }

@@ -15,7 +15,11 @@ import {
   telegramReviewedKeyboard,
 } from "../../format/run_buttons.ts";
 import { getTelegramLink } from "../../store/auth/links.ts";
-import { MESSAGE_REF_LIFETIME_MS, type MessageRef } from "../../store/delivery/message_refs.ts";
+import {
+  MESSAGE_REF_LIFETIME_MS,
+  type MessageRef,
+  noteReviewDecision,
+} from "../../store/delivery/message_refs.ts";
 import { type ChatReply, notLinkedText } from "../act.ts";
 import { chatActionRefusal } from "../authorize.ts";
 import {
@@ -66,13 +70,13 @@ async function refusalFor(
 }
 
 /**
- * Reviews the deployment of the card `cardId` as `from` and, when GitHub accepts, replaces
- * the card's buttons with a link saying who decided.
+ * Reviews the deployment of the card `card` as `from` and, when GitHub accepts, replaces
+ * the card's buttons with a link saying who decided (kept on its record for the outcome).
  */
 async function review(
   ctx: TelegramChatContext,
   chat: ChatOfMessage,
-  cardId: number,
+  card: { id: number; notification: MessageRef },
   run: RunRef,
   link: { userId: string; login: string } | null,
   action: Extract<RunAction, { kind: "review" }>,
@@ -82,11 +86,13 @@ async function review(
   });
   if (!result.ok || !link) return result;
   const word = action.state === "approved" ? "✅ Approved" : "⛔ Rejected";
-  const markup = telegramReviewedKeyboard(`${word} by ${link.login}`, runPage(run));
-  const outcome = await ctx.bot.editButtons(chat.id, cardId, markup);
+  const decision = `${word} by ${link.login}`;
+  const markup = telegramReviewedKeyboard(decision, runPage(run));
+  const outcome = await ctx.bot.editButtons(chat.id, card.id, markup);
   if (outcome.kind !== "ok") {
     ctx.log.warn("telegram: reviewed card not updated", { chatId: chat.id, outcome: outcome.kind });
   }
+  await noteReviewDecision(ctx.kv, card.notification, decision);
   return result;
 }
 
@@ -130,7 +136,7 @@ export async function pressRunButton(
   const link = press.from.is_bot ? null : await getTelegramLink(ctx.kv, String(press.from.id));
   if (!link) return refused(notLinkedText(LINK_COMMAND));
   const result = action.kind === "review"
-    ? await review(ctx, message.chat, message.message_id, run, link, action)
+    ? await review(ctx, message.chat, { id: message.message_id, notification }, run, link, action)
     : await actOnRunAsLinkedUser(ctx, link, run, action, { linkCommand: LINK_COMMAND });
   return { text: result.text, alert: !result.ok };
 }
@@ -158,7 +164,7 @@ export async function reviewCommand(
   const from = message.from;
   const link = from && !from.is_bot ? await getTelegramLink(ctx.kv, String(from.id)) : null;
   const state = command.subcommand === "approve" ? "approved" : "rejected";
-  const result = await review(ctx, message.chat, cardId, run, link, {
+  const result = await review(ctx, message.chat, { id: cardId, notification }, run, link, {
     kind: "review",
     state,
     comment: command.rest,

@@ -69,7 +69,12 @@ export interface MessageRef extends MessagePlace {
   subject: NotificationSubject;
   /** Unix milliseconds. */
   sentAt: number;
+  /** A deployment review's decision as its card shows it ("✅ … approved by …"). */
+  decision?: string;
 }
+
+/** Longest review decision kept. */
+const MAX_DECISION_LENGTH = 2100;
 
 /** Numeric ids padded, so a chat's records list in message order. */
 function sortableId(messageId: string): string {
@@ -109,6 +114,26 @@ export function addMessageRef(
   if (!validPlace(place)) return op;
   const ref: MessageRef = { ...place, subject, sentAt: now };
   return op.set(keyOf(place), ref, { expireIn: MESSAGE_REF_LIFETIME_MS });
+}
+
+/**
+ * Records on the notification `ref` the review decision its card now shows, keeping its
+ * lifetime; nothing when the record changed or expired meanwhile.
+ */
+export async function noteReviewDecision(
+  kv: Kv,
+  ref: MessageRef,
+  decision: string,
+  now: number = Date.now(),
+): Promise<void> {
+  if (!validPlace(ref) || decision.length > MAX_DECISION_LENGTH) return;
+  const current = await kv.get<MessageRef>(keyOf(ref));
+  const remaining = ref.sentAt + MESSAGE_REF_LIFETIME_MS - now;
+  if (!current.value || current.value.sentAt !== ref.sentAt || remaining <= 0) return;
+  await kv.atomic()
+    .check(current)
+    .set(keyOf(ref), { ...current.value, decision }, { expireIn: remaining })
+    .commit();
 }
 
 /** Internal ids of groups created since internal ids exist: `#` and a ULID. */

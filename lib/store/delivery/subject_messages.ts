@@ -52,6 +52,8 @@ export interface SubjectMessage {
   editedBy?: string;
   /** Edit in place: the stage it shows (0 queued, 1 running, 2 done), when known. */
   stage?: number;
+  /** Edit in place: a deployment review card as it was posted, for the outcome edit. */
+  body?: unknown;
   /** Thread card: its title when it was posted (a Discord thread is named after it). */
   title?: string;
   /** Thread card: the Discord thread started from it, once there is one. */
