@@ -265,7 +265,7 @@ Deno.test("a revoked token (GitHub answers 401) stops notifications and tells th
 
 Deno.test("five notifications within the window: the first at once, the rest in one digest", async () => {
   await using kv = await openTestKv();
-  await using s = await startNotify(kv, { windowMs: 1_500 });
+  await using s = await startNotify(kv, { windowMs: 5_000 });
   await link(s, OCTO);
   for (let number = 1; number <= 5; number++) {
     await s.accept(
