@@ -25,7 +25,12 @@ function Describe({ reminder }: { reminder: ReminderView }) {
     <span class="text-sm">
       {reminder.days.join(", ")} at {reminder.times.join(", ")} ({reminder.timeZone})
       {reminder.olderThanHours ? `, older than ${reminder.olderThanHours}h` : ""}
-      {reminder.allClear ? ", all clear" : ""} to {describeTargetRef(reminder.target)}
+      {reminder.staleDays ? `, stale work after ${reminder.staleDays} days` : ""}
+      {reminder.labels?.length ? ` with ${reminder.labels.join(", ")}` : ""}
+      {reminder.excludeLabels?.length ? ` without ${reminder.excludeLabels.join(", ")}` : ""}
+      {reminder.allClear ? ", all clear" : ""} to {reminder.scope === "personal"
+        ? `your ${reminder.target.platform === "discord" ? "Discord" : "Telegram"} private chat`
+        : describeTargetRef(reminder.target)}
       <span class={`block ${MUTED}`}>next: {reminder.nextAt}</span>
     </span>
   );
@@ -41,7 +46,8 @@ export function RemindersCard(props: RemindersCardProps) {
       <p class={`mt-1 mb-4 text-sm ${MUTED}`}>
         {personal
           ? "The open pull requests waiting on your review, oldest first, sent to your private " +
-            "chat with the Telegram bot at the times you choose. Nothing is sent when none waits."
+            "chat with the Telegram bot or your Discord DMs at the times you choose. Nothing is " +
+            "sent when none waits."
           : "The open pull requests of this group's repositories waiting for review, with whom " +
             "they wait on, posted into one of the group's chat targets at the times you choose."}
       </p>
@@ -96,6 +102,16 @@ export function RemindersCard(props: RemindersCardProps) {
             <span class="font-medium">Time zone (IANA)</span>
             <input class={INPUT} name="timeZone" value="UTC" required />
           </label>
+          {personal && (
+            <label class="text-sm">
+              <span class="font-medium">Send to</span>
+              <select class={INPUT} name="platform">
+                <option value="">Telegram if linked, else Discord</option>
+                <option value="telegram">Telegram</option>
+                <option value="discord">Discord</option>
+              </select>
+            </label>
+          )}
           {group && (
             <>
               <label class="text-sm">
@@ -111,6 +127,20 @@ export function RemindersCard(props: RemindersCardProps) {
               <label class="text-sm">
                 <span class="font-medium">Only older than (hours, optional)</span>
                 <input class={INPUT} name="olderThanHours" inputMode="numeric" />
+              </label>
+              <label class="text-sm">
+                <span class="font-medium">
+                  Also list pull requests and issues idle for (days, optional)
+                </span>
+                <input class={INPUT} name="staleDays" inputMode="numeric" />
+              </label>
+              <label class="text-sm">
+                <span class="font-medium">Stale work: only with labels (comma-separated)</span>
+                <input class={INPUT} name="labels" />
+              </label>
+              <label class="text-sm">
+                <span class="font-medium">Stale work: leave out labels (comma-separated)</span>
+                <input class={INPUT} name="excludeLabels" />
               </label>
             </>
           )}

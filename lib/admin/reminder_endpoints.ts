@@ -4,7 +4,14 @@
  */
 import { z } from "zod";
 import { targetSchema } from "../model/schema.ts";
-import { DAY_NAMES, MAX_OLDER_THAN_HOURS, MAX_TIMES } from "../delivery/reminder_input.ts";
+import {
+  DAY_NAMES,
+  MAX_FILTER_LABELS,
+  MAX_LABEL_CHARS,
+  MAX_OLDER_THAN_HOURS,
+  MAX_STALE_DAYS,
+  MAX_TIMES,
+} from "../delivery/reminder_input.ts";
 import { defineEndpoint } from "./endpoint.ts";
 import { okSchema } from "./schemas.ts";
 
@@ -21,7 +28,16 @@ const scheduleFields = {
 };
 
 /** `POST /admin/api/me/reminders`. */
-const personalReminderBodySchema = z.strictObject(scheduleFields);
+const personalReminderBodySchema = z.strictObject({
+  ...scheduleFields,
+  platform: z.enum(["telegram", "discord"]).optional().describe(
+    "the linked chat account to send to; absent: Telegram if linked, else Discord",
+  ),
+});
+
+/** Label names for the stale-work filter (only with `staleDays`). */
+const labelListSchema = z.array(z.string().min(1).max(MAX_LABEL_CHARS)).max(MAX_FILTER_LABELS)
+  .optional();
 
 /** `POST /admin/api/groups/{id}/reminders`. */
 const channelReminderBodySchema = z.strictObject({
@@ -29,6 +45,11 @@ const channelReminderBodySchema = z.strictObject({
   olderThanHours: z.number().int().min(1).max(MAX_OLDER_THAN_HOURS).optional().describe(
     "only pull requests open for longer",
   ),
+  staleDays: z.number().int().min(1).max(MAX_STALE_DAYS).optional().describe(
+    "also list pull requests and issues with no activity for this many days",
+  ),
+  labels: labelListSchema.describe("stale work: only items with one of these labels"),
+  excludeLabels: labelListSchema.describe("stale work: leave out items with any of these labels"),
   target: targetSchema.describe("one of the group's allowed targets"),
 });
 
@@ -41,6 +62,9 @@ const reminderSchema = z.object({
   times: z.array(z.string()),
   timeZone: z.string(),
   olderThanHours: z.number().optional(),
+  staleDays: z.number().optional(),
+  labels: z.array(z.string()).optional(),
+  excludeLabels: z.array(z.string()).optional(),
   allClear: z.boolean(),
   target: targetSchema,
   nextAt: z.string().describe("when it fires next (ISO 8601)"),

@@ -24,6 +24,11 @@ function field(form: FormData, name: string): string {
   return typeof value === "string" ? value.slice(0, MAX_FIELD).trim() : "";
 }
 
+/** Comma-separated label names. */
+function labelsOf(value: string): string[] {
+  return value.split(",").map((label) => label.trim()).filter(Boolean);
+}
+
 /** The settings in a reminder form. */
 function bodyOf(form: FormData, channel: boolean): ReminderBody {
   const body: ReminderBody = {
@@ -34,6 +39,16 @@ function bodyOf(form: FormData, channel: boolean): ReminderBody {
   };
   const older = field(form, "olderThanHours");
   if (channel && older !== "") body.olderThanHours = Number(older);
+  const stale = field(form, "staleDays");
+  if (channel && stale !== "") {
+    body.staleDays = Number(stale);
+    const labels = labelsOf(field(form, "labels"));
+    const excludeLabels = labelsOf(field(form, "excludeLabels"));
+    if (labels.length > 0) body.labels = labels;
+    if (excludeLabels.length > 0) body.excludeLabels = excludeLabels;
+  }
+  const platform = field(form, "platform");
+  if (!channel && platform !== "") body.platform = platform;
   return body;
 }
 

@@ -26,6 +26,11 @@ export interface ReminderBody {
   timeZone: string;
   allClear?: boolean;
   olderThanHours?: number;
+  staleDays?: number;
+  labels?: string[];
+  excludeLabels?: string[];
+  /** A personal reminder's platform (checked by the service). */
+  platform?: string;
 }
 
 function added(outcome: AddOutcome): ReminderView {

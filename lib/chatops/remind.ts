@@ -28,11 +28,18 @@ interface RemindPlace {
 
 const REMINDER_ID = /^[0-9a-f]{16}$/;
 
+function labelsText(view: ReminderView): string {
+  const only = view.labels?.length ? ` with ${view.labels.join(",")}` : "";
+  const not = view.excludeLabels?.length ? ` without ${view.excludeLabels.join(",")}` : "";
+  return only + not;
+}
+
 function describe(view: ReminderView): string {
   const older = view.olderThanHours ? `, older than ${view.olderThanHours}h` : "";
+  const stale = view.staleDays ? `, stale after ${view.staleDays}d${labelsText(view)}` : "";
   const clear = view.allClear ? ", all clear" : "";
   return `${view.id}: ${view.days.join(",")} ${view.times.join(",")} ${view.timeZone}` +
-    `${older}${clear} (next ${view.nextAt.slice(0, 16).replace("T", " ")} UTC)`;
+    `${older}${stale}${clear} (next ${view.nextAt.slice(0, 16).replace("T", " ")} UTC)`;
 }
 
 /** The groups that may post into `target` and that `actor` owns or administers. */

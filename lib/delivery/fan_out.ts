@@ -32,6 +32,7 @@ import { queuePersonal } from "./personal.ts";
 import { messageForRoute } from "./render.ts";
 import { inPlacePlanOf, renderUnitBody } from "./edit_in_place.ts";
 import { mentionsOfGroup, resolveMentions } from "./mentions.ts";
+import { indexIssueEvent } from "./issue_index.ts";
 import { indexPullEvent } from "./pull_index.ts";
 import type { CompiledRouteSet } from "./route_cache.ts";
 import { unitIdFor } from "./targets.ts";
@@ -132,6 +133,7 @@ async function planEvent(
   );
   const internalIds = records.map((entry) => entry.internalId);
   await indexPullEvent(ctx.kv, ctx.log, event, internalIds, now); // review reminders
+  await indexIssueEvent(ctx.kv, ctx.log, event, internalIds); // stale work in reminders
   if (selection.routes.length === 0) return { units: [], records };
   const inPlace = await inPlacePlanOf(event); // edit in place
   const routeGroups = new Set(selection.routes.map((route) => route.groupId));

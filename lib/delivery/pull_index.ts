@@ -1,8 +1,8 @@
 /**
  * Feeds the index of open pull requests (lib/store/delivery/open_pulls.ts) from the GitHub events a
  * group receives: `pull_request` (opened, reopened, edited, ready_for_review,
- * converted_to_draft, review_requested, review_request_removed, synchronize, closed: merged or
- * not) and `pull_request_review` (submitted, dismissed). The payload's pull request is taken as
+ * converted_to_draft, review_requested, review_request_removed, synchronize, labeled,
+ * unlabeled, closed: merged or not) and `pull_request_review` (submitted, dismissed). The payload's pull request is taken as
  * it is (its requested reviewers and teams are GitHub's current ones), with the request just
  * added or removed, and a reviewer who just submitted a review, applied on top. Every value
  * from the payload is checked and cut to size; a payload that is not a pull request changes
@@ -21,6 +21,8 @@ const TEAM = /^[A-Za-z0-9_.-]{1,100}$/;
 const MAX_REVIEWERS = 20;
 const MAX_TEAMS = 10;
 const MAX_NUMBER = 1e9;
+const MAX_LABELS = 20;
+const LABEL_CHARS = 50;
 
 const PULL_ACTIONS = new Set([
   "opened",
@@ -31,11 +33,14 @@ const PULL_ACTIONS = new Set([
   "review_requested",
   "review_request_removed",
   "synchronize",
+  "labeled",
+  "unlabeled",
   "closed",
 ]);
 const REVIEW_ACTIONS = new Set(["submitted", "dismissed"]);
 
-function record(value: unknown): Record<string, unknown> | null {
+/** `value` as a plain object, or null. */
+export function record(value: unknown): Record<string, unknown> | null {
   return typeof value === "object" && value !== null && !Array.isArray(value)
     ? value as Record<string, unknown>
     : null;
@@ -61,15 +66,29 @@ function uniqueBy(values: string[], limit: number): string[] {
   }).slice(0, limit);
 }
 
-/** The web address of a pull request, when it is an http(s) address. */
-function urlOf(value: unknown): string | null {
+/** The web address of a pull request or issue, when it is an http(s) address. */
+export function urlOf(value: unknown): string | null {
   if (typeof value !== "string" || value.length > URL_CHARS) return null;
   return /^https?:\/\//.test(value) ? value : null;
 }
 
+/** The label names of a pull request or issue object, checked and cut to size. */
+export function labelsOf(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  const names = value.slice(0, MAX_LABELS).map((label) => record(label)?.name)
+    .filter((name) => typeof name === "string" && name.length > 0 && name.length <= LABEL_CHARS);
+  return uniqueBy(names as string[], MAX_LABELS);
+}
+
+/** A GitHub timestamp (`created_at`, `updated_at`) in Unix ms, or NaN. */
+export function timeOf(value: unknown): number {
+  return typeof value === "string" ? Date.parse(value) : NaN;
+}
+
 /**
  * A pull request object (a payload's `pull_request`, or one item of GitHub's list of open pull
- * requests) as the index keeps it, or null when it is not one; `now` dates the entry.
+ * requests) as the index keeps it, or null when it is not one; its last activity is its
+ * `updated_at`, else `now`.
  */
 export function openPullOf(
   repository: string,
@@ -82,7 +101,8 @@ export function openPullOf(
   if (!Number.isInteger(number) || (number as number) < 1 || (number as number) > MAX_NUMBER) {
     return null;
   }
-  const createdAt = typeof pull.created_at === "string" ? Date.parse(pull.created_at) : NaN;
+  const createdAt = timeOf(pull.created_at);
+  const updatedAt = timeOf(pull.updated_at);
   const url = urlOf(pull.html_url);
   const author = loginOf(pull.user);
   if (!Number.isFinite(createdAt) || !url || !author) return null;
@@ -105,7 +125,8 @@ export function openPullOf(
     draft: pull.draft === true,
     reviewers: uniqueBy(reviewers as string[], MAX_REVIEWERS),
     teams: uniqueBy(teams as string[], MAX_TEAMS),
-    updatedAt: now,
+    labels: labelsOf(pull.labels),
+    updatedAt: Number.isFinite(updatedAt) ? updatedAt : now,
   };
 }
 

@@ -1,10 +1,10 @@
 /**
  * What a person may ask of a review reminder, checked the same way from the console and from
- * chat: weekdays, `HH:MM` times, an IANA time zone, an optional age threshold (channel
- * reminders) and the "all clear" switch. Answers the settings or a sentence saying what is
+ * chat: weekdays, `HH:MM` times, an IANA time zone, an optional age threshold and stale-work
+ * filter (channel reminders) and the "all clear" switch. Answers the settings or a sentence saying what is
  * wrong (the console answers it as a 400, the chat as a reply).
  */
-import type { ReminderSchedule } from "../store/config/reminders.ts";
+import type { ReminderSchedule, StaleFilter } from "../store/config/reminders.ts";
 import { isTimeZone } from "./reminder_schedule.ts";
 
 /** Reminders one person may keep. */
@@ -15,6 +15,12 @@ export const MAX_GROUP_REMINDERS = 10;
 export const MAX_TIMES = 4;
 /** The largest age threshold, in hours (30 days). */
 export const MAX_OLDER_THAN_HOURS = 720;
+/** The longest idle time for stale work, in days. */
+export const MAX_STALE_DAYS = 365;
+/** Most labels to include, and most to exclude. */
+export const MAX_FILTER_LABELS = 10;
+/** The longest label name. */
+export const MAX_LABEL_CHARS = 50;
 const MAX_ZONE_LENGTH = 64;
 
 /** Weekday names as written, by the number `Date.getUTCDay` uses. */
@@ -27,12 +33,18 @@ export interface ReminderInput {
   timeZone: unknown;
   olderThanHours?: unknown;
   allClear?: unknown;
+  staleDays?: unknown;
+  labels?: unknown;
+  excludeLabels?: unknown;
+  /** A personal reminder's chat platform, when not sent from a chat. */
+  platform?: unknown;
 }
 
 /** Checked settings. */
 interface ReminderSettings {
   schedule: ReminderSchedule;
   olderThanHours?: number;
+  stale?: StaleFilter;
   allClear: boolean;
 }
 
@@ -58,8 +70,43 @@ function timesOf(value: unknown): string[] | string {
   return [...value as string[]].sort();
 }
 
+function labelListOf(value: unknown, name: string): string[] | string {
+  if (value === undefined) return [];
+  const error = `${name}: give up to ${MAX_FILTER_LABELS} different label names of ` +
+    `1-${MAX_LABEL_CHARS} characters`;
+  if (!Array.isArray(value) || value.length > MAX_FILTER_LABELS) return error;
+  const ok = value.every((label) =>
+    typeof label === "string" && label.trim().length > 0 && label.length <= MAX_LABEL_CHARS
+  );
+  if (!ok) return error;
+  const labels = (value as string[]).map((label) => label.trim());
+  return new Set(labels.map((l) => l.toLowerCase())).size === labels.length ? labels : error;
+}
+
+/** The stale-work filter of `input`, none, or what is wrong. */
+function staleOf(input: ReminderInput, channel: boolean): StaleFilter | undefined | string {
+  const { staleDays } = input;
+  if (staleDays === undefined) {
+    return input.labels !== undefined || input.excludeLabels !== undefined
+      ? "labels, excludeLabels: only with staleDays"
+      : undefined;
+  }
+  if (!channel) return "staleDays: only a channel reminder lists stale work";
+  if (
+    !Number.isInteger(staleDays) || (staleDays as number) < 1 ||
+    (staleDays as number) > MAX_STALE_DAYS
+  ) {
+    return `staleDays: a whole number of days, 1-${MAX_STALE_DAYS}`;
+  }
+  const labels = labelListOf(input.labels, "labels");
+  if (typeof labels === "string") return labels;
+  const excludeLabels = labelListOf(input.excludeLabels, "excludeLabels");
+  if (typeof excludeLabels === "string") return excludeLabels;
+  return { days: staleDays as number, labels, excludeLabels };
+}
+
 /**
- * Checks `input`; `channel` allows the age threshold. Answers the settings, or what is wrong.
+ * Checks `input`; `channel` allows the age threshold and stale work. Answers the settings, or what is wrong.
  */
 export function checkReminderInput(
   input: ReminderInput,
@@ -91,12 +138,15 @@ export function checkReminderInput(
     }
     settings.olderThanHours = hours as number;
   }
+  const stale = staleOf(input, channel);
+  if (typeof stale === "string") return stale;
+  if (stale) settings.stale = stale;
   return settings;
 }
 
 /** How the chat command is written, for answers to a malformed one. */
 export const REMIND_USAGE = "Use /gh remind <days> <times> <time zone> [older <hours>] " +
-  "[allclear], e.g. /gh remind mon-fri 09:00 Europe/Berlin; days: mon-fri, daily or a list " +
+  "[stale <days> [labels <a,b>] [exclude <c,d>]] [allclear], e.g. /gh remind mon-fri 09:00 Europe/Berlin; days: mon-fri, daily or a list " +
   "such as mon,wed; times: up to 4, comma-separated. /gh remind list shows the reminders " +
   "here, /gh remind delete <id> removes one.";
 
@@ -117,12 +167,12 @@ function dayRange(word: string): string[] | null {
 }
 
 /**
- * Reads the words after `/gh remind` (`mon-fri 09:00,14:00 Europe/Berlin older 24 allclear`)
- * into an input to check, or answers the usage.
+ * Reads the words after `/gh remind` (`mon-fri 09:00,14:00 Europe/Berlin older 24 stale 14
+ * labels bug exclude wontfix allclear`) into an input to check, or answers the usage.
  */
 export function parseRemindText(text: string): ReminderInput | string {
   const words = text.trim().split(/\s+/).filter(Boolean);
-  if (words.length < 3 || words.length > 6) return REMIND_USAGE;
+  if (words.length < 3 || words.length > 12) return REMIND_USAGE;
   const days = dayRange(words[0]);
   if (!days) return REMIND_USAGE;
   const input: ReminderInput = { days, times: words[1].split(","), timeZone: words[2] };
@@ -132,6 +182,13 @@ export function parseRemindText(text: string): ReminderInput | string {
     else if (word === "older" && index + 1 < words.length) {
       const hours = words[++index].replace(/h$/i, "");
       input.olderThanHours = /^\d{1,6}$/.test(hours) ? Number(hours) : -1;
+    } else if (word === "stale" && index + 1 < words.length) {
+      const days = words[++index].replace(/d$/i, "");
+      input.staleDays = /^\d{1,6}$/.test(days) ? Number(days) : -1;
+    } else if ((word === "labels" || word === "exclude") && index + 1 < words.length) {
+      const labels = words[++index].split(",").filter(Boolean);
+      if (word === "labels") input.labels = labels;
+      else input.excludeLabels = labels;
     } else return REMIND_USAGE;
   }
   return input;

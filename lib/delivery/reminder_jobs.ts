@@ -12,7 +12,8 @@
  *   and the slot, in its target's lane, so it is paced and ordered with the group's other
  *   messages and its group's ownership of the target is checked again before it is sent; made
  *   again, it is the same unit. A personal reminder goes to the person's private chat through
- *   the platform's adapter, reserved from its rate limiter; a refused call is not retried.
+ *   the platform's adapter, reserved from its rate limiter (on Discord, the DM channel kept in
+ *   lib/store/notify/notify_cache.ts, opened once); a refused call is not retried.
  */
 import type { AtomicOperation } from "../store/backend/types.ts";
 import type { Config } from "../config.ts";
@@ -26,7 +27,9 @@ import { advanceReminder, getReminderEntry, type Reminder } from "../store/confi
 import type { SendLog } from "../store/delivery/send_logs.ts";
 import { createUnit } from "../store/delivery/units.ts";
 import { laneKeyFor } from "../target_ref.ts";
-import type { Group } from "../types.ts";
+import type { Group, Target } from "../types.ts";
+import type { PlatformAdapter } from "../platform/adapter.ts";
+import { getDmChannel, saveDmChannel } from "../store/notify/notify_cache.ts";
 import { encodeUlidTime } from "../ulid.ts";
 import { chatCalls } from "./chat_calls.ts";
 import type { DeliveryContext } from "./context.ts";
@@ -36,8 +39,10 @@ import {
   oldestFirst,
   reminderBody,
   type ReminderList,
+  type StaleItem,
   waitsForReview,
 } from "./reminder_message.ts";
+import { staleWork } from "./stale_work.ts";
 
 /** A slot further past than this when its job runs is passed over (the process was down). */
 const LATE_LIMIT_MS = 12 * 3_600_000;
@@ -147,16 +152,18 @@ async function channelList(
   group: Group,
   reminder: Reminder & { scope: { kind: "channel" } },
   now: number,
-): Promise<OpenPull[]> {
-  const { internalId, olderThanHours } = reminder.scope;
+): Promise<{ pulls: OpenPull[]; stale: StaleItem[] }> {
+  const { internalId, olderThanHours, stale } = reminder.scope;
   const as = { deps: { kv: ctx.kv, config }, userIds: readersOf(group) };
   await refreshGroupPulls(as, ctx.log, internalId, now);
   const minimumAge = (olderThanHours ?? 0) * HOUR_MS;
-  return oldestFirst(
-    (await listOpenPulls(ctx.kv, internalId)).filter((pull) =>
-      waitsForReview(pull) && now - pull.createdAt >= minimumAge
+  const open = await listOpenPulls(ctx.kv, internalId);
+  return {
+    pulls: oldestFirst(
+      open.filter((pull) => waitsForReview(pull) && now - pull.createdAt >= minimumAge),
     ),
-  );
+    stale: stale ? await staleWork(ctx.kv, internalId, open, stale, now) : [],
+  };
 }
 
 /** Linked chat users of the group's members among the reviewers, by lower-case login. */
@@ -200,7 +207,7 @@ async function send(ctx: DeliveryContext, config: Config, job: ReminderJob): Pro
   const group = (await listGroupEntries(ctx.kv)).find((e) => e.internalId === scope.internalId);
   if (!group) return;
   const channel = reminder as Reminder & { scope: { kind: "channel" } };
-  const pulls = await channelList(ctx, config, group.group, channel, now);
+  const { pulls, stale } = await channelList(ctx, config, group.group, channel, now);
   const list: ReminderList = {
     heading: scope.olderThanHours
       ? `Pull requests waiting for review for over ${scope.olderThanHours}h in ${group.group.name}`
@@ -208,6 +215,11 @@ async function send(ctx: DeliveryContext, config: Config, job: ReminderJob): Pro
     pulls,
     showReviewers: true,
     mentions: await mentionsOf(ctx, group.group, reminder, pulls),
+    ...(scope.stale
+      ? {
+        stale: { heading: `No activity for ${scope.stale.days} days or more`, items: stale },
+      }
+      : {}),
     allClearText: `No pull requests are waiting for review in ${group.group.name}.`,
     now,
   };
@@ -240,6 +252,25 @@ async function slotIds(reminderId: string, slot: number) {
   return { eventId, unitId: `${eventId}-${digest.slice(16, 24)}` };
 }
 
+/**
+ * Where a personal reminder goes: a Telegram target is the private chat itself; a Discord one
+ * names the user, whose DM channel is taken from the cache or opened through the adapter.
+ */
+async function privateChatOf(
+  ctx: DeliveryContext,
+  adapter: PlatformAdapter,
+  target: Target,
+): Promise<Target | null> {
+  if (target.platform === "telegram") return target;
+  const known = await getDmChannel(ctx.kv, target.channelId);
+  if (known) return { platform: "discord", channelId: known };
+  const opened = await adapter.directTarget(target.channelId);
+  if (opened?.platform === "discord") {
+    await saveDmChannel(ctx.kv, target.channelId, opened.channelId);
+  }
+  return opened;
+}
+
 async function sendPersonal(
   ctx: DeliveryContext,
   reminder: Reminder,
@@ -251,8 +282,10 @@ async function sendPersonal(
   if (!adapter || unavailable) {
     return ctx.log.warn("personal reminder not sent", { reminderId: reminder.id, unavailable });
   }
+  const target = await privateChatOf(ctx, adapter, reminder.target);
+  if (!target) throw new Error("personal reminder: the Discord DM channel could not be opened");
   const { unitId } = await slotIds(reminder.id, job.slot);
-  const result = await chatCalls(ctx, adapter, false).post(reminder.target, body, unitId);
+  const result = await chatCalls(ctx, adapter, false).post(target, body, unitId);
   if (result.kind === "rate_limited" || result.kind === "retryable") {
     throw new Error(`personal reminder: ${result.error}`); // the job runs again
   }

@@ -1,7 +1,8 @@
 /**
  * A review reminder's list and message: which open pull requests wait for review (not drafts,
  * with a review still requested from a person or a team), oldest first, each with its age and,
- * in a channel, whom it waits on (linked chat users mentioned). Rendered as Telegram HTML or a
+ * in a channel, whom it waits on (linked chat users mentioned), then a channel reminder's stale
+ * work (pull requests and issues idle for a while). Rendered as Telegram HTML or a
  * Discord message within each platform's length, at most {@link MAX_LINES} pull requests.
  */
 import type { DiscordMessageBody } from "../format/discord.ts";
@@ -39,10 +40,23 @@ function ageText(ms: number): string {
 /** A chat user to mention for a GitHub login, on the reminder's platform. */
 type ChatMentions = ReadonlyMap<string, string>;
 
+/** A pull request or issue with no activity for a while (a channel reminder's stale work). */
+export interface StaleItem {
+  kind: "pull request" | "issue";
+  repository: string;
+  number: number;
+  title: string;
+  url: string;
+  /** Its last activity (Unix ms). */
+  updatedAt: number;
+}
+
 /** What one reminder says. */
 export interface ReminderList {
   heading: string;
   pulls: readonly OpenPull[];
+  /** Stale work listed after the pull requests, when the reminder asks for it. */
+  stale?: { heading: string; items: readonly StaleItem[] };
   /** Name whom each one waits on (channel reminders). */
   showReviewers: boolean;
   /** Linked chat user ids by lower-case GitHub login. */
@@ -84,6 +98,18 @@ function discordLine(list: ReminderList, pull: OpenPull): string {
     (list.showReviewers && who.length > 0 ? ` waiting on ${who.join(", ")}` : "");
 }
 
+function staleLine(platform: Platform, now: number, item: StaleItem): string {
+  const idle = `${item.kind}, idle ${ageText(now - item.updatedAt)}`;
+  if (platform === "telegram") {
+    const subject = `<a href="${escapeHtml(item.url)}">${
+      escapeHtml(item.repository)
+    }#${item.number}</a>`;
+    return `• ${subject} ${escapeHtml(item.title)} (${idle})`;
+  }
+  const subject = `[${escapeMarkdown(item.repository)}#${item.number}](<${item.url}>)`;
+  return `• ${subject} ${escapeMarkdown(item.title)} (${idle})`;
+}
+
 /** Lines joined up to `limit` characters, with how many were left out. */
 function fit(heading: string, lines: string[], total: number, limit: number): string {
   let text = heading;
@@ -102,23 +128,29 @@ export function reminderBody(
   list: ReminderList,
   allClear: boolean,
 ): TelegramMessageBody | DiscordMessageBody | null {
-  if (list.pulls.length === 0 && !allClear) return null;
-  const shown = list.pulls.slice(0, MAX_LINES);
+  const stale = list.stale?.items ?? [];
+  const empty = list.pulls.length === 0 && stale.length === 0;
+  if (empty && !allClear) return null;
+  const limit = platform === "telegram" ? 4000 : 1900;
+  const bold = (text: string) =>
+    platform === "telegram" ? `<b>${escapeHtml(text)}</b>` : `**${escapeMarkdown(text)}**`;
+  const line = (pull: OpenPull) =>
+    platform === "telegram" ? telegramLine(list, pull) : discordLine(list, pull);
+  const sections: string[] = [];
+  if (list.pulls.length > 0) {
+    const shown = list.pulls.slice(0, MAX_LINES).map(line);
+    sections.push(fit(bold(list.heading), shown, list.pulls.length, limit));
+  }
+  if (list.stale && stale.length > 0) {
+    const room = limit - sections.join("\n\n").length - 2;
+    const shown = stale.slice(0, MAX_LINES).map((item) => staleLine(platform, list.now, item));
+    sections.push(fit(bold(list.stale.heading), shown, stale.length, room));
+  }
   if (platform === "telegram") {
-    const text = list.pulls.length === 0 ? escapeHtml(list.allClearText) : fit(
-      `<b>${escapeHtml(list.heading)}</b>`,
-      shown.map((pull) => telegramLine(list, pull)),
-      list.pulls.length,
-      4000,
-    );
+    const text = empty ? escapeHtml(list.allClearText) : sections.join("\n\n");
     return { text, parse_mode: "HTML", link_preview_options: { is_disabled: true } };
   }
-  const content = list.pulls.length === 0 ? list.allClearText : fit(
-    `**${escapeMarkdown(list.heading)}**`,
-    shown.map((pull) => discordLine(list, pull)),
-    list.pulls.length,
-    1900,
-  );
+  const content = empty ? list.allClearText : sections.join("\n\n");
   const users = [...new Set(list.mentions.values())].filter((id) => content.includes(`<@${id}>`));
   return { content, embeds: [], allowed_mentions: { parse: [], users } };
 }

@@ -20,7 +20,7 @@ import {
   type ReminderOwnerRef,
 } from "../store/config/reminders.ts";
 import { describeTargetRef } from "../target_ref.ts";
-import type { Target } from "../types.ts";
+import type { Platform, Target } from "../types.ts";
 import {
   checkReminderInput,
   DAY_NAMES,
@@ -40,6 +40,10 @@ export interface ReminderView {
   times: string[];
   timeZone: string;
   olderThanHours?: number;
+  /** Also list pull requests and issues idle this many days (channel reminders). */
+  staleDays?: number;
+  labels?: string[];
+  excludeLabels?: string[];
   allClear: boolean;
   target: Target;
   /** The next time it fires (ISO 8601). */
@@ -72,6 +76,13 @@ export function viewOf(reminder: Reminder, now: number): ReminderView {
     ...(scope.kind === "channel" && scope.olderThanHours !== undefined
       ? { olderThanHours: scope.olderThanHours }
       : {}),
+    ...(scope.kind === "channel" && scope.stale
+      ? {
+        staleDays: scope.stale.days,
+        labels: scope.stale.labels,
+        excludeLabels: scope.stale.excludeLabels,
+      }
+      : {}),
     allClear: reminder.allClear,
     target: reminder.target,
     nextAt: new Date(nextSlotAfter(schedule, now)).toISOString(),
@@ -97,9 +108,29 @@ async function add(
     : { ok: false, status: 409, error: `At most ${limit} reminders; remove one first` };
 }
 
+/** The private chat of the chat account linked to `person` on `platform`, or null. */
+async function linkedPrivateChat(
+  kv: Kv,
+  person: Person,
+  platform: Platform,
+): Promise<Target | null> {
+  const [chatUser] = await chatUsersLinkedTo(kv, platform, person.login);
+  if (!chatUser) return null;
+  // A Discord DM channel is found (or opened) from the user's id when the reminder is sent.
+  return platform === "telegram"
+    ? { platform, chatId: chatUser }
+    : { platform, channelId: chatUser };
+}
+
+const LINK_FIRST: Record<Platform, string> = {
+  telegram: "Link a Telegram account first: send /gh login to the bot in a private chat",
+  discord: "Link a Discord account first: use /gh login in a server with the bot",
+};
+
 /**
  * Adds a personal reminder of `person`, sent to `target` (their private chat with the bot), or
- * when no target is given, to the private chat of the Telegram account linked to them.
+ * when no target is given, to the account linked on `input.platform` (when absent: Telegram if
+ * linked, else Discord). A Discord target names the user; the DM channel is found when sending.
  */
 export async function addPersonalReminder(
   kv: Kv,
@@ -110,18 +141,16 @@ export async function addPersonalReminder(
 ): Promise<AddOutcome> {
   const settings = checkReminderInput(input, false);
   if (typeof settings === "string") return { ok: false, status: 400, error: settings };
-  let to = target;
-  if (!to) {
-    const [chatUser] = await chatUsersLinkedTo(kv, "telegram", person.login);
-    if (!chatUser) {
-      return {
-        ok: false,
-        status: 400,
-        error: "Link a Telegram account first: send /gh login to the bot in a private chat",
-      };
-    }
-    to = { platform: "telegram", chatId: chatUser };
+  const platform = input.platform;
+  if (platform !== undefined && platform !== "telegram" && platform !== "discord") {
+    return { ok: false, status: 400, error: "platform: telegram or discord" };
   }
+  const to = target ??
+    (platform
+      ? await linkedPrivateChat(kv, person, platform)
+      : await linkedPrivateChat(kv, person, "telegram") ??
+        await linkedPrivateChat(kv, person, "discord"));
+  if (!to) return { ok: false, status: 400, error: LINK_FIRST[platform ?? "telegram"] };
   return await add(
     kv,
     {
@@ -169,6 +198,7 @@ export async function addChannelReminder(
       groupId,
       internalId: group.internalId,
       ...(settings.olderThanHours === undefined ? {} : { olderThanHours: settings.olderThanHours }),
+      ...(settings.stale ? { stale: settings.stale } : {}),
     },
     schedule: settings.schedule,
     target,

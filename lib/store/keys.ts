@@ -562,6 +562,25 @@ export const pullRepositoryKey = (internalId: string, repository: string) =>
 export const pullRepositoriesPrefix = (internalId: string) =>
   ["pull_repositories", internalId] as const;
 
+/** An open issue of a group's repository (`repository` in lower case; open_issues.ts). */
+export const openIssueKey = (internalId: string, repository: string, number: number) =>
+  ["open_issues", internalId, repository, number] as const;
+
+/** Prefix of a group's open issues (all repositories). */
+export const openIssuesPrefix = (internalId: string) => ["open_issues", internalId] as const;
+
+/** Prefix of the open issues of one repository of a group. */
+export const openIssuesOfRepositoryPrefix = (internalId: string, repository: string) =>
+  ["open_issues", internalId, repository] as const;
+
+/** A repository whose issues a group's index follows (`repository` in lower case). */
+export const issueRepositoryKey = (internalId: string, repository: string) =>
+  ["issue_repositories", internalId, repository] as const;
+
+/** Prefix of the repositories a group's issue index follows. */
+export const issueRepositoriesPrefix = (internalId: string) =>
+  ["issue_repositories", internalId] as const;
+
 /** A review reminder. */
 export const reminderKey = (reminderId: string) => ["reminders", reminderId] as const;
 

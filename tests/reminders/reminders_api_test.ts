@@ -7,12 +7,19 @@
 import assert from "node:assert/strict";
 import { listAuditEntries } from "../../lib/store/telemetry/audit.ts";
 import { listJobs } from "../../lib/store/delivery/jobs.ts";
-import { saveTelegramLink } from "../../lib/store/auth/links.ts";
+import { saveDiscordLink, saveTelegramLink } from "../../lib/store/auth/links.ts";
 import { listGroupEntries, putGroup } from "../../lib/store/config/groups.ts";
 import { allowTargets } from "../../lib/store/config/allowed_targets.ts";
 import { listReminders } from "../../lib/store/config/reminders.ts";
 import { allowTarget, PEOPLE, ROUTE_TARGET, startAdminApp } from "../_admin_helpers.ts";
-import { CHANNEL, command, GRACE, linkGrace, startDiscordApp } from "../discord_app.ts";
+import {
+  CHANNEL,
+  command,
+  DISCORD_USER,
+  GRACE,
+  linkGrace,
+  startDiscordApp,
+} from "../discord_app.ts";
 import {
   ALICE,
   ALICE_GITHUB,
@@ -57,6 +64,23 @@ Deno.test("console: bad reminder settings are refused with a 400 naming the fiel
     assert.equal(answer.status, 400);
     assert.match(JSON.stringify(answer.body), /olderThanHours/);
   }
+  const staleCases: [Record<string, unknown>, RegExp][] = [
+    [{ staleDays: 0 }, /staleDays/],
+    [{ staleDays: 366 }, /staleDays/],
+    [{ staleDays: 2.5 }, /staleDays/],
+    [{ labels: ["bug"] }, /labels, excludeLabels: only with staleDays/],
+    [{ staleDays: 7, labels: Array.from({ length: 11 }, (_, i) => `l${i}`) }, /labels/],
+    [{ staleDays: 7, excludeLabels: ["x".repeat(51)] }, /excludeLabels/],
+    [{ staleDays: 7, labels: ["Bug", "bug"] }, /labels: give up to 10 different/],
+    [{ staleDays: 7, labels: "bug" }, /labels/],
+  ];
+  for (const [extra, error] of staleCases) {
+    const answer = await group({ ...channel, ...extra });
+    assert.equal(answer.status, 400, JSON.stringify(extra));
+    assert.match(JSON.stringify(answer.body), error, JSON.stringify(extra));
+  }
+  const personalStale = await mine({ ...GOOD, staleDays: 7 });
+  assert.equal(personalStale.status, 400);
   const foreign = await group({ ...GOOD, target: { platform: "discord", channelId: "999" } });
   assert.equal(foreign.status, 400);
   assert.match(foreign.body.error, /not one of group alpha's targets/);
@@ -107,6 +131,31 @@ Deno.test("console: a personal reminder goes to the linked Telegram chat; at mos
     (await app.call("owner", "GET", "/admin/api/me/reminders")).body.reminders.length,
     4,
   );
+});
+
+Deno.test("console: a personal reminder goes to the linked Discord account when asked, or when only Discord is linked", async () => {
+  await using app = await startAdminApp();
+  const discord = { ...GOOD, platform: "discord" };
+  const none = await app.call("owner", "POST", "/admin/api/me/reminders", { body: discord });
+  assert.equal(none.status, 400);
+  assert.match(none.body.error, /Link a Discord account first/);
+  const wrong = await app.call("owner", "POST", "/admin/api/me/reminders", {
+    body: { ...GOOD, platform: "slack" },
+  });
+  assert.equal(wrong.status, 400);
+  await saveDiscordLink(app.kv, {
+    discordUserId: "400000000000000004",
+    ...PEOPLE.owner,
+    linkedAt: 1,
+  });
+  const only = await app.call("owner", "POST", "/admin/api/me/reminders", { body: GOOD });
+  assert.equal(only.status, 201);
+  assert.deepEqual(only.body.target, { platform: "discord", channelId: "400000000000000004" });
+  await saveTelegramLink(app.kv, { telegramUserId: "123456", ...PEOPLE.owner, linkedAt: 1 });
+  const asked = await app.call("owner", "POST", "/admin/api/me/reminders", { body: discord });
+  assert.deepEqual(asked.body.target, { platform: "discord", channelId: "400000000000000004" });
+  const either = await app.call("owner", "POST", "/admin/api/me/reminders", { body: GOOD });
+  assert.deepEqual(either.body.target, { platform: "telegram", chatId: "123456" });
 });
 
 Deno.test("console: owners and admins add a group's channel reminder (audited); others may not", async () => {
@@ -251,11 +300,19 @@ Deno.test("pages: the account page and the group page list reminders and add the
     ["timeZone", "UTC"],
     ["target", "discord:123456789"],
     ["olderThanHours", "48"],
+    ["staleDays", "30"],
+    ["labels", "bug, ops"],
+    ["excludeLabels", "wontfix"],
   ]);
   assert.equal(channel.status, 303);
   assert.equal(channel.location, "/admin/groups/alpha?notice=reminder-added");
   const viewer = await pageOf(app, "viewer", "/admin/groups/alpha");
   assert.match(viewer.html, /older than 48h/);
+  assert.match(viewer.html, /stale work after 30 days.*with bug, ops.*without wontfix/s);
+  const listed = await app.call("viewer", "GET", "/admin/api/groups/alpha/reminders");
+  assert.equal(listed.body.reminders[0].staleDays, 30);
+  assert.deepEqual(listed.body.reminders[0].labels, ["bug", "ops"]);
+  assert.deepEqual(listed.body.reminders[0].excludeLabels, ["wontfix"]);
   assert.doesNotMatch(viewer.html, /Add reminder/);
   const refused = await postForm(app, "viewer", [
     ["csrf_token", viewer.csrf!],
@@ -296,6 +353,42 @@ Deno.test("discord: /gh remind in a server channel sets the channel's group remi
     olderThanHours: 48,
   });
   assert.match(await say("list"), /older than 48h/);
-  const direct = await say("mon 09:00 UTC", { guild_id: undefined });
-  assert.match(direct, /from a server channel/);
+  assert.match(await say("mon 09:00 UTC stale 0"), /staleDays: a whole number of days, 1-365/);
+  const stale = await say("fri 16:00 UTC stale 14d labels bug,ops exclude wontfix");
+  assert.match(stale, /stale after 14d with bug,ops without wontfix/);
+  const all = await listReminders(kv, { kind: "group", internalId: team.internalId });
+  assert.deepEqual(all[1].scope, {
+    kind: "channel",
+    groupId: "team",
+    internalId: team.internalId,
+    stale: { days: 14, labels: ["bug", "ops"], excludeLabels: ["wontfix"] },
+  });
+});
+
+Deno.test("discord: /gh remind in a direct message sets a personal reminder to the Discord DM", async () => {
+  await using app = await startDiscordApp();
+  const kv = app.t.kv;
+  const inDm = {
+    guild_id: undefined,
+    member: undefined,
+    channel_id: "700000000000000007",
+    user: { id: DISCORD_USER, username: "gracie", global_name: "Grace" },
+  };
+  const say = async (settings: string) => {
+    const answer = await app.interact(command("remind", { settings }, inDm));
+    assert.equal((answer.data as { flags?: number }).flags, 64); // ephemeral
+    return String((answer.data as { content: string }).content);
+  };
+  assert.match(await say("mon 09:00 UTC"), /Not linked/);
+  await linkGrace(app);
+  assert.match(await say("mon 09:00 UTC older 5"), /only a channel reminder/);
+  assert.match(await say("mon-fri 09:00 Europe/Berlin allclear"), /^Reminder set: [0-9a-f]{16}/);
+  const [stored] = await listReminders(kv, { kind: "user", userId: String(GRACE.id) });
+  assert.deepEqual(stored.scope, {
+    kind: "personal",
+    userId: String(GRACE.id),
+    login: GRACE.login,
+  });
+  assert.deepEqual(stored.target, { platform: "discord", channelId: DISCORD_USER });
+  assert.match(await say("list"), /mon,tue,wed,thu,fri 09:00 Europe\/Berlin, all clear/);
 });

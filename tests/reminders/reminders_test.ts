@@ -19,6 +19,7 @@ import {
   type OpenPull,
 } from "../../lib/store/delivery/open_pulls.ts";
 import { createReminder, deleteReminder, type Reminder } from "../../lib/store/config/reminders.ts";
+import { listOpenIssues } from "../../lib/store/delivery/open_issues.ts";
 import { listJobs } from "../../lib/store/delivery/jobs.ts";
 import { saveToken } from "../../lib/store/auth/tokens.ts";
 import { scheduleReminder } from "../../lib/delivery/reminder_jobs.ts";
@@ -26,7 +27,7 @@ import { lastSlotAtOrBefore, nextSlotAfter } from "../../lib/delivery/reminder_s
 import { refreshGroupPulls } from "../../lib/delivery/pull_refresh.ts";
 import type { Config } from "../../lib/config.ts";
 import type { Target } from "../../lib/types.ts";
-import { startFakeDiscord, startFakeTelegram } from "../../testing/fake_chat.ts";
+import { fakeDmChannelOf, startFakeDiscord, startFakeTelegram } from "../../testing/fake_chat.ts";
 import { openTestKv } from "../../testing/test_store.ts";
 import { captureLog } from "../_helpers.ts";
 import { deliveryConfig, OPERATOR, runWorker, waitFor } from "../_delivery_helpers.ts";
@@ -445,6 +446,136 @@ Deno.test("a channel reminder lists only its group's repositories, on Discord, a
     return logs.length === 1 && logs[0].status === "dead";
   });
   assert.equal(discord.received.length, 1);
+});
+
+Deno.test("a personal reminder reaches a linked Discord account in its DM at 09:00 local", async () => {
+  await using w = await world();
+  await using discord = startFakeDiscord();
+  const config = deliveryConfig({ telegram: w.telegram, discord }, githubEnv(w.github));
+  await using worker = runWorker(w.kv, config, { now: () => w.clock.now });
+  const aliceDiscord = "400000000000000004";
+  await saveDiscordLink(w.kv, { discordUserId: aliceDiscord, ...ALICE, linkedAt: 1 });
+  const now = MONDAY_NINE_SUMMER;
+  await accept(w.kv, "pull_request", {
+    action: "opened",
+    pull_request: pullObject(1, now - 3 * DAY, ["alice"]),
+  });
+  await accept(w.kv, "pull_request", {
+    action: "opened",
+    pull_request: pullObject(2, now - 10 * DAY, ["alice"]),
+  });
+  await accept(w.kv, "pull_request", {
+    action: "opened",
+    pull_request: pullObject(3, now - 5 * DAY, ["bob"]),
+  });
+  await waitFor("three indexed", async () => (await indexed(w.kv, w.internalId)).size === 3);
+  const dm: Target = { platform: "discord", channelId: aliceDiscord };
+  await store(w.kv, reminderOf("pd", { kind: "personal", ...ALICE }, dm), w.clock.now);
+  w.clock.now = now + 1_000;
+  await worker.worker.handlers.reminder({ type: "reminder", reminderId: "pd", slot: now });
+  await waitFor("the Discord DM", () => discord.received.length === 1);
+  const [message] = discord.received;
+  assert.equal(message.chat, fakeDmChannelOf(aliceDiscord));
+  const content = String((message.body as { content: string }).content);
+  assert.match(content, /waiting on your review/);
+  assert.ok(content.indexOf("octo/app#2") < content.indexOf("octo/app#1"), content);
+  assert.ok(!content.includes("#3"), content);
+  assert.equal(w.telegram.received.length, 0);
+  // the next week's slot finds the DM channel remembered
+  const next = now + 7 * DAY;
+  w.clock.now = next + 1_000;
+  await worker.worker.handlers.reminder({ type: "reminder", reminderId: "pd", slot: next });
+  await waitFor("the second DM", () => discord.received.length === 2);
+  assert.equal(discord.received[1].chat, fakeDmChannelOf(aliceDiscord));
+  assert.deepEqual(discord.dmsOpened, [aliceDiscord]);
+});
+
+/** An issue object as GitHub writes it, last active at `updatedAt`. */
+function issueObject(number: number, updatedAt: number, labels: string[]) {
+  return {
+    number,
+    title: `Issue ${number}`,
+    html_url: `https://github.com/${REPO}/issues/${number}`,
+    user: { login: "carol" },
+    created_at: new Date(updatedAt - DAY).toISOString(),
+    updated_at: new Date(updatedAt).toISOString(),
+    state: "open",
+    labels: labels.map((name) => ({ name })),
+  };
+}
+
+Deno.test("stale work: pull requests and issues idle for N days, labels included and excluded, fresh ones not listed", async () => {
+  await using w = await world();
+  await using worker = w.start();
+  const now = MONDAY_NINE_SUMMER;
+  const pull = (number: number, idleDays: number, labels: string[]) =>
+    pullObject(number, now - 60 * DAY, [], {
+      updated_at: new Date(now - idleDays * DAY).toISOString(),
+      labels: labels.map((name) => ({ name })),
+    });
+  await accept(w.kv, "pull_request", { action: "opened", pull_request: pull(1, 10, ["Bug"]) });
+  await accept(w.kv, "pull_request", { action: "labeled", pull_request: pull(2, 1, ["bug"]) });
+  await accept(w.kv, "pull_request", {
+    action: "opened",
+    pull_request: pull(3, 20, ["bug", "wontfix"]),
+  });
+  await accept(w.kv, "issues", {
+    action: "opened",
+    issue: issueObject(10, now - 8 * DAY, ["bug"]),
+  });
+  await accept(w.kv, "issues", {
+    action: "opened",
+    issue: issueObject(11, now - 2 * DAY, ["bug"]),
+  });
+  await accept(w.kv, "issues", {
+    action: "opened",
+    issue: issueObject(12, now - 30 * DAY, ["question"]),
+  });
+  await accept(w.kv, "issues", {
+    action: "opened",
+    issue: issueObject(13, now - 30 * DAY, ["bug"]),
+  });
+  await accept(w.kv, "issues", {
+    action: "closed",
+    issue: { ...issueObject(13, now - 29 * DAY, ["bug"]), state: "closed" },
+  });
+  await accept(w.kv, "issues", {
+    action: "opened",
+    issue: issueObject(14, now - 40 * DAY, ["bug"]),
+  });
+  await accept(w.kv, "issue_comment", {
+    action: "created",
+    issue: issueObject(14, now - 3_600_000, ["bug"]),
+    comment: { body: "still here" },
+  });
+  await waitFor(
+    "three pull requests indexed",
+    async () => (await indexed(w.kv, w.internalId)).size === 3,
+  );
+  await waitFor("issues indexed", async () => {
+    const issues = await listOpenIssues(w.kv, w.internalId);
+    const fourteen = issues.find((issue) => issue.number === 14);
+    return issues.length === 4 && fourteen?.updatedAt === now - 3_600_000;
+  });
+  const reminder = reminderOf("s1", {
+    kind: "channel",
+    groupId: "team",
+    internalId: w.internalId,
+    stale: { days: 7, labels: ["bug"], excludeLabels: ["WontFix"] },
+  }, CHANNEL);
+  await store(w.kv, reminder, w.clock.now);
+  w.clock.now = now + 1_000;
+  await worker.worker.handlers.reminder({ type: "reminder", reminderId: "s1", slot: now });
+  await waitFor("the stale-work reminder", () => w.telegram.received.length === 1);
+  const text = String(w.telegram.received[0].body.text);
+  assert.match(text, /No activity for 7 days or more/);
+  assert.match(text, /octo\/app#1<\/a> Change 1 \(pull request, idle 10d\)/);
+  assert.match(text, /octo\/app#10<\/a> Issue 10 \(issue, idle 8d\)/);
+  assert.ok(text.indexOf("octo/app#1<") < text.indexOf("octo/app#10<"), text);
+  for (const left of ["#2<", "#3<", "#11<", "#12<", "#13<", "#14<"]) {
+    assert.ok(!text.includes(left), `${left} listed: ${text}`);
+  }
+  assert.ok(!text.includes("waiting for review"), text); // none waits for a review
 });
 
 Deno.test("a deleted reminder, and a slot missed by more than 12 hours, send nothing", async () => {

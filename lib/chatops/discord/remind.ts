@@ -2,8 +2,8 @@
  * `/gh remind` in a Discord server channel (a thread stands for its channel): a channel review
  * reminder of the group that posts there, for its owners and admins (`settings`: the same words
  * as in Telegram, `mon-fri 09:00 Europe/Berlin older 24 allclear`, or `list`, or
- * `delete <id>`); `lib/chatops/remind.ts` does the rest. Personal reminders go to the private
- * chat with the Telegram bot, so a direct message here points there. Answers are ephemeral.
+ * `delete <id>`); in a direct message with the bot, a personal reminder of the linked person,
+ * sent to that DM. `lib/chatops/remind.ts` does the rest. Answers are ephemeral.
  */
 import { ApplicationCommandOptionType } from "../../format/discord_values.ts";
 import { getDiscordLink } from "../../store/auth/links.ts";
@@ -23,7 +23,7 @@ import { ephemeral } from "./reply.ts";
 export const REMIND_COMMAND_OPTION = {
   type: ApplicationCommandOptionType.Subcommand,
   name: "remind",
-  description: "Review reminders of this channel's group: <days> <times> <time zone>, list, delete",
+  description: "Review reminders (this channel's group, or yours in a DM): <days> <times> <zone>",
   options: [{
     type: ApplicationCommandOptionType.String,
     name: "settings",
@@ -41,18 +41,19 @@ export async function answerRemind(
 ): Promise<InteractionAnswer> {
   const channelId = channelForClaim(interaction);
   const invoker = invokerOf(interaction);
-  if (!interaction.guild_id || !channelId || !invoker) {
-    return now(ephemeral(
-      "Set a channel's reminders from a server channel. Personal reminders: /gh remind in the " +
-        "private chat with the Telegram bot, or the console's account page.",
-    ));
+  if (!invoker) return now(ephemeral("Set reminders as yourself."));
+  const direct = !interaction.guild_id;
+  if (!direct && !channelId) {
+    return now(ephemeral("Set a channel's reminders from a server channel."));
   }
   const link = await getDiscordLink(deps.kv, invoker.id);
   if (!link) return now(ephemeral(notLinkedText()));
+  // In a DM the reminder names the user; its DM channel is found when it is sent.
+  const target = { platform: "discord" as const, channelId: direct ? invoker.id : channelId! };
   const reply = await runRemind(
     deps.kv,
     { userId: link.userId, login: link.login },
-    { private: false, target: { platform: "discord", channelId } },
+    { private: direct, target },
     stringOption(options, "settings") ?? "",
     Date.now(),
   );

@@ -19,12 +19,27 @@ export interface ReminderSchedule {
   timeZone: string;
 }
 
+/** Stale work a channel reminder also lists: no activity for `days`, filtered by labels. */
+export interface StaleFilter {
+  days: number;
+  /** List only items with one of these labels (none: every item). */
+  labels: string[];
+  /** Leave out items with any of these labels. */
+  excludeLabels: string[];
+}
+
 /** Whose list a reminder sends. */
 type ReminderScope =
   /** The open pull requests waiting on this person's review. */
   | { kind: "personal"; userId: string; login: string }
   /** The open pull requests of the group's repositories waiting for review. */
-  | { kind: "channel"; groupId: string; internalId: string; olderThanHours?: number };
+  | {
+    kind: "channel";
+    groupId: string;
+    internalId: string;
+    olderThanHours?: number;
+    stale?: StaleFilter;
+  };
 
 /** A stored reminder. */
 export interface Reminder {

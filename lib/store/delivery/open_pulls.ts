@@ -32,7 +32,9 @@ export interface OpenPull {
   reviewers: string[];
   /** Teams whose review is requested (`org/slug`). */
   teams: string[];
-  /** When the index last changed this entry (Unix ms). */
+  /** Label names (absent in entries kept before labels were). */
+  labels?: string[];
+  /** Its last activity: GitHub's `updated_at`, else when the index last changed it (Unix ms). */
   updatedAt: number;
 }
 
