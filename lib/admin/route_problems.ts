@@ -14,12 +14,12 @@ import { readGroupEntry, readGroupSet } from "../store/config/group_set.ts";
 import { getGroupRoutes, getRoutes } from "../store/config/routes.ts";
 import { requireRight } from "./guards.ts";
 import type { Config } from "../config.ts";
-import { FEATURES } from "../config.ts";
 import type { Platform, Route, Target } from "../types.ts";
 import { describeTargetRef, targetRefKey } from "../target_ref.ts";
 import { auditNewestFirst } from "../store/telemetry/audit.ts";
 import { listEventRoutes } from "../store/delivery/event_routes.ts";
 import { listSendLogs, type SendLog } from "../store/delivery/send_logs.ts";
+import { chatPlatform, perPlatform } from "../delivery/adapters.ts";
 import { isPermanentRefusal } from "../delivery/target_health.ts";
 import {
   isHolding,
@@ -63,24 +63,14 @@ const SEND_LOGS_READ = 200;
 /** Most audit entries read to find the last change of the group's routes. */
 const AUDIT_READ = 200;
 
-const SETTING_OF = new Map<Platform, { feature: "Discord" | "Telegram"; setting: string }>([
-  ["discord", { feature: "Discord", setting: "DISCORD_BOT_TOKEN" }],
-  ["telegram", { feature: "Telegram", setting: "TELEGRAM_BOT_TOKEN" }],
-]);
-
-const PLATFORM_NAMES = new Map<Platform, string>([
-  ["discord", "Discord"],
-  ["telegram", "Telegram"],
-]);
-
 /** The platforms this instance can post to, for pages that warn while a route is edited. */
 export function configuredPlatforms(config: Config): Record<Platform, boolean> {
-  return { discord: FEATURES.Discord(config), telegram: FEATURES.Telegram(config) };
+  return perPlatform((platform) => platform.configured(config));
 }
 
 /** The fix for a platform this instance has no bot token for. */
 function platformFix(platform: Platform): string {
-  const setting = SETTING_OF.get(platform)!.setting;
+  const setting = chatPlatform(platform).tokenSetting;
   return `Set ${setting} in Switchyard's settings and restart it; messages wait until then.`;
 }
 
@@ -91,8 +81,8 @@ function unconfiguredProblems(config: Config, route: Route): RouteProblem[] {
     kind: "platform_not_configured",
     routeId: route.id,
     routeName: route.name,
-    message: `${PLATFORM_NAMES.get(platform)} is not configured on this Switchyard: ` +
-      `this route's ${PLATFORM_NAMES.get(platform)} messages cannot be sent.`,
+    message: `${chatPlatform(platform).name} is not configured on this Switchyard: ` +
+      `this route's ${chatPlatform(platform).name} messages cannot be sent.`,
     fix: platformFix(platform),
   }));
 }
@@ -104,11 +94,7 @@ function targetKey(target: Target): string {
 }
 
 function unreachableFix(target: Target): string {
-  return target.platform === "discord"
-    ? "Invite the bot to the server and give it View Channel and Send Messages in this channel " +
-      "(Send Messages in Threads for a thread)."
-    : "Add the bot to the chat (as an admin in a channel) and let it post in the topic, " +
-      "or check the chat id.";
+  return chatPlatform(target.platform).cannotPostFix.sentence;
 }
 
 /** Each target's newest final answer among the group's recent send logs. */
@@ -133,7 +119,7 @@ function unreachableProblems(route: Route, answers: Map<string, SendLog>): Route
       routeName: route.name,
       target,
       message: `The bot cannot post to ${describeTargetRef(target)}: ` +
-        `${log.platform === "discord" ? "Discord" : "Telegram"} answered ` +
+        `${chatPlatform(log.platform).name} answered ` +
         `${log.httpStatus}${log.error ? ` (${log.error.slice(0, 200)})` : ""}.`,
       fix: unreachableFix(target),
     }];

@@ -1,7 +1,7 @@
 /** The message a digest shows: how many events it gathered and links to the first of them. */
 import type { Block, Message } from "../format/message.ts";
-import { renderDiscord, renderTelegram } from "../format/mod.ts";
 import type { DigestRecord } from "../store/delivery/digests.ts";
+import { chatPlatform } from "./adapters.ts";
 
 const TITLE_CHARS = 200;
 
@@ -38,6 +38,5 @@ export function digestMessage(digest: DigestRecord): Message {
 
 /** The digest rendered for its target's platform (no pings, no buttons). */
 export function renderDigest(digest: DigestRecord): unknown {
-  const message = digestMessage(digest);
-  return digest.target.platform === "discord" ? renderDiscord(message) : renderTelegram(message);
+  return chatPlatform(digest.target.platform).render(digestMessage(digest));
 }

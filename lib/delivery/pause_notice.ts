@@ -4,12 +4,12 @@
  * adapter and its rate limiter, saying what the platform answered, what to fix, and how to
  * resume (`/gh resume` in the place, or the console). Sent once, by the lane whose commit paused the target.
  */
-import { escapeHtml } from "../format/text.ts";
 import { getGroup } from "../store/config/groups.ts";
 import { chatUsersLinkedTo } from "../store/auth/links.ts";
 import type { TargetHealth } from "../store/delivery/target_health.ts";
 import { describeTargetRef } from "../target_ref.ts";
 import type { Platform } from "../types.ts";
+import { chatPlatform } from "./adapters.ts";
 import { chatCalls } from "./chat_calls.ts";
 import type { DeliveryContext } from "./context.ts";
 
@@ -19,9 +19,7 @@ const MAX_RECIPIENTS = 10;
 /** What the person should change, by the target's platform. */
 function fixFor(health: TargetHealth): string {
   if (health.state === "paused") return "check that the platform answers again";
-  return health.target.platform === "discord"
-    ? "invite the bot back and give it View Channel and Send Messages there"
-    : "add the bot back to the chat (as an admin in a channel) and let it post there";
+  return chatPlatform(health.target.platform).cannotPostFix.clause;
 }
 
 /** The notice in plain words. */
@@ -39,9 +37,8 @@ function pauseNoticeText(health: TargetHealth, groupName: string): string {
 }
 
 function bodyFor(platform: Platform, text: string): unknown {
-  return platform === "discord"
-    ? { content: text, embeds: [], allowed_mentions: { parse: [] } }
-    : { text: escapeHtml(text), parse_mode: "HTML", link_preview_options: { is_disabled: true } };
+  const chatText = chatPlatform(platform).text;
+  return chatText.body(chatText.plain(text));
 }
 
 /** Sends the pause notice to the linked chat accounts of the group's owners. */
@@ -57,7 +54,7 @@ export async function tellOwners(ctx: DeliveryContext, health: TargetHealth): Pr
       for (const userId of await chatUsersLinkedTo(ctx.kv, platform as Platform, owner.login)) {
         if (sent >= MAX_RECIPIENTS) return sent;
         const target = await adapter.directTarget(userId);
-        if (!target) continue;
+        if (!("platform" in target)) continue;
         const id = `pause-${health.groupId}-${health.pausedAt}-${userId}`;
         const result = await chatCalls(ctx, adapter, false).post(
           target,

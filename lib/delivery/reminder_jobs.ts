@@ -262,13 +262,11 @@ async function privateChatOf(
   target: Target,
 ): Promise<Target | null> {
   if (target.platform === "telegram") return target;
-  const known = await getDmChannel(ctx.kv, target.channelId);
-  if (known) return { platform: "discord", channelId: known };
-  const opened = await adapter.directTarget(target.channelId);
-  if (opened?.platform === "discord") {
-    await saveDmChannel(ctx.kv, target.channelId, opened.channelId);
-  }
-  return opened;
+  const opened = await adapter.directTarget(target.channelId, {
+    get: (userId) => getDmChannel(ctx.kv, userId),
+    save: (userId, channelId) => saveDmChannel(ctx.kv, userId, channelId),
+  });
+  return "platform" in opened ? opened : null;
 }
 
 async function sendPersonal(

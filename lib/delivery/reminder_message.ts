@@ -5,11 +5,10 @@
  * work (pull requests and issues idle for a while). Rendered as Telegram HTML or a
  * Discord message within each platform's length, at most {@link MAX_LINES} pull requests.
  */
-import type { DiscordMessageBody } from "../format/discord.ts";
-import type { TelegramMessageBody } from "../format/telegram.ts";
-import { escapeHtml, escapeMarkdown } from "../format/text.ts";
+import type { ChatText } from "../format/chat_text.ts";
 import type { OpenPull } from "../store/delivery/open_pulls.ts";
 import type { Platform } from "../types.ts";
+import { chatPlatform } from "./adapters.ts";
 
 /** Most pull requests listed in one reminder. */
 const MAX_LINES = 25;
@@ -66,48 +65,27 @@ export interface ReminderList {
   now: number;
 }
 
-function telegramLine(list: ReminderList, pull: OpenPull): string {
+/** One pull request's line: its link, title and age, and whom it waits on when shown. */
+function lineOf(text: ChatText, list: ReminderList, pull: OpenPull): string {
   const who = [
     ...pull.reviewers.map((login) => {
       const id = list.mentions.get(login.toLowerCase());
-      return id
-        ? `<a href="tg://user?id=${id}">@${escapeHtml(login)}</a>`
-        : `@${escapeHtml(login)}`;
+      return id ? text.mention(id, login) : `@${text.escape(login)}`;
     }),
-    ...pull.teams.map((team) => `team ${escapeHtml(team)}`),
+    ...pull.teams.map((team) => `team ${text.escape(team)}`),
   ];
-  const subject = `<a href="${escapeHtml(pull.url)}">${
-    escapeHtml(pull.repository)
-  }#${pull.number}</a>`;
+  const subject = text.link(`${text.escape(pull.repository)}#${pull.number}`, pull.url);
   const age = ageText(list.now - pull.createdAt);
-  return `• ${subject} ${escapeHtml(pull.title)} (${age})` +
+  return `• ${subject} ${text.escape(pull.title)} (${age})` +
     (list.showReviewers && who.length > 0 ? ` waiting on ${who.join(", ")}` : "");
 }
 
-function discordLine(list: ReminderList, pull: OpenPull): string {
-  const who = [
-    ...pull.reviewers.map((login) => {
-      const id = list.mentions.get(login.toLowerCase());
-      return id ? `<@${id}>` : `@${escapeMarkdown(login)}`;
-    }),
-    ...pull.teams.map((team) => `team ${escapeMarkdown(team)}`),
-  ];
-  const subject = `[${escapeMarkdown(pull.repository)}#${pull.number}](<${pull.url}>)`;
-  const age = ageText(list.now - pull.createdAt);
-  return `• ${subject} ${escapeMarkdown(pull.title)} (${age})` +
-    (list.showReviewers && who.length > 0 ? ` waiting on ${who.join(", ")}` : "");
-}
-
-function staleLine(platform: Platform, now: number, item: StaleItem): string {
-  const idle = `${item.kind}, idle ${ageText(now - item.updatedAt)}`;
-  if (platform === "telegram") {
-    const subject = `<a href="${escapeHtml(item.url)}">${
-      escapeHtml(item.repository)
-    }#${item.number}</a>`;
-    return `• ${subject} ${escapeHtml(item.title)} (${idle})`;
-  }
-  const subject = `[${escapeMarkdown(item.repository)}#${item.number}](<${item.url}>)`;
-  return `• ${subject} ${escapeMarkdown(item.title)} (${idle})`;
+/** One stale item's line: its link, title and how long it has been idle. */
+function staleLine(text: ChatText, now: number, item: StaleItem): string {
+  const subject = text.link(`${text.escape(item.repository)}#${item.number}`, item.url);
+  return `• ${subject} ${text.escape(item.title)} (${item.kind}, idle ${
+    ageText(now - item.updatedAt)
+  })`;
 }
 
 /** Lines joined up to `limit` characters, with how many were left out. */
@@ -123,34 +101,21 @@ function fit(heading: string, lines: string[], total: number, limit: number): st
 }
 
 /** The message body for `platform`, or null when the list is empty and no all clear is asked. */
-export function reminderBody(
-  platform: Platform,
-  list: ReminderList,
-  allClear: boolean,
-): TelegramMessageBody | DiscordMessageBody | null {
+export function reminderBody(platform: Platform, list: ReminderList, allClear: boolean): unknown {
   const stale = list.stale?.items ?? [];
   const empty = list.pulls.length === 0 && stale.length === 0;
   if (empty && !allClear) return null;
-  const limit = platform === "telegram" ? 4000 : 1900;
-  const bold = (text: string) =>
-    platform === "telegram" ? `<b>${escapeHtml(text)}</b>` : `**${escapeMarkdown(text)}**`;
-  const line = (pull: OpenPull) =>
-    platform === "telegram" ? telegramLine(list, pull) : discordLine(list, pull);
+  const text = chatPlatform(platform).text;
+  if (empty) return text.body(text.plain(list.allClearText), list.mentions.values());
   const sections: string[] = [];
   if (list.pulls.length > 0) {
-    const shown = list.pulls.slice(0, MAX_LINES).map(line);
-    sections.push(fit(bold(list.heading), shown, list.pulls.length, limit));
+    const shown = list.pulls.slice(0, MAX_LINES).map((pull) => lineOf(text, list, pull));
+    sections.push(fit(text.bold(text.escape(list.heading)), shown, list.pulls.length, text.limit));
   }
   if (list.stale && stale.length > 0) {
-    const room = limit - sections.join("\n\n").length - 2;
-    const shown = stale.slice(0, MAX_LINES).map((item) => staleLine(platform, list.now, item));
-    sections.push(fit(bold(list.stale.heading), shown, stale.length, room));
+    const room = text.limit - sections.join("\n\n").length - 2;
+    const shown = stale.slice(0, MAX_LINES).map((item) => staleLine(text, list.now, item));
+    sections.push(fit(text.bold(text.escape(list.stale.heading)), shown, stale.length, room));
   }
-  if (platform === "telegram") {
-    const text = empty ? escapeHtml(list.allClearText) : sections.join("\n\n");
-    return { text, parse_mode: "HTML", link_preview_options: { is_disabled: true } };
-  }
-  const content = empty ? list.allClearText : sections.join("\n\n");
-  const users = [...new Set(list.mentions.values())].filter((id) => content.includes(`<@${id}>`));
-  return { content, embeds: [], allowed_mentions: { parse: [], users } };
+  return text.body(sections.join("\n\n"), list.mentions.values());
 }

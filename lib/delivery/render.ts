@@ -1,30 +1,25 @@
 /** The body a unit sends: the event's message rendered for the target's platform. */
-import { type Message, renderDiscord, renderTelegram } from "../format/mod.ts";
+import type { Message } from "../format/message.ts";
 import { renderTemplateMessage, TemplateRenderError } from "../template/mod.ts";
 import { actionsOfEvent } from "../format/subject.ts";
 import { runActionsOfEvent } from "./run_subject.ts";
 import { type MentionedUsers, NO_MENTIONS } from "../format/mentions.ts";
-import { type Config, FEATURES } from "../config.ts";
-import type { ForgeEvent, Route, RouteTemplate, Target } from "../types.ts";
+import type { Config } from "../config.ts";
+import type { ForgeEvent, Platform, Route, RouteTemplate, Target } from "../types.ts";
+import { perPlatform, PLATFORMS } from "./adapters.ts";
 
 /** Which platforms' notifications carry chat-ops buttons. */
-export interface ChatButtons {
-  discord: boolean;
-  telegram: boolean;
-}
+export type ChatButtons = Readonly<Record<Platform, boolean>>;
 
 /** Buttons on both platforms: the default where nothing says otherwise. */
-export const ALL_BUTTONS: ChatButtons = { discord: true, telegram: true };
+export const ALL_BUTTONS: ChatButtons = perPlatform(() => true);
 
 /**
  * Buttons only where pressing them reaches the app: Discord's with interactions configured
  * (application id and public key), Telegram's with the bot's webhook secret.
  */
 export function chatButtonsOf(config: Config): ChatButtons {
-  return {
-    discord: FEATURES["Discord interactions"](config),
-    telegram: FEATURES["Telegram bot"](config),
-  };
+  return perPlatform((platform) => platform.buttonsWork(config));
 }
 
 /** The message a route sends for an event, and why its template failed when it did. */
@@ -67,20 +62,11 @@ export function renderFor(
   buttons: ChatButtons = ALL_BUTTONS,
 ): unknown {
   const actions = (event && (actionsOfEvent(event) ?? runActionsOfEvent(event))) ?? undefined;
-  switch (target.platform) {
-    case "discord":
-      return renderDiscord(message, {
-        roleIds: route.discordRoleIds,
-        userIds: mentioned.discordUserIds,
-        actions: buttons.discord ? actions : undefined,
-      });
-    case "telegram":
-      return renderTelegram(
-        message,
-        buttons.telegram ? actions : undefined,
-        mentioned.telegramUsers,
-      );
-    default:
-      return null;
-  }
+  const platform = PLATFORMS.get(target.platform);
+  if (!platform) return null;
+  return platform.render(message, {
+    roleIds: route.discordRoleIds,
+    mentioned,
+    actions: buttons[target.platform] ? actions : undefined,
+  });
 }

@@ -22,6 +22,8 @@ import {
 } from "../store/delivery/target_health.ts";
 import type { SendResult } from "../platform/send_result.ts";
 import { describeTargetRef } from "../target_ref.ts";
+import type { Platform } from "../types.ts";
+import { chatPlatform, type PlatformAnswer } from "./adapters.ts";
 import type { DeliveryContext } from "./context.ts";
 import { tellOwners } from "./pause_notice.ts";
 
@@ -50,15 +52,8 @@ export type HealthSeen = Map<string, KvEntryMaybe<TargetHealth>>;
 const SYSTEM_ACTOR = { userId: "system", login: "system" };
 
 /** Whether a platform's answer means the bot cannot post there until someone acts. */
-export function isPermanentRefusal(
-  platform: string,
-  answer: { httpStatus?: number; error?: string },
-): boolean {
-  if (platform === "discord") return answer.httpStatus === 403 || answer.httpStatus === 404;
-  const error = (answer.error ?? "").toLowerCase();
-  return answer.httpStatus === 403 ||
-    (answer.httpStatus === 400 &&
-      /chat not found|not enough rights|topic_closed|thread not found/.test(error));
+export function isPermanentRefusal(platform: Platform, answer: PlatformAnswer): boolean {
+  return chatPlatform(platform).refusedForGood(answer);
 }
 
 function seenKey(log: SendLog): string {

@@ -17,7 +17,7 @@ import {
 } from "./edit.ts";
 import { DiscordRateLimiter } from "./rate_limit.ts";
 import { sendDiscordMessage } from "./send.ts";
-import { openDmChannel } from "./dm.ts";
+import { openDirectTarget } from "./dm.ts";
 
 /** Discord's longest accepted message nonce. */
 const NONCE_LENGTH = 25;
@@ -97,13 +97,7 @@ export function createDiscordAdapter(
       const channelId = channelOf(target);
       return await observed(channelId, () => deleteDiscordMessage(settings, channelId, messageId));
     },
-    async directTarget(userId) {
-      const opened = await openDmChannel(settings, userId);
-      const id = opened.kind === "ok" ? opened.body?.id : undefined;
-      return typeof id === "string" && /^\d{1,20}$/.test(id)
-        ? { platform: "discord", channelId: id }
-        : null;
-    },
+    directTarget: (userId, remembered) => openDirectTarget(settings, userId, remembered),
     async startThread(target, messageId, name) {
       if (target.platform !== "discord" || target.threadId !== undefined) {
         return wrongTarget("Discord channel");

@@ -8,40 +8,26 @@
  */
 import { chatCalls } from "../delivery/chat_calls.ts";
 import { chatButtonsOf } from "../delivery/render.ts";
-import { openDmChannel } from "../discord/dm.ts";
+import { chatPlatform } from "../delivery/adapters.ts";
 import type { Message } from "../format/message.ts";
-import { renderDiscord, renderTelegram } from "../format/mod.ts";
 import { actionableSubject, actionsOfEvent } from "../format/subject.ts";
+import type { RememberedChats } from "../platform/adapter.ts";
 import type { SendResult } from "../platform/send_result.ts";
 import { loadEvent } from "../store/delivery/events.ts";
 import { readGroupEntry } from "../store/config/group_set.ts";
 import { saveMessageRef } from "../store/delivery/message_refs.ts";
 import { getDmChannel, saveDmChannel } from "../store/notify/notify_cache.ts";
 import type { HeldNotification } from "../store/notify/notify_outbox.ts";
-import type { ForgeEvent, Platform, Target } from "../types.ts";
+import type { ForgeEvent, Platform } from "../types.ts";
 import type { NotifyContext } from "./context.ts";
 import { digestMessage, singleMessage } from "./message.ts";
 
-/** The private chat of a chat account, or a refusal when it cannot be had. */
-async function privateTarget(
-  ctx: NotifyContext,
-  platform: Platform,
-  chatUserId: string,
-): Promise<Target | SendResult> {
-  if (platform === "telegram") return { platform, chatId: chatUserId };
-  const known = await getDmChannel(ctx.kv, chatUserId);
-  if (known) return { platform, channelId: known };
-  const opened = await openDmChannel(ctx.config.discord, chatUserId);
-  if (opened.kind === "unreachable") return { kind: "retryable", error: opened.message };
-  if (opened.kind === "refused") {
-    return opened.status >= 500 || opened.status === 429
-      ? { kind: "retryable", httpStatus: opened.status, error: opened.message }
-      : { kind: "rejected", httpStatus: opened.status, error: opened.message };
-  }
-  const channelId = String(opened.body?.id ?? "");
-  if (!/^\d{1,20}$/.test(channelId)) return { kind: "retryable", error: "no DM channel id" };
-  await saveDmChannel(ctx.kv, chatUserId, channelId);
-  return { platform, channelId };
+/** The DM channels opened with chat accounts, kept between notifications. */
+function dmChannels(ctx: NotifyContext): RememberedChats {
+  return {
+    get: (userId) => getDmChannel(ctx.kv, userId),
+    save: (userId, channelId) => saveDmChannel(ctx.kv, userId, channelId),
+  };
 }
 
 function render(
@@ -52,9 +38,9 @@ function render(
 ) {
   const buttons = chatButtonsOf(ctx.config);
   const actions = event ? actionsOfEvent(event) ?? undefined : undefined;
-  return platform === "discord"
-    ? renderDiscord(message, { actions: buttons.discord ? actions : undefined })
-    : renderTelegram(message, buttons.telegram ? actions : undefined);
+  return chatPlatform(platform).render(message, {
+    actions: buttons[platform] ? actions : undefined,
+  });
 }
 
 /** Records a single notification's message like a channel card, so its buttons work. */
@@ -90,7 +76,7 @@ export async function sendPersonal(
   if (!adapter || adapter.unavailable()) {
     return { kind: "rejected", httpStatus: 400, error: `${platform} is not configured` };
   }
-  const target = await privateTarget(ctx, platform, chatUserId);
+  const target = await adapter.directTarget(chatUserId, dmChannels(ctx));
   if (!("platform" in target)) return target;
   const single = items.length === 1 ? items[0] : null;
   const event = single && single.kind !== "relink" ? await loadEvent(ctx.kv, single.eventId) : null;

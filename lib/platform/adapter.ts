@@ -19,6 +19,12 @@ import type { SendResult } from "./send_result.ts";
  */
 type ThreadStyle = "thread" | "reply" | "none";
 
+/** The private channels a platform opened with its users before, kept by the caller. */
+export interface RememberedChats {
+  get(userId: string): Promise<string | null>;
+  save(userId: string, channelId: string): Promise<void>;
+}
+
 /** One chat platform's calls, limits and rules. */
 export interface PlatformAdapter {
   readonly platform: Platform;
@@ -48,10 +54,11 @@ export interface PlatformAdapter {
    */
   startThread(target: Target, messageId: string, name: string): Promise<SendResult>;
   /**
-   * The private chat with the platform user `userId` (a Discord DM channel, opened if needed;
-   * a Telegram private chat), or null when it cannot be had.
+   * The private chat with the platform user `userId` (a Discord DM channel, taken from
+   * `remembered` or opened and then remembered there; a Telegram private chat), or the answer
+   * that refused it.
    */
-  directTarget(userId: string): Promise<Target | null>;
+  directTarget(userId: string, remembered?: RememberedChats): Promise<Target | SendResult>;
   /** The target's rate-limit state, for the next owner of its lane. */
   paceOf(target: Target): LanePace | null;
   /** Takes on the rate-limit state the previous owner of the target's lane left. */

@@ -54,7 +54,11 @@ export function createTelegramAdapter(
     adopt: (target, pace) => pacer.adopt(chatOf(target), pace),
     shareGlobal: (instances) => pacer.shareGlobal(instances),
     directTarget: (userId) =>
-      Promise.resolve(/^\d{1,20}$/.test(userId) ? { platform: "telegram", chatId: userId } : null),
+      Promise.resolve(
+        /^\d{1,20}$/.test(userId)
+          ? { platform: "telegram", chatId: userId }
+          : { kind: "rejected", httpStatus: 400, error: "not a Telegram user id" },
+      ),
     async post(target, body): Promise<SendResult> {
       if (target.platform !== "telegram") return wrongTarget("Telegram");
       return await observed(
