@@ -145,7 +145,7 @@ function pullChangeOf(event: ForgeEvent, now: number): PullChange | null {
   if (!pull) return null;
   const state = record(event.payload.pull_request)?.state;
   if (event.action === "closed" || state === "closed") {
-    return { kind: "closed", repository, number: pull.number };
+    return { kind: "closed", repository, number: pull.number, updatedAt: pull.updatedAt };
   }
   const owner = repository.split("/")[0];
   if (event.action === "review_requested") {

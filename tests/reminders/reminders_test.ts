@@ -628,3 +628,42 @@ Deno.test("the index is bounded per repository", async () => {
   assert.equal(kept.length, MAX_PULLS_PER_REPOSITORY);
   assert.equal(kept.find((entry) => entry.number === 1)?.title, "New");
 });
+
+Deno.test("the index keeps the later state when an older event is processed after it", async () => {
+  await using kv = await openTestKv();
+  const pull = (updatedAt: number, reviewers: string[]): OpenPull => ({
+    repository: REPO,
+    number: 7,
+    title: "Change 7",
+    url: `https://github.com/${REPO}/pull/7`,
+    author: "carol",
+    createdAt: 1,
+    draft: false,
+    reviewers,
+    teams: [],
+    updatedAt,
+  });
+  assert.ok(await applyPullChange(kv, "g1", { kind: "open", pull: pull(2_000, []) }));
+  // The review request (older) arrives after the review that answered it (newer).
+  assert.ok(await applyPullChange(kv, "g1", { kind: "open", pull: pull(1_000, ["alice"]) }));
+  assert.deepEqual((await listOpenPulls(kv, "g1"))[0].reviewers, []);
+  // An older close does not remove a pull request reopened since; a later one does.
+  assert.ok(
+    await applyPullChange(kv, "g1", {
+      kind: "closed",
+      repository: REPO,
+      number: 7,
+      updatedAt: 1_500,
+    }),
+  );
+  assert.equal((await listOpenPulls(kv, "g1")).length, 1);
+  assert.ok(
+    await applyPullChange(kv, "g1", {
+      kind: "closed",
+      repository: REPO,
+      number: 7,
+      updatedAt: 3_000,
+    }),
+  );
+  assert.equal((await listOpenPulls(kv, "g1")).length, 0);
+});

@@ -59,6 +59,8 @@ export type PullChange = { kind: "open"; pull: OpenPull } | {
   kind: "closed";
   repository: string;
   number: number;
+  /** The pull request's last activity as the closing event saw it (Unix ms), when known. */
+  updatedAt?: number;
 };
 
 /**
@@ -75,12 +77,15 @@ export async function applyPullChange(
   const repository = change.kind === "open" ? change.pull.repository : change.repository;
   const number = change.kind === "open" ? change.pull.number : change.number;
   const key = openPullKey(internalId, lower(repository), number);
-  if (change.kind === "closed") {
-    await kv.delete(key);
-    return true;
-  }
   const repoKey = pullRepositoryKey(internalId, lower(repository));
   const [existing, repo] = await kv.getMany<[OpenPull, PullRepository]>([key, repoKey]);
+  // An event processed after a later one (jobs run out of order) leaves the later state.
+  const seen = change.kind === "open" ? change.pull.updatedAt : change.updatedAt;
+  if (existing.value !== null && seen !== undefined && seen < existing.value.updatedAt) return true;
+  if (change.kind === "closed") {
+    await kv.atomic().check(existing).delete(key).commit();
+    return true;
+  }
   if (existing.value === null) {
     const repositories = pullRepositoriesPrefix(internalId);
     if (repo.value === null && await isFull(kv, repositories, MAX_REPOSITORIES_PER_GROUP)) {
