@@ -40,6 +40,8 @@ Deno.test({
 
     await withChromium(app.app.fetch, async (page, base) => {
       await page.goto(`${base}/admin/routes/backend/new`);
+      await page.locator("[data-ready=true]").waitFor();
+      await page.locator("[data-testid=verdict-summary]:not([data-matched=unknown])").waitFor();
       await page.getByLabel("Name", { exact: true }).fill("Pull requests to Telegram");
       await page.locator("#target-0-platform").selectOption("telegram");
       const warning = page.getByTestId("platform-not-configured");
@@ -49,6 +51,7 @@ Deno.test({
       await page.getByRole("button", { name: "+ Event filter in the all group" }).click();
       await page.locator("[data-testid=node][data-kind=event]")
         .getByLabel("Event kind", { exact: true }).fill("pull_request");
+      await page.locator("[data-testid=verdict-summary][data-matched=true]").waitFor();
       await page.getByRole("button", { name: "Create route" }).click();
       await page.waitForURL(/\/admin\/routes\/backend\/edit\/pull-requests-to-telegram/);
       await warning.waitFor();
