@@ -3,6 +3,7 @@
  * delivery job worker, and shuts down gracefully on SIGINT or SIGTERM.
  */
 import { createApp, PROJECT_ROOT } from "./lib/app.ts";
+import { createAdapters } from "./lib/delivery/adapters.ts";
 import { atRestWarning } from "./lib/at_rest.ts";
 import { followUpsHandled } from "./lib/chatops/discord/handle.ts";
 import { updatesHandled } from "./lib/chatops/telegram/webhook.ts";
@@ -34,11 +35,12 @@ const [kv, assets] = await Promise.all([opening, loadAssets(PROJECT_ROOT)]);
 if (!assets.client) {
   log.warn("built assets are missing: run `deno task build` for styles and islands");
 }
-const app = createApp({ kv, config, log, assets });
+const adapters = createAdapters(config);
+const app = createApp({ kv, config, log, assets, adapters });
 
 const abort = new AbortController();
 const server = serveOrExit();
-const delivery = queueHandlers({ kv, config, log });
+const delivery = queueHandlers({ kv, config, log, adapters });
 const worker = startQueueWorker(kv, delivery.handlers, log);
 
 /** Serves the app; a port in use ends the process with one line saying what to change. */

@@ -14,6 +14,7 @@ import { HttpError } from "./fresh/http_error.ts";
 import { isNoStorePath } from "./no_store.ts";
 import { isPassingStoreError } from "./store/transient.ts";
 import type { State } from "./state.ts";
+import { type Adapters, createAdapters } from "./delivery/adapters.ts";
 
 /** What the application needs from its host. */
 interface AppDeps {
@@ -21,6 +22,8 @@ interface AppDeps {
   config: Config;
   log: Logger;
   assets?: Assets;
+  /** The chat platforms' adapters, shared with the delivery worker (default: new ones). */
+  adapters?: Adapters;
 }
 
 /** The project root (where `static/` and `_fresh/` live). */
@@ -51,13 +54,14 @@ function remoteAddressOf(env: unknown): string | undefined {
 /** Builds the application; `app.fetch` is the whole HTTP surface. */
 export function createApp(deps: AppDeps): Hono {
   const { kv, config, log } = deps;
+  const adapters = deps.adapters ?? createAdapters(config);
   const stateKey = new WeakMap<Request, State>();
   const createState = (req: Request): State => {
     let state = stateKey.get(req);
     if (!state) {
       const incoming = req.headers.get("x-request-id");
       const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
-      state = { requestId, kv, config, log: log.with({ requestId }) };
+      state = { requestId, kv, config, log: log.with({ requestId }), adapters };
       stateKey.set(req, state);
     }
     return state;

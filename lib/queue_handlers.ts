@@ -1,6 +1,7 @@
 /** The handlers of every job type the application adds (lib/store/delivery/jobs.ts). */
 import type { Kv } from "./store/backend/types.ts";
 import type { Config } from "./config.ts";
+import type { Adapters } from "./delivery/adapters.ts";
 import { createDeliveryWorker } from "./delivery/worker.ts";
 import type { Logger } from "./log.ts";
 import { notifyHandlers } from "./notify/handlers.ts";
@@ -11,6 +12,8 @@ interface WorkerDeps {
   kv: Kv;
   config: Config;
   log: Logger;
+  /** The chat platforms' adapters, shared with the app's requests (default: new ones). */
+  adapters?: Adapters;
 }
 
 /** The job handlers and what stops the work they started. */

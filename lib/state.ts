@@ -3,6 +3,7 @@ import type { Kv } from "./store/backend/types.ts";
 import type { Config } from "./config.ts";
 import { createDefine } from "./fresh/mod.ts";
 import type { Logger } from "./log.ts";
+import type { PlatformAdapter } from "./platform/adapter.ts";
 import type { Principal } from "./types.ts";
 
 /**
@@ -14,6 +15,11 @@ export interface State {
   kv: Kv;
   config: Config;
   log: Logger;
+  /**
+   * The chat platforms' adapters by platform name, shared with the delivery worker of the
+   * process, so its rate limiters see the calls requests make too (a chat link's confirmation).
+   */
+  adapters: ReadonlyMap<string, PlatformAdapter>;
   /**
    * The session's person (`routes/admin/`, `routes/auth/github/install/`, `routes/auth/token/`):
    * null when nobody is signed in, undefined where no middleware resolves it. Handlers read it

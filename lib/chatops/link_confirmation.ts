@@ -2,13 +2,24 @@
  * Telling the chat that a chat link is done (the auth service calls it as its
  * `ChatLinkAnnouncer`, once the link is stored): a Discord user gets an ephemeral follow-up in
  * the `/gh link` interaction (its token stays valid for 15 minutes, longer than the sign-in's
- * 10), a Telegram user a message in their private chat with the bot.
+ * 10), a Telegram user a message in their private chat with the bot, posted through the
+ * Telegram adapter (reserved from and observed by its rate limiter).
  */
+import type { ChatLinkAnnouncer } from "../auth/chat_link_confirm.ts";
 import type { Config } from "../config.ts";
+import { type Adapters, chatPlatform } from "../delivery/adapters.ts";
+import { chatCalls } from "../delivery/chat_calls.ts";
 import type { Logger } from "../log.ts";
 import type { LinkRequest } from "../store/auth/link_requests.ts";
-import { callTelegram } from "../telegram/api.ts";
 import { followUp } from "./discord/reply.ts";
+
+/** The longest a confirmation waits in the request for the rate limit. */
+const MAX_SLEEP_MS = 1_000;
+
+const pacing = {
+  maxSleepMs: MAX_SLEEP_MS,
+  sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+};
 
 async function confirmInDiscord(
   deps: { config: Config; log: Logger },
@@ -24,27 +35,35 @@ async function confirmInDiscord(
 }
 
 async function confirmInTelegram(
-  deps: { config: Config; log: Logger },
-  chatId: string | undefined,
-  login: string,
-): Promise<void> {
-  if (!chatId || !deps.config.telegram.botToken) return;
-  const outcome = await callTelegram(deps.config.telegram, "sendMessage", {
-    chat_id: chatId,
-    text: `Your Telegram account is now linked to the GitHub account ${login}.`,
-  });
-  if (outcome.kind !== "ok") {
-    deps.log.warn("telegram link confirmation not sent", { chatId, outcome: outcome.kind });
-  }
-}
-
-/** Tells the chat user of `request`, where the request says, that they now act as `login`. */
-export async function announceChatLink(
-  deps: { config: Config; log: Logger },
+  deps: { config: Config; log: Logger; adapters: Adapters },
   request: LinkRequest,
   login: string,
 ): Promise<void> {
-  if (request.platform === "discord") {
-    await confirmInDiscord(deps, request.interactionToken, login);
-  } else await confirmInTelegram(deps, request.telegramChatId, login);
+  const chatId = request.telegramChatId;
+  const adapter = deps.adapters.get("telegram");
+  if (!chatId || !adapter || adapter.unavailable() !== null) return;
+  const text = chatPlatform("telegram").text;
+  const body = text.body(
+    text.plain(`Your Telegram account is now linked to the GitHub account ${login}.`),
+  );
+  const result = await chatCalls(pacing, adapter, false).post(
+    { platform: "telegram", chatId },
+    body,
+    `link:${request.requestId}`,
+  );
+  if (result.kind !== "sent") {
+    deps.log.warn("telegram link confirmation not sent", { chatId, outcome: result.kind });
+  }
+}
+
+/**
+ * The announcer that tells the chat user of a request, where the request says, that they now
+ * act as `login`, posting through `adapters`.
+ */
+export function chatLinkAnnouncer(adapters: Adapters): ChatLinkAnnouncer {
+  return async (deps, request, login) => {
+    if (request.platform === "discord") {
+      await confirmInDiscord(deps, request.interactionToken, login);
+    } else await confirmInTelegram({ ...deps, adapters }, request, login);
+  };
 }

@@ -8,14 +8,9 @@
  */
 import type { PlatformAdapter } from "../platform/adapter.ts";
 import type { EditResult } from "../platform/edit_result.ts";
+import { type Pacing, waitForTurn } from "../platform/pacing.ts";
 import type { SendResult } from "../platform/send_result.ts";
 import type { Target } from "../types.ts";
-
-/** What pacing needs: the longest wait slept in process, and the sleep. */
-interface Pacing {
-  maxSleepMs: number;
-  sleep(ms: number): Promise<void>;
-}
 
 /** The platform calls of one piece of lane work, each through the rate limiter. */
 export interface ChatCalls {
@@ -38,18 +33,7 @@ export function chatCalls(pacing: Pacing, adapter: PlatformAdapter, reserved: bo
       held = false;
       return null;
     }
-    const reservation = adapter.reserve(target, pacing.maxSleepMs);
-    if (!reservation.granted) {
-      return {
-        kind: "rate_limited",
-        httpStatus: 429,
-        retryAfterMs: reservation.waitMs,
-        global: false,
-        error: "waiting for the rate limit to make the next call",
-      };
-    }
-    if (reservation.waitMs > 0) await pacing.sleep(reservation.waitMs);
-    return null;
+    return await waitForTurn(pacing, (maxWaitMs) => adapter.reserve(target, maxWaitMs));
   };
   return {
     adapter,

@@ -53,7 +53,7 @@ export async function tellOwners(ctx: DeliveryContext, health: TargetHealth): Pr
     for (const owner of owners) {
       for (const userId of await chatUsersLinkedTo(ctx.kv, platform as Platform, owner.login)) {
         if (sent >= MAX_RECIPIENTS) return sent;
-        const target = await adapter.directTarget(userId);
+        const target = await adapter.directTarget(userId, ctx);
         if (!("platform" in target)) continue;
         const id = `pause-${health.groupId}-${health.pausedAt}-${userId}`;
         const result = await chatCalls(ctx, adapter, false).post(

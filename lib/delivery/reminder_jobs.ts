@@ -262,7 +262,7 @@ async function privateChatOf(
   target: Target,
 ): Promise<Target | null> {
   if (target.platform === "telegram") return target;
-  const opened = await adapter.directTarget(target.channelId, {
+  const opened = await adapter.directTarget(target.channelId, ctx, {
     get: (userId) => getDmChannel(ctx.kv, userId),
     save: (userId, channelId) => saveDmChannel(ctx.kv, userId, channelId),
   });

@@ -13,7 +13,8 @@
  * is not marked that way (noise control's own posts and edits) asks for a fresh read.
  */
 import type { Kv } from "../store/backend/types.ts";
-import type { ThreadParents } from "../discord/threads.ts";
+import type { Pacing } from "../platform/pacing.ts";
+import type { Adapters } from "./adapters.ts";
 import { getAllowedTargets } from "../store/config/allowed_targets.ts";
 import type { SendLog } from "../store/delivery/send_logs.ts";
 import { allowTargetsOfStoredRoutes } from "../store/config/target_upgrade.ts";
@@ -62,8 +63,11 @@ interface ReadList {
   keys: Set<string>;
 }
 
-/** The guard of a delivery worker on `kv`, asking Discord about threads through `threads`. */
-export function createTargetGuard(kv: Kv, threads: ThreadParents): TargetGuard {
+/**
+ * The guard of a delivery worker on `kv`, asking the platform which channel a thread belongs to
+ * through its adapter in `adapters`, paced with `pacing`.
+ */
+export function createTargetGuard(kv: Kv, adapters: Adapters, pacing: Pacing): TargetGuard {
   let upgrading: Promise<number> | null = null;
   const upgrade = () =>
     upgrading ??= allowTargetsOfStoredRoutes(kv).catch((error) => {
@@ -95,18 +99,14 @@ export function createTargetGuard(kv: Kv, threads: ThreadParents): TargetGuard {
       }
       const basis = { groupId: log.groupId, versionstamp: list.versionstamp };
       const target = log.target;
-      if (target.platform !== "discord" || target.threadId === undefined) {
-        return { kind: "allowed", basis };
+      const adapter = adapters.get(target.platform);
+      if (!adapter) {
+        return { kind: "unsure", result: { kind: "retryable", error: "no adapter for platform" } };
       }
-      const thread = await threads.lookup(target.threadId);
-      if (thread.kind === "failed") return { kind: "unsure", result: thread.result };
-      if (thread.kind === "thread" && thread.parentId === target.channelId) {
-        return { kind: "allowed", basis };
-      }
-      return {
-        kind: "refused",
-        error: `${NOT_ALLOWED}: ${target.threadId} is not a thread of channel ${target.channelId}`,
-      };
+      const parent = await adapter.parentOf(target, pacing);
+      if (parent.kind === "none" || parent.kind === "within") return { kind: "allowed", basis };
+      if (parent.kind === "failed") return { kind: "unsure", result: parent.result };
+      return { kind: "refused", error: `${NOT_ALLOWED}: ${parent.error}` };
     },
   };
 }

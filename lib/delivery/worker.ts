@@ -7,7 +7,6 @@
  */
 import type { Kv } from "../store/backend/types.ts";
 import type { Config } from "../config.ts";
-import { createThreadParents } from "../discord/threads.ts";
 import type { Logger } from "../log.ts";
 import type { QueueHandler } from "./job_worker.ts";
 import { isFanOutJob, requeueUndeliveredJobs } from "../store/delivery/fan_out_jobs.ts";
@@ -40,6 +39,8 @@ interface DeliveryWorkerOptions {
   /** A route cache to use (default: a new one, closed by `close()`). */
   routes?: RouteCache;
   limiters?: Limiters;
+  /** The adapters to send through (default: new ones with `limiters`). */
+  adapters?: Adapters;
   backoffMs?: readonly number[];
   rateLimitBound?: RateLimitBound;
   /** When failures in a row pause a target (default: five over at least ten minutes). */
@@ -85,13 +86,14 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const ownsRoutes = options.routes === undefined;
   const routes = options.routes ?? createRouteCache(options.kv);
   const now = options.now ?? Date.now;
-  const targets = createTargetGuard(options.kv, createThreadParents(options.config.discord));
+  const adapters = options.adapters ?? createAdapters(options.config, options.limiters);
+  const pacing = { maxSleepMs: options.maxSleepMs ?? MAX_SLEEP_MS, sleep: options.sleep ?? sleep };
   const ctx: DeliveryContext = {
     kv: options.kv,
     log: options.log,
     routes,
-    adapters: createAdapters(options.config, options.limiters),
-    targets,
+    adapters,
+    targets: createTargetGuard(options.kv, adapters, pacing),
     backoffMs: options.backoffMs ?? DEFAULT_BACKOFF_MS,
     rateLimitBound: options.rateLimitBound ?? DEFAULT_RATE_LIMIT_BOUND,
     health: options.health ?? DEFAULT_HEALTH_POLICY,
@@ -100,10 +102,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     buttons: chatButtonsOf(options.config),
     leaseMs: options.leaseMs ?? LEASE_MS,
     holdMs: options.holdMs ?? HOLD_MS,
-    maxSleepMs: options.maxSleepMs ?? MAX_SLEEP_MS,
+    ...pacing,
     startedAt: now(),
     now,
-    sleep: options.sleep ?? sleep,
   };
   const scheduler = new LaneScheduler(ctx);
   const sweeper: Sweeper = startSweeper(ctx, crypto.randomUUID(), {

@@ -8,6 +8,7 @@ import { type Config, FEATURES } from "../config.ts";
 import { sha256Hex } from "../crypto.ts";
 import type { DiscordMessageBody } from "../format/discord.ts";
 import { type PlatformAdapter, wrongTarget } from "../platform/adapter.ts";
+import { type Pacing, waitForTurn } from "../platform/pacing.ts";
 import type { Target } from "../types.ts";
 import {
   deleteDiscordMessage,
@@ -17,7 +18,8 @@ import {
 } from "./edit.ts";
 import { DiscordRateLimiter } from "./rate_limit.ts";
 import { sendDiscordMessage } from "./send.ts";
-import { openDirectTarget } from "./dm.ts";
+import { openDirectTarget, type PacedCall } from "./dm.ts";
+import { createThreadParents } from "./threads.ts";
 
 /** Discord's longest accepted message nonce. */
 const NONCE_LENGTH = 25;
@@ -26,6 +28,9 @@ const NONCE_LENGTH = 25;
 export async function discordNonceFor(id: string): Promise<string> {
   return (await sha256Hex(id)).slice(0, NONCE_LENGTH);
 }
+
+/** The rate limiter's key for opening DM channels (one route, not a channel). */
+const DM_OPENING = "users/@me/channels";
 
 /** The channel or thread a message to a Discord target is posted in ("" for another platform). */
 function channelOf(target: Target): string {
@@ -58,6 +63,11 @@ export function createDiscordAdapter(
     );
     return result;
   };
+  /** Calls under the limiter's `key`, each reserved with `pacing` first, then observed. */
+  const pacedUnder = (key: string, pacing: Pacing): PacedCall => async (call) =>
+    await waitForTurn(pacing, (maxWaitMs) => limiter.reserve(key, maxWaitMs)) ??
+      await observed(key, call);
+  const threads = createThreadParents(settings);
   return {
     platform: "discord",
     unavailable: () =>
@@ -97,7 +107,19 @@ export function createDiscordAdapter(
       const channelId = channelOf(target);
       return await observed(channelId, () => deleteDiscordMessage(settings, channelId, messageId));
     },
-    directTarget: (userId, remembered) => openDirectTarget(settings, userId, remembered),
+    directTarget: (userId, pacing, remembered) =>
+      openDirectTarget(settings, userId, pacedUnder(DM_OPENING, pacing), remembered),
+    async parentOf(target, pacing) {
+      if (target.platform !== "discord" || target.threadId === undefined) return { kind: "none" };
+      const thread = await threads.lookup(target.threadId, pacedUnder(target.threadId, pacing));
+      if (thread.kind === "failed") return thread;
+      return thread.kind === "thread" && thread.parentId === target.channelId
+        ? { kind: "within" }
+        : {
+          kind: "elsewhere",
+          error: `${target.threadId} is not a thread of channel ${target.channelId}`,
+        };
+    },
     async startThread(target, messageId, name) {
       if (target.platform !== "discord" || target.threadId !== undefined) {
         return wrongTarget("Discord channel");

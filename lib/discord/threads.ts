@@ -5,8 +5,9 @@
  * it posts into a thread.
  */
 import type { SendResult } from "../platform/send_result.ts";
-import { refusalResult } from "../platform/send_result.ts";
 import { callDiscord, type DiscordSettings } from "./api.ts";
+import type { PacedCall } from "./dm.ts";
+import { discordResultOf } from "./send.ts";
 
 /** What Discord said about a thread id. */
 type ThreadLookup =
@@ -18,27 +19,19 @@ type ThreadLookup =
   | { kind: "failed"; result: SendResult };
 
 /** Looks up the parent channels of threads. */
-export interface ThreadParents {
-  lookup(threadId: string): Promise<ThreadLookup>;
+interface ThreadParents {
+  /** The channel of `threadId`, asked through `paced` when it is not remembered. */
+  lookup(threadId: string, paced: PacedCall): Promise<ThreadLookup>;
 }
 
 /** Channel types of threads: announcement, public and private threads. */
 const THREAD_TYPES = new Set([10, 11, 12]);
 const MAX_REMEMBERED = 10_000;
-const DEFAULT_RETRY_AFTER_MS = 1_000;
-const MAX_RETRY_AFTER_MS = 60_000;
 
 interface ChannelBody {
+  id?: string;
   type?: unknown;
   parent_id?: unknown;
-  retry_after?: unknown;
-}
-
-function retryAfterMs(body: ChannelBody | null): number {
-  const seconds = body?.retry_after;
-  return typeof seconds === "number" && Number.isFinite(seconds) && seconds >= 0
-    ? Math.min(Math.ceil(seconds * 1000), MAX_RETRY_AFTER_MS)
-    : DEFAULT_RETRY_AFTER_MS;
 }
 
 /** A thread-parent lookup with an in-process memory of the threads it has seen. */
@@ -49,33 +42,28 @@ export function createThreadParents(settings: DiscordSettings): ThreadParents {
     parents.set(threadId, parentId);
   };
   return {
-    async lookup(threadId) {
+    async lookup(threadId, paced) {
       if (!parents.has(threadId)) {
-        const outcome = await callDiscord<ChannelBody>(
-          settings,
-          "GET",
-          `/channels/${encodeURIComponent(threadId)}`,
-        );
-        if (outcome.kind === "unreachable") {
-          return { kind: "failed", result: { kind: "retryable", error: outcome.message } };
+        let body: ChannelBody | null = null;
+        const result = await paced(async () => {
+          const outcome = await callDiscord<ChannelBody>(
+            settings,
+            "GET",
+            `/channels/${encodeURIComponent(threadId)}`,
+          );
+          if (outcome.kind === "ok") body = outcome.body;
+          return discordResultOf(outcome);
+        });
+        if (result.kind !== "sent") {
+          return {
+            kind: "failed",
+            result: { ...result, error: `thread ${threadId}: ${result.error}` },
+          };
         }
-        if (outcome.kind === "refused") {
-          const error = `thread ${threadId}: ${outcome.message}`;
-          const result: SendResult = outcome.status === 429
-            ? {
-              kind: "rate_limited",
-              httpStatus: 429,
-              retryAfterMs: retryAfterMs(outcome.body as ChannelBody | null),
-              global: false,
-              error,
-            }
-            : refusalResult(outcome.status, error);
-          return { kind: "failed", result };
-        }
-        const body = outcome.body;
-        const isThread = typeof body?.type === "number" && THREAD_TYPES.has(body.type) &&
-          typeof body.parent_id === "string";
-        remember(threadId, isThread ? body.parent_id as string : null);
+        const read = body as ChannelBody | null;
+        const isThread = typeof read?.type === "number" && THREAD_TYPES.has(read.type) &&
+          typeof read.parent_id === "string";
+        remember(threadId, isThread ? read.parent_id as string : null);
       }
       const parentId = parents.get(threadId);
       return parentId ? { kind: "thread", parentId } : { kind: "not_thread" };

@@ -76,7 +76,7 @@ export async function sendPersonal(
   if (!adapter || adapter.unavailable()) {
     return { kind: "rejected", httpStatus: 400, error: `${platform} is not configured` };
   }
-  const target = await adapter.directTarget(chatUserId, dmChannels(ctx));
+  const target = await adapter.directTarget(chatUserId, ctx, dmChannels(ctx));
   if (!("platform" in target)) return target;
   const single = items.length === 1 ? items[0] : null;
   const event = single && single.kind !== "relink" ? await loadEvent(ctx.kv, single.eventId) : null;

@@ -3,13 +3,16 @@
  * thread) and what delivery must know about it (the channel a target posts into, where a
  * subject's message is kept, how threads work there, its rate limits). Each platform has one
  * adapter (`lib/discord/adapter.ts`, `lib/telegram/adapter.ts`); every call it makes is
- * observed by the platform's rate limiter, and the caller reserves each call first
- * (`reserve`), so the limiter sees every request and every answer.
+ * observed by the platform's rate limiter, and the caller reserves each call into a target first
+ * (`reserve`); the calls made before a target is known or trusted (opening a private chat,
+ * looking up a thread's channel) reserve their own with the caller's {@link Pacing}, so the
+ * limiter sees every request and every answer.
  */
 import type { Platform, Target } from "../types.ts";
 import type { EditResult } from "./edit_result.ts";
 import type { Reservation } from "./even_pace.ts";
 import type { LanePace } from "./lane_pace.ts";
+import type { Pacing } from "./pacing.ts";
 import type { SendResult } from "./send_result.ts";
 
 /**
@@ -18,6 +21,17 @@ import type { SendResult } from "./send_result.ts";
  * threads, e.g. it is a thread itself).
  */
 type ThreadStyle = "thread" | "reply" | "none";
+
+/** Whether the thread a target names belongs to the channel the target names. */
+export type ParentLookup =
+  /** The target names no thread (nothing was asked). */
+  | { kind: "none" }
+  /** The thread is in the target's channel. */
+  | { kind: "within" }
+  /** The thread is elsewhere, or is no thread (`error`: which, in words). */
+  | { kind: "elsewhere"; error: string }
+  /** No answer to rely on: the call's result, for the retry policy. */
+  | { kind: "failed"; result: SendResult };
 
 /** The private channels a platform opened with its users before, kept by the caller. */
 export interface RememberedChats {
@@ -56,9 +70,18 @@ export interface PlatformAdapter {
   /**
    * The private chat with the platform user `userId` (a Discord DM channel, taken from
    * `remembered` or opened and then remembered there; a Telegram private chat), or the answer
-   * that refused it.
+   * that refused it. A call that opens a channel is paced with `pacing`.
    */
-  directTarget(userId: string, remembered?: RememberedChats): Promise<Target | SendResult>;
+  directTarget(
+    userId: string,
+    pacing: Pacing,
+    remembered?: RememberedChats,
+  ): Promise<Target | SendResult>;
+  /**
+   * Whether the thread named by `target` belongs to the channel it names (a Discord thread,
+   * asked of the platform with `pacing`; a Telegram topic always lives in its chat: `none`).
+   */
+  parentOf(target: Target, pacing: Pacing): Promise<ParentLookup>;
   /** The target's rate-limit state, for the next owner of its lane. */
   paceOf(target: Target): LanePace | null;
   /** Takes on the rate-limit state the previous owner of the target's lane left. */

@@ -59,6 +59,7 @@ export function createTelegramAdapter(
           ? { platform: "telegram", chatId: userId }
           : { kind: "rejected", httpStatus: 400, error: "not a Telegram user id" },
       ),
+    parentOf: () => Promise.resolve({ kind: "none" }),
     async post(target, body): Promise<SendResult> {
       if (target.platform !== "telegram") return wrongTarget("Telegram");
       return await observed(

@@ -1,6 +1,6 @@
 import { ChatLinkPanel } from "../../components/ChatLinkPanel.tsx";
 import { showLinkPage, submitLinkPage } from "../../lib/auth/chat_link_pages.ts";
-import { announceChatLink } from "../../lib/chatops/link_confirmation.ts";
+import { chatLinkAnnouncer } from "../../lib/chatops/link_confirmation.ts";
 import { define } from "../../lib/state.ts";
 
 /**
@@ -9,7 +9,7 @@ import { define } from "../../lib/state.ts";
  */
 export const handler = define.handlers({
   GET: (ctx) => showLinkPage(ctx, "discord"),
-  POST: (ctx) => submitLinkPage(ctx, "discord", announceChatLink),
+  POST: (ctx) => submitLinkPage(ctx, "discord", chatLinkAnnouncer(ctx.state.adapters)),
 });
 
 /** The Discord account to link, the linked pair, or a dead link. */

@@ -1,6 +1,6 @@
 import { ChatLinkPanel } from "../../components/ChatLinkPanel.tsx";
 import { showLinkPage, submitLinkPage } from "../../lib/auth/chat_link_pages.ts";
-import { announceChatLink } from "../../lib/chatops/link_confirmation.ts";
+import { chatLinkAnnouncer } from "../../lib/chatops/link_confirmation.ts";
 import { define } from "../../lib/state.ts";
 
 /**
@@ -9,7 +9,7 @@ import { define } from "../../lib/state.ts";
  */
 export const handler = define.handlers({
   GET: (ctx) => showLinkPage(ctx, "telegram"),
-  POST: (ctx) => submitLinkPage(ctx, "telegram", announceChatLink),
+  POST: (ctx) => submitLinkPage(ctx, "telegram", chatLinkAnnouncer(ctx.state.adapters)),
 });
 
 /** The Telegram account to link, the linked pair, or a dead link. */

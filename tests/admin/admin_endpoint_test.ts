@@ -30,6 +30,7 @@ function call(handler: ReturnType<typeof apiHandler>): Promise<Response> {
     kv: undefined as unknown as Kv,
     config: testConfig(),
     log: captureLog().log,
+    adapters: new Map(),
     principal: SUPER_ADMIN,
   };
   const req = new Request("http://localhost/admin/api/thing");

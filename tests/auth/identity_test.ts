@@ -36,6 +36,7 @@ function contextWith(
     kv: undefined as unknown as Kv,
     config: testConfig(),
     log: captureLog().log,
+    adapters: new Map(),
     ...identity,
   };
   return new RequestContext(new Request(`http://localhost${path}`, { headers }), {}, state, () => {

@@ -8,12 +8,13 @@
 import assert from "node:assert/strict";
 import type { Reservation } from "../../lib/platform/even_pace.ts";
 import { type DiscordObservation, DiscordRateLimiter } from "../../lib/discord/rate_limit.ts";
+import { createDiscordAdapter } from "../../lib/discord/adapter.ts";
 import { TelegramPacer } from "../../lib/telegram/pacer.ts";
 import { utf8 } from "../../lib/encoding.ts";
 import type { Kv } from "../../lib/store/backend/types.ts";
 import { saveEvent } from "../../lib/store/delivery/events.ts";
 import type { Route } from "../../lib/types.ts";
-import { type FakeChat, startFakeDiscord } from "../../testing/fake_chat.ts";
+import { startFakeDiscord } from "../../testing/fake_chat.ts";
 import { openTestKv } from "../../testing/test_store.ts";
 import {
   acceptCustom,
@@ -90,9 +91,11 @@ async function countCalls(
   routes: Route[],
   scenario: (kv: Kv, close: (digestId: string) => Promise<void>) => Promise<void>,
   clock: { offsetMs: number } = { offsetMs: 0 },
+  prepare: (discord: ReturnType<typeof startFakeDiscord>) => void = () => {},
 ) {
   await using kv = await openTestKv();
-  await using discord: FakeChat = startFakeDiscord();
+  await using discord = startFakeDiscord();
+  prepare(discord);
   await storeRoutes(kv, routes);
   const limiter = new CountingLimiter();
   await using running = runWorker(kv, deliveryConfig({ discord }), {
@@ -149,4 +152,46 @@ Deno.test("an edit in place and its notice each pass through the rate limiter", 
   assert.equal(counts.edits, 1, "the card was edited in place");
   assert.equal(counts.reserved, counts.requests, "every request was reserved");
   assert.equal(counts.observed, counts.requests, "every answer was observed");
+});
+
+Deno.test("the lookup of a target thread's channel passes through the rate limiter", async () => {
+  const thread = { platform: "discord", channelId: "100", threadId: "555" } as const;
+  const counts = await countCalls(
+    [customRoute("in-thread", [thread])],
+    async (kv) => {
+      const [log] = await settled(kv, await acceptCustom(kv, "A"), 1);
+      assert.equal(log.status, "ok", log.error);
+    },
+    undefined,
+    (discord) => discord.addThread("555", "100"),
+  );
+  assert.equal(counts.requests, 2, "the thread's lookup, the post into it");
+  assert.equal(counts.reserved, counts.requests, "every request was reserved");
+  assert.equal(counts.observed, counts.requests, "every answer was observed");
+});
+
+Deno.test("opening a Discord DM channel passes through the rate limiter", async () => {
+  await using discord = startFakeDiscord();
+  const limiter = new CountingLimiter();
+  const adapter = createDiscordAdapter(deliveryConfig({ discord }), limiter);
+  const pacing = {
+    maxSleepMs: 1_000,
+    sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+  };
+  const saved = new Map<string, string>();
+  const remembered = {
+    get: (userId: string) => Promise.resolve(saved.get(userId) ?? null),
+    save: (userId: string, channelId: string) => {
+      saved.set(userId, channelId);
+      return Promise.resolve();
+    },
+  };
+  const opened = await adapter.directTarget("42", pacing, remembered);
+  const again = await adapter.directTarget("42", pacing, remembered);
+  assert.ok("platform" in opened, "the DM channel was opened");
+  assert.deepEqual(again, opened, "the second time it was remembered");
+  assert.deepEqual(discord.dmsOpened, ["42"]);
+  assert.equal(discord.requests(), 1);
+  assert.equal(limiter.reserved, 1, "the opening was reserved");
+  assert.equal(limiter.observed, 1, "its answer was observed");
 });

@@ -1,6 +1,6 @@
 import { acceptsHtml } from "@/lib/auth/access.ts";
 import { linkSignedIn, pairToConfirm } from "@/lib/auth/chat_link_confirm.ts";
-import { announceChatLink } from "@/lib/chatops/link_confirmation.ts";
+import { chatLinkAnnouncer } from "@/lib/chatops/link_confirmation.ts";
 import { sessionCookie } from "@/lib/auth/session_cookie.ts";
 import { completeSignIn, consumeSignInState } from "@/lib/auth/sign_in.ts";
 import { requireFeature } from "@/lib/http_guards.ts";
@@ -70,7 +70,11 @@ async function answer(ctx: Context<State>) {
         const pair = await pairToConfirm(ctx.state, ctx.req, outcome.pending);
         return page<ChatLinkView>({ kind: "pair", ...pair }, { headers: NO_STORE });
       }
-      const linked = await linkSignedIn(ctx.state, outcome.pending, announceChatLink);
+      const linked = await linkSignedIn(
+        ctx.state,
+        outcome.pending,
+        chatLinkAnnouncer(ctx.state.adapters),
+      );
       const idField = linked.account.platform === "discord" ? "discordUserId" : "telegramUserId";
       return Response.json({ ok: true, [idField]: linked.account.chatUserId, login: linked.login });
     }
