@@ -173,8 +173,9 @@ function parseJsonObject(body: Uint8Array): Record<string, unknown> | null {
 
 /**
  * Starts the durable accept of an event and answers once it is committed. Not itself
- * async: while the commit runs, only the answer's few fields are kept, not the request's
- * body or parsed payload (an async function keeps all its variables across an `await`).
+ * async: while the commit runs, only the answer's few fields and the prepared event are kept
+ * (an async function keeps all its variables across an `await`); the parsed payload is handed
+ * on with the event, for this process's fan-out (lib/store/delivery/recent_events.ts).
  */
 function acceptEvent(
   deps: IngressDeps,
@@ -183,6 +184,7 @@ function acceptEvent(
   adapter: ProviderAdapter,
   name: EventName,
   body: Uint8Array,
+  payload: Record<string, unknown>,
   deliveryId: string | undefined,
   nonce: string | undefined,
   now: number,
@@ -197,6 +199,7 @@ function acceptEvent(
     headers: pickHeaders(request.headers),
     body,
     nonce,
+    payload,
   });
   return answerSaved(deps, adapter.provider, { kind: name.kind, action: name.action }, saving);
 }
@@ -319,8 +322,8 @@ async function ingest(
     log("info", "installation event applied", { action: name.action, ...outcome });
     return await noteAccepted(deps, matched, accepted());
   }
-  // Returned without `await`, so this function's variables (the body, the parsed payload)
-  // are not kept while the event waits for its commit.
+  // Returned without `await`, so this function's variables (the raw body among them) are not
+  // kept while the event waits for its commit.
   return acceptEvent(
     deps,
     request,
@@ -328,6 +331,7 @@ async function ingest(
     adapter,
     name,
     eventJson.json,
+    payload,
     deliveryId,
     nonce,
     now,

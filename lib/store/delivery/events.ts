@@ -40,6 +40,7 @@ import {
 import { readIds } from "../id_range.ts";
 import { addDeliverJob } from "./fan_out_jobs.ts";
 import { markFanOutPending } from "./pending_fan_outs.ts";
+import { rememberAccepted, takeRecentEvent } from "./recent_events.ts";
 
 export { type DeliverJob, isDeliverJob, requeueUndeliveredJobs } from "./fan_out_jobs.ts";
 
@@ -98,6 +99,11 @@ export interface NewEvent extends Omit<ForgeEvent, "id" | "payload"> {
   body: Uint8Array;
   /** The sender's single-use nonce, consumed in the same commit. */
   nonce?: string;
+  /**
+   * The body as the ingress parsed it, when it did: kept for this process's fan-out once the
+   * event is committed (./recent_events.ts), so the fan-out need not parse it again.
+   */
+  payload?: Record<string, unknown>;
 }
 
 /** What became of an event handed to {@link saveEvent}. */
@@ -210,11 +216,13 @@ export interface PreparedEvent {
   nonceMark: KvKey | null;
   /** Characters of the record's fields besides the stored payload, as JSON. */
   metaChars: number;
+  /** The parsed body given with the event, remembered once it is committed. */
+  payload?: Record<string, unknown>;
 }
 
 /** Gives an event its id, compresses and splits its payload, and builds its marks' keys. */
 export async function prepareEvent(event: NewEvent): Promise<PreparedEvent> {
-  const { body, nonce, ...fields } = event;
+  const { body, nonce, payload, ...fields } = event;
   const now = event.receivedAt;
   const eventId = nextEventId(now);
   const stored = await encodePayload(body);
@@ -241,7 +249,21 @@ export async function prepareEvent(event: NewEvent): Promise<PreparedEvent> {
       : await dedupMarkKey(event.scope, event.provider, event.deliveryId),
     nonceMark: nonce === undefined ? null : await nonceMarkKey(event.scope, nonce),
     metaChars,
+    payload,
   };
+}
+
+/**
+ * Tells this process's fan-out that a prepared event is committed, with its parsed body when
+ * the ingress gave one (./recent_events.ts); without one there is nothing to keep.
+ */
+export function noteCommitted(kv: Kv, prepared: PreparedEvent): void {
+  if (!prepared.payload) return;
+  const { meta } = prepared;
+  rememberAccepted(kv, {
+    event: { ...eventFieldsOf(meta), payload: prepared.payload },
+    payloadBytes: meta.payloadBytes,
+  });
 }
 
 /**
@@ -309,7 +331,10 @@ export async function savePreparedEvent(
   let nonceStamp: string | null = null;
   for (let attempt = 0; attempt < COMMIT_ATTEMPTS; attempt++) {
     const op = addAcceptance(kv.atomic(), prepared, dedupStamp, nonceStamp);
-    if ((await op.commit()).ok) return { status: "accepted", eventId };
+    if ((await op.commit()).ok) {
+      noteCommitted(kv, prepared);
+      return { status: "accepted", eventId };
+    }
 
     const [dedupEntry, nonceEntry] = await Promise.all([
       dedup ? kv.get<SeenMark>(dedup) : null,
@@ -383,9 +408,21 @@ async function readChunks(
   return await assemble(eventId, meta, chunks);
 }
 
+/** An event's own fields from its stored record: everything but how the payload is stored. */
+function eventFieldsOf(meta: StoredEventMeta): Omit<ForgeEvent, "payload"> {
+  const {
+    payloadBytes: _p,
+    payloadEncoding: _e,
+    storedBytes: _s,
+    chunkCount: _c,
+    inline: _i,
+    ...event
+  } = meta;
+  return event;
+}
+
 function eventOf(meta: StoredEventMeta, body: Uint8Array): ForgeEvent {
-  const { payloadBytes: _p, payloadEncoding: _e, storedBytes: _s, chunkCount: _c, ...event } = meta;
-  return { ...event, payload: JSON.parse(fromUtf8(body)) };
+  return { ...eventFieldsOf(meta), payload: JSON.parse(fromUtf8(body)) };
 }
 
 /** The raw payload bytes of a stored event, or null when the event is unknown. */
@@ -397,8 +434,13 @@ export async function loadEventBody(
   return meta.value ? await readChunks(kv, eventId, meta.value) : null;
 }
 
-/** A stored event with its payload reassembled and parsed, or null when unknown. */
+/**
+ * A stored event with its payload reassembled and parsed, or null when unknown (taken from
+ * the events this process has just accepted when it is one of them: ./recent_events.ts).
+ */
 export async function loadEvent(kv: Kv, eventId: string): Promise<ForgeEvent | null> {
+  const recent = takeRecentEvent(kv, eventId);
+  if (recent) return recent.event;
   const meta = await kv.get<StoredEventMeta>(eventKey(eventId));
   if (!meta.value) return null;
   return eventOf(meta.value, await readChunks(kv, eventId, meta.value));
@@ -425,23 +467,31 @@ async function getAll<T>(kv: Kv, keys: readonly KvKey[]) {
 }
 
 /**
- * Several stored events, as {@link loadEvent} gives each, read together (the records as one
- * range when their ids sort close, chunks ten keys per read): an event that cannot be read (incomplete, unparsable) is reported alone
- * and does not keep the others from loading.
+ * Several stored events, as {@link loadEvent} gives each: those this process has just accepted
+ * from ./recent_events.ts, the others read together (the records as one range when their ids
+ * sort close, chunks ten keys per read). An event that cannot be read (incomplete, unparsable)
+ * is reported alone and does not keep the others from loading.
  */
 export async function loadEvents(
   kv: Kv,
   eventIds: readonly string[],
 ): Promise<Map<string, LoadedEvent>> {
-  const metas = await readIds<StoredEventMeta>(kv, eventsPrefix(), eventIds);
+  const loaded = new Map<string, LoadedEvent>(eventIds.map((id) => [id, { event: null }]));
+  const toRead: string[] = [];
+  for (const eventId of eventIds) {
+    const recent = takeRecentEvent(kv, eventId);
+    if (recent) loaded.set(eventId, recent);
+    else toRead.push(eventId);
+  }
+  if (toRead.length === 0) return loaded;
+  const metas = await readIds<StoredEventMeta>(kv, eventsPrefix(), toRead);
   const known = metas.flatMap((entry, index) =>
-    entry.value === null ? [] : [{ eventId: eventIds[index], meta: entry.value }]
+    entry.value === null ? [] : [{ eventId: toRead[index], meta: entry.value }]
   );
   const chunkKeys = known.flatMap(({ eventId, meta }) =>
     Array.from({ length: meta.chunkCount }, (_, index) => eventChunkKey(eventId, index))
   );
   const chunks = await getAll<Uint8Array>(kv, chunkKeys);
-  const loaded = new Map<string, LoadedEvent>(eventIds.map((id) => [id, { event: null }]));
   let offset = 0;
   for (const { eventId, meta } of known) {
     const own = chunks.slice(offset, offset + meta.chunkCount);

@@ -24,6 +24,7 @@ import type { Kv, KvKey } from "../backend/types.ts";
 import {
   addEventWrites,
   type NewEvent,
+  noteCommitted,
   type PreparedEvent,
   prepareEvent,
   type SaveOutcome,
@@ -103,8 +104,8 @@ export class GroupCommit {
 
   /**
    * Accepts an event as `saveEvent` does, committed with the others waiting at the time.
-   * Only the prepared (compressed) event waits for the commit: nothing here keeps `event`,
-   * and so its raw payload, alive meanwhile.
+   * Only the prepared (compressed) event and the parsed payload it carries for the fan-out
+   * wait for the commit: nothing here keeps `event`, and so its raw body, alive meanwhile.
    */
   save(event: NewEvent): Promise<SaveOutcome> {
     return prepareEvent(event).then((prepared) => this.#join(prepared));
@@ -203,6 +204,7 @@ export class GroupCommit {
     this.#stats.batchedEvents += batch.length;
     if (committed) {
       for (const { prepared, resolve } of batch) {
+        noteCommitted(this.#kv, prepared);
         resolve({ status: "accepted", eventId: prepared.eventId });
       }
       return;
