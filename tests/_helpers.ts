@@ -7,6 +7,7 @@ import type { Hono } from "hono";
 import { createApp } from "../lib/app.ts";
 import { type Config, loadConfig } from "../lib/config.ts";
 import type { Assets } from "../lib/fresh/assets.ts";
+import { createAdapters, type Limiters } from "../lib/delivery/adapters.ts";
 import { createLogger, type Logger } from "../lib/log.ts";
 import { openTestKv } from "../testing/test_store.ts";
 
@@ -33,16 +34,19 @@ export interface TestApp extends AsyncDisposable {
 
 /**
  * Starts the app on a fresh store (a `:memory:` KV, or a PostgreSQL database with
- * `TEST_STORE=postgres`: testing/test_store.ts) with the given settings.
+ * `TEST_STORE=postgres`: testing/test_store.ts) with the given settings, its chat adapters
+ * holding the rate limiters in `limiters` (default ones otherwise).
  */
 export async function startTestApp(
   env: Record<string, string> = {},
   assets?: Assets,
+  limiters: Limiters = {},
 ): Promise<TestApp> {
   const kv = await openTestKv();
   const config = testConfig(env);
   const { log, lines } = captureLog();
-  const app = createApp({ kv, config, log, assets });
+  const adapters = createAdapters(config, limiters);
+  const app = createApp({ kv, config, log, assets, adapters });
   return {
     app,
     kv,

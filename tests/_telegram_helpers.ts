@@ -5,6 +5,7 @@
 import { completeLinkAsClient } from "./_chat_link_helpers.ts";
 import type { CallbackQuery, Message, Update } from "@grammyjs/types";
 import { updatesHandled } from "../lib/chatops/telegram/webhook.ts";
+import type { Limiters } from "../lib/delivery/adapters.ts";
 import { subjectTag } from "../lib/format/subject.ts";
 import { getGroup, putGroup } from "../lib/store/config/groups.ts";
 import { type MessageSubject, saveMessageRef } from "../lib/store/delivery/message_refs.ts";
@@ -28,20 +29,28 @@ export interface TelegramWorld extends AsyncDisposable {
   github: FakeGitHub;
 }
 
-/** Starts the app with the Telegram bot and GitHub sign-in pointed at fakes. */
+/**
+ * Starts the app with the Telegram bot and GitHub sign-in pointed at fakes (its adapters hold
+ * the rate limiters in `limiters`, default ones otherwise).
+ */
 export async function startTelegramWorld(
   extra: Record<string, string> = {},
+  limiters: Limiters = {},
 ): Promise<TelegramWorld> {
   const bot = startFakeBot();
   const github = startFakeGitHub();
-  const t = await startTestApp({
-    ...githubEnv(github),
-    TELEGRAM_BOT_TOKEN: "123456:test-token",
-    TELEGRAM_WEBHOOK_SECRET: SECRET,
-    TELEGRAM_API_URL: bot.url,
-    BASE_URL: "https://relay.example",
-    ...extra,
-  });
+  const t = await startTestApp(
+    {
+      ...githubEnv(github),
+      TELEGRAM_BOT_TOKEN: "123456:test-token",
+      TELEGRAM_WEBHOOK_SECRET: SECRET,
+      TELEGRAM_API_URL: bot.url,
+      BASE_URL: "https://relay.example",
+      ...extra,
+    },
+    undefined,
+    limiters,
+  );
   return {
     t,
     bot,

@@ -24,25 +24,37 @@ export interface FakeBot extends AsyncDisposable {
   notStarted: Set<number>;
   /** Chat member statuses by `chatId:userId` (default `member`). */
   statuses: Map<string, ChatMember["status"]>;
-  /** The next calls of `method` get these answers (status and description), in order. */
-  script(method: string, ...answers: { status: number; description: string }[]): void;
+  /**
+   * The next calls of `method` get these answers (status, description and, for a 429, the
+   * seconds to wait), in order.
+   */
+  script(method: string, ...answers: ScriptedRefusal[]): void;
   /** The calls of one method, in order. */
   callsOf(method: string): Record<string, unknown>[];
   /** The next call of `method` is recorded, then waits for `release` before it is answered. */
   hold(method: string): { arrived: Promise<void>; release: () => void };
 }
 
+/** A refusal the fake answers instead of its usual answer. */
+interface ScriptedRefusal {
+  status: number;
+  description: string;
+  /** The `parameters.retry_after` of a 429, in seconds. */
+  retryAfter?: number;
+}
+
 function answer(result: unknown): Response {
   return Response.json({ ok: true, result });
 }
 
-function refusal(status: number, description: string): Response {
-  return Response.json({ ok: false, error_code: status, description }, { status });
+function refusal(status: number, description: string, retryAfter?: number): Response {
+  const parameters = retryAfter === undefined ? {} : { parameters: { retry_after: retryAfter } };
+  return Response.json({ ok: false, error_code: status, description, ...parameters }, { status });
 }
 
 /** Starts the fake on a free loopback port. */
 export function startFakeBot(username = "switchyard_bot"): FakeBot {
-  const scripts = new Map<string, { status: number; description: string }[]>();
+  const scripts = new Map<string, ScriptedRefusal[]>();
   const holds = new Map<string, { arrived: PromiseWithResolvers<void>; gate: Promise<void> }>();
   let nextMessageId = 5000;
   const server = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, async (req) => {
@@ -58,7 +70,7 @@ export function startFakeBot(username = "switchyard_bot"): FakeBot {
       await hold.gate;
     }
     const scripted = scripts.get(method)?.shift();
-    if (scripted) return refusal(scripted.status, scripted.description);
+    if (scripted) return refusal(scripted.status, scripted.description, scripted.retryAfter);
     switch (method) {
       case "getMe":
         return answer({ id: 42, is_bot: true, first_name: "Switchyard", username });

@@ -3,11 +3,20 @@
  * share: without JavaScript they still work, and every filtered view has an address.
  */
 import type { ComponentChildren } from "preact";
-import { INPUT, LABEL, PRIMARY_BUTTON, SECONDARY_BUTTON } from "./ui.ts";
+import { INPUT, LABEL, MUTED, PRIMARY_BUTTON, SECONDARY_BUTTON } from "./ui.ts";
 
-/** A filter form of the page at `action`: its fields, then Apply and Reset. */
+/**
+ * A filter form of the page at `action`: its fields, then the submit button (`submit`, default
+ * "Apply filters") and Reset.
+ */
 export function FilterForm(
-  props: { action: string; label: string; class?: string; children: ComponentChildren },
+  props: {
+    action: string;
+    label: string;
+    class?: string;
+    submit?: string;
+    children: ComponentChildren;
+  },
 ) {
   return (
     <form
@@ -17,35 +26,46 @@ export function FilterForm(
       aria-label={props.label}
     >
       {props.children}
-      <FilterActions resetHref={props.action} />
+      <FilterActions resetHref={props.action} submit={props.submit ?? "Apply filters"} />
     </form>
   );
 }
 
-/** A typed filter; `search` marks the page's search box, `choices` are suggestions. */
+/**
+ * A typed filter; `search` marks the page's search box, `choices` are suggestions, `verbatim`
+ * a value matched as typed (a search box without autofill or spell checking), `hint` a line
+ * under the field; at most `maxLength` characters (default 100).
+ */
 export function TextFilter(
   props: {
     label: string;
     name: string;
     value?: string;
-    placeholder: string;
+    placeholder?: string;
     search?: boolean;
+    verbatim?: boolean;
     choices?: { listId: string; values: readonly string[] };
+    maxLength?: number;
+    hint?: string;
     class?: string;
   },
 ) {
   const { choices } = props;
-  return (
+  const hintId = props.hint === undefined ? undefined : `search-${props.name}-hint`;
+  const field = (
     <label class={props.class ? `${LABEL} ${props.class}` : LABEL}>
       {props.label}
       <input
         class={INPUT}
-        type={props.search ? "search" : undefined}
+        type={props.search || props.verbatim ? "search" : undefined}
         name={props.name}
         list={choices?.listId}
         value={props.value ?? ""}
-        maxLength={100}
+        maxLength={props.maxLength ?? 100}
         placeholder={props.placeholder}
+        aria-describedby={hintId}
+        autocomplete={props.verbatim ? "off" : undefined}
+        spellcheck={props.verbatim ? false : undefined}
         data-search={props.search || undefined}
       />
       {choices && (
@@ -54,6 +74,13 @@ export function TextFilter(
         </datalist>
       )}
     </label>
+  );
+  if (hintId === undefined) return field;
+  return (
+    <div class={props.class ? `flex flex-col gap-1 ${props.class}` : "flex flex-col gap-1"}>
+      {field}
+      <span id={hintId} class={`text-xs ${MUTED}`}>{props.hint}</span>
+    </div>
   );
 }
 
@@ -115,11 +142,11 @@ export function DayFields(props: { from?: string; to?: string }) {
   );
 }
 
-/** Apply, and Reset (the page without filters). */
-function FilterActions(props: { resetHref: string }) {
+/** The submit button, and Reset (the page without filters). */
+function FilterActions(props: { resetHref: string; submit: string }) {
   return (
     <div class="flex flex-wrap gap-2">
-      <button type="submit" class={PRIMARY_BUTTON}>Apply filters</button>
+      <button type="submit" class={PRIMARY_BUTTON}>{props.submit}</button>
       <a href={props.resetHref} class={SECONDARY_BUTTON}>Reset</a>
     </div>
   );

@@ -10,6 +10,25 @@ const STATUSES = [
   ["any", "Any"],
 ] as const;
 
+/** A choice within the chosen group, first `any`: no narrowing. */
+function NarrowingSelect(props: {
+  label: string;
+  value: string;
+  any: string;
+  choices: readonly (readonly [value: string, text: string])[] | undefined;
+  onChange: (event: Event) => void;
+}) {
+  return (
+    <label class={LABEL}>
+      {props.label}
+      <select class={INPUT} value={props.value} onChange={props.onChange}>
+        <option value="">{props.any}</option>
+        {props.choices?.map(([value, text]) => <option key={value} value={value}>{text}</option>)}
+      </select>
+    </label>
+  );
+}
+
 /** The filter and mode of a bulk replay: controlled fields over a {@link ReplayDraft}. */
 export function ReplayFields(props: {
   draft: ReplayDraft;
@@ -44,24 +63,20 @@ export function ReplayFields(props: {
             ))}
           </select>
         </label>
-        <label class={LABEL}>
-          Target
-          <select class={INPUT} value={draft.target} onChange={set("target")}>
-            <option value="">Any channel or chat</option>
-            {group?.targets.map((target) => (
-              <option key={target.key} value={target.key}>{target.label}</option>
-            ))}
-          </select>
-        </label>
-        <label class={LABEL}>
-          Route
-          <select class={INPUT} value={draft.routeId} onChange={set("routeId")}>
-            <option value="">Any route</option>
-            {group?.routes.map((route) => (
-              <option key={route.id} value={route.id}>{route.name}</option>
-            ))}
-          </select>
-        </label>
+        <NarrowingSelect
+          label="Target"
+          value={draft.target}
+          any="Any channel or chat"
+          choices={group?.targets.map((target) => [target.key, target.label] as const)}
+          onChange={set("target")}
+        />
+        <NarrowingSelect
+          label="Route"
+          value={draft.routeId}
+          any="Any route"
+          choices={group?.routes.map((route) => [route.id, route.name] as const)}
+          onChange={set("routeId")}
+        />
         <label class={LABEL}>
           Status
           <select class={INPUT} value={draft.status} onChange={set("status")}>

@@ -1,4 +1,5 @@
 import { progressSentence, type ReplayAnswer } from "../../lib/console/replay_form.ts";
+import { ActionButton } from "../forms/ActionButton.tsx";
 import { PRIMARY_BUTTON, SECONDARY_BUTTON } from "./ui.ts";
 
 /** Where a replay stands, with a progress bar and the actions its state allows. */
@@ -22,33 +23,18 @@ export function ReplayProgress(props: {
         <div class="flex flex-wrap gap-2">
           {replay.state === "running"
             ? (
-              <button
-                type="button"
-                class={SECONDARY_BUTTON}
-                disabled={busy}
-                onClick={() => onAction("pause")}
-              >
+              <ActionButton class={SECONDARY_BUTTON} busy={busy} onClick={() => onAction("pause")}>
                 Pause
-              </button>
+              </ActionButton>
             )
             : (
-              <button
-                type="button"
-                class={PRIMARY_BUTTON}
-                disabled={busy}
-                onClick={() => onAction("resume")}
-              >
+              <ActionButton class={PRIMARY_BUTTON} busy={busy} onClick={() => onAction("resume")}>
                 Resume
-              </button>
+              </ActionButton>
             )}
-          <button
-            type="button"
-            class={SECONDARY_BUTTON}
-            disabled={busy}
-            onClick={() => onAction("cancel")}
-          >
+          <ActionButton class={SECONDARY_BUTTON} busy={busy} onClick={() => onAction("cancel")}>
             Cancel replay
-          </button>
+          </ActionButton>
         </div>
       )}
     </div>

@@ -1,4 +1,5 @@
 import { useState } from "preact/hooks";
+import { ActionButton } from "../../components/forms/ActionButton.tsx";
 import { showToast } from "../../components/layout/toast.ts";
 import { tryAdminApi } from "../../components/api/admin_api.ts";
 
@@ -38,22 +39,20 @@ export default function HeldTargetActions(props: { groupId: string; targetKey: s
   };
   return (
     <p class="mt-1 flex gap-2">
-      <button
-        type="button"
+      <ActionButton
         class="rounded bg-amber-700 px-2 py-1 text-sm font-medium text-white disabled:opacity-50"
-        disabled={busy}
+        busy={busy}
         onClick={() => act("resume")}
       >
         Resume
-      </button>
-      <button
-        type="button"
+      </ActionButton>
+      <ActionButton
         class="rounded border border-amber-700 px-2 py-1 text-sm font-medium disabled:opacity-50"
-        disabled={busy}
+        busy={busy}
         onClick={() => act("discard")}
       >
         Discard
-      </button>
+      </ActionButton>
     </p>
   );
 }

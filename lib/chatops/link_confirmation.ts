@@ -10,16 +10,12 @@ import type { Config } from "../config.ts";
 import { type Adapters, chatPlatform } from "../delivery/adapters.ts";
 import { chatCalls } from "../delivery/chat_calls.ts";
 import type { Logger } from "../log.ts";
+import { requestPacing } from "../platform/pacing.ts";
 import type { LinkRequest } from "../store/auth/link_requests.ts";
 import { followUp } from "./discord/reply.ts";
 
-/** The longest a confirmation waits in the request for the rate limit. */
-const MAX_SLEEP_MS = 1_000;
-
-const pacing = {
-  maxSleepMs: MAX_SLEEP_MS,
-  sleep: (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
-};
+/** A confirmation waits up to one second in the request for the rate limit. */
+const pacing = requestPacing(1_000);
 
 async function confirmInDiscord(
   deps: { config: Config; log: Logger },

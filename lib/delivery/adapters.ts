@@ -126,6 +126,13 @@ export function perPlatform(
 /** The adapters by platform name. */
 export type Adapters = ReadonlyMap<string, PlatformAdapter>;
 
+/** The adapter of `platform` in `adapters` ({@link createAdapters} makes one for each). */
+export function chatAdapter(adapters: Adapters, platform: Platform): PlatformAdapter {
+  const adapter = adapters.get(platform);
+  if (!adapter) throw new Error(`no adapter for ${platform}`);
+  return adapter;
+}
+
 /** One adapter per platform, each with its limiter from `limiters` or a default one. */
 export function createAdapters(config: Config, limiters: Limiters = {}): Adapters {
   return new Map([...PLATFORMS].map(([name, platform]) => [

@@ -107,6 +107,7 @@ export function createDiscordAdapter(
       const channelId = channelOf(target);
       return await observed(channelId, () => deleteDiscordMessage(settings, channelId, messageId));
     },
+    editButtons: () => Promise.resolve(wrongTarget("Telegram")),
     directTarget: (userId, pacing, remembered) =>
       openDirectTarget(settings, userId, pacedUnder(DM_OPENING, pacing), remembered),
     async parentOf(target, pacing) {

@@ -5,8 +5,9 @@
  * adapter (`lib/discord/adapter.ts`, `lib/telegram/adapter.ts`); every call it makes is
  * observed by the platform's rate limiter, and the caller reserves each call into a target first
  * (`reserve`); the calls made before a target is known or trusted (opening a private chat,
- * looking up a thread's channel) reserve their own with the caller's {@link Pacing}, so the
- * limiter sees every request and every answer.
+ * looking up a thread's channel) reserve their own with the caller's {@link Pacing}, and so
+ * does an answer to a button press (`editButtons`), a call class of its own that counts against
+ * the bot-wide limit only, so the limiter sees every request and every answer.
  */
 import type { Platform, Target } from "../types.ts";
 import type { EditResult } from "./edit_result.ts";
@@ -67,6 +68,19 @@ export interface PlatformAdapter {
    * `messageId` is the thread's id. Refused where {@link threadStyle} is not `thread`.
    */
   startThread(target: Target, messageId: string, name: string): Promise<SendResult>;
+  /**
+   * Replaces the buttons of the message `messageId` in `target` with `buttons`, answering a
+   * user's press on them: reserved with `pacing` against the bot-wide limit and a hold the
+   * platform asked for on the target, not the target's spacing between messages; its answer is
+   * observed like any other. Refused on Discord, where a press is answered in the interaction's
+   * own response, which is no bot call.
+   */
+  editButtons(
+    target: Target,
+    messageId: string,
+    buttons: unknown,
+    pacing: Pacing,
+  ): Promise<SendResult>;
   /**
    * The private chat with the platform user `userId` (a Discord DM channel, taken from
    * `remembered` or opened and then remembered there; a Telegram private chat), or the answer

@@ -12,6 +12,14 @@ export interface Pacing {
   sleep(ms: number): Promise<void>;
 }
 
+/** Pacing for a call a web request makes: it sleeps in the request, up to `maxSleepMs`. */
+export function requestPacing(maxSleepMs: number): Pacing {
+  return {
+    maxSleepMs,
+    sleep: (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+  };
+}
+
 /**
  * Takes a reservation from `reserve` (given the longest acceptable wait) and sleeps until it is
  * due: null when the call may go now, else the `rate_limited` answer that stands for it.

@@ -2,15 +2,18 @@
  * Telegram as a chat platform (`lib/platform/adapter.ts`): a target posts into its chat (in its
  * topic when it names one); later events of a subject are replies to its card, as Telegram has
  * no threads to start; the pacer spaces every call from the moment it leaves and holds the chat
- * back for the wait a 429 asks for.
+ * back for the wait a 429 asks for. An answer to a button press (its new buttons) is reserved
+ * against the bot-wide limit only and observed like every call.
  */
 import { type Config, FEATURES } from "../config.ts";
+import type { InlineKeyboardMarkup } from "@grammyjs/types";
 import type { TelegramMessageBody } from "../format/telegram.ts";
 import { type PlatformAdapter, wrongTarget } from "../platform/adapter.ts";
+import { waitForTurn } from "../platform/pacing.ts";
 import type { SendResult } from "../platform/send_result.ts";
 import type { EditResult } from "../platform/edit_result.ts";
 import type { Target } from "../types.ts";
-import { deleteTelegramMessage, editTelegramMessage } from "./edit.ts";
+import { deleteTelegramMessage, editTelegramButtons, editTelegramMessage } from "./edit.ts";
 import { TelegramPacer } from "./pacer.ts";
 import { sendTelegramMessage } from "./send.ts";
 
@@ -25,12 +28,16 @@ export function createTelegramAdapter(
   pacer: TelegramPacer = new TelegramPacer(),
 ): PlatformAdapter {
   const settings = config.telegram;
-  /** Makes `call` into `chatId`, spaced from now, and lets the pacer learn from its answer. */
-  const observed = async <R extends EditResult>(chatId: string, call: () => Promise<R>) => {
-    pacer.sending(chatId);
+  /** Makes `call` into `chatId` and lets the pacer learn from its answer. */
+  const answered = async <R extends EditResult>(chatId: string, call: () => Promise<R>) => {
     const result = await call();
     pacer.observe(chatId, result);
     return result;
+  };
+  /** Makes `call` into `chatId`, spacing the chat's next message from now, observed. */
+  const observed = <R extends EditResult>(chatId: string, call: () => Promise<R>) => {
+    pacer.sending(chatId);
+    return answered(chatId, call);
   };
   return {
     platform: "telegram",
@@ -80,6 +87,15 @@ export function createTelegramAdapter(
         target.chatId,
         () => deleteTelegramMessage(settings, target.chatId, messageId),
       );
+    },
+    async editButtons(target, messageId, buttons, pacing) {
+      if (target.platform !== "telegram") return wrongTarget("Telegram");
+      const chatId = target.chatId;
+      return await waitForTurn(pacing, (maxWaitMs) => pacer.reservePress(chatId, maxWaitMs)) ??
+        await answered(
+          chatId,
+          () => editTelegramButtons(settings, chatId, messageId, buttons as InlineKeyboardMarkup),
+        );
     },
     startThread: () => Promise.resolve(wrongTarget("Discord channel")),
   };

@@ -2,8 +2,10 @@
  * Editing a message the bot sent (`editMessageText`): the HTML text and the inline keyboard are
  * replaced together (no keyboard clears it). "Message is not modified" counts as done; a message
  * Telegram no longer has, or will not edit, is `gone`, so the caller posts a new one. Also
+ * replacing only its buttons (`editMessageReplyMarkup`, answering a press on them), and
  * deleting a message (`deleteMessage`).
  */
+import type { InlineKeyboardMarkup } from "@grammyjs/types";
 import type { TelegramMessageBody } from "../format/telegram.ts";
 import type { EditResult } from "../platform/edit_result.ts";
 import type { SendResult } from "../platform/send_result.ts";
@@ -33,6 +35,28 @@ export async function deleteTelegramMessage(
     return { kind: "sent", httpStatus: 400 };
   }
   return telegramResultOf(outcome as CallOutcome<{ message_id?: number }>);
+}
+
+/**
+ * Replaces only the buttons of the message `messageId` in `chatId` with `buttons`, answering
+ * every refusal as it came (a numeric chat id is sent as the number a press's update carried).
+ */
+export async function editTelegramButtons(
+  settings: TelegramSettings,
+  chatId: string,
+  messageId: string,
+  buttons: InlineKeyboardMarkup,
+): Promise<SendResult> {
+  if (!/^\d{1,15}$/.test(messageId)) {
+    return { kind: "rejected", httpStatus: 400, error: "not a Telegram message id" };
+  }
+  return telegramResultOf(
+    await callTelegram<{ message_id?: number }>(settings, "editMessageReplyMarkup", {
+      chat_id: /^-?\d{1,15}$/.test(chatId) ? Number(chatId) : chatId,
+      message_id: Number(messageId),
+      reply_markup: buttons,
+    }),
+  );
 }
 
 /** Replaces the text and buttons of the message `messageId` in `chatId` with `body`. */

@@ -2,7 +2,9 @@
  * Telegram pacing, in process (Telegram publishes no rate-limit headers): at
  * most one message per second to a chat, 20 per minute to a group chat (one
  * every 3 s), and 30 per second overall, spread evenly. A 429's `retry_after`
- * holds the chat back for that long.
+ * holds the chat back for that long. An answer to a button press (the pressed
+ * message's new buttons) is no message sent: it counts against the overall
+ * limit and waits out a chat's hold, but not the chat's message spacing.
  */
 import { EvenPace, type Reservation } from "../platform/even_pace.ts";
 import type { LanePace } from "../platform/lane_pace.ts";
@@ -38,6 +40,8 @@ export class TelegramPacer {
   readonly #limits: TelegramLimits;
   readonly #global: EvenPace;
   readonly #nextAt = new Map<string, number>();
+  /** Until when a 429 holds each chat back. */
+  readonly #heldUntil = new Map<string, number>();
   readonly #now: () => number;
 
   /** A pacer with the given limits and clock. */
@@ -61,11 +65,31 @@ export class TelegramPacer {
   reserve(chatId: string, maxWaitMs: number): Reservation {
     const now = this.#now();
     const start = Math.max(now, this.#nextAt.get(chatId) ?? 0);
-    const at = this.#global.earliest(start);
-    const waitMs = Math.max(0, at - now);
+    const reservation = this.#reserveGlobal(start, now, maxWaitMs);
+    if (reservation.granted) {
+      this.#nextAt.set(chatId, now + reservation.waitMs + this.#intervalFor(chatId));
+    }
+    return reservation;
+  }
+
+  /**
+   * Reserves an answer to a button press in `chatId` (an edit of the pressed
+   * message's buttons) if it may go within `maxWaitMs`: it waits for the
+   * overall limit and for a hold a 429 put on the chat, not for the chat's
+   * message spacing, which Telegram sets for messages sent.
+   */
+  reservePress(chatId: string, maxWaitMs: number): Reservation {
+    const now = this.#now();
+    const heldUntil = this.#heldUntil.get(chatId) ?? 0;
+    if (heldUntil <= now) this.#heldUntil.delete(chatId);
+    return this.#reserveGlobal(Math.max(now, heldUntil), now, maxWaitMs);
+  }
+
+  /** Reserves the overall limit's earliest time from `start` if it is within `maxWaitMs`. */
+  #reserveGlobal(start: number, now: number, maxWaitMs: number): Reservation {
+    const waitMs = Math.max(0, this.#global.earliest(start) - now);
     if (waitMs > maxWaitMs) return { granted: false, waitMs };
     this.#global.take(start, now);
-    this.#nextAt.set(chatId, at + this.#intervalFor(chatId));
     return { granted: true, waitMs };
   }
 
@@ -106,5 +130,6 @@ export class TelegramPacer {
   holdChat(chatId: string, retryAfterMs: number): void {
     const until = this.#now() + retryAfterMs;
     this.#nextAt.set(chatId, Math.max(this.#nextAt.get(chatId) ?? 0, until));
+    this.#heldUntil.set(chatId, Math.max(this.#heldUntil.get(chatId) ?? 0, until));
   }
 }

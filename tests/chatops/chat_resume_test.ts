@@ -13,6 +13,7 @@ import { answerCommand } from "../../lib/chatops/discord/commands.ts";
 import { TelegramBot } from "../../lib/chatops/telegram/bot.ts";
 import { handleUpdate } from "../../lib/chatops/telegram/dispatch.ts";
 import { readUpdate } from "../../lib/chatops/telegram/update.ts";
+import { createTelegramAdapter } from "../../lib/telegram/adapter.ts";
 import { saveDiscordLink, saveTelegramLink } from "../../lib/store/auth/links.ts";
 import { getGroup, putGroup } from "../../lib/store/config/groups.ts";
 import { listAuditEntries } from "../../lib/store/telemetry/audit.ts";
@@ -71,7 +72,8 @@ async function sayResume(kv: Kv, config: Config, userId: number) {
   const work = readUpdate(messageUpdate(textMessage("/gh resume", { chatId: CHAT_ID, userId })));
   assert.ok(work);
   const { log } = captureLog();
-  await handleUpdate({ kv, config, log, bot: new TelegramBot(config.telegram) }, work);
+  const adapter = createTelegramAdapter(config);
+  await handleUpdate({ kv, config, log, bot: new TelegramBot(config.telegram), adapter }, work);
 }
 
 /** Texts the fake received in the chat: notifications, and replies (which quote a message). */

@@ -1,7 +1,8 @@
 /**
  * The Bot API calls chat-ops makes, typed with `@grammyjs/types`: answers in a chat (in the
- * topic of the message answered), private messages, callback answers, keyboard edits, a
- * member's status and the bot's own name. Each answers a result value, never throws.
+ * topic of the message answered), private messages, callback answers, a member's status and
+ * the bot's own name. Each answers a result value, never throws. A press's new buttons go
+ * through the Telegram adapter instead (`press_buttons.ts`).
  */
 import type { ChatMember, InlineKeyboardMarkup, Message, User } from "@grammyjs/types";
 import type { CallOutcome } from "../../http_client.ts";
@@ -62,19 +63,6 @@ export class TelegramBot {
       callback_query_id: queryId,
       text: cut(text, CALLBACK_TEXT_LIMIT),
       show_alert: alert,
-    });
-  }
-
-  /** Replaces the buttons of a message the bot sent. */
-  editButtons(
-    chatId: number,
-    messageId: number,
-    markup: InlineKeyboardMarkup,
-  ): Promise<CallOutcome<unknown>> {
-    return callTelegram(this.#settings, "editMessageReplyMarkup", {
-      chat_id: chatId,
-      message_id: messageId,
-      reply_markup: markup,
     });
   }
 

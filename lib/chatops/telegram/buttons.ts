@@ -34,6 +34,7 @@ import {
   UNKNOWN_NOTIFICATION,
 } from "./notification.ts";
 import { LINK_COMMAND } from "./replies.ts";
+import { setPressedButtons } from "./press_buttons.ts";
 import type { ButtonPress, IncomingKeyboard, IncomingMessage } from "./update.ts";
 
 /** The answer a press gets: a short text, as a dialog (`alert`) for refusals. */
@@ -101,12 +102,12 @@ async function setButtons(
   message: IncomingMessage,
   markup: InlineKeyboardMarkup,
 ): Promise<void> {
-  const outcome = await ctx.bot.editButtons(message.chat.id, message.message_id, markup);
-  if (outcome.kind !== "ok") {
+  const result = await setPressedButtons(ctx, message.chat.id, message.message_id, markup);
+  if (result.kind !== "sent") {
     ctx.log.warn("telegram: buttons not updated", {
       chatId: message.chat.id,
-      outcome: outcome.kind,
-      error: outcome.message,
+      outcome: result.kind,
+      error: result.error,
     });
   }
 }

@@ -1,7 +1,11 @@
-/** What handling one Telegram update needs: storage, settings, a logger and the bot. */
+/**
+ * What handling one Telegram update needs: storage, settings, a logger, the bot and the
+ * Telegram adapter (the one the delivery worker shares, for calls its rate limiter must see).
+ */
 import type { Kv } from "../../store/backend/types.ts";
 import type { Config } from "../../config.ts";
 import type { Logger } from "../../log.ts";
+import type { PlatformAdapter } from "../../platform/adapter.ts";
 import type { TelegramBot } from "./bot.ts";
 
 /** The services chat-ops uses while it handles an update. */
@@ -10,4 +14,6 @@ export interface TelegramChatContext {
   config: Config;
   log: Logger;
   bot: TelegramBot;
+  /** Telegram's adapter: a press's new buttons go through it (`press_buttons.ts`). */
+  adapter: PlatformAdapter;
 }

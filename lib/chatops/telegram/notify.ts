@@ -26,6 +26,7 @@ import type { ChatCommand } from "./command.ts";
 import type { TelegramChatContext } from "./context.ts";
 import { isPrivate } from "./place.ts";
 import { LINK_COMMAND } from "./replies.ts";
+import { setPressedButtons } from "./press_buttons.ts";
 import type { ButtonPress, IncomingMessage } from "./update.ts";
 
 const PREFIX = "ntf:";
@@ -106,13 +107,14 @@ export async function pressNotifyButton(
   } else {
     return { text: "This button does nothing here.", alert: true };
   }
-  const outcome = await ctx.bot.editButtons(
+  const result = await setPressedButtons(
+    ctx,
     message.chat.id,
     message.message_id,
     notifyKeyboard(settings),
   );
-  if (outcome.kind !== "ok") {
-    ctx.log.warn("telegram: notify buttons not updated", { kind: outcome.kind });
+  if (result.kind !== "sent") {
+    ctx.log.warn("telegram: notify buttons not updated", { kind: result.kind });
   }
   return { text, alert: false };
 }

@@ -42,6 +42,7 @@ import {
   UNKNOWN_NOTIFICATION,
 } from "./notification.ts";
 import { LINK_COMMAND } from "./replies.ts";
+import { setPressedButtons } from "./press_buttons.ts";
 import type { ButtonPress, IncomingMessage } from "./update.ts";
 
 /** The reply commands of a deployment review. */
@@ -88,9 +89,9 @@ async function review(
   const word = action.state === "approved" ? "✅ Approved" : "⛔ Rejected";
   const decision = `${word} by ${link.login}`;
   const markup = telegramReviewedKeyboard(decision, runPage(run));
-  const outcome = await ctx.bot.editButtons(chat.id, card.id, markup);
-  if (outcome.kind !== "ok") {
-    ctx.log.warn("telegram: reviewed card not updated", { chatId: chat.id, outcome: outcome.kind });
+  const edited = await setPressedButtons(ctx, chat.id, card.id, markup);
+  if (edited.kind !== "sent") {
+    ctx.log.warn("telegram: reviewed card not updated", { chatId: chat.id, outcome: edited.kind });
   }
   await noteReviewDecision(ctx.kv, card.notification, decision);
   return result;

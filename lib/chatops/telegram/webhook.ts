@@ -9,6 +9,7 @@
  */
 import type { Kv } from "../../store/backend/types.ts";
 import { type Config, FEATURES } from "../../config.ts";
+import { type Adapters, chatAdapter } from "../../delivery/adapters.ts";
 import { HttpError } from "../../fresh/mod.ts";
 import { readJsonBody } from "../../http_body.ts";
 import { claimTelegramUpdate } from "../../store/auth/telegram_updates.ts";
@@ -31,6 +32,8 @@ interface TelegramWebhookDeps {
   kv: Kv;
   config: Config;
   log: Logger;
+  /** The process's chat adapters, shared with the delivery worker. */
+  adapters: Adapters;
 }
 
 interface BotState {
@@ -93,7 +96,14 @@ export async function handleTelegramWebhook(
       () => claimTelegramUpdate(deps.kv, work.updateId),
     );
   if (taken) {
-    const ctx: TelegramChatContext = { kv: deps.kv, config: deps.config, log: deps.log, bot };
+    const adapter = chatAdapter(deps.adapters, "telegram");
+    const ctx: TelegramChatContext = {
+      kv: deps.kv,
+      config: deps.config,
+      log: deps.log,
+      bot,
+      adapter,
+    };
     const handling = handleUpdate(ctx, work)
       .catch((error) =>
         deps.log.error("telegram: update failed", { updateId: work.updateId, error })
