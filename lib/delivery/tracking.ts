@@ -18,14 +18,18 @@ import type { PlatformAdapter } from "../platform/adapter.ts";
 import { actionableSubject, SUBJECT_KINDS } from "../format/subject.ts";
 import { eventBoundToGroup } from "./group_binding.ts";
 
+/** What a notification is about, as read from its event: each kind without its route and group. */
+type SubjectFields = NotificationSubject extends infer Subject
+  ? Subject extends NotificationSubject ? Omit<Subject, "routeId" | "groupId" | "groupInternalId">
+  : never
+  : never;
+
 /** What a kind of notification is about, as tracking reads it from the event. */
 export interface SubjectReader {
   /** The event kinds whose notifications it tracks. */
   kinds: ReadonlySet<string>;
   /** The subject of an event, without the route and group it was sent for; null if none. */
-  subjectOf(
-    event: ForgeEvent,
-  ): Omit<NotificationSubject, "routeId" | "groupId" | "groupInternalId"> | null | undefined;
+  subjectOf(event: ForgeEvent): SubjectFields | null | undefined;
   /** What a failure is logged as. */
   failure: string;
 }
@@ -61,7 +65,7 @@ export async function trackedMessageRef(
         routeId: log.routeId,
         groupId: log.groupId,
         groupInternalId: historyIdOf(log),
-      } as NotificationSubject,
+      },
     };
   } catch (error) {
     logger?.warn(reader.failure, { logId: log.id, error: String(error) });
