@@ -170,14 +170,28 @@ async function routesChangedAt(kv: Kv, internalId: string): Promise<number> {
   return 0;
 }
 
-/** The routes that fired for any of the group's events since `since`, and how many there were. */
-async function firedSince(kv: Kv, internalId: string, since: number) {
+/**
+ * Which of `watched` fired for any of the group's events since `since`, and how many events
+ * were read. Reading stops once every watched route has fired (no route can be silent then),
+ * so a busy group whose routes all fire costs a few reads, not {@link SILENCE_EVENTS_READ}.
+ */
+async function firedSince(
+  kv: Kv,
+  internalId: string,
+  since: number,
+  watched: readonly Route[],
+) {
+  const waiting = new Set(watched.map((route) => route.id));
   const fired = new Set<string>();
   let events = 0;
   for await (const record of listEventRoutes(kv, internalId)) {
     if (record.receivedAt <= since || events >= SILENCE_EVENTS_READ) break;
     events++;
-    for (const routeId of record.routeIds) fired.add(routeId);
+    for (const routeId of record.routeIds) {
+      fired.add(routeId);
+      waiting.delete(routeId);
+    }
+    if (waiting.size === 0) break;
   }
   return { fired, events };
 }
@@ -191,7 +205,7 @@ async function silentProblems(
   const watched = routes.filter((route) => route.enabled && !route.fallback);
   if (watched.length === 0) return [];
   const since = Math.max(now - SILENCE_WINDOW_MS, await routesChangedAt(kv, internalId));
-  const { fired, events } = await firedSince(kv, internalId, since);
+  const { fired, events } = await firedSince(kv, internalId, since, watched);
   if (events < SILENCE_MIN_EVENTS) return [];
   const days = Math.max(1, Math.round((now - since) / (24 * 60 * 60 * 1000)));
   return watched.filter((route) => !fired.has(route.id)).map((route) => ({
