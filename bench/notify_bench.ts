@@ -3,8 +3,8 @@
  * then `recipientsOf`, what a `notify_event` job does before it holds anything) in a KV file with
  * 1,000 and then 10,000 linked people (a Telegram and a Discord link each, their settings with
  * every kind on, their repository access cached as after a first event). Events of each kind
- * that notifies: a direct review request, a review request from a team (the group's 100 members
- * looked up), a mention in a 60 KB comment with code blocks, an approving review of a person's
+ * that notifies: a direct review request, a review request from a team (its 10 members cached as
+ * after a first event, their links looked up), a mention in a 60 KB comment with code blocks, an approving review of a person's
  * pull request, and a failed workflow run on a pull request's head. GitHub is never asked: its
  * address is a closed port on 127.0.0.1, so a cache miss would fail the run.
  *
@@ -20,9 +20,10 @@ import { recipientsOf } from "../lib/notify/recipients.ts";
 import { triggersOf } from "../lib/notify/triggers.ts";
 import { saveDiscordLink, saveTelegramLink } from "../lib/store/auth/links.ts";
 import {
-  cacheRepoAccess,
-  cacheTeamMembership,
+  cacheAnswer,
+  repoAccessAnswer,
   savePullHead,
+  teamMembersAnswer,
 } from "../lib/store/notify/notify_cache.ts";
 import { NOTIFY_KINDS, updateNotifySettings } from "../lib/store/notify/notify_settings.ts";
 import type { ForgeEvent, Group } from "../lib/types.ts";
@@ -31,7 +32,7 @@ import { type BenchResult, printResults } from "./result.ts";
 const REPO = "acme/widgets";
 const TEAM = "acme/core";
 const GROUP_MEMBERS = 100;
-/** One group member in this many belongs to the team. */
+/** One of the first group members in this many belongs to the team. */
 const TEAM_EVERY = 10;
 /** People written concurrently while the store is filled. */
 const WRITE_BATCH = 100;
@@ -62,10 +63,7 @@ async function addPerson(kv: Kv, index: number): Promise<void> {
     ...settings,
     kinds: Object.fromEntries(NOTIFY_KINDS.map((kind) => [kind, true])) as typeof settings.kinds,
   }));
-  await cacheRepoAccess(kv, base.userId, REPO, true, HOUR_MS);
-  if (index < GROUP_MEMBERS) {
-    await cacheTeamMembership(kv, base.userId, TEAM, index % TEAM_EVERY === 0, HOUR_MS);
-  }
+  await cacheAnswer(kv, repoAccessAnswer(base.userId, REPO), true, HOUR_MS);
 }
 
 async function addPeople(kv: Kv, from: number, to: number): Promise<void> {
@@ -226,6 +224,7 @@ try {
     log: createLogger({ minLevel: "warn" }),
     adapters: createAdapters(config),
     windowMs: 60_000,
+    gatherMs: 10_000,
     maxSleepMs: 0,
     now: Date.now,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
@@ -243,6 +242,11 @@ try {
   console.log(`${EVENTS} events of each kind per size, after 10 warm-up events\n`);
   console.log("| linked people | event | mean µs | p50 µs | p99 µs |");
   console.log("| --- | --- | --- | --- | --- |");
+  const team = Array.from(
+    { length: GROUP_MEMBERS / TEAM_EVERY },
+    (_, n) => loginOf(n * TEAM_EVERY),
+  );
+  await cacheAnswer(kv, teamMembersAnswer(TEAM), team, HOUR_MS);
   let stored = 0;
   for (const users of [1_000, USERS]) {
     const started = performance.now();

@@ -66,10 +66,18 @@ export interface NotifySetup extends AsyncDisposable {
   inbox(person: Person): { telegram: string[]; discord: string[] };
 }
 
-/** Starts the fakes and workers; `windowMs` is the digest window, `now` the jobs' clock. */
+/**
+ * Starts the fakes and workers; `windowMs` is the digest window, `gatherMs` the gather window
+ * (100 ms unless given), `now` the jobs' clock.
+ */
 export async function startNotify(
   kv: Kv,
-  options: { windowMs?: number; now?: () => number; env?: Record<string, string> } = {},
+  options: {
+    windowMs?: number;
+    gatherMs?: number;
+    now?: () => number;
+    env?: Record<string, string>;
+  } = {},
 ): Promise<NotifySetup> {
   const github = startFakeGitHub();
   const discord = startFakeDiscord();
@@ -95,6 +103,7 @@ export async function startNotify(
     log,
     adapters: worker.adapters,
     windowMs: options.windowMs ?? 60_000,
+    gatherMs: options.gatherMs ?? 100,
     maxSleepMs: 50,
     ...(options.now ? { now: options.now } : {}),
   });

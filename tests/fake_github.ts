@@ -1,7 +1,7 @@
 /**
  * A local fake of the parts of GitHub Switchyard talks to: the OAuth token
  * endpoint (codes, GitHub App refresh), `GET /user`, `GET /user/installations`,
- * `GET /user/memberships/orgs/{org}`, `GET /repos/{o}/{r}`, team memberships and the REST actions (comment, merge, close, reopen, react,
+ * `GET /user/memberships/orgs/{org}`, `GET /repos/{o}/{r}`, a team's members and the REST actions (comment, merge, close, reopen, react,
  * open an issue; a run's pending deployments, their review, re-run and cancel). It records
  * every request, and tests can script refusals. Also: the settings that point the app at it, and a sign-in helper.
  */
@@ -51,7 +51,10 @@ export interface FakeGitHub extends AsyncDisposable {
   pendingDeployments: Map<number, { environment: { id: number; name: string } }[]>;
   /** Repositories (`owner/name`, lower case) each user id can read (`GET /repos/{o}/{r}`). */
   readable: Map<number, Set<string>>;
-  /** Team members' logins (lower case) by `org/slug` (lower case). */
+  /**
+   * Team members' logins (lower case) by `org/slug` (lower case); a team's members are shown to
+   * its members and to the organization's active members (`memberships`).
+   */
   teams: Map<string, Set<string>>;
   /** What `GET /repos/{owner}/{repo}/pulls?state=open` answers, by `owner/repo` (404 when absent). */
   openPulls: Map<string, unknown[]>;
@@ -93,7 +96,7 @@ export function startFakeGitHub(): FakeGitHub {
       headers: req.headers,
       body,
     });
-    return handle(req.method, url.pathname, req.headers, body);
+    return handle(req.method, url.pathname, req.headers, body, url.searchParams);
   });
   const fake: FakeGitHub = {
     url: `http://127.0.0.1:${server.addr.port}`,
@@ -144,7 +147,13 @@ export function startFakeGitHub(): FakeGitHub {
     };
   };
 
-  const handle = (method: string, path: string, headers: Headers, body: unknown): Response => {
+  const handle = (
+    method: string,
+    path: string,
+    headers: Headers,
+    body: unknown,
+    query: URLSearchParams,
+  ): Response => {
     const refusal = fake.refusals.get(`${method} ${path}`);
     if (path === "/login/oauth/access_token" && method === "POST") {
       const params = body as Record<string, string>;
@@ -192,13 +201,18 @@ export function startFakeGitHub(): FakeGitHub {
       }
       return Response.json({ full_name: name, private: true });
     }
-    const team = path.match(/^\/orgs\/([^/]+)\/teams\/([^/]+)\/memberships\/([^/]+)$/);
+    const team = path.match(/^\/orgs\/([^/]+)\/teams\/([^/]+)\/members$/);
     if (team && method === "GET") {
-      const key = `${decodeURIComponent(team[1])}/${decodeURIComponent(team[2])}`.toLowerCase();
-      if (!fake.teams.get(key)?.has(decodeURIComponent(team[3]).toLowerCase())) {
-        return Response.json({ message: "Not Found" }, { status: 404 });
-      }
-      return Response.json({ state: "active", role: "member" });
+      const org = decodeURIComponent(team[1]).toLowerCase();
+      const members = fake.teams.get(`${org}/${decodeURIComponent(team[2])}`.toLowerCase());
+      // GitHub shows a team to its members and to the organization's active members
+      const sees = members?.has(user.login.toLowerCase()) ||
+        fake.memberships.get(user.id)?.get(org)?.state === "active";
+      if (!members || !sees) return Response.json({ message: "Not Found" }, { status: 404 });
+      const perPage = Number(query.get("per_page") ?? 30);
+      const page = Number(query.get("page") ?? 1);
+      const list = [...members].slice((page - 1) * perPage, page * perPage);
+      return Response.json(list.map((login) => ({ login, type: "User" })));
     }
     const issue = path.match(/^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/(comments|reactions)$/);
     if (issue && method === "POST") {

@@ -29,7 +29,10 @@ import { createUnit } from "../store/delivery/units.ts";
 import { laneKeyFor } from "../target_ref.ts";
 import type { Group, Target } from "../types.ts";
 import type { PlatformAdapter } from "../platform/adapter.ts";
-import { getDmChannel, saveDmChannel } from "../store/notify/notify_cache.ts";
+import { claimRelinkNotice, getDmChannel, saveDmChannel } from "../store/notify/notify_cache.ts";
+import { type Access, canRead, groupReaders, RELINK_TEXT } from "../auth/person_access.ts";
+import { storedUserToken } from "../auth/user_tokens.ts";
+import { chatPlatform } from "./adapters.ts";
 import { encodeUlidTime } from "../ulid.ts";
 import { chatCalls } from "./chat_calls.ts";
 import type { DeliveryContext } from "./context.ts";
@@ -120,27 +123,30 @@ async function groupsOf(ctx: DeliveryContext, userId: string) {
   return entries.filter((entry) => entry.group.members.some((m) => m.userId === userId));
 }
 
-/** Members of `group` to read GitHub as: owners, then admins, then viewers. */
-function readersOf(group: Group): string[] {
-  const rank = { owner: 0, admin: 1, viewer: 2 } as const;
-  return [...group.members].sort((a, b) => rank[a.role] - rank[b.role]).map((m) => m.userId);
-}
-
+/**
+ * The pull requests waiting on the person's review in the groups they are a member of, only in
+ * repositories their own token reads (`lib/auth/person_access.ts`); `relink` when their token
+ * was revoked or expired.
+ */
 async function personalList(
   ctx: DeliveryContext,
   config: Config,
   reminder: Reminder & { scope: { kind: "personal" } },
   now: number,
-): Promise<OpenPull[]> {
+): Promise<OpenPull[] | "relink"> {
   const { userId, login } = reminder.scope;
   const me = normalizeGithubLogin(login);
+  const deps = { kv: ctx.kv, config };
+  const access = new Map<string, Access>();
   const found: OpenPull[] = [];
   for (const { internalId } of (await groupsOf(ctx, userId)).slice(0, MAX_PERSONAL_GROUPS)) {
-    const as = { deps: { kv: ctx.kv, config }, userIds: [userId] };
-    const unreadable = await refreshGroupPulls(as, ctx.log, internalId, now);
+    await refreshGroupPulls({ deps, userIds: [userId] }, ctx.log, internalId, now);
     for (const pull of await listOpenPulls(ctx.kv, internalId)) {
-      if (unreadable.has(pull.repository.toLowerCase()) || !waitsForReview(pull)) continue;
-      if (pull.reviewers.some((reviewer) => reviewer.toLowerCase() === me)) found.push(pull);
+      if (!waitsForReview(pull) || !pull.reviewers.some((r) => r.toLowerCase() === me)) continue;
+      const repository = pull.repository.toLowerCase();
+      if (!access.has(repository)) access.set(repository, await canRead(deps, userId, repository));
+      if (access.get(repository) === "relink") return "relink";
+      if (access.get(repository) === "yes") found.push(pull);
     }
   }
   return oldestFirst(found);
@@ -154,7 +160,7 @@ async function channelList(
   now: number,
 ): Promise<{ pulls: OpenPull[]; stale: StaleItem[] }> {
   const { internalId, olderThanHours, stale } = reminder.scope;
-  const as = { deps: { kv: ctx.kv, config }, userIds: readersOf(group) };
+  const as = { deps: { kv: ctx.kv, config }, userIds: groupReaders(group) };
   await refreshGroupPulls(as, ctx.log, internalId, now);
   const minimumAge = (olderThanHours ?? 0) * HOUR_MS;
   const open = await listOpenPulls(ctx.kv, internalId);
@@ -191,6 +197,7 @@ async function send(ctx: DeliveryContext, config: Config, job: ReminderJob): Pro
   if (reminder.scope.kind === "personal") {
     const personal = reminder as Reminder & { scope: { kind: "personal" } };
     const pulls = await personalList(ctx, config, personal, now);
+    if (pulls === "relink") return await relinkNotice(ctx, config, personal, job);
     const list: ReminderList = {
       heading: "Pull requests waiting on your review",
       pulls,
@@ -243,6 +250,23 @@ async function send(ctx: DeliveryContext, config: Config, job: ReminderJob): Pro
     updatedAt: now,
   };
   await createUnit(ctx.kv, { log, body, lane: laneKeyFor(reminder.target) }, now, ctx.retentionMs);
+}
+
+/**
+ * Tells the person of a personal reminder, once per stored token (shared with personal
+ * notifications), that their GitHub token stopped working and how to link again.
+ */
+async function relinkNotice(
+  ctx: DeliveryContext,
+  config: Config,
+  reminder: Reminder & { scope: { kind: "personal" } },
+  job: ReminderJob,
+): Promise<void> {
+  const { userId } = reminder.scope;
+  const token = await storedUserToken({ kv: ctx.kv, config }, userId);
+  if (!await claimRelinkNotice(ctx.kv, userId, token?.versionstamp ?? "none")) return;
+  const text = chatPlatform(reminder.target.platform).text;
+  await sendPersonal(ctx, reminder, job, text.body(text.plain(RELINK_TEXT), []));
 }
 
 /** A slot's event id (a ULID of the slot's time) and unit id, the same every time. */

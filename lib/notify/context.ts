@@ -13,6 +13,8 @@ export interface NotifyContext {
   adapters: Adapters;
   /** Notifications within this long after a message wait and go together (default 60 s). */
   windowMs: number;
+  /** The first notification after a quiet spell waits this long for others (default 10 s). */
+  gatherMs: number;
   /** Rate-limit waits up to this long are slept; longer ones move the flush. */
   maxSleepMs: number;
   now(): number;

@@ -3,7 +3,8 @@
  *
  * - `notify_event` (queued once per accepted event by delivery): finds who the event concerns
  *   (`recipients.ts`) and holds one notification for each of their chat accounts, with a flush
- *   due now, at the end of a window after their last message, or when their quiet hours end.
+ *   due when the short gather window it opens ends, at the end of a window after their last
+ *   message, or when their quiet hours end.
  * - `notify_flush`: sends what is held for one chat account as one message, or one digest of
  *   several; quiet hours or a rate limit move it later.
  */
@@ -25,6 +26,7 @@ import {
   holdNotification,
   type InboxState,
   isNotifyFlushJob,
+  lastSent,
   listHeld,
   type NotifyFlushJob,
   readInbox,
@@ -36,7 +38,11 @@ import { recipientsOf } from "./recipients.ts";
 import { sendPersonal } from "./send.ts";
 import { pullHeadOf, triggersOf } from "./triggers.ts";
 
-/** When a flush held at `now` is due for an account in `state` with `quiet` hours. */
+/**
+ * When a flush held at `now` is due for an account in `state` with `quiet` hours: when they
+ * end; else a window after the last message while that window lasts; else once the gather
+ * window that this notification opens ends, so a burst goes as one message.
+ */
 function dueAt(
   ctx: NotifyContext,
   state: InboxState,
@@ -45,8 +51,8 @@ function dueAt(
 ): number {
   const quietEnd = quietEndsAt(quiet, now);
   if (quietEnd !== null) return quietEnd;
-  const windowEnd = state.lastSentAt === null ? now : state.lastSentAt + ctx.windowMs;
-  return Math.max(now, windowEnd);
+  const windowEnd = state.lastSentAt === null ? null : state.lastSentAt + ctx.windowMs;
+  return windowEnd !== null && windowEnd > now ? windowEnd : now + ctx.gatherMs;
 }
 
 /** Runs a `notify_event` job; returns how many notifications it held. */
@@ -109,6 +115,9 @@ async function notifyFlush(ctx: NotifyContext, job: NotifyFlushJob): Promise<voi
   const { state, entry } = await readInbox(ctx.kv, platform, chatUserId);
   const held = await listHeld(ctx.kv, platform, chatUserId);
   const now = ctx.now();
+  const sent = await lastSent(ctx.kv, platform, chatUserId);
+  const unsettled = held.filter((item) => sent.has(item.eventId));
+  if (unsettled.length > 0) return await settle(ctx, job, unsettled, now); // sent, not settled
   const settings = held.length > 0 ? await getNotifySettings(ctx.kv, held[0].userId) : null;
   const wanted = held.filter((item) =>
     item.kind === "relink" || (settings && !settings.paused && settings.kinds[item.kind])
@@ -169,11 +178,14 @@ interface NotifyOptions {
   log: Logger;
   adapters: Adapters;
   windowMs?: number;
+  gatherMs?: number;
   maxSleepMs?: number;
   now?: () => number;
 }
 
 const WINDOW_MS = 60_000;
+/** How long the first notification for a chat account waits for others to go with it. */
+const GATHER_MS = 10_000;
 const MAX_SLEEP_MS = 1_000;
 
 /** The `notify_event` and `notify_flush` job handlers. */
@@ -184,6 +196,7 @@ export function notifyHandlers(options: NotifyOptions): Record<string, QueueHand
     log: options.log,
     adapters: options.adapters,
     windowMs: options.windowMs ?? WINDOW_MS,
+    gatherMs: options.gatherMs ?? GATHER_MS,
     maxSleepMs: options.maxSleepMs ?? MAX_SLEEP_MS,
     now: options.now ?? Date.now,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),

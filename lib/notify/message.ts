@@ -4,6 +4,7 @@
  * the notice to link again. The first message a chat account gets says how to change what it
  * gets.
  */
+import { RELINK_TEXT } from "../auth/person_access.ts";
 import type { Block, Message, Span } from "../format/message.ts";
 import { formatEvent } from "../format/mod.ts";
 import type { HeldNotification } from "../store/notify/notify_outbox.ts";
@@ -14,11 +15,6 @@ const HOW_TO_CHANGE =
   "You get review requests and mentions here now that your account is linked. Send /gh notify " +
   "in this private chat (Telegram), or use the console's account page, to choose what you get, " +
   "pause it or set quiet hours.";
-
-/** Said when a person's GitHub token stopped working. */
-const RELINK_TEXT =
-  "Your GitHub sign-in no longer works (revoked or expired), so your personal notifications " +
-  "stopped. Send /gh login in this chat (Telegram) or /gh link (Discord) to link again.";
 
 function line(...spans: Span[]): Block {
   return { kind: "line", spans };

@@ -1,8 +1,8 @@
 /**
  * Who gets a personal notification about an event, once each: the linked chat accounts of the
- * people its triggers name (`triggers.ts`), a team's members among the linked members of the
- * group that received the event, never the sender, only for kinds the person left on and only
- * when the person's own token reads the repository (`access.ts`).
+ * people its triggers name (`triggers.ts`), every linked member of a team a review is requested
+ * from, never the sender, only for kinds the person left on and only when the person's own token
+ * reads the repository (`lib/auth/person_access.ts`).
  */
 import type { ForgeEvent, Group, Platform } from "../types.ts";
 import {
@@ -13,7 +13,7 @@ import {
 } from "../store/auth/links.ts";
 import { getNotifySettings, type NotifySettings } from "../store/notify/notify_settings.ts";
 import { pullHeadAuthor } from "../store/notify/notify_cache.ts";
-import { type Access, canRead, inTeam } from "./access.ts";
+import { type Access, canRead, groupReaders, teamMembers } from "../auth/person_access.ts";
 import type { Trigger } from "./triggers.ts";
 import type { NotifyContext } from "./context.ts";
 
@@ -31,8 +31,6 @@ type Recipient =
 
 /** Most people one event notifies. */
 const MAX_LOGINS = 50;
-/** Most group members asked about one team. */
-const MAX_TEAM_MEMBERS = 100;
 
 /** The chat accounts still linked to `login` (lower case), on both platforms. */
 async function linkedAccounts(
@@ -59,7 +57,10 @@ function senderOf(event: ForgeEvent): { id?: string; login?: string } {
   return { id, login: normalizeGithubLogin(sender?.login) ?? undefined };
 }
 
-/** The logins each trigger names, a team's resolved through its linked members' tokens. */
+/**
+ * The logins each trigger names; a team's are its members who have a linked chat account, read
+ * from GitHub with a token of the receiving group's members (`person_access.ts`).
+ */
 async function triggersByLogin(
   ctx: NotifyContext,
   repository: string,
@@ -79,15 +80,11 @@ async function triggersByLogin(
         who.fallback;
       if (login) add(login, trigger);
     }
-    if (who.via === "team" && group) {
-      const members = group.members.slice(0, MAX_TEAM_MEMBERS);
-      for (const member of members) {
-        const login = normalizeGithubLogin(member.login);
-        if (!login) continue;
-        const [account] = await linkedAccounts(ctx, login);
-        if (account && await inTeam(ctx, account.userId, login, who.team) === "yes") {
-          add(login, trigger);
-        }
+    if (who.via === "team") {
+      const readers = group ? groupReaders(group) : [];
+      for (const login of await teamMembers(ctx, who.team, readers)) {
+        if (byLogin.size >= MAX_LOGINS) break;
+        if ((await linkedAccounts(ctx, login)).length > 0) add(login, trigger);
       }
     }
   }

@@ -17,7 +17,7 @@ import { loadEvent } from "../store/delivery/events.ts";
 import { readGroupEntry } from "../store/config/group_set.ts";
 import { saveMessageRef } from "../store/delivery/message_refs.ts";
 import { getDmChannel, saveDmChannel } from "../store/notify/notify_cache.ts";
-import type { HeldNotification } from "../store/notify/notify_outbox.ts";
+import { type HeldNotification, markSent } from "../store/notify/notify_outbox.ts";
 import type { ForgeEvent, Platform } from "../types.ts";
 import type { NotifyContext } from "./context.ts";
 import { digestMessage, singleMessage } from "./message.ts";
@@ -63,7 +63,8 @@ async function recordCard(
 
 /**
  * Sends `items` to the chat account as one message: the notification itself when there is
- * one, else a digest. `introduce` adds how to change what the account gets.
+ * one, else a digest, and marks them sent (`markSent`). `introduce` adds how to change what
+ * the account gets.
  */
 export async function sendPersonal(
   ctx: NotifyContext,
@@ -87,6 +88,9 @@ export async function sendPersonal(
   const calls = chatCalls(ctx, adapter, false);
   const id = `notify:${platform}:${chatUserId}:${items[0].eventId}`;
   const result = await calls.post(target, body, id);
+  if (result.kind === "sent") {
+    await markSent(ctx.kv, platform, chatUserId, items.map((item) => item.eventId));
+  }
   if (result.kind === "sent" && result.messageId && single && event) {
     const chatId = adapter.channelOf(target);
     await recordCard(ctx, single, event, { platform, chatId, messageId: result.messageId });

@@ -515,13 +515,16 @@ export const notifyHeldKey = (platform: Platform, chatUserId: string, itemId: st
 export const notifyHeldPrefix = (platform: Platform, chatUserId: string) =>
   ["notify_held", platform, chatUserId] as const;
 
+/** The events of the last personal message sent to a chat account (until its flush settles). */
+export const notifySentKey = (platform: Platform, chatUserId: string) =>
+  ["notify_sent", platform, chatUserId] as const;
+
 /** Whether a person's token could read a repository (lower-case `owner/name`), cached. */
 export const notifyRepoAccessKey = (userId: string, repository: string) =>
   ["notify_repo_access", userId, repository] as const;
 
-/** Whether a person belongs to a team (`org/slug`, lower case), cached. */
-export const notifyTeamKey = (userId: string, team: string) =>
-  ["notify_team", userId, team] as const;
+/** The logins (lower case) of a team's members (`org/slug`, lower case), cached. */
+export const notifyTeamMembersKey = (team: string) => ["notify_team_members", team] as const;
 
 /** The DM channel the bot opened with a Discord user. */
 export const notifyDmChannelKey = (discordUserId: string) =>

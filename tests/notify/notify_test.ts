@@ -8,10 +8,20 @@
 import assert from "node:assert/strict";
 import { updateNotifySettings } from "../../lib/store/notify/notify_settings.ts";
 import { getMessageRef } from "../../lib/store/delivery/message_refs.ts";
+import { putJob } from "../../lib/store/delivery/jobs.ts";
 import { quietEndsAt } from "../../lib/notify/quiet.ts";
 import { BUTTONS_ENV } from "../_delivery_helpers.ts";
 import { openTestKv } from "../../testing/test_store.ts";
-import { AUTHOR, link, OCTO, payload, pull, REPO, startNotify } from "../_notify_helpers.ts";
+import {
+  AUTHOR,
+  link,
+  OCTO,
+  payload,
+  type Person,
+  pull,
+  REPO,
+  startNotify,
+} from "../_notify_helpers.ts";
 import type { NotifyKind } from "../../lib/store/notify/notify_settings.ts";
 import type { Kv } from "../../lib/store/backend/types.ts";
 
@@ -75,9 +85,63 @@ Deno.test("a review request from a team the person belongs to (asked of GitHub w
   const inbox = s.inbox(OCTO);
   assert.equal(inbox.telegram.length, 1);
   assert.match(inbox.telegram[0], /Review requested from your team core/);
-  const asked = s.github.requestsTo("/orgs/acme/teams/core/memberships/octocat");
+  // the group's owner has no token; Octocat's own reads the team it belongs to
+  const asked = s.github.requestsTo("/orgs/acme/teams/core/members");
   assert.equal(asked.length, 1);
   assert.equal(asked[0].headers.get("authorization"), `Bearer ${s.tokens.get(OCTO.id)}`);
+});
+
+Deno.test("a review request to a team reaches each linked member of it outside the group, once, where their token reads the repository", async () => {
+  await using kv = await openTestKv();
+  await using s = await startNotify(kv, { windowMs: 50 });
+  const owner: Person = {
+    id: 1,
+    login: "owner",
+    telegram: "555555",
+    discord: "523456789012345678",
+  };
+  const lurker: Person = {
+    id: 66,
+    login: "lurker",
+    telegram: "666666",
+    discord: "623456789012345678",
+  };
+  await link(s, owner);
+  await link(s, OCTO);
+  await link(s, lurker, { readable: [] });
+  const { putGroup } = await import("../../lib/store/config/groups.ts");
+  await putGroup(kv, {
+    id: "alpha",
+    name: "alpha",
+    owners: ["acme"],
+    members: [{ userId: String(owner.id), login: owner.login, role: "owner" }],
+  });
+  // the owner is an active member of acme, not of the team; Octocat belongs to no group
+  s.github.memberships.set(owner.id, new Map([["acme", { role: "member", state: "active" }]]));
+  s.github.teams.set("acme/core", new Set(["octocat", "lurker", "nobody-linked"]));
+  const requestTeam = async (number: number) => {
+    await s.accept(
+      "pull_request",
+      payload("review_requested", AUTHOR, {
+        pull_request: pull(AUTHOR, number),
+        requested_team: { slug: "core", name: "Core" },
+      }),
+    );
+    await s.idle();
+  };
+  await requestTeam(7);
+  const inbox = s.inbox(OCTO);
+  assert.equal(inbox.telegram.length, 1, inbox.telegram.join("\n---\n"));
+  assert.equal(inbox.discord.length, 1);
+  assert.match(inbox.telegram[0], /Review requested from your team core/);
+  assert.deepEqual(s.inbox(lurker), { telegram: [], discord: [] }, "cannot read the repository");
+  assert.deepEqual(s.inbox(owner), { telegram: [], discord: [] }, "not in the team");
+  // read with the owner's token, then cached for the next request
+  await requestTeam(8);
+  assert.equal(s.inbox(OCTO).telegram.length, 2);
+  const asked = s.github.requestsTo("/orgs/acme/teams/core/members");
+  assert.equal(asked.length, 1);
+  assert.equal(asked[0].headers.get("authorization"), `Bearer ${s.tokens.get(owner.id)}`);
 });
 
 Deno.test("mentions in a comment reach the person; their own comment mentioning themselves does not", async () => {
@@ -263,32 +327,48 @@ Deno.test("a revoked token (GitHub answers 401) stops notifications and tells th
   assert.doesNotMatch(notice, /Add widgets/);
 });
 
-Deno.test("five notifications within the window: the first at once, the rest in one digest", async () => {
+/** An issue opened by the author mentioning Octocat. */
+function mentioningIssue(number: number) {
+  return payload("opened", AUTHOR, {
+    issue: {
+      number,
+      title: `Issue ${number}`,
+      html_url: `https://github.com/${REPO}/issues/${number}`,
+      user: AUTHOR,
+      state: "open",
+      body: "cc @octocat",
+    },
+  });
+}
+
+Deno.test("a burst of five notifications in quick succession: exactly one private message listing all five, on each platform", async () => {
   await using kv = await openTestKv();
-  await using s = await startNotify(kv, { windowMs: 5_000 });
+  await using s = await startNotify(kv, { windowMs: 2_000, gatherMs: 3_000 });
   await link(s, OCTO);
-  for (let number = 1; number <= 5; number++) {
-    await s.accept(
-      "issues",
-      payload("opened", AUTHOR, {
-        issue: {
-          number,
-          title: `Issue ${number}`,
-          html_url: `https://github.com/${REPO}/issues/${number}`,
-          user: AUTHOR,
-          state: "open",
-          body: "cc @octocat",
-        },
-      }),
-    );
-  }
+  for (let number = 1; number <= 5; number++) await s.accept("issues", mentioningIssue(number));
   await s.idle();
-  const inbox = s.inbox(OCTO).telegram;
-  assert.ok(inbox.length >= 1 && inbox.length <= 2, inbox.join("\n---\n"));
-  const digest = inbox.at(-1)!;
-  assert.match(digest, /\d notifications/);
-  const all = inbox.join("\n");
-  for (let number = 1; number <= 5; number++) assert.match(all, new RegExp(`Issue ${number}\\b`));
+  const inbox = s.inbox(OCTO);
+  assert.equal(inbox.telegram.length, 1, inbox.telegram.join("\n---\n"));
+  assert.equal(inbox.discord.length, 1, inbox.discord.join("\n---\n"));
+  for (const message of [inbox.telegram[0], inbox.discord[0]]) {
+    assert.match(message, /5 notifications/);
+    for (let number = 1; number <= 5; number++) {
+      assert.match(message, new RegExp(`Issue ${number}\\b`));
+    }
+  }
+});
+
+Deno.test("one notification alone goes as the normal single message when the gather window ends", async () => {
+  await using kv = await openTestKv();
+  await using s = await startNotify(kv, { gatherMs: 300 });
+  await link(s, OCTO);
+  await s.accept("issues", mentioningIssue(1));
+  await s.idle();
+  const inbox = s.inbox(OCTO);
+  assert.equal(inbox.telegram.length, 1);
+  assert.equal(inbox.discord.length, 1);
+  assert.match(inbox.telegram[0], /You were mentioned/);
+  assert.doesNotMatch(inbox.telegram[0], /\d notifications/);
 });
 
 Deno.test("quiet hours hold notifications and send them as one digest when they end", async () => {
@@ -370,4 +450,73 @@ Deno.test("quiet hours: the end of the hours, of a weekend followed by the hours
   assert.equal(quietEndsAt(quiet, tuesday), Date.UTC(2026, 3, 1, 5, 0));
   assert.equal(quietEndsAt(quiet, Date.UTC(2026, 3, 1, 10, 0)), null);
   assert.equal(quietEndsAt(null, saturday), null);
+});
+
+/**
+ * `kv` whose commits that remove a held notification fail (as if the state kept changing) the
+ * first `times` times for each platform: a flush that sent cannot settle, and its job runs again.
+ */
+function settlesFail(kv: Kv, times: number): Kv {
+  const failures = new Map<string, number>();
+  const wrapOp = (op: object) => {
+    let platform: string | null = null;
+    const proxy: object = new Proxy(op, {
+      get(target, name) {
+        const value = Reflect.get(target, name);
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          const key = args[0] as unknown[];
+          if (name === "delete" && key[0] === "notify_held") platform = String(key[1]);
+          if (name === "commit" && platform && (failures.get(platform) ?? 0) < times) {
+            failures.set(platform, (failures.get(platform) ?? 0) + 1);
+            return Promise.resolve({ ok: false });
+          }
+          const result = value.apply(target, args);
+          return result === target ? proxy : result;
+        };
+      },
+    });
+    return proxy;
+  };
+  return new Proxy(kv, {
+    get(target, name) {
+      const value = Reflect.get(target, name);
+      if (typeof value !== "function") return value;
+      return name === "atomic"
+        ? () => wrapOp(value.apply(target, []))
+        : (...args: unknown[]) => value.apply(target, args);
+    },
+  });
+}
+
+Deno.test("a flush that sent but could not settle runs again without a second message", async () => {
+  await using kv = await openTestKv();
+  await using s = await startNotify(settlesFail(kv, 10));
+  await link(s, OCTO);
+  await s.accept("issues", mentioningIssue(1));
+  await s.idle();
+  const inbox = s.inbox(OCTO);
+  assert.equal(inbox.telegram.length, 1, inbox.telegram.join("\n---\n"));
+  assert.equal(inbox.discord.length, 1, inbox.discord.join("\n---\n"));
+  assert.equal((await Array.fromAsync(kv.list({ prefix: ["notify_held"] }))).length, 0);
+});
+
+Deno.test("the fan-out job of an event run again (after a crash, or twice at once) queues its personal notifications once", async () => {
+  await using kv = await openTestKv();
+  await using s = await startNotify(kv);
+  await link(s, OCTO);
+  const eventId = await s.accept(
+    "pull_request",
+    payload("review_requested", AUTHOR, {
+      pull_request: pull(AUTHOR),
+      requested_reviewer: { login: OCTO.login, id: OCTO.id },
+    }),
+  );
+  await putJob(kv, { type: "deliver", eventId }); // a second run while the first is under way
+  await s.idle();
+  await putJob(kv, { type: "deliver", eventId }); // and one after everything was sent
+  await s.idle();
+  const inbox = s.inbox(OCTO);
+  assert.equal(inbox.telegram.length, 1, inbox.telegram.join("\n---\n"));
+  assert.equal(inbox.discord.length, 1, inbox.discord.join("\n---\n"));
 });

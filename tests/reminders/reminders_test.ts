@@ -27,7 +27,12 @@ import { lastSlotAtOrBefore, nextSlotAfter } from "../../lib/delivery/reminder_s
 import { refreshGroupPulls } from "../../lib/delivery/pull_refresh.ts";
 import type { Config } from "../../lib/config.ts";
 import type { Target } from "../../lib/types.ts";
-import { fakeDmChannelOf, startFakeDiscord, startFakeTelegram } from "../../testing/fake_chat.ts";
+import {
+  type FakeDiscord,
+  fakeDmChannelOf,
+  startFakeDiscord,
+  startFakeTelegram,
+} from "../../testing/fake_chat.ts";
 import { openTestKv } from "../../testing/test_store.ts";
 import { captureLog } from "../_helpers.ts";
 import { deliveryConfig, OPERATOR, runWorker, waitFor } from "../_delivery_helpers.ts";
@@ -138,6 +143,26 @@ interface World extends AsyncDisposable {
   start(): ReturnType<typeof runWorker>;
 }
 
+/**
+ * Stores a token for `person` that GitHub accepts and lets read `readable` (`GET /repos/…`);
+ * answers the access token. `refreshable: false` stores none to refresh it with.
+ */
+async function giveToken(
+  kv: Kv,
+  config: Config,
+  github: FakeGitHub,
+  person: { userId: string; login: string },
+  readable: string[],
+): Promise<string> {
+  const pair = github.issueTokens({ id: Number(person.userId), login: person.login });
+  await saveToken(kv, { ...person, accessToken: pair.accessToken, expiresAt: null }, {
+    encryptionKey: config.tokenEncryptionKey,
+    now: Date.now(),
+  });
+  github.readable.set(Number(person.userId), new Set(readable));
+  return pair.accessToken;
+}
+
 async function world(): Promise<World> {
   const kv = await openTestKv();
   const telegram = startFakeTelegram();
@@ -146,6 +171,7 @@ async function world(): Promise<World> {
   const clock = { now: MONDAY_NINE_SUMMER - DAY };
   const internalId = await setUpGroup(kv);
   await saveTelegramLink(kv, { telegramUserId: "777", ...ALICE, linkedAt: 1 });
+  await giveToken(kv, config, github, ALICE, [REPO]);
   return {
     kv,
     config,
@@ -666,4 +692,122 @@ Deno.test("the index keeps the later state when an older event is processed afte
     }),
   );
   assert.equal((await listOpenPulls(kv, "g1")).length, 0);
+});
+
+const SECRET = "octo/secret";
+
+/**
+ * Alice waits on review in {@link REPO} (#1) and {@link SECRET} (#2), both indexed and just
+ * refreshed from GitHub with Bob's token (which reads both); Alice's reads `readable`. Her
+ * personal reminders go to Telegram and to her Discord DMs.
+ */
+async function waitingInTwoRepositories(w: World, discord: FakeDiscord, readable: string[]) {
+  const now = MONDAY_NINE_SUMMER;
+  await saveDiscordLink(w.kv, { discordUserId: ALICE_DISCORD, ...ALICE, linkedAt: 1 });
+  const token = await giveToken(w.kv, w.config, w.github, ALICE, readable);
+  await giveToken(w.kv, w.config, w.github, BOB, [REPO, SECRET]);
+  const first = pullObject(1, now - 3 * DAY, ["alice"]);
+  const second = {
+    ...pullObject(2, now - 10 * DAY, ["alice"]),
+    html_url: `https://github.com/${SECRET}/pull/2`,
+  };
+  w.github.openPulls.set(REPO, [first]);
+  w.github.openPulls.set(SECRET, [second]);
+  await accept(w.kv, "pull_request", { action: "opened", pull_request: first });
+  await accept(w.kv, "pull_request", {
+    action: "opened",
+    repository: { full_name: SECRET },
+    pull_request: second,
+  });
+  await waitFor("both indexed", async () => (await listOpenPulls(w.kv, w.internalId)).length === 2);
+  // a channel reminder's refresh, read with Bob's token, just before Alice's slot
+  const { log } = captureLog();
+  const as = { deps: { kv: w.kv, config: w.config }, userIds: [BOB.userId] };
+  assert.deepEqual(await refreshGroupPulls(as, log, w.internalId, w.clock.now), new Set());
+  assert.equal(discord.received.length, 0);
+  return token;
+}
+
+const ALICE_DISCORD = "400000000000000004";
+const ALICE_DM: Target = { platform: "discord", channelId: ALICE_DISCORD };
+
+Deno.test("a personal reminder lists only the repositories the person's own token reads, on Telegram and Discord", async () => {
+  await using w = await world();
+  await using discord = startFakeDiscord();
+  const config = deliveryConfig({ telegram: w.telegram, discord }, githubEnv(w.github));
+  await using worker = runWorker(w.kv, config, { now: () => w.clock.now });
+  const now = MONDAY_NINE_SUMMER;
+  w.clock.now = now - 60_000;
+  const token = await waitingInTwoRepositories(w, discord, [REPO]);
+  await store(w.kv, reminderOf("pt", { kind: "personal", ...ALICE }, ALICE_CHAT), w.clock.now);
+  await store(w.kv, reminderOf("pd", { kind: "personal", ...ALICE }, ALICE_DM), w.clock.now);
+  w.clock.now = now + 1_000;
+  await worker.worker.handlers.reminder({ type: "reminder", reminderId: "pt", slot: now });
+  await worker.worker.handlers.reminder({ type: "reminder", reminderId: "pd", slot: now });
+  await waitFor("both reminders", () => w.telegram.received.length + discord.received.length === 2);
+  const telegram = String(w.telegram.received[0].body.text);
+  const dm = String((discord.received[0].body as { content: string }).content);
+  for (const text of [telegram, dm]) {
+    assert.match(text, /octo\/app#1/);
+    assert.ok(!text.includes(SECRET), text);
+  }
+  // asked of GitHub with Alice's own token, which GitHub answered 404 for SECRET
+  const asked = w.github.received.filter((r) => r.path === `/repos/${SECRET}`);
+  assert.ok(asked.some((r) => r.headers.get("authorization") === `Bearer ${token}`));
+});
+
+Deno.test("a personal reminder with no repository the token reads sends nothing, or the all clear when asked", async () => {
+  await using w = await world();
+  await using discord = startFakeDiscord();
+  const config = deliveryConfig({ telegram: w.telegram, discord }, githubEnv(w.github));
+  await using worker = runWorker(w.kv, config, { now: () => w.clock.now });
+  const now = MONDAY_NINE_SUMMER;
+  w.clock.now = now - 60_000;
+  await waitingInTwoRepositories(w, discord, []);
+  const silent = [
+    reminderOf("st", { kind: "personal", ...ALICE }, ALICE_CHAT),
+    reminderOf("sd", { kind: "personal", ...ALICE }, ALICE_DM),
+  ];
+  const clear = [
+    reminderOf("ct", { kind: "personal", ...ALICE }, ALICE_CHAT, true),
+    reminderOf("cd", { kind: "personal", ...ALICE }, ALICE_DM, true),
+  ];
+  for (const reminder of [...silent, ...clear]) await store(w.kv, reminder, w.clock.now);
+  w.clock.now = now + 1_000;
+  for (const reminder of silent) {
+    await worker.worker.handlers.reminder({ type: "reminder", reminderId: reminder.id, slot: now });
+  }
+  await quiet(w.kv);
+  assert.equal(w.telegram.received.length + discord.received.length, 0);
+  for (const reminder of clear) {
+    await worker.worker.handlers.reminder({ type: "reminder", reminderId: reminder.id, slot: now });
+  }
+  await waitFor("the all clears", () => w.telegram.received.length + discord.received.length === 2);
+  assert.match(String(w.telegram.received[0].body.text), /Nothing is waiting on your review/);
+  const dm = String((discord.received[0].body as { content: string }).content);
+  assert.match(dm, /Nothing is waiting on your review/);
+});
+
+Deno.test("a personal reminder with a revoked token lists nothing and tells the person once to link again", async () => {
+  await using w = await world();
+  await using worker = w.start();
+  const now = MONDAY_NINE_SUMMER;
+  const token = await giveToken(w.kv, w.config, w.github, ALICE, [REPO]);
+  await accept(w.kv, "pull_request", {
+    action: "opened",
+    pull_request: pullObject(1, now - 3 * DAY, ["alice"]),
+  });
+  await waitFor("indexed", async () => (await indexed(w.kv, w.internalId)).size === 1);
+  w.github.expireAccessToken(token);
+  await store(w.kv, reminderOf("rv", { kind: "personal", ...ALICE }, ALICE_CHAT), w.clock.now);
+  for (const slot of [now, now + 7 * DAY]) {
+    w.clock.now = slot + 1_000;
+    await worker.worker.handlers.reminder({ type: "reminder", reminderId: "rv", slot });
+    await quiet(w.kv);
+  }
+  assert.equal(w.telegram.received.length, 1);
+  const text = String(w.telegram.received[0].body.text);
+  assert.match(text, /no longer works/);
+  assert.match(text, /\/gh login/);
+  assert.ok(!text.includes("octo/app#1"), text);
 });

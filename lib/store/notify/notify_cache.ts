@@ -1,6 +1,6 @@
 /**
  * What personal notifications remember between events (`docs/personal.md`): whether a
- * person's token could read a repository and whether they belong to a team (each cached with an
+ * person's token could read a repository and who belongs to a team (each cached with an
  * expiry), the DM channel the bot opened with a Discord user, which token a person was last told
  * to link again for, and the author of a pull request by its head commit.
  */
@@ -10,48 +10,50 @@ import {
   notifyPullHeadKey,
   notifyRelinkKey,
   notifyRepoAccessKey,
-  notifyTeamKey,
+  notifyTeamMembersKey,
 } from "../keys.ts";
 
 /** How long a pull request's head is remembered: 30 days. */
 const PULL_HEAD_KEEP_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** A cached yes or no, or null when nothing (unexpired) is cached. */
-async function cachedFlag(kv: Kv, key: readonly (string | number)[]): Promise<boolean | null> {
-  const value = (await kv.get<boolean>(key)).value;
-  return typeof value === "boolean" ? value : null;
+/** What GitHub answered about one thing, kept for a while. */
+interface CachedAnswer<T> {
+  key: readonly (string | number)[];
+  /** Whether a stored value is a well-formed answer. */
+  valid(value: unknown): value is T;
 }
 
-/** Whether the person's token could read `repository` (lower case), when cached. */
-export function cachedRepoAccess(kv: Kv, userId: string, repository: string) {
-  return cachedFlag(kv, notifyRepoAccessKey(userId, repository));
+/** Whether the person's token could read `repository` (lower case). */
+export function repoAccessAnswer(userId: string, repository: string): CachedAnswer<boolean> {
+  return {
+    key: notifyRepoAccessKey(userId, repository),
+    valid: (value) => typeof value === "boolean",
+  };
 }
 
-/** Caches whether the person's token could read `repository` for `forMs`. */
-export async function cacheRepoAccess(
+/** The logins (lower case) of the members of `team` (`org/slug`, lower case). */
+export function teamMembersAnswer(team: string): CachedAnswer<string[]> {
+  return {
+    key: notifyTeamMembersKey(team),
+    valid: (value): value is string[] =>
+      Array.isArray(value) && value.every((login) => typeof login === "string"),
+  };
+}
+
+/** The cached answer, or null when none (unexpired, well formed) is kept. */
+export async function cachedAnswer<T>(kv: Kv, answer: CachedAnswer<T>): Promise<T | null> {
+  const value = (await kv.get<unknown>(answer.key)).value;
+  return answer.valid(value) ? value : null;
+}
+
+/** Keeps `value` as the answer for `forMs`. */
+export async function cacheAnswer<T>(
   kv: Kv,
-  userId: string,
-  repository: string,
-  readable: boolean,
+  answer: CachedAnswer<T>,
+  value: T,
   forMs: number,
 ): Promise<void> {
-  await kv.set(notifyRepoAccessKey(userId, repository), readable, { expireIn: forMs });
-}
-
-/** Whether the person belongs to `team` (`org/slug`, lower case), when cached. */
-export function cachedTeamMembership(kv: Kv, userId: string, team: string) {
-  return cachedFlag(kv, notifyTeamKey(userId, team));
-}
-
-/** Caches whether the person belongs to `team` for `forMs`. */
-export async function cacheTeamMembership(
-  kv: Kv,
-  userId: string,
-  team: string,
-  member: boolean,
-  forMs: number,
-): Promise<void> {
-  await kv.set(notifyTeamKey(userId, team), member, { expireIn: forMs });
+  await kv.set(answer.key, value, { expireIn: forMs });
 }
 
 /** The DM channel the bot opened with a Discord user, or null. */

@@ -4,12 +4,19 @@
  * digest of several). The account's state says when it was last sent to and when its flush is
  * due; every hold and every flush is one checked commit on that state, so a notification held
  * while a flush runs is never left without a flush to send it, and a hold and its job are
- * written together (nothing is lost on a restart).
+ * written together (nothing is lost on a restart). What a message carried is marked as soon as
+ * it is sent, so a flush run again never sends it twice.
  */
 import type { Kv, KvEntryMaybe } from "../backend/types.ts";
 import type { Platform } from "../../types.ts";
 import { addJob } from "../delivery/jobs.ts";
-import { notifyHeldKey, notifyHeldOnceKey, notifyHeldPrefix, notifyInboxKey } from "../keys.ts";
+import {
+  notifyHeldKey,
+  notifyHeldOnceKey,
+  notifyHeldPrefix,
+  notifyInboxKey,
+  notifySentKey,
+} from "../keys.ts";
 import type { NotifyKind } from "./notify_settings.ts";
 
 /** The job that sends what is held for one chat account. */
@@ -118,6 +125,29 @@ export async function listHeld(
     { limit: MAX_PER_FLUSH },
   );
   return (await Array.fromAsync(entries)).map((entry) => entry.value);
+}
+
+/**
+ * Records that a message carrying `eventIds` was sent to the chat account, before its flush
+ * settles: a flush job run again (it died, or could not settle) removes them without sending.
+ */
+export async function markSent(
+  kv: Kv,
+  platform: Platform,
+  chatUserId: string,
+  eventIds: readonly string[],
+): Promise<void> {
+  await kv.set(notifySentKey(platform, chatUserId), [...eventIds], { expireIn: HELD_ONCE_MS });
+}
+
+/** The events of the last message sent to the chat account (see {@link markSent}). */
+export async function lastSent(
+  kv: Kv,
+  platform: Platform,
+  chatUserId: string,
+): Promise<Set<string>> {
+  const value = (await kv.get<unknown>(notifySentKey(platform, chatUserId))).value;
+  return new Set(Array.isArray(value) ? value.filter((id) => typeof id === "string") : []);
 }
 
 /** How a flush ends. */
