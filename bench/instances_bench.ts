@@ -4,7 +4,7 @@
  *
  * Instances are app servers (`main.ts` with the start task's V8 flags) on 127.0.0.1, sharing a
  * fresh PostgreSQL database on this machine (bench/_load.ts) or a KV file; Discord is a fake in
- * this process. Two figures:
+ * this process. Three figures:
  *
  * - **Route change**: instance A is the app in this process (its admin API saves the routes,
  *   as an operator's console would; it runs no job worker), instance B a server process, the
@@ -17,6 +17,9 @@
  *   send hanging. Then B starts (with the real fake Discord), and once B is healthy A is killed
  *   with SIGKILL. The figure is from the kill to the last of the events' messages reaching
  *   Discord, sent by B once A's leases ran out.
+ * - **Takeover, worst case**: the same, but A's Discord answers 429 (retry after 2 s), so A
+ *   keeps the lane and renews its lease while it waits; B starts, and A is killed the moment
+ *   the store shows a renewal, with the whole lease still to run.
  *
  * Prints a table, then one result line per figure (see bench/README.md).
  */
@@ -30,6 +33,9 @@ import { signCustomBody } from "../lib/providers/custom.ts";
 import { allowTargets } from "../lib/store/config/allowed_targets.ts";
 import { putGroup } from "../lib/store/config/groups.ts";
 import { closeStore, openStore } from "../lib/store/kv.ts";
+import type { Kv } from "../lib/store/backend/types.ts";
+import { getLaneRun } from "../lib/store/delivery/lanes.ts";
+import { laneKeyFor } from "../lib/target_ref.ts";
 import { replaceRoutes } from "../lib/store/config/routes.ts";
 import { createSession } from "../lib/store/auth/sessions.ts";
 import type { Route, Target } from "../lib/types.ts";
@@ -262,27 +268,73 @@ function startBlackHole(): { url: string; close(): void } {
   };
 }
 
-/** Milliseconds from killing an instance that holds a lane to B delivering all of it. */
-async function measureTakeover(store: Record<string, string>, events: number): Promise<number> {
+/** How A holds the lane when it is killed (see the module doc). */
+type TakeoverCase = "hanging" | "renewed";
+
+/** The lease of the lane to the route's first channel, as the store holds it (0: none). */
+async function leaseUntilOf(kv: Kv): Promise<number> {
+  return (await getLaneRun(kv, laneKeyFor(targetOf(CHANNELS[0])))).value?.leaseUntil ?? 0;
+}
+
+/**
+ * Waits until A renews its lease of the lane (its `leaseUntil` moves on) and answers at once,
+ * with the time the renewed lease has left.
+ */
+async function awaitRenewal(store: Record<string, string>): Promise<number> {
+  const kv = await openStore(loadConfig(store));
+  try {
+    const first = await leaseUntilOf(kv);
+    const deadline = Date.now() + GIVE_UP_MS;
+    while (Date.now() < deadline) {
+      const leaseUntil = await leaseUntilOf(kv);
+      if (first > 0 && leaseUntil > first) return leaseUntil - Date.now();
+      await sleep(10);
+    }
+    throw new Error("A never renewed its lease");
+  } finally {
+    await closeStore(kv);
+  }
+}
+
+/**
+ * Milliseconds from killing an instance that holds a lane to B delivering all of it, and how
+ * long A's lease still ran at the kill.
+ */
+async function measureTakeover(
+  store: Record<string, string>,
+  events: number,
+  takeover: TakeoverCase,
+): Promise<{ ms: number; leaseLeftMs: number | null }> {
   await prepareStore(store);
   await using fake = startFakeDiscord();
+  await using throttling = startFakeDiscord();
+  throttling.script(
+    CHANNELS[0],
+    Array.from({ length: 40 }, () => ({
+      status: 429,
+      body: { message: "You are being rate limited.", retry_after: 2, global: false },
+    })),
+  );
   const hole = startBlackHole();
-  const a = await startInstance(store, hole.url);
+  const a = await startInstance(store, takeover === "hanging" ? hole.url : throttling.url);
   let b: Instance | undefined;
   try {
     const titles = Array.from({ length: events }, (_, i) => `held-${i}`);
     for (const title of titles) {
       if (!(await sendEvent(a, title))) throw new Error("A refused an event");
     }
-    await sleep(1_000); // A fans them out and its worker hangs on the first send
+    await sleep(1_000); // A fans them out and its worker hangs on (or keeps retrying) the first
     b = await startInstance(store, fake.url);
+    const leaseLeftMs = takeover === "renewed" ? await awaitRenewal(store) : null;
     const killedAt = Date.now();
     await stopInstance(a, "SIGKILL");
     const channel = CHANNELS[0];
     const deadline = killedAt + GIVE_UP_MS;
     while (Date.now() < deadline) {
       const delivered = titlesIn(fake, channel);
-      if (titles.every((title) => delivered.has(title))) return Date.now() - killedAt;
+      if (titles.every((title) => delivered.has(title))) {
+        return { ms: Date.now() - killedAt, leaseLeftMs };
+      }
       await sleep(50);
     }
     throw new Error(`B did not deliver A's held events within ${GIVE_UP_MS / 1000} s`);
@@ -313,10 +365,13 @@ async function main(): Promise<void> {
   };
   const loadBefore = Deno.loadavg()[0];
   let delays: number[];
-  let takeoverMs: number;
+  let takeover: Awaited<ReturnType<typeof measureTakeover>>;
+  let worst: Awaited<ReturnType<typeof measureTakeover>>;
   try {
     delays = await measureRouteChanges(await freshStore("routes"), Number(values.changes));
-    takeoverMs = await measureTakeover(await freshStore("takeover"), Number(values.events));
+    const events = Number(values.events);
+    takeover = await measureTakeover(await freshStore("takeover"), events, "hanging");
+    worst = await measureTakeover(await freshStore("takeover-worst"), events, "renewed");
   } finally {
     for (const database of databases) await database.stop().catch(() => {});
     await Deno.remove(dir, { recursive: true });
@@ -336,7 +391,10 @@ async function main(): Promise<void> {
     `${delays.map((ms) => `${ms} ms`).join(", ")} |`,
     `| route change reaching B, slowest | ${Math.max(...delays)} ms |`,
     `| killed instance's ${values.events} held events delivered by B after the kill | ` +
-    `${(takeoverMs / 1000).toFixed(1)} s |`,
+    `${(takeover.ms / 1000).toFixed(1)} s |`,
+    `| the same, A killed right after renewing its lease (${
+      ((worst.leaseLeftMs ?? 0) / 1000).toFixed(1)
+    } s of it left) | ${(worst.ms / 1000).toFixed(1)} s |`,
   ].join("\n"));
   const base = { bench: "instances", store: values.store };
   printResults(
@@ -348,7 +406,8 @@ async function main(): Promise<void> {
         value: delays.reduce((sum, ms) => sum + ms, 0) / delays.length,
         unit: "ms",
       },
-      { ...base, metric: `${key}.takeover`, value: takeoverMs / 1000, unit: "s" },
+      { ...base, metric: `${key}.takeover`, value: takeover.ms / 1000, unit: "s" },
+      { ...base, metric: `${key}.takeover.renewed`, value: worst.ms / 1000, unit: "s" },
     ] satisfies BenchResult[],
   );
 }

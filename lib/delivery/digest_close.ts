@@ -7,12 +7,18 @@
  * in this process has closed the digest, so it ends when the digest is closed here.
  */
 import type { KvEntry } from "../store/backend/types.ts";
-import { isDigestCloseJob } from "../store/delivery/digests.ts";
 import {
-  appendLaneEntry,
+  type DigestRecord,
+  getDigestEntry,
+  isDigestCloseJob,
+  listDigestsAfter,
+  queueDigestClose,
+} from "../store/delivery/digests.ts";
+import {
   dropLaneEntry,
   keepLaneEntry,
   type LaneEntry,
+  listLaneEntries,
 } from "../store/delivery/lanes.ts";
 import type { QueueHandler } from "./job_worker.ts";
 import { laneKeyFor } from "../target_ref.ts";
@@ -22,6 +28,8 @@ import type { DeliveryContext } from "./context.ts";
 import { closeDigest, dueForClose } from "./digest.ts";
 import type { HeldLane, Step } from "./lane_runner.ts";
 import { decide } from "./retry_policy.ts";
+
+const QUEUE_ATTEMPTS = 10;
 
 /** A close entry's id: `<ulid>-close_<kind>_<hash>` for the digest `<kind>-<hash>`. */
 const CLOSE_ENTRY = /^[0-9A-HJKMNP-TV-Z]{26}-close_(burst|quiet)_([0-9a-f]{24})$/;
@@ -40,6 +48,46 @@ export function digestClosedBy(entryId: string): string | null {
 /** Waits until a lane of this process has worked the entry `entryId`, at most `boundMs`. */
 type EntryWait = (entryId: string, boundMs: number) => Promise<void>;
 
+/** Whether the lane `lane` holds a close of `digestId` (left by an earlier version). */
+async function closeInLane(ctx: DeliveryContext, lane: string, digestId: string) {
+  for await (const entry of listLaneEntries(ctx.kv, lane)) {
+    if (digestClosedBy(entry.value.logId) === digestId) return true;
+  }
+  return false;
+}
+
+/**
+ * Puts the close of `digestId` in its target's lane, unless the digest is closed or its close
+ * was queued already (`closeQueuedAt`, set in the same commit: so a close is queued once, by
+ * the job or the sweep, however many instances try). With `lookInLane`, a close entry already
+ * in the lane (from a version that did not mark digests) is only marked. Answers the id of the
+ * entry this call appended, or null.
+ */
+async function queueClose(
+  ctx: DeliveryContext,
+  digestId: string,
+  lookInLane: boolean,
+): Promise<string | null> {
+  for (let attempt = 0; attempt < QUEUE_ATTEMPTS; attempt++) {
+    const read = await getDigestEntry(ctx.kv, digestId);
+    const digest = read.value;
+    if (!digest || digest.closed || digest.closeQueuedAt !== undefined) return null;
+    const lane = laneKeyFor(digest.target);
+    const entry: LaneEntry | null = lookInLane && await closeInLane(ctx, lane, digestId)
+      ? null
+      : { logId: closeEntryId(digestId, ctx.now()), failures: 0 };
+    const queued = await queueDigestClose(
+      ctx.kv,
+      read as KvEntry<DigestRecord>,
+      lane,
+      entry,
+      ctx.now(),
+    );
+    if (queued) return entry?.logId ?? null;
+  }
+  throw new Error(`digest ${digestId}: it or its lane kept changing`);
+}
+
 /**
  * The `digest_close` job handler: when the digest's window has ended, puts its close in its
  * target's lane and waits for it (see the module comment); a job that comes early is queued
@@ -51,15 +99,41 @@ export function digestCloseHandler(ctx: DeliveryContext, worked: EntryWait): Que
       ctx.log.error("malformed digest_close job dropped", { message });
       return;
     }
-    const digest = await dueForClose(ctx, message.digestId);
-    if (!digest) return;
-    const entry: LaneEntry = { logId: closeEntryId(message.digestId, ctx.now()), failures: 0 };
-    const lane = laneKeyFor(digest.target);
-    if (!await appendLaneEntry(ctx.kv, lane, entry, ctx.now())) {
-      throw new Error(`digest ${message.digestId}: its lane kept changing`);
-    }
-    await worked(entry.logId, ctx.holdMs);
+    if (!await dueForClose(ctx, message.digestId)) return;
+    const entryId = await queueClose(ctx, message.digestId, false);
+    if (entryId) await worked(entryId, ctx.holdMs);
   };
+}
+
+/** Most digests one sweep looks at; the next sweep goes on from there. */
+const DIGEST_SCAN_LIMIT = 200;
+
+/** Where the sweep of one instance goes on looking at digests (the last id it looked at). */
+export interface DigestScan {
+  after: string | null;
+}
+
+/**
+ * The sweep's safety net for digests: queues the close of each open digest whose window ended
+ * more than `stallMs` ago and whose close was never queued, such as one left open by a version
+ * that closed digests through a KV queue no code listens to any more. Looks at up to
+ * {@link DIGEST_SCAN_LIMIT} digests from where `scan` says, then moves it on. Answers how many
+ * closes it queued.
+ */
+export async function closeStrandedDigests(
+  ctx: DeliveryContext,
+  scan: DigestScan,
+  stallMs: number,
+): Promise<number> {
+  const digests = await listDigestsAfter(ctx.kv, scan.after, DIGEST_SCAN_LIMIT);
+  scan.after = digests.length < DIGEST_SCAN_LIMIT ? null : digests.at(-1)!.value.id;
+  let queued = 0;
+  for (const { value: digest } of digests) {
+    if (digest.closed || digest.closeQueuedAt !== undefined) continue;
+    if (digest.closesAt > ctx.now() - stallMs) continue; // its job is still to come
+    if (await queueClose(ctx, digest.id, true)) queued++;
+  }
+  return queued;
 }
 
 /**

@@ -196,10 +196,10 @@ async function settle(
   const decision = decide(result, entry, ctx.backoffMs, now, ctx.rateLimitBound);
   const next = outcomeLog(log.value, result, decision, now);
   const seen = held.health ??= new Map();
-  // An answer that pauses the target holds the unit instead of recording its outcome.
-  if (result.kind !== "sent" && await noteAnswer(ctx, seen, held.lane, log, next, result)) {
-    return { kind: "next" };
-  }
+  // An answer that pauses the target holds the unit instead of recording its outcome; any
+  // other change of the target's health is written in the outcome's commit.
+  const health = await noteAnswer(ctx, seen, held.lane, log, next, result);
+  if (health === "held") return { kind: "next" };
   const kept: LaneEntry = { logId: entry.logId, failures: decision.failures };
   if (decision.rateLimits !== undefined) {
     kept.rateLimits = decision.rateLimits;
@@ -222,6 +222,7 @@ async function settle(
       recordOutcome(ctx.kv, held.lane, log, next, kept, now, ctx.retentionMs, {
         messageRef,
         markNext: ready?.unit,
+        health: health ?? undefined,
       }),
   );
   if (ready && marked) {
@@ -229,7 +230,6 @@ async function settle(
   } else if (ready) {
     ctx.targets.forget(ready.unit.basis.groupId); // the list it was judged on may have changed
   }
-  if (result.kind === "sent") await noteAnswer(ctx, seen, held.lane, log, next, result);
   ctx.log.info(next.status === "ok" ? "delivery sent" : "delivery attempt", {
     eventId: next.eventId,
     logId: next.id,

@@ -4,7 +4,8 @@
  * state. A permanent refusal (Discord 403/404, Telegram 403 or 400 "chat not found") makes it
  * `broken` and holds the unit that met it; a network error, timeout or 5xx makes it `failing`,
  * and `paused` (the unit held) once failures in a row reach the policy's count over at least
- * its window; a message sent makes a failing target healthy again. The commit that pauses the
+ * its window; a message sent makes a failing target healthy again. A change that holds nothing
+ * is written in the commit that records the attempt's outcome. The commit that pauses the
  * target also writes its audit entry and count; the group's owners are then told once
  * (`pause_notice.ts`). Each lane keeps what it read of its targets' health, and every hold is
  * checked against the record as read, so a resume from the console is never undone.
@@ -13,12 +14,12 @@ import type { KvEntry, KvEntryMaybe } from "../store/backend/types.ts";
 import { newAuditEntry } from "../store/telemetry/audit.ts";
 import { historyIdOf, type SendLog } from "../store/delivery/send_logs.ts";
 import {
+  type HealthWrite,
   holdUnit,
   isHolding,
   readTargetHealth,
   type TargetHealth,
   targetKeyOf,
-  writeTargetHealth,
 } from "../store/delivery/target_health.ts";
 import type { SendResult } from "../platform/send_result.ts";
 import { describeTargetRef } from "../target_ref.ts";
@@ -103,7 +104,7 @@ export async function holdIfPaused(
 function heldError(health: TargetHealth): string {
   const why = health.lastError ? `: ${health.lastError.slice(0, 200)}` : "";
   return `held: ${describeTargetRef(health.target)} is paused (${health.state}${why}); ` +
-    "resume it on the group's page in the console";
+    "resume it with `/gh resume` in the chat or Resume on the group's page in the console";
 }
 
 /** The target's health after `result` (null when it does not change). */
@@ -154,8 +155,9 @@ function healthAfter(
 /**
  * Moves the target's health after an attempt whose outcome is `next`. When the answer pauses
  * the target, the unit is held instead (its log `next` with the reason) in the commit that
- * pauses it, with the audit entry and the count, and the owners are told: true then. False
- * when the outcome is to be recorded as usual (the health, when it changed, is written).
+ * pauses it, with the audit entry and the count, and the owners are told: "held" then.
+ * Otherwise the outcome is to be recorded as usual, with the health write answered here when
+ * the health changed (null when not), so both go in one commit (`recordOutcome`).
  */
 export async function noteAnswer(
   ctx: DeliveryContext,
@@ -164,19 +166,14 @@ export async function noteAnswer(
   log: KvEntry<SendLog>,
   next: SendLog,
   result: SendResult,
-): Promise<boolean> {
+): Promise<"held" | HealthWrite | null> {
   const health = await healthOf(ctx, seen, log.value);
   const now = ctx.now();
   const changed = healthAfter(ctx.health, health.value, log.value, result, now);
-  if (changed === null) return false;
+  if (changed === null) return null;
   const internalId = historyIdOf(log.value);
   seen.delete(seenKey(log.value));
-  if (!isHolding(changed.state)) {
-    await writeTargetHealth(ctx.kv, internalId, health, changed).catch((error) =>
-      ctx.log.warn("target health not written", { error })
-    );
-    return false;
-  }
+  if (!isHolding(changed.state)) return { internalId, read: health, next: changed };
   const { nextAttemptAt: _due, ...rest } = next;
   const heldLog: SendLog = { ...rest, status: "retrying", error: heldError(changed) };
   const audit = newAuditEntry({
@@ -200,7 +197,7 @@ export async function noteAnswer(
     now,
     ctx.retentionMs,
   );
-  if (!held) return false;
+  if (!held) return null;
   ctx.log.warn("target paused", {
     groupId: log.value.groupId,
     target: targetKeyOf(log.value.target),
@@ -210,5 +207,5 @@ export async function noteAnswer(
   await tellOwners(ctx, changed).catch((error) =>
     ctx.log.warn("owners not told of a paused target", { error })
   );
-  return true;
+  return "held";
 }

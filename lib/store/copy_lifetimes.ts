@@ -54,6 +54,7 @@ const FAMILY_LIFETIMES: ReadonlyMap<string, number | typeof RETENTION> = new Map
   ["telegram_updates", UPDATE_MEMORY_MS],
   ["invites", INVITE_LIFETIME_MS],
   ["invites_by_group", INVITE_LIFETIME_MS],
+  ["invites_version", INVITE_LIFETIME_MS],
   ["jobs_dead", DEAD_JOB_KEEP_MS],
   ["fan_out_pending", MARK_LIFETIME_MS],
   // a digest is kept DIGEST_KEEP_MS after its window closes; a window lasts at most a day

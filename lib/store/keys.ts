@@ -293,6 +293,12 @@ export const invitesByGroupKey = (groupId: string, token: string) =>
 /** Prefix of one group's invite index. */
 export const invitesByGroupPrefix = (groupId: string) => ["invites_by_group", groupId] as const;
 
+/**
+ * Changes with every write or delete of one of a group's invites (the value: when, Unix ms), so
+ * one check guards all of them.
+ */
+export const invitesVersionKey = (groupId: string) => ["invites_version", groupId] as const;
+
 // --- Routed events (lib/store/delivery/event_routes.ts) ---------------------------------------------
 
 /** Which routes of a group one event fired (none included), by the group's internal id. */
@@ -434,6 +440,9 @@ export const linksByGithubLoginPrefix = (platform: Platform, login: string) =>
 
 /** A digest: the events of one route gathered for one target in one window. */
 export const digestKey = (digestId: string) => ["digests", digestId] as const;
+
+/** Prefix of every digest. */
+export const digestsPrefix = () => ["digests"] as const;
 
 /** The open window of a route for one lane (`kind`: burst digests or quiet hours). */
 export const digestWindowKey = (kind: string, groupId: string, routeId: string, lane: string) =>

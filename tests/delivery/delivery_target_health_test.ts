@@ -19,6 +19,8 @@ import {
 } from "../../lib/store/delivery/target_health.ts";
 import { fakeDmChannelOf, startFakeDiscord, startFakeTelegram } from "../../testing/fake_chat.ts";
 import { openTestKv } from "../../testing/test_store.ts";
+import { sendLogKey, targetHealthKey } from "../../lib/store/keys.ts";
+import { commitRecordingKv, holdsKey } from "../_kv_commits.ts";
 import {
   acceptCustom,
   customRoute,
@@ -89,6 +91,11 @@ Deno.test("target health: a channel whose bot was removed pauses, owners told on
   const third = await acceptCustom(kv, "Three");
   await allHeld(kv, [first, second, third]);
 
+  for (
+    const log of (await Promise.all([first, second, third].map((id) => logsOf(kv, id)))).flat()
+  ) {
+    assert.match(log.error ?? "", /`\/gh resume` in the chat or Resume on the group's page/);
+  }
   const internalId = await internalIdOf(kv);
   const health = await readTargetHealth(kv, internalId, KEY);
   assert.equal(health.value?.state, "broken");
@@ -173,12 +180,33 @@ Deno.test("target health: a 5xx storm that ends heals the target without help", 
   );
   const [log] = await settled(kv, eventId);
   assert.equal(log.status, "ok");
-  // The health is written right after the outcome, in a write of its own.
-  await waitFor(
-    "the target to be healthy again",
-    async () => (await readTargetHealth(kv, internalId, KEY)).value?.state === "healthy",
-  );
+  // The health is written in the outcome's commit.
+  assert.equal((await readTargetHealth(kv, internalId, KEY)).value?.state, "healthy");
   assert.deepEqual(discordTitles(discord, CHANNEL.channelId), ["Storm"]);
+});
+
+Deno.test("target health: each attempt's outcome and the target's new health are one commit", async () => {
+  await using store = await openTestKv();
+  await using discord = startFakeDiscord();
+  const config = deliveryConfig({ discord });
+  await storeRoutes(store, [customRoute("alerts", [CHANNEL])]);
+  discord.script(CHANNEL.channelId, [{ status: 502, body: { message: "Bad Gateway" } }]);
+  const { kv, commits } = commitRecordingKv(store);
+  const internalId = await internalIdOf(store);
+  const healthKey = targetHealthKey(internalId, KEY);
+  {
+    await using _running = runWorker(kv, config);
+    const eventId = await acceptCustom(store, "Flaky");
+    const [log] = await settled(store, eventId);
+    assert.equal(log.status, "ok");
+    assert.equal(log.attempts, 2);
+    assert.equal((await readTargetHealth(store, internalId, KEY)).value?.state, "healthy");
+    const withHealth = commits.filter((commit) => holdsKey(commit.written, healthKey));
+    assert.equal(withHealth.length, 2, "failing, then healthy again");
+    for (const commit of withHealth) {
+      assert.ok(holdsKey(commit.written, sendLogKey(log.id)), "the outcome is in the same commit");
+    }
+  }
 });
 
 Deno.test("target health: failures in a row over the window pause the target", async () => {

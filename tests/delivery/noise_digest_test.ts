@@ -4,7 +4,19 @@
  * every event keeps its send log, marked with the digest.
  */
 import assert from "node:assert/strict";
-import { isDigestCloseJob } from "../../lib/store/delivery/digests.ts";
+import {
+  type DigestRecord,
+  getDigestEntry,
+  isDigestCloseJob,
+} from "../../lib/store/delivery/digests.ts";
+import { createDeliveryWorker } from "../../lib/delivery/worker.ts";
+import { digestClosedBy } from "../../lib/delivery/digest_close.ts";
+import { appendLaneEntry, readLaneEntries } from "../../lib/store/delivery/lanes.ts";
+import { digestKey } from "../../lib/store/keys.ts";
+import { laneKeyFor } from "../../lib/target_ref.ts";
+import { ulid } from "../../lib/ulid.ts";
+import type { Kv } from "../../lib/store/backend/types.ts";
+import { captureLog } from "../_helpers.ts";
 import type { SendLog } from "../../lib/store/delivery/send_logs.ts";
 import type { Route } from "../../lib/types.ts";
 import { startFakeDiscord, startFakeTelegram } from "../../testing/fake_chat.ts";
@@ -16,6 +28,7 @@ import {
   runWorker,
   settled,
   storeRoutes,
+  waitFor,
 } from "../_delivery_helpers.ts";
 import { openTestKv } from "../../testing/test_store.ts";
 
@@ -158,4 +171,98 @@ Deno.test("digest: a digest post that fails is tried again with its unit, and co
   await running.worker.handlers.digest_close({ type: "digest_close", digestId: b.digestId! });
   const embed = (discord.edits.at(-1)!.body.embeds as { title: string }[])[0];
   assert.equal(embed.title, "2 events more: Deploys", "B once, C once");
+});
+
+/**
+ * An open digest as a version that closed digests through a KV queue left it: its window ended
+ * a minute ago, and nothing (no job, no lane entry) will close it.
+ */
+async function strandedDigest(kv: Kv): Promise<DigestRecord> {
+  const now = Date.now();
+  const digest: DigestRecord = {
+    id: `burst-${"a1".repeat(12)}`,
+    kind: "burst",
+    groupId: "team",
+    routeId: "burst",
+    routeName: "Deploys",
+    target: DISCORD,
+    opensAt: now - 120_000,
+    closesAt: now - 60_000,
+    direct: 1,
+    count: 2,
+    items: [{ title: "B" }, { title: "C" }],
+    shownCount: 0,
+    closed: false,
+  };
+  await kv.set(digestKey(digest.id), digest);
+  return digest;
+}
+
+/** The lane entries that close `digestId`. */
+async function closeEntries(kv: Kv, digestId: string): Promise<string[]> {
+  const { entries } = await readLaneEntries(kv, laneKeyFor(DISCORD), 100);
+  return entries.map((entry) => entry.value.logId).filter((id) => digestClosedBy(id) === digestId);
+}
+
+/** A delivery worker that only sweeps (no job runs), its clock `offsetMs` ahead. */
+function sweeperOnly(kv: Kv, offsetMs: number) {
+  return createDeliveryWorker({
+    kv,
+    config: deliveryConfig({}),
+    log: captureLog().log,
+    sweepEveryMs: 0,
+    stallMs: 1_000,
+    now: () => Date.now() + offsetMs,
+  });
+}
+
+Deno.test("digest: an open digest an older version left without a close is closed once by the sweep, whichever instances sweep", async () => {
+  await using kv = await openTestKv();
+  await using discord = startFakeDiscord();
+  await storeRoutes(kv, [{ ...digestRoute(1), targets: [DISCORD] }]);
+  const digest = await strandedDigest(kv);
+
+  const first = sweeperOnly(kv, 0);
+  const second = sweeperOnly(kv, 10_000); // its sweep takes over the first one's lease
+  try {
+    const together = await Promise.all([first.sweep(), second.sweep()]);
+    assert.equal(together.reduce((sum, report) => sum + (report.digests ?? 0), 0), 1);
+    assert.equal((await second.sweep()).digests, 0, "the close is already in the lane");
+    assert.equal((await first.sweep()).digests, null, "the second instance holds the sweep");
+  } finally {
+    await first.close();
+    await second.close();
+  }
+  assert.equal((await closeEntries(kv, digest.id)).length, 1, "one close in the lane");
+
+  await using running = runWorker(kv, deliveryConfig({ discord }));
+  await waitFor(
+    "the digest to be closed",
+    async () => (await getDigestEntry(kv, digest.id)).value?.closed === true,
+  );
+  await running.worker.sweep();
+  assert.deepEqual(discordTitles(discord, "100"), ["2 events more: Deploys"]);
+  assert.deepEqual(await closeEntries(kv, digest.id), []);
+});
+
+Deno.test("digest: an open digest whose close an older version already put in the lane gets no second one", async () => {
+  await using kv = await openTestKv();
+  await using discord = startFakeDiscord();
+  await storeRoutes(kv, [{ ...digestRoute(1), targets: [DISCORD] }]);
+  const digest = await strandedDigest(kv);
+  const queued = `${ulid(digest.closesAt)}-close_${digest.id.replace("-", "_")}`;
+  assert.ok(await appendLaneEntry(kv, laneKeyFor(DISCORD), { logId: queued, failures: 0 }, 0));
+  const sweeper = sweeperOnly(kv, 0);
+  try {
+    assert.equal((await sweeper.sweep()).digests, 0);
+  } finally {
+    await sweeper.close();
+  }
+  assert.deepEqual(await closeEntries(kv, digest.id), [queued]);
+  await using _running = runWorker(kv, deliveryConfig({ discord }));
+  await waitFor(
+    "the digest to be closed",
+    async () => (await getDigestEntry(kv, digest.id)).value?.closed === true,
+  );
+  assert.deepEqual(discordTitles(discord, "100"), ["2 events more: Deploys"]);
 });

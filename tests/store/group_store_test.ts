@@ -13,6 +13,19 @@ import { listSendLogs, putSendLog } from "../../lib/store/delivery/send_logs.ts"
 import type { Group } from "../../lib/types.ts";
 import { ALPHA, PEOPLE, sendLog } from "../_admin_helpers.ts";
 import { openTestKv } from "../../testing/test_store.ts";
+import { MAX_CHECKS_PER_COMMIT } from "../../lib/store/commit_limits.ts";
+import {
+  createInvite,
+  getInviteEntry,
+  listInvites,
+  revokeInvite,
+} from "../../lib/store/config/invites.ts";
+import type { AtomicOperation, Kv, KvKey } from "../../lib/store/backend/types.ts";
+import { getGroupSecret, regenerateGroupSecret } from "../../lib/store/config/group_secrets.ts";
+import { allowTargets, getAllowedTargets } from "../../lib/store/config/allowed_targets.ts";
+import { getRoutes, replaceRoutes } from "../../lib/store/config/routes.ts";
+import type { Route } from "../../lib/types.ts";
+import { commitRecordingKv } from "../_kv_commits.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -104,4 +117,118 @@ Deno.test("a group write after the set was read makes a replacement a conflict t
   assert.equal(ok, false);
   assert.equal(await getGroup(kv, "late"), null);
   assert.deepEqual((await listGroups(kv)).map((g) => g.id), ["alpha", "other"]);
+});
+
+Deno.test("a rename of a group with many invites, routes and targets commits at most 10 checks at a time, and all of it moves", async () => {
+  await using store = await openTestKv();
+  const members = Array.from({ length: 12 }, (_, i) => ({
+    userId: String(100 + i),
+    login: `member${i}`,
+    role: "viewer" as const,
+  }));
+  await putGroup(store, { ...group("crowd"), members: [...group("crowd").members, ...members] });
+  const targets = Array.from({ length: 12 }, (_, i) => ({
+    platform: "discord" as const,
+    channelId: String(700 + i),
+  }));
+  assert.ok((await allowTargets(store, "crowd", targets, PEOPLE.owner, "admin")).ok);
+  const routes: Route[] = targets.map((target, i) => ({
+    id: `route-${i}`,
+    name: `route ${i}`,
+    enabled: true,
+    groupId: "crowd",
+    filters: [{ type: "event", value: "push" }],
+    targets: [target],
+  }));
+  assert.ok((await replaceRoutes(store, routes)).ok);
+  await regenerateGroupSecret(store, "crowd");
+  const tokens = new Set<string>();
+  for (let i = 0; i < 12; i++) {
+    const invite = await createInvite(store, {
+      groupId: "crowd",
+      role: "viewer",
+      createdBy: PEOPLE.owner,
+    });
+    tokens.add(invite!.token);
+  }
+
+  const { kv, commits } = commitRecordingKv(store);
+  const renamed = await renameGroup(kv, { from: "crowd", to: "throng" }, renameAudit);
+  assert.equal(renamed.ok, true);
+  const checks = commits.map((commit) => commit.checks);
+  assert.ok(
+    Math.max(...checks) <= MAX_CHECKS_PER_COMMIT,
+    `checks per commit: ${checks.join(", ")}`,
+  );
+
+  assert.equal(await getGroup(store, "crowd"), null);
+  assert.deepEqual((await getGroup(store, "throng"))?.members.length, 13);
+  const moved = await listInvites(store, "throng");
+  assert.deepEqual(new Set(moved.map((invite) => invite.token)), tokens);
+  assert.ok(moved.every((invite) => invite.groupId === "throng"));
+  assert.deepEqual(await listInvites(store, "crowd"), []);
+  assert.deepEqual(
+    (await getRoutes(store)).routes,
+    routes.map((route) => ({ ...route, groupId: "throng" })),
+  );
+  assert.equal((await getAllowedTargets(store, "throng")).targets.length, 12);
+  assert.equal((await getAllowedTargets(store, "crowd")).targets.length, 0);
+  assert.ok(await getGroupSecret(store, "throng"));
+  assert.equal(await getGroupSecret(store, "crowd"), null);
+});
+
+Deno.test("an invite revoked while a rename reads the group is not brought back under the new id", async () => {
+  await using store = await openTestKv();
+  await putGroup(store, group("crowd"));
+  const kept = await createInvite(store, {
+    groupId: "crowd",
+    role: "viewer",
+    createdBy: PEOPLE.owner,
+  });
+  const revoked = await createInvite(store, {
+    groupId: "crowd",
+    role: "admin",
+    createdBy: PEOPLE.owner,
+  });
+  let revokedMidway = false;
+  // The move's commit (the one that writes the renamed group's secret key) runs after the revoke.
+  const kv = new Proxy(store, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (property !== "atomic") return typeof value === "function" ? value.bind(target) : value;
+      return () => {
+        const op = target.atomic();
+        let moving = false;
+        const wrapped: AtomicOperation = new Proxy(op, {
+          get(opTarget, name) {
+            const method = Reflect.get(opTarget, name, opTarget);
+            if (typeof method !== "function") return method;
+            if (name === "commit") {
+              return async () => {
+                if (moving && !revokedMidway) {
+                  revokedMidway = true;
+                  const entry = await getInviteEntry(store, revoked!.token);
+                  assert.ok(entry && await revokeInvite(store, entry, PEOPLE.owner));
+                }
+                return await method.apply(opTarget, []);
+              };
+            }
+            return (...args: unknown[]) => {
+              if (name === "delete" && String((args[0] as KvKey)[0]) === "fragments") moving = true;
+              const result = method.apply(opTarget, args);
+              return result === opTarget ? wrapped : result;
+            };
+          },
+        });
+        return wrapped;
+      };
+    },
+  }) as Kv;
+  const renamed = await renameGroup(kv, { from: "crowd", to: "throng" }, renameAudit);
+  assert.equal(renamed.ok, true);
+  assert.ok(revokedMidway);
+  assert.deepEqual((await listInvites(store, "throng")).map((invite) => invite.token), [
+    kept!.token,
+  ]);
+  assert.equal(await getInviteEntry(store, revoked!.token), null);
 });

@@ -1,7 +1,10 @@
 /**
  * Group invites: a random token, single use, valid for 7 days, carrying
  * the role it grants. Stored under `["invites", token]` with an index per group
- * (`["invites_by_group", groupId, token]`), both expiring with the invite. Accepting one adds
+ * (`["invites_by_group", groupId, token]`), both expiring with the invite. Every write that
+ * stores or deletes an invite also sets the group's `["invites_version", groupId]`, so a write
+ * that moves all of a group's invites (a rename) checks that one key instead of one per invite
+ * (a `denokv` server allows 10 checks per commit). Accepting one adds
  * the person to the group and consumes the invite in one atomic write, checked against both
  * records, so an invite can never be used twice.
  */
@@ -18,7 +21,7 @@ import {
 import { readIndexed } from "../batch.ts";
 import { MAX_GROUP_BYTES } from "../../limits.ts";
 import { groupSetWriter, readGroupEntry } from "./group_set.ts";
-import { inviteKey, invitesByGroupKey, invitesByGroupPrefix } from "../keys.ts";
+import { inviteKey, invitesByGroupKey, invitesByGroupPrefix, invitesVersionKey } from "../keys.ts";
 
 /** The roles an invite may grant (never owner). */
 export type InviteRole = Exclude<Role, "owner">;
@@ -90,17 +93,33 @@ export async function listInvites(
   return (await listInviteEntries(kv, groupId, now)).map((entry) => entry.invite);
 }
 
+/**
+ * Adds to `op` the new version of a group's invites (see the module comment). It is set, never
+ * deleted, so a version once read never comes back; it expires a lifetime after the last change.
+ */
+function bumpInvitesVersion(op: AtomicOperation, groupId: string) {
+  op.set(invitesVersionKey(groupId), Date.now(), { expireIn: INVITE_LIFETIME_MS });
+}
+
+/** The version of a group's invites (null before any change), to check a move against. */
+export async function readInvitesVersion(kv: Kv, groupId: string): Promise<string | null> {
+  return (await kv.get(invitesVersionKey(groupId))).versionstamp;
+}
+
 /** Adds the writes that store `invite` (record and index, expiring with it) to `op`. */
 export function addInviteWrite(op: AtomicOperation, invite: Invite, now: number) {
   const expireIn = Math.max(1, invite.expiresAt - now);
   op.set(inviteKey(invite.token), invite, { expireIn });
   op.set(invitesByGroupKey(invite.groupId, invite.token), invite.token, { expireIn });
+  bumpInvitesVersion(op, invite.groupId);
   return op;
 }
 
 /** Adds the deletes of `invite` (record and index) to `op`. */
 export function addInviteDelete(op: AtomicOperation, invite: Invite) {
-  return op.delete(inviteKey(invite.token)).delete(invitesByGroupKey(invite.groupId, invite.token));
+  op.delete(inviteKey(invite.token)).delete(invitesByGroupKey(invite.groupId, invite.token));
+  bumpInvitesVersion(op, invite.groupId);
+  return op;
 }
 
 /**

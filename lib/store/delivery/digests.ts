@@ -5,12 +5,14 @@
  * points at its digest. Each unit of such a route gets a member record saying whether it was
  * sent as usual or gathered, written in the same commit as the digest's count, so a unit
  * tried again is never counted twice. Opening a window adds its closing job (lib/store/delivery/jobs.ts),
- * due when it ends, in the same commit.
+ * due when it ends, in the same commit. The close goes into the target's lane in a commit that
+ * also marks the digest (`closeQueuedAt`), so it is queued once, by the job or by the sweep.
  */
 import type { Kv, KvEntry, KvEntryMaybe } from "../backend/types.ts";
 import type { Target } from "../../types.ts";
 import { addJob, putJob } from "./jobs.ts";
-import { digestKey, digestMemberKey, digestWindowKey } from "../keys.ts";
+import { appendToLane, getLaneRun, type LaneEntry } from "./lanes.ts";
+import { digestKey, digestMemberKey, digestsPrefix, digestWindowKey } from "../keys.ts";
 
 /** Most events a digest lists by name; the rest are counted. */
 export const DIGEST_ITEMS = 20;
@@ -50,6 +52,11 @@ export interface DigestRecord {
   shownAt?: number;
   /** Whether the window ended and the message shows its final count. */
   closed: boolean;
+  /**
+   * When the close was put in the target's lane (Unix ms); absent before, and on digests left
+   * by versions that closed them through a KV queue.
+   */
+  closeQueuedAt?: number;
 }
 
 /** The value at `["digest_windows", …]`. */
@@ -168,6 +175,38 @@ export async function updateDigest(
     .set(digestKey(next.id), next, { expireIn })
     .commit();
   return result.ok;
+}
+
+/**
+ * Marks the digest as read (`digest`) as having its close in the lane `lane`, and appends the
+ * close entry `entry` there (null: one is there already), in one commit checked against the
+ * digest and the lane's run record, so a close is queued once however many callers try. False
+ * when either changed meanwhile: read again.
+ */
+export async function queueDigestClose(
+  kv: Kv,
+  digest: KvEntry<DigestRecord>,
+  lane: string,
+  entry: LaneEntry | null,
+  now: number,
+): Promise<boolean> {
+  const next: DigestRecord = { ...digest.value, closeQueuedAt: now };
+  const expireIn = Math.max(next.closesAt - now, 0) + KEEP_MS;
+  const op = kv.atomic().check(digest).set(digestKey(next.id), next, { expireIn });
+  if (entry) appendToLane(op, lane, entry, await getLaneRun(kv, lane), now);
+  return (await op.commit()).ok;
+}
+
+/** The digests after the id `afterId` (from the first when null), in id order, at most `limit`. */
+export async function listDigestsAfter(
+  kv: Kv,
+  afterId: string | null,
+  limit: number,
+): Promise<KvEntry<DigestRecord>[]> {
+  const selector = afterId === null
+    ? { prefix: digestsPrefix() }
+    : { prefix: digestsPrefix(), start: digestKey(`${afterId}\0`) };
+  return await Array.fromAsync(kv.list<DigestRecord>(selector, { limit }));
 }
 
 /** Re-queues a digest's closing job (its window was moved, or closing must be tried later). */

@@ -258,6 +258,11 @@ export async function readLaneEntries(
   return { entries, tailStamp: tail.versionstamp };
 }
 
+/** Every waiting entry of a lane, in order (read lazily). */
+export function listLaneEntries(kv: Kv, lane: string): AsyncIterable<KvEntry<LaneEntry>> {
+  return kv.list<LaneEntry>({ prefix: laneEntriesPrefix(lane) });
+}
+
 /**
  * Marks an empty lane idle. False when a unit was appended since the tail was
  * read, or the run record changed: look again.

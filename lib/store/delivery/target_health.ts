@@ -10,7 +10,7 @@
  * group's internal id, so they follow the group through renames. Pauses, resumes and discards
  * are counted for `/metrics`.
  */
-import type { Kv, KvEntry, KvEntryMaybe, KvU64 } from "../backend/types.ts";
+import type { AtomicOperation, Kv, KvEntry, KvEntryMaybe, KvU64 } from "../backend/types.ts";
 import { addAuditEntry, type AuditEntry } from "../telemetry/audit.ts";
 import {
   heldUnitKey,
@@ -94,16 +94,19 @@ export async function listTargetHealth(kv: Kv, internalId: string): Promise<Targ
   return found;
 }
 
-/** Writes `next` if the record is still `entry`; false when it changed meanwhile. */
-export async function writeTargetHealth(
-  kv: Kv,
-  internalId: string,
-  entry: KvEntryMaybe<TargetHealth>,
-  next: TargetHealth,
-): Promise<boolean> {
-  const key = targetHealthKey(internalId, targetKeyOf(next.target));
-  const op = kv.atomic().check({ key, versionstamp: entry.versionstamp }).set(key, next);
-  return (await op.commit()).ok;
+/** A change of a target's health that goes into another commit (an attempt's outcome). */
+export interface HealthWrite {
+  /** The group's internal id. */
+  internalId: string;
+  /** The health as read for the decision (checked: the commit fails when it changed). */
+  read: KvEntryMaybe<TargetHealth>;
+  next: TargetHealth;
+}
+
+/** Adds `write` to `op`: the check of the health as read and the new record. */
+export function addHealthWrite(op: AtomicOperation, write: HealthWrite): AtomicOperation {
+  const key = targetHealthKey(write.internalId, targetKeyOf(write.next.target));
+  return op.check({ key, versionstamp: write.read.versionstamp }).set(key, write.next);
 }
 
 /** What a hold writes besides the unit: the target's new health, its audit entry, a count. */

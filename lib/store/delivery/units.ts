@@ -37,6 +37,7 @@ import {
   type SendLog,
 } from "./send_logs.ts";
 import { laneKeyFor } from "../../target_ref.ts";
+import { addHealthWrite, type HealthWrite } from "./target_health.ts";
 
 const COMMIT_ATTEMPTS = 20;
 
@@ -249,6 +250,8 @@ export async function markSending(
 interface OutcomeExtras {
   /** What the sent notification is about (chat-ops buttons and replies read it). */
   messageRef?: NewMessageRef;
+  /** The target's health after the attempt, when it changed. */
+  health?: HealthWrite;
   /** The lane's next unit, marked as sending in the same commit when nothing changed. */
   markNext?: UnitToMark;
 }
@@ -257,11 +260,14 @@ interface OutcomeExtras {
  * Records the outcome of an attempt: the new send log, its counters, and the
  * lane entry (kept with its failure and 429 counts while `retrying`, removed
  * when final); the body is removed once the unit is `ok`; the message
- * reference, if any, is written with them. Throws if the unit changed since it
- * was marked as sending. With `markNext`, the same commit also marks the next
- * unit as sending ({@link markSending}) and returns its updated entry; if that
- * part cannot commit (the lane, the unit or the allowlist changed), the
- * outcome is recorded alone and null is returned.
+ * reference and the target's new health, if any, are written with them, so a
+ * crash never leaves the outcome and the health disagreeing. Throws if the
+ * unit changed since it was marked as sending. With `markNext`, the same commit
+ * also marks the next unit as sending ({@link markSending}) and returns its
+ * updated entry; if that part cannot commit (the lane, the unit or the
+ * allowlist changed), the outcome is recorded without it and null is returned.
+ * A health record changed since it was read (a person resumed the target) is
+ * left as it is: the outcome is then recorded alone.
  */
 export async function recordOutcome(
   kv: Kv,
@@ -283,20 +289,25 @@ export async function recordOutcome(
   }
   if (next.status === "ok") op.delete(unitBodyKey(next.id));
   if (extras.messageRef) addMessageRef(op, extras.messageRef.place, extras.messageRef.subject, now);
+  if (extras.health) addHealthWrite(op, extras.health);
   const marked = extras.markNext && addMark(op, extras.markNext, now, retentionMs);
-  if (!marked) {
-    if (!(await op.commit()).ok) throw new Error(`Delivery unit ${next.id} changed while sending`);
+  // With the next unit's mark, a failed or refused commit is tried again without it.
+  const result = marked ? await op.commit().catch(() => null) : await op.commit();
+  if (result?.ok) {
+    return marked
+      ? { ...extras.markNext!.log, value: marked, versionstamp: result.versionstamp }
+      : null;
+  }
+  const { messageRef, health } = extras;
+  if (marked) {
+    await recordOutcome(kv, lane, log, next, entry, now, retentionMs, { messageRef, health });
     return null;
   }
-  const result = await op.commit().catch(() => null);
-  if (result?.ok) {
-    return { ...extras.markNext!.log, value: marked, versionstamp: result.versionstamp };
+  if (health) {
+    await recordOutcome(kv, lane, log, next, entry, now, retentionMs, { messageRef });
+    return null;
   }
-  // The next unit's part could not commit (or the store failed): the outcome goes alone.
-  await recordOutcome(kv, lane, log, next, entry, now, retentionMs, {
-    messageRef: extras.messageRef,
-  });
-  return null;
+  throw new Error(`Delivery unit ${next.id} changed while sending`);
 }
 
 /**

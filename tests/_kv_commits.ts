@@ -1,0 +1,55 @@
+/**
+ * A `Kv` that records every atomic commit made through it: how many checks it held and which
+ * keys it wrote, so a test can assert what went together in one commit and that each commit
+ * stays within the store's per-commit limits.
+ */
+import type { AtomicOperation, Kv, KvKey } from "../lib/store/backend/types.ts";
+
+/** One commit as it was made. */
+export interface RecordedCommit {
+  /** Checks the commit held. */
+  checks: number;
+  /** Keys it set, deleted or changed by `sum`/`min`/`max`, in call order. */
+  written: KvKey[];
+}
+
+const WRITES = new Set(["set", "delete", "sum", "min", "max"]);
+
+/** `kv` with each commit made through it recorded in `commits`. */
+export function commitRecordingKv(kv: Kv): { kv: Kv; commits: RecordedCommit[] } {
+  const commits: RecordedCommit[] = [];
+  const wrapped = new Proxy(kv, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (property !== "atomic") return typeof value === "function" ? value.bind(target) : value;
+      return () => {
+        const op = target.atomic();
+        const commit: RecordedCommit = { checks: 0, written: [] };
+        const recorded: AtomicOperation = new Proxy(op, {
+          get(opTarget, name) {
+            const method = Reflect.get(opTarget, name, opTarget);
+            if (typeof method !== "function") return method;
+            return (...args: unknown[]) => {
+              if (name === "check") commit.checks += args.length;
+              if (typeof name === "string" && WRITES.has(name)) {
+                commit.written.push(args[0] as KvKey);
+              }
+              if (name === "commit") commits.push({ ...commit, written: [...commit.written] });
+              const result = method.apply(opTarget, args);
+              return result === opTarget ? recorded : result;
+            };
+          },
+        });
+        return recorded;
+      };
+    },
+  });
+  return { kv: wrapped as Kv, commits };
+}
+
+/** Whether `key` is among `keys` (compared part by part). */
+export function holdsKey(keys: readonly KvKey[], key: KvKey): boolean {
+  return keys.some((candidate) =>
+    candidate.length === key.length && candidate.every((part, index) => part === key[index])
+  );
+}
