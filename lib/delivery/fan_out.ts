@@ -19,7 +19,7 @@ import { formatEvent } from "../format/mod.ts";
 import { selectRoutes } from "../routing/select.ts";
 import { loadEvent, loadEvents } from "../store/delivery/events.ts";
 import { type FanOutJob, finishFanOuts } from "../store/delivery/fan_out_jobs.ts";
-import { listGroupEntries } from "../store/config/groups.ts";
+import { readGroupSetCached } from "../store/config/group_set.ts";
 import { repositoryOf, routedEventRecords } from "../store/delivery/event_routes.ts";
 import { clearFanOutPending, pendingAmong } from "../store/delivery/pending_fan_outs.ts";
 import type { SendLog } from "../store/delivery/send_logs.ts";
@@ -78,9 +78,9 @@ interface Routing {
 }
 
 async function routingOf(ctx: DeliveryContext): Promise<Routing> {
-  const [{ routes }, entries] = await Promise.all([
+  const [{ routes }, { entries }] = await Promise.all([
     ctx.routes.current(),
-    listGroupEntries(ctx.kv),
+    readGroupSetCached(ctx.kv),
   ]);
   return {
     routes,

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import type { AuditEntry } from "../../lib/store/telemetry/audit.ts";
 import { applyGroupChanges, renameGroup } from "../../lib/store/config/group_admin.ts";
-import { readGroupSet } from "../../lib/store/config/group_set.ts";
+import { readGroupSet, readGroupSetCached } from "../../lib/store/config/group_set.ts";
 import { getGroup, listGroupEntries, listGroups, putGroup } from "../../lib/store/config/groups.ts";
 import { legacyGroupKey } from "../../lib/store/keys.ts";
 import { countOutcome, readMetrics } from "../../lib/store/telemetry/metrics.ts";
@@ -231,4 +231,32 @@ Deno.test("an invite revoked while a rename reads the group is not brought back 
     kept!.token,
   ]);
   assert.equal(await getInviteEntry(store, revoked!.token), null);
+});
+
+Deno.test("the cached group set is reused while unchanged and read again after any group write", async () => {
+  await using store = await openTestKv();
+  let lists = 0;
+  const kv = new Proxy(store, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (property === "list") {
+        return (...args: unknown[]) => {
+          lists++;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  await putGroup(kv, { ...ALPHA, id: "alpha", name: "Alpha" });
+  const first = await readGroupSetCached(kv);
+  const listsAfterFirst = lists;
+  const second = await readGroupSetCached(kv);
+  assert.equal(lists, listsAfterFirst, "an unchanged set is not listed again");
+  assert.equal(second, first);
+  await putGroup(kv, { ...ALPHA, id: "beta", name: "Beta" });
+  const third = await readGroupSetCached(kv);
+  assert.ok(lists > listsAfterFirst);
+  assert.deepEqual(third.entries.map((entry) => entry.group.id), ["alpha", "beta"]);
+  assert.deepEqual(third, await readGroupSet(kv));
 });

@@ -128,6 +128,25 @@ export async function readGroupSet(kv: Kv): Promise<GroupSet> {
   throw new Error("groups kept changing while being read");
 }
 
+const lastReadSets = new WeakMap<Kv, GroupSet>();
+
+/**
+ * The whole group set as {@link readGroupSet} gives it, reusing the set this process read last
+ * from `kv` while the pointer's versionstamp (the version of the whole set) is unchanged: one
+ * read instead of a list of every group, for callers that read it often (the fan-out, once per
+ * job). The entries are shared between callers and must not be changed.
+ */
+export async function readGroupSetCached(kv: Kv): Promise<GroupSet> {
+  const last = lastReadSets.get(kv);
+  if (last) {
+    const pointer = await kv.get(groupsPointerKey());
+    if (pointer.versionstamp === last.version) return last;
+  }
+  const read = await readGroupSet(kv);
+  lastReadSets.set(kv, read);
+  return read;
+}
+
 /** One group of the current set (null when there is none with that id) and the set's version. */
 export async function readGroupEntry(
   kv: Kv,
