@@ -30,7 +30,13 @@ import { laneKeyFor } from "../target_ref.ts";
 import type { Group, Target } from "../types.ts";
 import type { PlatformAdapter } from "../platform/adapter.ts";
 import { claimRelinkNotice, getDmChannel, saveDmChannel } from "../store/notify/notify_cache.ts";
-import { type Access, canRead, groupReaders, RELINK_TEXT } from "../auth/person_access.ts";
+import {
+  type Access,
+  canRead,
+  groupReaders,
+  RELINK_TEXT,
+  teamMembers,
+} from "../auth/person_access.ts";
 import { storedUserToken } from "../auth/user_tokens.ts";
 import { chatPlatform } from "./adapters.ts";
 import { encodeUlidTime } from "../ulid.ts";
@@ -39,6 +45,7 @@ import type { DeliveryContext } from "./context.ts";
 import { refreshGroupPulls } from "./pull_refresh.ts";
 import { lastSlotAtOrBefore, nextSlotAfter } from "./reminder_schedule.ts";
 import {
+  type ListedPull,
   oldestFirst,
   reminderBody,
   type ReminderList,
@@ -124,29 +131,59 @@ async function groupsOf(ctx: DeliveryContext, userId: string) {
 }
 
 /**
- * The pull requests waiting on the person's review in the groups they are a member of, only in
- * repositories their own token reads (`lib/auth/person_access.ts`); `relink` when their token
- * was revoked or expired.
+ * How `pull` waits on the person `me` (lower case): `{}` when their review is requested from
+ * them, else through the first requested team they are a member of (`members` answers a team's
+ * lower-case logins), else null.
+ */
+async function requestedFrom(
+  pull: OpenPull,
+  me: string,
+  members: (team: string) => Promise<ReadonlySet<string>>,
+): Promise<{ viaTeam?: string } | null> {
+  if (pull.reviewers.some((login) => login.toLowerCase() === me)) return {};
+  for (const team of pull.teams) {
+    if ((await members(team)).has(me)) return { viaTeam: team };
+  }
+  return null;
+}
+
+/**
+ * The pull requests waiting on the person's review in the groups they are a member of, requested
+ * from them directly or from a team they belong to (its members read through
+ * `lib/auth/person_access.ts`, with the person's token first, then the group's readers'), only in
+ * repositories their own token reads; `relink` when their token was revoked or expired.
  */
 async function personalList(
   ctx: DeliveryContext,
   config: Config,
   reminder: Reminder & { scope: { kind: "personal" } },
   now: number,
-): Promise<OpenPull[] | "relink"> {
+): Promise<ListedPull[] | "relink"> {
   const { userId, login } = reminder.scope;
   const me = normalizeGithubLogin(login);
   const deps = { kv: ctx.kv, config };
   const access = new Map<string, Access>();
-  const found: OpenPull[] = [];
-  for (const { internalId } of (await groupsOf(ctx, userId)).slice(0, MAX_PERSONAL_GROUPS)) {
+  const teams = new Map<string, ReadonlySet<string>>();
+  const found: ListedPull[] = [];
+  if (!me) return found;
+  const groups = (await groupsOf(ctx, userId)).slice(0, MAX_PERSONAL_GROUPS);
+  for (const { internalId, group } of groups) {
+    const readers = [userId, ...groupReaders(group).filter((id) => id !== userId)];
+    const members = async (team: string) => {
+      const key = team.toLowerCase();
+      if (!teams.has(key)) teams.set(key, new Set(await teamMembers(deps, team, readers)));
+      return teams.get(key)!;
+    };
     await refreshGroupPulls({ deps, userIds: [userId] }, ctx.log, internalId, now);
     for (const pull of await listOpenPulls(ctx.kv, internalId)) {
-      if (!waitsForReview(pull) || !pull.reviewers.some((r) => r.toLowerCase() === me)) continue;
+      if (!waitsForReview(pull)) continue;
+      const through = await requestedFrom(pull, me, members);
+      if (through === null) continue;
       const repository = pull.repository.toLowerCase();
       if (!access.has(repository)) access.set(repository, await canRead(deps, userId, repository));
       if (access.get(repository) === "relink") return "relink";
-      if (access.get(repository) === "yes") found.push(pull);
+      if (access.get(repository) !== "yes") continue;
+      found.push({ ...pull, ...through });
     }
   }
   return oldestFirst(found);

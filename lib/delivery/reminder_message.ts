@@ -1,9 +1,10 @@
 /**
  * A review reminder's list and message: which open pull requests wait for review (not drafts,
  * with a review still requested from a person or a team), oldest first, each with its age and,
- * in a channel, whom it waits on (linked chat users mentioned), then a channel reminder's stale
- * work (pull requests and issues idle for a while). Rendered as Telegram HTML or a
- * Discord message within each platform's length, at most {@link MAX_LINES} pull requests.
+ * in a channel, whom it waits on (linked chat users mentioned), in a personal one the team it
+ * waits on the person through when not requested from them directly; then a channel
+ * reminder's stale work (pull requests and issues idle for a while). Rendered as Telegram HTML
+ * or a Discord message within each platform's length, at most {@link MAX_LINES} pull requests.
  */
 import type { ChatText } from "../format/chat_text.ts";
 import type { OpenPull } from "../store/delivery/open_pulls.ts";
@@ -19,9 +20,15 @@ export function waitsForReview(pull: OpenPull): boolean {
   return !pull.draft && pull.reviewers.length + pull.teams.length > 0;
 }
 
+/** A pull request as a reminder lists it. */
+export interface ListedPull extends OpenPull {
+  /** The team (`org/slug`) it waits on the person through, when not on them directly. */
+  viaTeam?: string;
+}
+
 /** `pulls` oldest first, each once (by repository and number). */
-export function oldestFirst(pulls: readonly OpenPull[]): OpenPull[] {
-  const byKey = new Map<string, OpenPull>();
+export function oldestFirst<T extends OpenPull>(pulls: readonly T[]): T[] {
+  const byKey = new Map<string, T>();
   for (const pull of pulls) byKey.set(`${pull.repository.toLowerCase()}#${pull.number}`, pull);
   return [...byKey.values()].sort((a, b) =>
     a.createdAt - b.createdAt || a.repository.localeCompare(b.repository) || a.number - b.number
@@ -53,7 +60,7 @@ export interface StaleItem {
 /** What one reminder says. */
 export interface ReminderList {
   heading: string;
-  pulls: readonly OpenPull[];
+  pulls: readonly ListedPull[];
   /** Stale work listed after the pull requests, when the reminder asks for it. */
   stale?: { heading: string; items: readonly StaleItem[] };
   /** Name whom each one waits on (channel reminders). */
@@ -65,8 +72,11 @@ export interface ReminderList {
   now: number;
 }
 
-/** One pull request's line: its link, title and age, and whom it waits on when shown. */
-function lineOf(text: ChatText, list: ReminderList, pull: OpenPull): string {
+/**
+ * One pull request's line: its link, title and age, and whom it waits on when shown, or the
+ * team it waits on the person through.
+ */
+function lineOf(text: ChatText, list: ReminderList, pull: ListedPull): string {
   const who = [
     ...pull.reviewers.map((login) => {
       const id = list.mentions.get(login.toLowerCase());
@@ -77,7 +87,8 @@ function lineOf(text: ChatText, list: ReminderList, pull: OpenPull): string {
   const subject = text.link(`${text.escape(pull.repository)}#${pull.number}`, pull.url);
   const age = ageText(list.now - pull.createdAt);
   return `• ${subject} ${text.escape(pull.title)} (${age})` +
-    (list.showReviewers && who.length > 0 ? ` waiting on ${who.join(", ")}` : "");
+    (list.showReviewers && who.length > 0 ? ` waiting on ${who.join(", ")}` : "") +
+    (pull.viaTeam ? ` via team ${text.escape(pull.viaTeam)}` : "");
 }
 
 /** One stale item's line: its link, title and how long it has been idle. */

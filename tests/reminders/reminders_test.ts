@@ -811,3 +811,107 @@ Deno.test("a personal reminder with a revoked token lists nothing and tells the 
   assert.match(text, /\/gh login/);
   assert.ok(!text.includes("octo/app#1"), text);
 });
+
+Deno.test("a personal reminder at 09:00 Monday lists reviews requested from me and from my teams, each once, on Telegram and Discord", async () => {
+  await using w = await world();
+  await using discord = startFakeDiscord();
+  const config = deliveryConfig({ telegram: w.telegram, discord }, githubEnv(w.github));
+  await using worker = runWorker(w.kv, config, { now: () => w.clock.now });
+  await saveDiscordLink(w.kv, { discordUserId: ALICE_DISCORD, ...ALICE, linkedAt: 1 });
+  // Alice's token reads REPO only and sees her team; Bob's sees octo/infra, which she is not in.
+  const aliceToken = await giveToken(w.kv, w.config, w.github, ALICE, [REPO]);
+  const bobToken = await giveToken(w.kv, w.config, w.github, BOB, [REPO, SECRET]);
+  w.github.teams.set("octo/core", new Set(["alice", "dave"]));
+  w.github.teams.set("octo/infra", new Set(["bob"]));
+  const now = MONDAY_NINE_SUMMER;
+  const core = [{ slug: "core" }];
+  let step = 0;
+  const pull = (number: number, ageDays: number, reviewers: string[], extra = {}) =>
+    pullObject(number, now - ageDays * DAY, reviewers, {
+      updated_at: new Date(now - DAY + ++step * 60_000).toISOString(),
+      ...extra,
+    });
+  const events: [string, Record<string, unknown>][] = [
+    ["pull_request", { action: "opened", pull_request: pull(1, 3, ["alice"]) }],
+    ["pull_request", { action: "opened", pull_request: pull(2, 10, []) }],
+    ["pull_request", {
+      action: "review_requested",
+      pull_request: pull(2, 10, [], { requested_teams: core }),
+      requested_team: { slug: "core" },
+    }],
+    ["pull_request", {
+      action: "opened",
+      pull_request: pull(3, 5, [], { requested_teams: [{ slug: "infra" }] }),
+    }],
+    ["pull_request", {
+      action: "opened",
+      repository: { full_name: SECRET },
+      pull_request: {
+        ...pull(4, 8, [], { requested_teams: core }),
+        html_url: `https://github.com/${SECRET}/pull/4`,
+      },
+    }],
+    ["pull_request", { action: "opened", pull_request: pull(5, 6, ["alice"]) }],
+    ["pull_request_review", {
+      action: "submitted",
+      pull_request: pull(5, 6, []),
+      review: { user: { login: "alice" }, state: "approved" },
+    }],
+    ["pull_request", { action: "opened", pull_request: pull(6, 7, [], { requested_teams: core }) }],
+    ["pull_request", {
+      action: "closed",
+      pull_request: pull(6, 7, [], { requested_teams: core, state: "closed" }),
+    }],
+    ["pull_request", {
+      action: "opened",
+      pull_request: pull(7, 4, ["alice"], { requested_teams: core }),
+    }],
+  ];
+  // one at a time, each indexed before the next arrives, as GitHub sends them
+  for (const [kind, payload] of events) {
+    const { number, updated_at } = payload.pull_request as { number: number; updated_at: string };
+    const repository = (payload.repository as { full_name: string } | undefined)?.full_name ?? REPO;
+    await accept(w.kv, kind, payload);
+    await waitFor(`${kind} ${payload.action} #${number} indexed`, async () => {
+      const entry = (await listOpenPulls(w.kv, w.internalId))
+        .find((pull) => pull.repository === repository && pull.number === number);
+      return payload.action === "closed" ? !entry : entry?.updatedAt === Date.parse(updated_at);
+    });
+  }
+
+  w.clock.now = now - 60_000;
+  await store(w.kv, reminderOf("tt", { kind: "personal", ...ALICE }, ALICE_CHAT), w.clock.now);
+  await store(w.kv, reminderOf("td", { kind: "personal", ...ALICE }, ALICE_DM), w.clock.now);
+  w.clock.now = now + 1_000;
+  await worker.worker.handlers.reminder({ type: "reminder", reminderId: "tt", slot: now });
+  await worker.worker.handlers.reminder({ type: "reminder", reminderId: "td", slot: now });
+  await waitFor("both reminders", () => w.telegram.received.length + discord.received.length === 2);
+  assert.equal(w.telegram.received[0].chat, "777");
+  assert.equal(discord.received[0].chat, fakeDmChannelOf(ALICE_DISCORD));
+  const telegram = String(w.telegram.received[0].body.text);
+  const dm = String((discord.received[0].body as { content: string }).content);
+  for (const text of [telegram, dm]) {
+    const lineOf = (number: number) => {
+      const lines = text.split("\n").filter((line) => line.includes(`octo/app#${number}`));
+      assert.equal(lines.length, 1, `#${number} listed once: ${text}`);
+      return lines[0];
+    };
+    assert.match(text, /waiting on your review/);
+    assert.match(lineOf(2), /Change 2 \(10d\) via team octo\/core/);
+    assert.match(lineOf(7), /Change 7 \(4d\)/);
+    assert.match(lineOf(1), /Change 1 \(3d\)/);
+    assert.ok(!lineOf(7).includes("via") && !lineOf(1).includes("via"), text);
+    assert.ok(text.indexOf("octo/app#2") < text.indexOf("octo/app#7"), text);
+    assert.ok(text.indexOf("octo/app#7") < text.indexOf("octo/app#1"), text);
+    for (const left of ["octo/app#3", "#4", "octo/app#5", "octo/app#6", SECRET, "infra"]) {
+      assert.ok(!text.includes(left), `${left} listed: ${text}`);
+    }
+  }
+  // each team's members asked of GitHub (the lookup personal notifications use): Alice's own
+  // token first, then the group's other members' (Bob's sees octo/infra)
+  const askedWith = (team: string) =>
+    w.github.requestsTo(`/orgs/octo/teams/${team}/members`)
+      .map((r) => r.headers.get("authorization"));
+  assert.ok(askedWith("core").includes(`Bearer ${aliceToken}`));
+  assert.ok(askedWith("infra").includes(`Bearer ${bobToken}`));
+});
