@@ -7,10 +7,13 @@ import type { CallbackQuery, Message, Update } from "@grammyjs/types";
 import { updatesHandled } from "../lib/chatops/telegram/webhook.ts";
 import type { Limiters } from "../lib/delivery/adapters.ts";
 import { subjectTag } from "../lib/format/subject.ts";
+import type { Reservation } from "../lib/platform/even_pace.ts";
 import { getGroup, putGroup } from "../lib/store/config/groups.ts";
 import { type MessageSubject, saveMessageRef } from "../lib/store/delivery/message_refs.ts";
+import { FAST_TELEGRAM } from "./_delivery_helpers.ts";
 import { startTestApp, type TestApp } from "./_helpers.ts";
 import { type FakeGitHub, type FakeUser, githubEnv, startFakeGitHub } from "./fake_github.ts";
+import { TelegramPacer } from "../lib/telegram/pacer.ts";
 import { type FakeBot, startFakeBot } from "./telegram_fake_bot.ts";
 
 /** The webhook secret the tests configure. */
@@ -30,12 +33,14 @@ export interface TelegramWorld extends AsyncDisposable {
 }
 
 /**
- * Starts the app with the Telegram bot and GitHub sign-in pointed at fakes (its adapters hold
- * the rate limiters in `limiters`, default ones otherwise).
+ * Starts the app with the Telegram bot and GitHub sign-in pointed at fakes. Its adapters hold
+ * the rate limiters in `limiters`; by default a Telegram pacer with limits scaled down (every
+ * reply and press goes through it, and tests that are not about pacing send commands quickly),
+ * the pacing tests pass one with Telegram's own limits.
  */
 export async function startTelegramWorld(
   extra: Record<string, string> = {},
-  limiters: Limiters = {},
+  limiters: Limiters = { telegram: new TelegramPacer({ limits: FAST_TELEGRAM }) },
 ): Promise<TelegramWorld> {
   const bot = startFakeBot();
   const github = startFakeGitHub();
@@ -212,4 +217,49 @@ export async function notification(
     ...subject,
   });
   return messageId;
+}
+
+/**
+ * A pacer that records the class of every granted reservation (`message` for delivery's, and
+ * `reply`, `press`, `read` for chat-ops calls) and the kind of every observed answer.
+ */
+export class CountingPacer extends TelegramPacer {
+  reserved: string[] = [];
+  observed: string[] = [];
+
+  #count(kind: string, reservation: Reservation): Reservation {
+    if (reservation.granted) this.reserved.push(kind);
+    return reservation;
+  }
+
+  override reserve(chatId: string, maxWaitMs: number): Reservation {
+    return this.#count("message", super.reserve(chatId, maxWaitMs));
+  }
+
+  override reserveReply(chatId: string, maxWaitMs: number): Reservation {
+    return this.#count("reply", super.reserveReply(chatId, maxWaitMs));
+  }
+
+  override reservePress(chatId: string, maxWaitMs: number): Reservation {
+    return this.#count("press", super.reservePress(chatId, maxWaitMs));
+  }
+
+  override reserveAnswer(maxWaitMs: number): Reservation {
+    return this.#count("answer", super.reserveAnswer(maxWaitMs));
+  }
+
+  override reserveRead(maxWaitMs: number): Reservation {
+    return this.#count("read", super.reserveRead(maxWaitMs));
+  }
+
+  override observe(chatId: string, answer: { kind: string; retryAfterMs?: number }): void {
+    this.observed.push(answer.kind);
+    super.observe(chatId, answer);
+  }
+
+  /** Forgets what was counted so far. */
+  reset(): void {
+    this.reserved = [];
+    this.observed = [];
+  }
 }

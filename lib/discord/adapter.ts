@@ -7,7 +7,7 @@
 import { type Config, FEATURES } from "../config.ts";
 import { sha256Hex } from "../crypto.ts";
 import type { DiscordMessageBody } from "../format/discord.ts";
-import { type PlatformAdapter, wrongTarget } from "../platform/adapter.ts";
+import { type PlatformAdapter, refusedCall, wrongTarget } from "../platform/adapter.ts";
 import { type Pacing, waitForTurn } from "../platform/pacing.ts";
 import type { Target } from "../types.ts";
 import {
@@ -108,6 +108,7 @@ export function createDiscordAdapter(
       return await observed(channelId, () => deleteDiscordMessage(settings, channelId, messageId));
     },
     editButtons: () => Promise.resolve(wrongTarget("Telegram")),
+    botCall: () => Promise.resolve(refusedCall("chat-ops answer with the interaction's token")),
     directTarget: (userId, pacing, remembered) =>
       openDirectTarget(settings, userId, pacedUnder(DM_OPENING, pacing), remembered),
     async parentOf(target, pacing) {

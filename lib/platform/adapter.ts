@@ -7,8 +7,10 @@
  * (`reserve`); the calls made before a target is known or trusted (opening a private chat,
  * looking up a thread's channel) reserve their own with the caller's {@link Pacing}, and so
  * does an answer to a button press (`editButtons`), a call class of its own that counts against
- * the bot-wide limit only, so the limiter sees every request and every answer.
+ * the bot-wide limit only, and every other call chat-ops makes (`botCall`: a command's reply, a
+ * press's answer, a read), so the limiter sees every request and every answer.
  */
+import type { CallOutcome } from "../http_client.ts";
 import type { Platform, Target } from "../types.ts";
 import type { EditResult } from "./edit_result.ts";
 import type { Reservation } from "./even_pace.ts";
@@ -33,6 +35,26 @@ export type ParentLookup =
   | { kind: "elsewhere"; error: string }
   /** No answer to rely on: the call's result, for the retry policy. */
   | { kind: "failed"; result: SendResult };
+
+/** How a call chat-ops makes counts against the platform's limits. */
+export type BotCallClass =
+  /** A message answering a person's command (in its chat, or their private chat). */
+  | "reply"
+  /** An answer to a button press: the bot-wide budget only (it posts nothing in a chat). */
+  | "press"
+  /** A read: a chat's member, the bot itself. */
+  | "read";
+
+/** A call chat-ops makes, in the platform's own terms. */
+export interface BotCall {
+  class: BotCallClass;
+  /** The chat the call is about (a 429 on it holds that chat), or "" for none. */
+  chatId: string;
+  /** The platform's name of the call (a Telegram Bot API method). */
+  method: string;
+  /** Its parameters. */
+  body: Record<string, unknown>;
+}
 
 /** The private channels a platform opened with its users before, kept by the caller. */
 export interface RememberedChats {
@@ -82,6 +104,12 @@ export interface PlatformAdapter {
     pacing: Pacing,
   ): Promise<SendResult>;
   /**
+   * Makes a call chat-ops asks for (`call`), reserved with `pacing` by its class and observed
+   * like every call; a reservation that would wait too long answers a 429 refusal without a
+   * request. Refused on Discord, whose chat-ops answer with the interaction's own token.
+   */
+  botCall<T>(call: BotCall, pacing: Pacing): Promise<CallOutcome<T>>;
+  /**
    * The private chat with the platform user `userId` (a Discord DM channel, taken from
    * `remembered` or opened and then remembered there; a Telegram private chat), or the answer
    * that refused it. A call that opens a channel is paced with `pacing`.
@@ -107,4 +135,9 @@ export interface PlatformAdapter {
 /** The answer of a call made to a target it does not fit (`kind`: what it needs, in words). */
 export function wrongTarget(kind: string): SendResult {
   return { kind: "rejected", httpStatus: 400, error: `not a ${kind} target` };
+}
+
+/** The answer of a chat-ops call a platform does not make (`why`, in words). */
+export function refusedCall(why: string): CallOutcome<never> {
+  return { kind: "refused", status: 400, message: why, body: null, headers: new Headers() };
 }

@@ -3,23 +3,45 @@
  * topic when it names one); later events of a subject are replies to its card, as Telegram has
  * no threads to start; the pacer spaces every call from the moment it leaves and holds the chat
  * back for the wait a 429 asks for. An answer to a button press (its new buttons) is reserved
- * against the bot-wide limit only and observed like every call.
+ * against the bot-wide limit only and observed like every call, and so are chat-ops' own calls,
+ * each by its class (a command's reply, a press's answer, a read).
  */
 import { type Config, FEATURES } from "../config.ts";
 import type { InlineKeyboardMarkup } from "@grammyjs/types";
 import type { TelegramMessageBody } from "../format/telegram.ts";
-import { type PlatformAdapter, wrongTarget } from "../platform/adapter.ts";
-import { waitForTurn } from "../platform/pacing.ts";
+import type { CallOutcome } from "../http_client.ts";
+import {
+  type BotCall,
+  type BotCallClass,
+  type PlatformAdapter,
+  wrongTarget,
+} from "../platform/adapter.ts";
+import type { Reservation } from "../platform/even_pace.ts";
+import { type Pacing, waitForTurn } from "../platform/pacing.ts";
 import type { SendResult } from "../platform/send_result.ts";
 import type { EditResult } from "../platform/edit_result.ts";
 import type { Target } from "../types.ts";
 import { deleteTelegramMessage, editTelegramButtons, editTelegramMessage } from "./edit.ts";
 import { TelegramPacer } from "./pacer.ts";
-import { sendTelegramMessage } from "./send.ts";
+import { callTelegram } from "./api.ts";
+import { sendTelegramMessage, telegramResultOf } from "./send.ts";
 
 /** The chat a message to a Telegram target lands in ("" for another platform). */
 function chatOf(target: Target): string {
   return target.platform === "telegram" ? target.chatId : "";
+}
+
+/** How `call` is reserved, by its class (see `TelegramPacer`). */
+function reserveFor(
+  pacer: TelegramPacer,
+  call: BotCall,
+): (maxWaitMs: number) => Reservation {
+  const reservers: Record<BotCallClass, (maxWaitMs: number) => Reservation> = {
+    reply: (maxWaitMs) => pacer.reserveReply(call.chatId, maxWaitMs),
+    press: (maxWaitMs) => pacer.reserveAnswer(maxWaitMs),
+    read: (maxWaitMs) => pacer.reserveRead(maxWaitMs),
+  };
+  return reservers[call.class];
 }
 
 /** Telegram's adapter, with `pacer` seeing every call. */
@@ -98,5 +120,15 @@ export function createTelegramAdapter(
         );
     },
     startThread: () => Promise.resolve(wrongTarget("Discord channel")),
+    async botCall<T>(call: BotCall, pacing: Pacing): Promise<CallOutcome<T>> {
+      if (await waitForTurn(pacing, reserveFor(pacer, call))) {
+        const message = "waiting for the rate limit to make the next call";
+        return { kind: "refused", status: 429, message, body: null, headers: new Headers() };
+      }
+      if (call.class === "reply") pacer.sending(call.chatId);
+      const outcome = await callTelegram<T>(settings, call.method, call.body);
+      pacer.observe(call.chatId, telegramResultOf(outcome as CallOutcome<{ message_id?: number }>));
+      return outcome;
+    },
   };
 }

@@ -3,8 +3,14 @@
  * most one message per second to a chat, 20 per minute to a group chat (one
  * every 3 s), and 30 per second overall, spread evenly. A 429's `retry_after`
  * holds the chat back for that long. An answer to a button press (the pressed
- * message's new buttons) is no message sent: it counts against the overall
- * limit and waits out a chat's hold, but not the chat's message spacing.
+ * message's new buttons, `answerCallbackQuery`) is no message sent: it counts
+ * against the overall limit and waits out a chat's hold, but not the chat's
+ * message spacing. A reply to a person's command is a message: it waits out a
+ * hold and one second after the chat's last message (Telegram's rule for every
+ * chat; a group's 20 a minute is a count that allows short bursts, so a reply
+ * need not wait the even 3 s kept between delivered messages), and the chat's
+ * next message is spaced from it. A read (`getChatMember`, `getMe`) counts
+ * against the overall limit only.
  */
 import { EvenPace, type Reservation } from "../platform/even_pace.ts";
 import type { LanePace } from "../platform/lane_pace.ts";
@@ -80,9 +86,54 @@ export class TelegramPacer {
    */
   reservePress(chatId: string, maxWaitMs: number): Reservation {
     const now = this.#now();
+    return this.#reserveGlobal(Math.max(now, this.#heldUntilOf(chatId, now)), now, maxWaitMs);
+  }
+
+  /**
+   * Reserves a reply to a person's command in `chatId` if it may go within
+   * `maxWaitMs`: it waits for a hold a 429 put on the chat and for one second
+   * after the chat's last message (in a private chat the same as a message
+   * delivered), not for a group chat's even three seconds; the chat's next
+   * message is spaced from it.
+   */
+  reserveReply(chatId: string, maxWaitMs: number): Reservation {
+    const now = this.#now();
+    const interval = this.#intervalFor(chatId);
+    const lastAt = (this.#nextAt.get(chatId) ?? -Infinity) - interval;
+    const start = Math.max(
+      now,
+      this.#heldUntilOf(chatId, now),
+      lastAt + this.#limits.chatIntervalMs,
+    );
+    const reservation = this.#reserveGlobal(start, now, maxWaitMs);
+    if (reservation.granted) {
+      const next = now + reservation.waitMs + interval;
+      this.#nextAt.set(chatId, Math.max(this.#nextAt.get(chatId) ?? 0, next));
+    }
+    return reservation;
+  }
+
+  /**
+   * Reserves an answer to a button press (`answerCallbackQuery`) if it may go within
+   * `maxWaitMs`: it posts nothing in a chat, so only the bot-wide budget applies, even while a
+   * 429 holds the pressed message's chat.
+   */
+  reserveAnswer(maxWaitMs: number): Reservation {
+    const now = this.#now();
+    return this.#reserveGlobal(now, now, maxWaitMs);
+  }
+
+  /** Reserves a read (a chat member, the bot itself) against the overall limit only. */
+  reserveRead(maxWaitMs: number): Reservation {
+    const now = this.#now();
+    return this.#reserveGlobal(now, now, maxWaitMs);
+  }
+
+  /** Until when a 429 holds `chatId` back (past holds are forgotten). */
+  #heldUntilOf(chatId: string, now: number): number {
     const heldUntil = this.#heldUntil.get(chatId) ?? 0;
     if (heldUntil <= now) this.#heldUntil.delete(chatId);
-    return this.#reserveGlobal(Math.max(now, heldUntil), now, maxWaitMs);
+    return heldUntil;
   }
 
   /** Reserves the overall limit's earliest time from `start` if it is within `maxWaitMs`. */
@@ -119,9 +170,12 @@ export class TelegramPacer {
     this.#nextAt.set(chatId, Math.max(this.#nextAt.get(chatId) ?? 0, pace.notBefore));
   }
 
-  /** Learns from an answer of `chatId`: a 429 holds the chat back for the wait it asks. */
+  /**
+   * Learns from an answer of `chatId` ("" for a call about no chat): a 429 holds the chat back
+   * for the wait it asks.
+   */
   observe(chatId: string, answer: { kind: string; retryAfterMs?: number }): void {
-    if (answer.kind === "rate_limited" && answer.retryAfterMs !== undefined) {
+    if (chatId !== "" && answer.kind === "rate_limited" && answer.retryAfterMs !== undefined) {
       this.holdChat(chatId, answer.retryAfterMs);
     }
   }

@@ -73,7 +73,7 @@ async function sayResume(kv: Kv, config: Config, userId: number) {
   assert.ok(work);
   const { log } = captureLog();
   const adapter = createTelegramAdapter(config);
-  await handleUpdate({ kv, config, log, bot: new TelegramBot(config.telegram), adapter }, work);
+  await handleUpdate({ kv, config, log, bot: new TelegramBot(adapter), adapter }, work);
 }
 
 /** Texts the fake received in the chat: notifications, and replies (which quote a message). */

@@ -7,10 +7,10 @@
 import assert from "node:assert/strict";
 import { mergeConfirmKeyboard, telegramKeyboard } from "../../lib/format/telegram.ts";
 import { subjectTag } from "../../lib/format/subject.ts";
-import type { Reservation } from "../../lib/platform/even_pace.ts";
 import { TelegramPacer } from "../../lib/telegram/pacer.ts";
 import {
   buttonUpdate,
+  CountingPacer,
   GROUP,
   linkUser,
   notification,
@@ -24,33 +24,23 @@ const URL = "https://github.com/octo/site/pull/12";
 const TAG = subjectTag("octo/site", 12);
 const OPEN_PR = telegramKeyboard({ kind: "pull", state: "open", url: URL, tag: TAG });
 
-/** A pacer that counts granted press reservations and observed answers. */
-class CountingPacer extends TelegramPacer {
-  pressesReserved = 0;
-  observed: string[] = [];
-
-  override reservePress(chatId: string, maxWaitMs: number): Reservation {
-    const reservation = super.reservePress(chatId, maxWaitMs);
-    if (reservation.granted) this.pressesReserved++;
-    return reservation;
-  }
-
-  override observe(chatId: string, answer: { kind: string; retryAfterMs?: number }): void {
-    this.observed.push(answer.kind);
-    super.observe(chatId, answer);
-  }
-}
-
 /**
  * The app with a counting pacer, a linked presser and a notification (`id`) in the group chat;
- * the pacer's counts start after the link's confirmation.
+ * the pacer's counts and `requests` (the fake bot's) start after the link's confirmation.
  */
-async function pressWorld(): Promise<TelegramWorld & { pacer: CountingPacer; id: number }> {
+async function pressWorld(): Promise<
+  TelegramWorld & { pacer: CountingPacer; id: number; requests: () => number }
+> {
   const pacer = new CountingPacer();
   const world = await startTelegramWorld({}, { telegram: pacer });
   await linkUser(world);
-  pacer.observed = [];
-  return Object.assign(world, { pacer, id: await notification(world.t) });
+  pacer.reset();
+  const linked = world.bot.calls.length;
+  return Object.assign(world, {
+    pacer,
+    id: await notification(world.t),
+    requests: () => world.bot.calls.length - linked,
+  });
 }
 
 async function press(world: TelegramWorld, data: string, messageId: number, markup: unknown) {
@@ -72,8 +62,14 @@ Deno.test("a button press's edit passes through the rate limiter, without a grou
     [mergeConfirmKeyboard(URL, TAG), OPEN_PR],
     "the second quick press in the group chat changed the buttons too",
   );
-  assert.equal(pacer.pressesReserved, edits.length, "every edit was reserved");
-  assert.deepEqual(pacer.observed, ["sent", "sent"], "every answer was observed");
+  assert.equal(world.bot.callsOf("answerCallbackQuery").length, 2, "both presses were answered");
+  assert.deepEqual(
+    pacer.reserved,
+    ["press", "answer", "press", "answer"],
+    "every call was reserved: each press's edit, then its answer",
+  );
+  assert.equal(pacer.reserved.length, world.requests());
+  assert.deepEqual(pacer.observed, ["sent", "sent", "sent", "sent"], "every answer was observed");
 });
 
 Deno.test("a 429 on a press's edit holds the chat for its retry_after", async () => {
@@ -86,14 +82,20 @@ Deno.test("a 429 on a press's edit holds the chat for its retry_after", async ()
   });
   const before = Date.now();
   await press(world, "gh:merge", id, OPEN_PR);
-  assert.deepEqual(pacer.observed, ["rate_limited"], "the 429 was observed");
+  assert.deepEqual(pacer.observed, ["rate_limited", "sent"], "the 429 was observed");
+  assert.equal(world.requests(), 2, "the edit, then the press's answer");
+  assert.equal(
+    world.bot.callsOf("answerCallbackQuery").length,
+    1,
+    "the press is still answered: its answer posts nothing in the held chat",
+  );
   const held = pacer.paceOf(String(GROUP));
   assert.ok(held && held.notBefore >= before + 30_000, "the chat's messages wait 30 s");
   assert.equal(pacer.reserve(String(GROUP), 1_000).granted, false, "no message goes sooner");
 
   await press(world, "gh:merge", id, OPEN_PR);
   assert.equal(buttonEdits(world).length, 1, "the next press's edit waits for the hold too");
-  assert.equal(pacer.pressesReserved, 1);
+  assert.deepEqual(pacer.reserved, ["press", "answer", "answer"]);
 });
 
 Deno.test("a refused press edit is observed like any other answer", async () => {
@@ -105,7 +107,7 @@ Deno.test("a refused press edit is observed like any other answer", async () => 
   });
   await press(world, "gh:merge", id, OPEN_PR);
   assert.equal(buttonEdits(world).length, 1);
-  assert.deepEqual(pacer.observed, ["rejected"]);
+  assert.deepEqual(pacer.observed, ["rejected", "sent"], "the edit's and the press answer's");
   assert.ok(
     world.t.lines.some((line) => line.message === "telegram: buttons not updated"),
     "the refusal was logged",

@@ -15,6 +15,7 @@ import { readJsonBody } from "../../http_body.ts";
 import { claimTelegramUpdate } from "../../store/auth/telegram_updates.ts";
 import { retryTransient } from "../../store/transient.ts";
 import type { Logger } from "../../log.ts";
+import type { PlatformAdapter } from "../../platform/adapter.ts";
 import { TelegramBot } from "./bot.ts";
 import type { TelegramChatContext } from "./context.ts";
 import { handleUpdate } from "./dispatch.ts";
@@ -44,11 +45,12 @@ interface BotState {
 
 const bots = new WeakMap<Config, BotState>();
 
-function botStateFor(config: Config): BotState {
+/** The bot of the app with `config`, calling through `adapter`. */
+function botStateFor(config: Config, adapter: PlatformAdapter): BotState {
   let state = bots.get(config);
   if (!state) {
     state = {
-      bot: new TelegramBot(config.telegram),
+      bot: new TelegramBot(adapter),
       running: new Set(),
     };
     bots.set(config, state);
@@ -88,7 +90,8 @@ export async function handleTelegramWebhook(
   if (work === null) {
     throw new HttpError(400, "Not a Telegram update: expected an object with a numeric update_id");
   }
-  const { bot, running } = botStateFor(deps.config);
+  const adapter = chatAdapter(deps.adapters, "telegram");
+  const { bot, running } = botStateFor(deps.config, adapter);
   const taken = work.kind !== "ignored" &&
     await retryTransient(
       deps.log,
@@ -96,7 +99,6 @@ export async function handleTelegramWebhook(
       () => claimTelegramUpdate(deps.kv, work.updateId),
     );
   if (taken) {
-    const adapter = chatAdapter(deps.adapters, "telegram");
     const ctx: TelegramChatContext = {
       kv: deps.kv,
       config: deps.config,
