@@ -2,11 +2,14 @@
  * Feeds the index of open pull requests (lib/store/delivery/open_pulls.ts) from the GitHub events a
  * group receives: `pull_request` (opened, reopened, edited, ready_for_review,
  * converted_to_draft, review_requested, review_request_removed, synchronize, labeled,
- * unlabeled, closed: merged or not) and `pull_request_review` (submitted, dismissed). The payload's pull request is taken as
- * it is (its requested reviewers and teams are GitHub's current ones), with the request just
- * added or removed, and a reviewer who just submitted a review, applied on top. Every value
- * from the payload is checked and cut to size; a payload that is not a pull request changes
- * nothing. A closed or merged one leaves the index.
+ * unlabeled, closed: merged or not) and `pull_request_review` (submitted, dismissed). The
+ * payload's pull request is taken as it is (its requested reviewers and teams are GitHub's
+ * current ones), with the request just added or removed applied on top. A review's payload
+ * shows the requests after the review (GitHub drops the reviewer's own request, and a team's
+ * when a member of it reviewed); the reviewer's request is removed on top, and a request list
+ * the payload does not carry is kept from the entry. Every value from the payload is checked and
+ * cut to size; a payload that is not a pull request changes nothing. A closed or merged one
+ * leaves the index, and a marker keeps older events from bringing it back.
  */
 import type { Kv } from "../store/backend/types.ts";
 import type { Logger } from "../log.ts";
@@ -156,10 +159,20 @@ function pullChangeOf(event: ForgeEvent, now: number): PullChange | null {
   } else if (event.action === "review_request_removed") {
     pull.reviewers = without(pull.reviewers, loginOf(event.payload.requested_reviewer));
     pull.teams = without(pull.teams, teamOf(event.payload.requested_team, owner));
-  } else if (isReview && event.action === "submitted") {
-    pull.reviewers = without(pull.reviewers, loginOf(record(event.payload.review)?.user));
   }
-  return { kind: "open", pull };
+  if (!isReview) return { kind: "open", pull };
+  // GitHub's requests after the review: a reviewer's own request is gone, and a team's when
+  // one of its members reviewed; lists the payload does not carry are kept from the entry.
+  const payloadPull = record(event.payload.pull_request);
+  const unlisted = {
+    reviewers: !Array.isArray(payloadPull?.requested_reviewers),
+    teams: !Array.isArray(payloadPull?.requested_teams),
+  };
+  const reviewer = event.action === "submitted"
+    ? loginOf(record(event.payload.review)?.user)
+    : null;
+  pull.reviewers = without(pull.reviewers, reviewer);
+  return { kind: "open", pull, unlisted, ...(reviewer ? { reviewedBy: reviewer } : {}) };
 }
 
 /**

@@ -151,7 +151,8 @@ async function requestedFrom(
  * The pull requests waiting on the person's review in the groups they are a member of, requested
  * from them directly or from a team they belong to (its members read through
  * `lib/auth/person_access.ts`, with the person's token first, then the group's readers'), only in
- * repositories their own token reads; `relink` when their token was revoked or expired.
+ * repositories their own token reads, never their own pull requests; `relink` when their token
+ * was revoked or expired.
  */
 async function personalList(
   ctx: DeliveryContext,
@@ -176,7 +177,7 @@ async function personalList(
     };
     await refreshGroupPulls({ deps, userIds: [userId] }, ctx.log, internalId, now);
     for (const pull of await listOpenPulls(ctx.kv, internalId)) {
-      if (!waitsForReview(pull)) continue;
+      if (!waitsForReview(pull) || pull.author.toLowerCase() === me) continue;
       const through = await requestedFrom(pull, me, members);
       if (through === null) continue;
       const repository = pull.repository.toLowerCase();
@@ -189,6 +190,16 @@ async function personalList(
   return oldestFirst(found);
 }
 
+/** `pull` without its author among the reviewers: nobody waits on their own review. */
+function withoutAuthor(pull: OpenPull): OpenPull {
+  const author = pull.author.toLowerCase();
+  return { ...pull, reviewers: pull.reviewers.filter((login) => login.toLowerCase() !== author) };
+}
+
+/**
+ * The group's pull requests waiting for review (each author left out of whom it waits on), and
+ * its stale work when the reminder asks for it.
+ */
 async function channelList(
   ctx: DeliveryContext,
   config: Config,
@@ -201,10 +212,10 @@ async function channelList(
   await refreshGroupPulls(as, ctx.log, internalId, now);
   const minimumAge = (olderThanHours ?? 0) * HOUR_MS;
   const open = await listOpenPulls(ctx.kv, internalId);
+  const waiting = open.map(withoutAuthor)
+    .filter((pull) => waitsForReview(pull) && now - pull.createdAt >= minimumAge);
   return {
-    pulls: oldestFirst(
-      open.filter((pull) => waitsForReview(pull) && now - pull.createdAt >= minimumAge),
-    ),
+    pulls: oldestFirst(waiting),
     stale: stale ? await staleWork(ctx.kv, internalId, open, stale, now) : [],
   };
 }

@@ -566,6 +566,14 @@ export const openPullsPrefix = (internalId: string) => ["open_pulls", internalId
 export const openPullsOfRepositoryPrefix = (internalId: string, repository: string) =>
   ["open_pulls", internalId, repository] as const;
 
+/**
+ * A closed pull request of a group's repository (`repository` in lower case), kept a while so an
+ * older event handled late does not bring it back; apart from the open ones so it never counts
+ * against their bound.
+ */
+export const closedPullKey = (internalId: string, repository: string, number: number) =>
+  ["closed_pulls", internalId, repository, number] as const;
+
 /** A repository whose pull requests a group's index follows (`repository` in lower case). */
 export const pullRepositoryKey = (internalId: string, repository: string) =>
   ["pull_repositories", internalId, repository] as const;

@@ -648,7 +648,9 @@ Deno.test("the index is bounded per repository", async () => {
   assert.equal(await applyPullChange(kv, "g1", { kind: "open", pull: pull(999) }), false);
   // an entry already kept still changes, and a closed one makes room
   assert.ok(await applyPullChange(kv, "g1", { kind: "open", pull: { ...pull(1), title: "New" } }));
-  assert.ok(await applyPullChange(kv, "g1", { kind: "closed", repository: REPO, number: 2 }));
+  assert.ok(
+    await applyPullChange(kv, "g1", { kind: "closed", repository: REPO, number: 2, updatedAt: 0 }),
+  );
   assert.ok(await applyPullChange(kv, "g1", { kind: "open", pull: pull(999) }));
   const kept = await listOpenPulls(kv, "g1");
   assert.equal(kept.length, MAX_PULLS_PER_REPOSITORY);
@@ -914,4 +916,41 @@ Deno.test("a personal reminder at 09:00 Monday lists reviews requested from me a
       .map((r) => r.headers.get("authorization"));
   assert.ok(askedWith("core").includes(`Bearer ${aliceToken}`));
   assert.ok(askedWith("infra").includes(`Bearer ${bobToken}`));
+});
+
+Deno.test("an author never waits on their own review: not in their personal list, not named in a channel's", async () => {
+  await using w = await world();
+  await using worker = w.start();
+  w.github.teams.set("octo/core", new Set(["alice", "dave"]));
+  const now = MONDAY_NINE_SUMMER;
+  const byAlice = { user: { login: "Alice" } };
+  const opened: Record<string, unknown>[] = [
+    // Alice's own, her team requested (and, as a stale entry could hold it, herself)
+    pullObject(1, now - 3 * DAY, ["alice"], { ...byAlice, requested_teams: [{ slug: "core" }] }),
+    // Alice's own, with Bob requested too
+    pullObject(2, now - 4 * DAY, ["alice", "bob"], byAlice),
+    // Carol's, Alice requested: the only one waiting on Alice
+    pullObject(3, now - 5 * DAY, ["alice"]),
+  ];
+  for (const pull_request of opened) {
+    await accept(w.kv, "pull_request", { action: "opened", pull_request });
+  }
+  await waitFor("three indexed", async () => (await indexed(w.kv, w.internalId)).size === 3);
+  await store(w.kv, reminderOf("mine", { kind: "personal", ...ALICE }, ALICE_CHAT), w.clock.now);
+  const channel = { kind: "channel" as const, groupId: "team", internalId: w.internalId };
+  await store(w.kv, reminderOf("ours", channel, CHANNEL), w.clock.now);
+  w.clock.now = now + 1_000;
+  await worker.worker.handlers.reminder({ type: "reminder", reminderId: "mine", slot: now });
+  await worker.worker.handlers.reminder({ type: "reminder", reminderId: "ours", slot: now });
+  await waitFor("both reminders", () => w.telegram.received.length === 2);
+  const textTo = (chat: string) =>
+    String(w.telegram.received.find((message) => message.chat === chat)?.body.text);
+  const personal = textTo("777");
+  assert.match(personal, /octo\/app#3/);
+  assert.ok(!personal.includes("octo/app#1") && !personal.includes("octo/app#2"), personal);
+  const lines = textTo("-1001").split("\n");
+  const lineOf = (number: number) => lines.find((line) => line.includes(`octo/app#${number}`));
+  assert.match(lineOf(1) ?? "", /waiting on team octo\/core$/);
+  assert.match(lineOf(2) ?? "", /waiting on @bob$/);
+  assert.match(lineOf(3) ?? "", /waiting on <a href="tg:\/\/user\?id=777">@alice<\/a>$/);
 });

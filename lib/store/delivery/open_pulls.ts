@@ -4,12 +4,15 @@
  * reminders read it. A pull request lives under
  * `["open_pulls", groupInternalId, repository, number]` (repository in lower case) and each
  * repository the group's index follows under `["pull_repositories", groupInternalId,
- * repository]` with when it was last refreshed. Keyed by the group's internal id, so one group's
+ * repository]` with when it was last refreshed; a closed one leaves a marker under
+ * `["closed_pulls", groupInternalId, repository, number]` for a week, so an older event handled
+ * after the close does not bring it back. Keyed by the group's internal id, so one group's
  * events never add to another group's list. Bounded: at most {@link MAX_PULLS_PER_REPOSITORY}
  * pull requests per repository and {@link MAX_REPOSITORIES_PER_GROUP} repositories per group.
  */
 import type { Kv, KvKey } from "../backend/types.ts";
 import {
+  closedPullKey,
   openPullKey,
   openPullsOfRepositoryPrefix,
   openPullsPrefix,
@@ -54,38 +57,83 @@ const MAX_GROUP_ENTRIES = MAX_PULLS_PER_REPOSITORY * 10;
 
 const lower = (repository: string) => repository.toLowerCase();
 
-/** The change an event makes to one pull request: keep it as given, or drop it. */
-export type PullChange = { kind: "open"; pull: OpenPull } | {
+/** A closed pull request, kept a while so an older event arriving late does not bring it back. */
+interface ClosedPull {
+  /** The closing event's last activity (Unix ms). */
+  updatedAt: number;
+}
+
+/** How long a closed pull request's marker is kept. */
+const CLOSED_KEEP_MS = 7 * 24 * 3_600_000;
+/** Most attempts of one change when other changes to the same pull request win the race. */
+const MAX_ATTEMPTS = 5;
+
+/**
+ * The change an event makes to one pull request: keep it as given, or drop it. An open change
+ * may name request lists its event did not carry (`unlisted`: the stored entry's are kept) and
+ * a login whose review was just submitted (`reviewedBy`: its request goes from the kept list).
+ */
+export type PullChange = {
+  kind: "open";
+  pull: OpenPull;
+  unlisted?: { reviewers: boolean; teams: boolean };
+  reviewedBy?: string;
+} | {
   kind: "closed";
   repository: string;
   number: number;
-  /** The pull request's last activity as the closing event saw it (Unix ms), when known. */
-  updatedAt?: number;
+  /** The pull request's last activity as the closing event saw it (Unix ms). */
+  updatedAt: number;
 };
 
 /**
  * Applies `change` to the index of the group `internalId`, in one commit with the repository's
- * entry. A new pull request is left out when its repository holds
- * {@link MAX_PULLS_PER_REPOSITORY} already, and a new repository when the group follows
- * {@link MAX_REPOSITORIES_PER_GROUP}; false then.
+ * entry, checked against what it read and tried again when another change won the race. A
+ * change older than the entry's last activity changes nothing (events may be handled out of
+ * order); a closed pull request leaves a marker for {@link CLOSED_KEEP_MS} that only a later
+ * open (a reopen) replaces, so a close handled before its open keeps it out. A new pull request
+ * is left out when its repository holds {@link MAX_PULLS_PER_REPOSITORY} already (markers are
+ * kept apart and do not count), and a new repository when the group follows
+ * {@link MAX_REPOSITORIES_PER_GROUP}; false then. At most three checks per commit.
  */
 export async function applyPullChange(
   kv: Kv,
   internalId: string,
   change: PullChange,
 ): Promise<boolean> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const outcome = await tryPullChange(kv, internalId, change);
+    if (outcome !== "conflict") return outcome;
+  }
+  throw new Error("the pull request changed too often to update its entry");
+}
+
+/** One attempt of {@link applyPullChange}; "conflict" when what it read changed meanwhile. */
+async function tryPullChange(
+  kv: Kv,
+  internalId: string,
+  change: PullChange,
+): Promise<boolean | "conflict"> {
   const repository = change.kind === "open" ? change.pull.repository : change.repository;
   const number = change.kind === "open" ? change.pull.number : change.number;
   const key = openPullKey(internalId, lower(repository), number);
+  const closedKey = closedPullKey(internalId, lower(repository), number);
   const repoKey = pullRepositoryKey(internalId, lower(repository));
-  const [existing, repo] = await kv.getMany<[OpenPull, PullRepository]>([key, repoKey]);
-  // An event processed after a later one (jobs run out of order) leaves the later state.
+  const [existing, closed, repo] = await kv.getMany<[OpenPull, ClosedPull, PullRepository]>([
+    key,
+    closedKey,
+    repoKey,
+  ]);
   const seen = change.kind === "open" ? change.pull.updatedAt : change.updatedAt;
-  if (existing.value !== null && seen !== undefined && seen < existing.value.updatedAt) return true;
+  if (existing.value !== null && seen < existing.value.updatedAt) return true; // a later one won
   if (change.kind === "closed") {
-    await kv.atomic().check(existing).delete(key).commit();
-    return true;
+    if (closed.value !== null && seen <= closed.value.updatedAt) return true;
+    const op = kv.atomic().check(existing, closed).delete(key)
+      .set(closedKey, { updatedAt: seen } satisfies ClosedPull, { expireIn: CLOSED_KEEP_MS });
+    return (await op.commit()).ok || "conflict";
   }
+  // Closed as of the same moment or later: only a later reopen brings it back.
+  if (closed.value !== null && seen <= closed.value.updatedAt) return true;
   if (existing.value === null) {
     const repositories = pullRepositoriesPrefix(internalId);
     if (repo.value === null && await isFull(kv, repositories, MAX_REPOSITORIES_PER_GROUP)) {
@@ -94,10 +142,28 @@ export async function applyPullChange(
     const pulls = openPullsOfRepositoryPrefix(internalId, lower(repository));
     if (await isFull(kv, pulls, MAX_PULLS_PER_REPOSITORY)) return false;
   }
-  const op = kv.atomic().set(key, change.pull);
+  const op = kv.atomic().check(existing, closed, repo)
+    .set(key, withKeptRequests(change, existing.value));
+  if (closed.value !== null) op.delete(closedKey);
   if (repo.value === null) op.set(repoKey, { repository } satisfies PullRepository);
-  await op.commit();
-  return true;
+  return (await op.commit()).ok || "conflict";
+}
+
+/** The open change's pull request, with the request lists its event did not carry from `kept`. */
+function withKeptRequests(
+  change: PullChange & { kind: "open" },
+  kept: OpenPull | null,
+): OpenPull {
+  const { pull, unlisted, reviewedBy } = change;
+  if (!unlisted || !kept) return pull;
+  const reviewed = reviewedBy?.toLowerCase();
+  return {
+    ...pull,
+    reviewers: unlisted.reviewers
+      ? kept.reviewers.filter((login) => login.toLowerCase() !== reviewed)
+      : pull.reviewers,
+    teams: unlisted.teams ? kept.teams : pull.teams,
+  };
 }
 
 /** Whether `limit` entries are stored under `prefix` already. */
@@ -130,7 +196,8 @@ export async function listPullRepositories(
  * Replaces a repository's entries with GitHub's open list `pulls` (at most
  * {@link MAX_PULLS_PER_REPOSITORY}), and records the refresh at `now`. When `complete` is false
  * (GitHub had more than one page, newest first), only entries at least as new as the oldest
- * listed one are judged: an older one not listed is kept.
+ * listed one are judged: an older one not listed is kept. A listed one closed since GitHub's
+ * list was read (its marker's activity is not older) stays out.
  */
 export async function replaceRepositoryPulls(
   kv: Kv,
@@ -140,13 +207,14 @@ export async function replaceRepositoryPulls(
   complete: boolean,
   now: number,
 ): Promise<void> {
-  const listed = pulls.slice(0, MAX_PULLS_PER_REPOSITORY);
+  const read = pulls.slice(0, MAX_PULLS_PER_REPOSITORY);
+  const listed = await withoutClosedSince(kv, internalId, repository, read);
   const prefix = openPullsOfRepositoryPrefix(internalId, lower(repository));
   const stored = await Array.fromAsync(
     kv.list<OpenPull>({ prefix }, { limit: MAX_PULLS_PER_REPOSITORY }),
   );
   const numbers = new Set(listed.map((pull) => pull.number));
-  const oldestListed = Math.min(...listed.map((pull) => pull.createdAt));
+  const oldestListed = Math.min(...read.map((pull) => pull.createdAt));
   const op = kv.atomic();
   for (const entry of stored) {
     const gone = !numbers.has(entry.value.number) &&
@@ -162,4 +230,25 @@ export async function replaceRepositoryPulls(
     } satisfies PullRepository,
   );
   await op.commit();
+}
+
+/** `pulls` of `repository` without those whose closed marker is as recent as their activity. */
+async function withoutClosedSince(
+  kv: Kv,
+  internalId: string,
+  repository: string,
+  pulls: readonly OpenPull[],
+): Promise<OpenPull[]> {
+  const kept: OpenPull[] = [];
+  for (let start = 0; start < pulls.length; start += 10) {
+    const batch = pulls.slice(start, start + 10);
+    const closed = await kv.getMany<ClosedPull[]>(
+      batch.map((pull) => closedPullKey(internalId, lower(repository), pull.number)),
+    );
+    batch.forEach((pull, index) => {
+      const marker = closed[index].value;
+      if (marker === null || pull.updatedAt > marker.updatedAt) kept.push(pull);
+    });
+  }
+  return kept;
 }
