@@ -173,6 +173,21 @@ function noteRefusal(deps: NoiseDeps, digest: DigestRecord, error: string) {
   });
 }
 
+/**
+ * Gives up a digest whose close the platform kept refusing past the retry bounds: logged as not
+ * sent and marked closed, so nothing treats it as open any more.
+ */
+export async function abandonDigest(
+  deps: NoiseDeps,
+  digestId: string,
+  error: string,
+): Promise<void> {
+  const digest = (await getDigestEntry(deps.kv, digestId)).value;
+  if (!digest || digest.closed) return;
+  noteRefusal(deps, digest, error);
+  await patchDigest(deps, digestId, (current) => ({ ...current, closed: true }));
+}
+
 /** A guarded call's result for the unit; a refusal is logged too. */
 function unitResult(deps: NoiseDeps, digest: DigestRecord, result: GuardedResult): SendResult {
   if (result.kind === "refused") noteRefusal(deps, digest, result.error);

@@ -25,7 +25,7 @@ import { laneKeyFor } from "../target_ref.ts";
 import { ulid } from "../ulid.ts";
 import { chatCalls } from "./chat_calls.ts";
 import type { DeliveryContext } from "./context.ts";
-import { closeDigest, dueForClose } from "./digest.ts";
+import { abandonDigest, closeDigest, dueForClose } from "./digest.ts";
 import type { HeldLane, Step } from "./lane_runner.ts";
 import { decide } from "./retry_policy.ts";
 
@@ -167,7 +167,7 @@ export async function stepDigestClose(
     });
     return { kind: "wait", delayMs: decision.delayMs ?? 0 };
   }
-  if (result) ctx.log.warn("digest not closed", { digestId, error: result.error });
+  if (result) await abandonDigest(ctx, digestId, result.error ?? "gave up");
   await dropLaneEntry(ctx.kv, head);
   held.worked?.(head.value.logId);
   return { kind: "next" };

@@ -266,3 +266,25 @@ Deno.test("digest: an open digest whose close an older version already put in th
   );
   assert.deepEqual(discordTitles(discord, "100"), ["2 events more: Deploys"]);
 });
+
+Deno.test("digest: a close the platform keeps failing past the retry bounds is given up, logged and marked closed", async () => {
+  await using kv = await openTestKv();
+  await using discord = startFakeDiscord();
+  await storeRoutes(kv, [{ ...digestRoute(1), targets: [DISCORD] }]);
+  const digest = await strandedDigest(kv);
+  const queued = `${ulid(digest.closesAt)}-close_${digest.id.replace("-", "_")}`;
+  // its last retry: the next failure is past the bounds
+  assert.ok(await appendLaneEntry(kv, laneKeyFor(DISCORD), { logId: queued, failures: 99 }, 0));
+  discord.script("100", [{ status: 500, body: { message: "down" } }]);
+  await using running = runWorker(kv, deliveryConfig({ discord }));
+  await waitFor(
+    "the close to be given up",
+    async () => (await getDigestEntry(kv, digest.id)).value?.closed === true,
+  );
+  assert.deepEqual(await closeEntries(kv, digest.id), [], "the close left the lane");
+  assert.equal(discord.received.length, 0, "nothing was posted");
+  assert.ok(
+    running.lines.some((line) => line.message === "digest not sent" && line.digestId === digest.id),
+    "the give-up is logged with the digest",
+  );
+});
