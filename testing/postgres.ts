@@ -47,7 +47,7 @@ export async function startTestPostgres(): Promise<TestPostgres | null> {
 }
 
 /** Runs one statement on the maintenance database over a short-lived connection. */
-async function adminCommand(adminUrl: string, statement: string): Promise<void> {
+export async function adminCommand(adminUrl: string, statement: string): Promise<void> {
   const sql = postgres(adminUrl, { max: 1, onnotice: () => {} });
   try {
     await sql.unsafe(statement);
@@ -97,12 +97,12 @@ export async function findBinaries(): Promise<string | null> {
 }
 
 /** Whether this process runs as root (PostgreSQL refuses to). */
-export function runningAsRoot(): boolean {
+function runningAsRoot(): boolean {
   return Deno.uid() === 0;
 }
 
 /** Runs a PostgreSQL program, as the `postgres` user when running as root; throws on failure. */
-export async function runAsOwner(program: string, args: string[]): Promise<void> {
+async function runAsOwner(program: string, args: string[]): Promise<void> {
   const [command, fullArgs] = runningAsRoot()
     ? ["runuser", ["-u", "postgres", "--", program, ...args]]
     : [program, args];
@@ -114,7 +114,7 @@ export async function runAsOwner(program: string, args: string[]): Promise<void>
 }
 
 /** The uid and gid of the `postgres` user. */
-export async function postgresUser(): Promise<{ uid: number; gid: number }> {
+async function postgresUser(): Promise<{ uid: number; gid: number }> {
   const ask = async (flag: string) => {
     const result = await new Deno.Command("id", { args: [flag, "postgres"] }).output();
     if (!result.success) throw new Error("running as root but there is no postgres user");
@@ -124,7 +124,7 @@ export async function postgresUser(): Promise<{ uid: number; gid: number }> {
 }
 
 /** A TCP port nobody listens on right now. */
-export function freePort(): number {
+function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
@@ -133,7 +133,45 @@ export function freePort(): number {
 
 async function startCluster(bin: string): Promise<TestCluster> {
   await removeOrphans(bin);
-  const folder = await Deno.makeTempDir({ prefix: `${FOLDER_PREFIX}${Deno.pid}-` });
+  const made = await initCluster(bin, {
+    folderPrefix: `${FOLDER_PREFIX}${Deno.pid}-`,
+    durable: false,
+  });
+  await made.start();
+  return { adminUrl: made.adminUrl, stopNow: () => stopClusterNow(bin, made.folder) };
+}
+
+/** How `initCluster` makes a cluster. */
+export interface ClusterOptions {
+  /** Start of its temp folder's name. */
+  folderPrefix: string;
+  /**
+   * Keep the server's default durability (fsync, synchronous commit, full page writes) so a crash
+   * loses no commit it reported; off for throw-away test data, which is faster.
+   */
+  durable: boolean;
+}
+
+/** A cluster in a temp folder of its own, on 127.0.0.1 at a free port. */
+export interface OwnCluster {
+  /** The temp folder: data directory, unix socket and server log. */
+  folder: string;
+  /** The server's TCP port (the same after every start). */
+  port: number;
+  /** URL of the maintenance database (`postgres`). */
+  adminUrl: string;
+  /** `pg_ctl start`: resolves once the server accepts connections. */
+  start(): Promise<void>;
+  /** `pg_ctl -m immediate stop`: every connection drops, nothing is checkpointed. */
+  stopImmediately(): Promise<void>;
+}
+
+/**
+ * Makes a cluster (`initdb`) with the binaries in `bin` in a fresh temp folder, owned by the
+ * `postgres` user when running as root. The server is not started yet.
+ */
+export async function initCluster(bin: string, options: ClusterOptions): Promise<OwnCluster> {
+  const folder = await Deno.makeTempDir({ prefix: options.folderPrefix });
   if (runningAsRoot()) {
     const { uid, gid } = await postgresUser();
     await Deno.chown(folder, uid, gid);
@@ -145,40 +183,49 @@ async function startCluster(bin: string): Promise<TestCluster> {
     "-U",
     "postgres",
     "--auth=trust",
-    "--no-sync",
+    ...(options.durable ? [] : ["--no-sync"]),
     "--no-instructions",
     "-E",
     "UTF8",
     "--locale=C",
   ]);
   const port = freePort();
-  const options = [
-    `-c listen_addresses=127.0.0.1`,
-    `-c port=${port}`,
-    `-c unix_socket_directories=${folder}`,
-    `-c fsync=off`,
-    `-c synchronous_commit=off`,
-    `-c full_page_writes=off`,
-    `-c max_connections=200`,
-    `-c shared_buffers=32MB`,
-  ].join(" ");
-  await runAsOwner(`${bin}/pg_ctl`, [
-    "-D",
-    data,
-    "-o",
-    options,
-    "-l",
-    `${folder}/server.log`,
-    "-w",
-    "-t",
-    "30",
-    "start",
-  ]);
+  const settings = [
+    "listen_addresses=127.0.0.1",
+    `port=${port}`,
+    `unix_socket_directories=${folder}`,
+    "max_connections=200",
+    ...(options.durable ? [] : THROW_AWAY_SETTINGS),
+  ];
   return {
+    folder,
+    port,
     adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    stopNow: () => stopClusterNow(bin, folder),
+    start: () =>
+      runAsOwner(`${bin}/pg_ctl`, [
+        "-D",
+        data,
+        "-o",
+        settings.map((setting) => `-c ${setting}`).join(" "),
+        "-l",
+        `${folder}/server.log`,
+        "-w",
+        "-t",
+        "60",
+        "start",
+      ]),
+    stopImmediately: () =>
+      runAsOwner(`${bin}/pg_ctl`, ["-D", data, "-m", "immediate", "-w", "stop"]),
   };
 }
+
+/** Server settings for data that is thrown away: no durability, small buffers. */
+const THROW_AWAY_SETTINGS = [
+  "fsync=off",
+  "synchronous_commit=off",
+  "full_page_writes=off",
+  "shared_buffers=32MB",
+];
 
 /** Stops the cluster at once and removes its folder (sync: runs while the isolate unloads). */
 function stopClusterNow(bin: string, folder: string): void {

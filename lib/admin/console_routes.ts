@@ -6,7 +6,9 @@
  * needs membership (or super admin); the pages say whether the reader may edit.
  */
 import type { Kv } from "../store/backend/types.ts";
-import { canEditRoutes, type Principal, readableGroups } from "../auth/principal.ts";
+import { canEditRoutes, type Principal, principalOf, readableGroups } from "../auth/principal.ts";
+import type { Context } from "../fresh/mod.ts";
+import type { State } from "../state.ts";
 import { HttpError } from "../fresh/http_error.ts";
 import { requireId } from "../http_guards.ts";
 import { isId } from "../ids.ts";
@@ -16,9 +18,11 @@ import { listGroups } from "../store/config/groups.ts";
 import { getGroupRoutes, getRoutes } from "../store/config/routes.ts";
 import type { TargetRef } from "../target_ref.ts";
 import type { Fragment, Route } from "../types.ts";
+import { readConsoleFrame } from "./console_frame.ts";
 import { etagOf } from "./endpoint.ts";
 import { findGroupEvent, listGroupEvents } from "./events.ts";
 import { requireGroup } from "./guards.ts";
+import { configuredPlatforms } from "./route_problems.ts";
 
 /** A group as the routes index lists it. */
 interface GroupRouteCounts {
@@ -141,3 +145,27 @@ export async function loadRouteEditorPage(
     sampleEventId: recentEvents.some((event) => event.id === wanted) ? wanted : null,
   };
 }
+
+/**
+ * What a route editor page renders for the request: the editor's data for the route `routeId` of
+ * the group in the path (null: a new route), explained first against the `?event=` when the group
+ * has it, the console frame, and the platforms this instance can post to. All but the frame are
+ * the editor island's props, and go to the browser.
+ */
+export async function readRouteEditorPage(ctx: Context<State>, routeId: string | null) {
+  const principal = principalOf(ctx);
+  const [data, frame] = await Promise.all([
+    loadRouteEditorPage(
+      ctx.state.kv,
+      principal,
+      ctx.params.groupId,
+      routeId,
+      ctx.url.searchParams.get("event"),
+    ),
+    readConsoleFrame(ctx),
+  ]);
+  return { ...data, frame, platforms: configuredPlatforms(ctx.state.config) };
+}
+
+/** A route editor page's data, as {@link readRouteEditorPage} reads it. */
+export type RouteEditorPageData = Awaited<ReturnType<typeof readRouteEditorPage>>;
