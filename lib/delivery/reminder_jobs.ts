@@ -6,7 +6,8 @@
  *   records it as the last slot, adds the job of the next slot and, unless the slot is more
  *   than {@link LATE_LIMIT_MS} past, a `reminder_send` job. A job that runs again (a crash before
  *   it finished, a second instance) finds its slot recorded and does nothing, so a slot fires
- *   once and the chain of jobs never doubles. A deleted reminder's job does nothing.
+ *   once and the chain of jobs never doubles. A deleted reminder's job does nothing; the job of a
+ *   channel reminder whose group was deleted removes the reminder and adds no further job.
  * - `reminder_send` { reminderId, slot } refreshes the index from GitHub, builds the list and
  *   sends it. A channel reminder's message is a delivery unit with an id made from the reminder
  *   and the slot, in its target's lane, so it is paced and ordered with the group's other
@@ -23,7 +24,14 @@ import type { QueueHandler, QueueMessage } from "./job_worker.ts";
 import { listGroupEntries } from "../store/config/groups.ts";
 import { chatUsersLinkedTo, normalizeGithubLogin } from "../store/auth/links.ts";
 import { listOpenPulls, type OpenPull } from "../store/delivery/open_pulls.ts";
-import { advanceReminder, getReminderEntry, type Reminder } from "../store/config/reminders.ts";
+import {
+  advanceReminder,
+  deleteReminder,
+  getReminderEntry,
+  ownerOf,
+  type Reminder,
+} from "../store/config/reminders.ts";
+import { readGroupSetCached } from "../store/config/group_set.ts";
 import type { SendLog } from "../store/delivery/send_logs.ts";
 import { createUnit } from "../store/delivery/units.ts";
 import { laneKeyFor } from "../target_ref.ts";
@@ -98,10 +106,22 @@ export function reminderHandlers(
   };
 }
 
+/** Whether the reminder's group is gone (a channel reminder's internal id is never reused). */
+async function ofDeletedGroup(ctx: DeliveryContext, reminder: Reminder): Promise<boolean> {
+  if (reminder.scope.kind !== "channel") return false;
+  const { internalId } = reminder.scope;
+  const set = await readGroupSetCached(ctx.kv);
+  return !set.entries.some((entry) => entry.internalId === internalId);
+}
+
 async function fire(ctx: DeliveryContext, job: ReminderJob): Promise<void> {
   const entry = await getReminderEntry(ctx.kv, job.reminderId);
   if (!entry) return;
   const reminder = entry.value;
+  if (await ofDeletedGroup(ctx, reminder)) {
+    await deleteReminder(ctx.kv, ownerOf(reminder), reminder.id);
+    return ctx.log.info("reminder of a deleted group removed", { reminderId: reminder.id });
+  }
   const now = ctx.now();
   if (now < job.slot - EARLY_MS) {
     // nothing to record yet: the same slot's job again, when it is due

@@ -5,8 +5,10 @@
  * job never ran, re-queues parked deliver jobs and those a stopped process
  * held (a fan-out pending for longer than the stall time), and puts
  * back `retrying` units that are past their next attempt while no lane holds
- * them, and queues the close of digests whose window ended without one (`digest_close.ts`). Each tick also leaves this instance's heartbeat and tells the adapters
- * how many instances share the bots' global limits.
+ * them, and queues the close of digests whose window ended without one (`digest_close.ts`), and
+ * removes a bounded amount of what deleted groups left (`lib/store/config/group_leftovers.ts`).
+ * Each tick also leaves this instance's heartbeat and tells the adapters how many instances
+ * share the bots' global limits.
  */
 import { requeueStalledFanOuts, requeueUndeliveredJobs } from "../store/delivery/fan_out_jobs.ts";
 import { forgetInstance, heartbeat, takeNamedLease } from "../store/telemetry/instances.ts";
@@ -14,6 +16,7 @@ import { recoverStalledLanes } from "../store/delivery/lanes.ts";
 import { reattachStrandedUnits } from "../store/delivery/units.ts";
 import type { DeliveryContext } from "./context.ts";
 import { closeStrandedDigests, type DigestScan } from "./digest_close.ts";
+import { newLeftoverScan, sweepGroupLeftovers } from "../store/config/group_leftovers.ts";
 
 /** What one sweep did (null fields: another instance held the sweep's lease). */
 export interface SweepReport {
@@ -23,6 +26,8 @@ export interface SweepReport {
   units: number | null;
   /** Digest closes queued. */
   digests: number | null;
+  /** Keys of deleted groups removed. */
+  groups: number | null;
 }
 
 /** The periodic sweep of one instance. */
@@ -52,6 +57,7 @@ export function startSweeper(
   const aliveMs = Math.max(3 * options.everyMs, 1_000);
   let running: Promise<SweepReport> | null = null;
   const digestScan: DigestScan = { after: null };
+  const leftoverScan = newLeftoverScan();
 
   async function sweepOnce(): Promise<SweepReport> {
     const now = ctx.now();
@@ -59,17 +65,18 @@ export function startSweeper(
     for (const adapter of ctx.adapters.values()) adapter.shareGlobal(instances);
     const leaseMs = Math.max(2 * options.everyMs, 1_000);
     if (!await takeNamedLease(ctx.kv, SWEEP_LEASE, instanceId, now, leaseMs)) {
-      return { instances, lanes: null, jobs: null, units: null, digests: null };
+      return { instances, lanes: null, jobs: null, units: null, digests: null, groups: null };
     }
     const lanes = await recoverStalledLanes(ctx.kv, ctx.now(), options.stallMs);
     const jobs = await requeueUndeliveredJobs(ctx.kv, ctx.now()) +
       await requeueStalledFanOuts(ctx.kv, ctx.now(), options.stallMs);
     const units = await reattachStrandedUnits(ctx.kv, ctx.now(), options.stallMs);
     const digests = await closeStrandedDigests(ctx, digestScan, options.stallMs);
-    if (lanes > 0 || jobs > 0 || units > 0 || digests > 0) {
-      ctx.log.info("delivery sweep", { lanes, jobs, units, digests });
+    const groups = await sweepGroupLeftovers(ctx.kv, leftoverScan, ctx.now());
+    if (lanes > 0 || jobs > 0 || units > 0 || digests > 0 || groups > 0) {
+      ctx.log.info("delivery sweep", { lanes, jobs, units, digests, groups });
     }
-    return { instances, lanes, jobs, units, digests };
+    return { instances, lanes, jobs, units, digests, groups };
   }
 
   function sweep(): Promise<SweepReport> {

@@ -615,3 +615,22 @@ export const reminderOwnerKey = (owner: ReminderOwnerRef) =>
   owner.kind === "user"
     ? ["reminder_owners", "user", owner.userId] as const
     : ["reminder_owners", "group", owner.internalId] as const;
+
+// --- What a deleted group leaves (lib/store/config/group_leftovers.ts) -------------------------
+
+/**
+ * The families whose keys go on with a group's internal id right after the root given here and
+ * that never expire: open pull requests and issues (closed pull request markers too, which
+ * expire), the repositories those indexes follow, target health records, the audit index and
+ * the group's reminder list ({@link reminderOwnerKey}).
+ */
+export const groupDataRoots = (): readonly KvKey[] => [
+  ["open_pulls"],
+  ["closed_pulls"],
+  ["pull_repositories"],
+  ["open_issues"],
+  ["issue_repositories"],
+  ["target_health"],
+  ["audit_by_group"],
+  ["reminder_owners", "group"],
+];

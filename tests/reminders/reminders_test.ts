@@ -18,7 +18,16 @@ import {
   MAX_PULLS_PER_REPOSITORY,
   type OpenPull,
 } from "../../lib/store/delivery/open_pulls.ts";
-import { createReminder, deleteReminder, type Reminder } from "../../lib/store/config/reminders.ts";
+import {
+  createReminder,
+  deleteReminder,
+  getReminderEntry,
+  listReminders,
+  type Reminder,
+} from "../../lib/store/config/reminders.ts";
+import { readGroupSet } from "../../lib/store/config/group_set.ts";
+import { applyGroupChanges } from "../../lib/store/config/group_admin.ts";
+import { newAuditEntry } from "../../lib/store/telemetry/audit.ts";
 import { listOpenIssues } from "../../lib/store/delivery/open_issues.ts";
 import { listJobs } from "../../lib/store/delivery/jobs.ts";
 import { saveToken } from "../../lib/store/auth/tokens.ts";
@@ -953,4 +962,42 @@ Deno.test("an author never waits on their own review: not in their personal list
   assert.match(lineOf(1) ?? "", /waiting on team octo\/core$/);
   assert.match(lineOf(2) ?? "", /waiting on @bob$/);
   assert.match(lineOf(3) ?? "", /waiting on <a href="tg:\/\/user\?id=777">@alice<\/a>$/);
+});
+
+Deno.test("a reminder of a deleted group due at that moment sends nothing and removes itself", async () => {
+  await using w = await world();
+  await using worker = w.start();
+  const now = MONDAY_NINE_SUMMER;
+  await accept(w.kv, "pull_request", {
+    action: "opened",
+    pull_request: pullObject(1, now - 3 * DAY, ["alice"]),
+  });
+  await waitFor("indexed", async () => (await indexed(w.kv, w.internalId)).size === 1);
+  const scope = { kind: "channel" as const, groupId: "team", internalId: w.internalId };
+  await store(w.kv, reminderOf("d1", scope, CHANNEL, true), w.clock.now);
+  const set = await readGroupSet(w.kv);
+  const entry = set.entries.find((e) => e.group.id === "team")!;
+  const audit = newAuditEntry({ actor: ALICE, action: "group.delete", groupId: "team" }, now);
+  assert.ok(
+    await applyGroupChanges(w.kv, set, [{
+      kind: "delete",
+      groupId: "team",
+      expected: entry.versionstamp,
+    }], [audit]),
+  );
+  w.clock.now = now + 1_000;
+  await worker.worker.handlers.reminder({ type: "reminder", reminderId: "d1", slot: now });
+  await quiet(w.kv);
+  assert.equal(w.telegram.received.length, 0);
+  assert.equal(await getReminderEntry(w.kv, "d1"), null, "the reminder removed itself");
+  assert.deepEqual(await listReminders(w.kv, { kind: "group", internalId: w.internalId }), []);
+  // only the job first scheduled for this slot (run by hand above) is left, none for a later one
+  const slots = (await listJobs(w.kv)).filter((job) => job.value.message.reminderId === "d1")
+    .map((job) => job.value.message.slot);
+  assert.deepEqual(slots.filter((slot) => slot !== now), [], "no next slot is scheduled");
+  assert.equal(
+    (await listDeliveryLogs(w.kv, `reminder-d1-${now}`)).length,
+    0,
+    "no unit was made for the deleted group",
+  );
 });
