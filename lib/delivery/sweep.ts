@@ -6,7 +6,9 @@
  * held (a fan-out pending for longer than the stall time), and puts
  * back `retrying` units that are past their next attempt while no lane holds
  * them, and queues the close of digests whose window ended without one (`digest_close.ts`), and
- * removes a bounded amount of what deleted groups left (`lib/store/config/group_leftovers.ts`).
+ * removes a bounded amount of what deleted groups left (`lib/store/config/group_leftovers.ts`),
+ * and once a day prunes the delivery counters past the retention (as the start-up does), so a
+ * long-running instance keeps them bounded too.
  * Each tick also leaves this instance's heartbeat and tells the adapters how many instances
  * share the bots' global limits.
  */
@@ -17,6 +19,7 @@ import { reattachStrandedUnits } from "../store/delivery/units.ts";
 import type { DeliveryContext } from "./context.ts";
 import { closeStrandedDigests, type DigestScan } from "./digest_close.ts";
 import { newLeftoverScan, sweepGroupLeftovers } from "../store/config/group_leftovers.ts";
+import { pruneCounters } from "../store/telemetry/metrics.ts";
 
 /** What one sweep did (null fields: another instance held the sweep's lease). */
 export interface SweepReport {
@@ -28,6 +31,8 @@ export interface SweepReport {
   digests: number | null;
   /** Keys of deleted groups removed. */
   groups: number | null;
+  /** Delivery counter days pruned (0 but once a day). */
+  counters: number | null;
 }
 
 /** The periodic sweep of one instance. */
@@ -39,6 +44,7 @@ export interface Sweeper {
 }
 
 const SWEEP_LEASE = "delivery-sweep";
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Sweep timings. */
 interface SweepOptions {
@@ -58,6 +64,8 @@ export function startSweeper(
   let running: Promise<SweepReport> | null = null;
   const digestScan: DigestScan = { after: null };
   const leftoverScan = newLeftoverScan();
+  /** When this instance last pruned the counters (the start-up prunes them first). */
+  let prunedAt = ctx.now();
 
   async function sweepOnce(): Promise<SweepReport> {
     const now = ctx.now();
@@ -65,7 +73,15 @@ export function startSweeper(
     for (const adapter of ctx.adapters.values()) adapter.shareGlobal(instances);
     const leaseMs = Math.max(2 * options.everyMs, 1_000);
     if (!await takeNamedLease(ctx.kv, SWEEP_LEASE, instanceId, now, leaseMs)) {
-      return { instances, lanes: null, jobs: null, units: null, digests: null, groups: null };
+      return {
+        instances,
+        lanes: null,
+        jobs: null,
+        units: null,
+        digests: null,
+        groups: null,
+        counters: null,
+      };
     }
     const lanes = await recoverStalledLanes(ctx.kv, ctx.now(), options.stallMs);
     const jobs = await requeueUndeliveredJobs(ctx.kv, ctx.now()) +
@@ -73,10 +89,15 @@ export function startSweeper(
     const units = await reattachStrandedUnits(ctx.kv, ctx.now(), options.stallMs);
     const digests = await closeStrandedDigests(ctx, digestScan, options.stallMs);
     const groups = await sweepGroupLeftovers(ctx.kv, leftoverScan, ctx.now());
-    if (lanes > 0 || jobs > 0 || units > 0 || digests > 0 || groups > 0) {
-      ctx.log.info("delivery sweep", { lanes, jobs, units, digests, groups });
+    let counters = 0;
+    if (ctx.now() - prunedAt >= DAY_MS) {
+      prunedAt = ctx.now();
+      counters = await pruneCounters(ctx.kv, ctx.retentionMs, prunedAt);
     }
-    return { instances, lanes, jobs, units, digests, groups };
+    if (lanes > 0 || jobs > 0 || units > 0 || digests > 0 || groups > 0 || counters > 0) {
+      ctx.log.info("delivery sweep", { lanes, jobs, units, digests, groups, counters });
+    }
+    return { instances, lanes, jobs, units, digests, groups, counters };
   }
 
   function sweep(): Promise<SweepReport> {

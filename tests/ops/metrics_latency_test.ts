@@ -15,6 +15,8 @@ import { countOutcome, pruneCounters, readMetrics } from "../../lib/store/teleme
 import { listGroupEntries } from "../../lib/store/config/groups.ts";
 import { putSendLog, type SendLog } from "../../lib/store/delivery/send_logs.ts";
 import { type AdminApp, sendLog, startAdminApp, storeSendLogs } from "../_admin_helpers.ts";
+import { createDeliveryWorker } from "../../lib/delivery/worker.ts";
+import { captureLog, testConfig } from "../_helpers.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOON = Date.parse("2030-03-10T12:00:00Z");
@@ -122,3 +124,28 @@ async function internalIdOf(app: AdminApp, groupId: string) {
   assert.ok(entry);
   return { internalId: entry.internalId };
 }
+
+Deno.test("latency: a long-running instance's sweep prunes old counters once a day", async () => {
+  await using app = await startAdminApp();
+  const old = NOON - 60 * DAY;
+  await record(app.kv, [answered(old, 300), answered(NOON, 300)]);
+  let now = NOON;
+  const worker = createDeliveryWorker({
+    kv: app.kv,
+    config: testConfig({ SEND_LOG_RETENTION_DAYS: "30" }),
+    log: captureLog().log,
+    sweepEveryMs: 0,
+    now: () => now,
+  });
+  try {
+    assert.equal((await worker.sweep()).counters, 0, "not within a day of the start-up's pruning");
+    now = NOON + DAY;
+    assert.equal((await worker.sweep()).counters, 4, "a day later the old days go");
+    const left = await readMetrics(app.kv, { now, days: 366 });
+    assert.deepEqual(left.latencyByDay.map((day) => day.day), ["2030-03-10"]);
+    now = NOON + DAY + 60_000;
+    assert.equal((await worker.sweep()).counters, 0, "then not again for a day");
+  } finally {
+    await worker.close();
+  }
+});
