@@ -16,6 +16,7 @@ import type { TokenDeps } from "./user_tokens.ts";
 import { type GitHubCaller, type GitHubOutcome, repoPath } from "../github/client.ts";
 import { normalizeGithubLogin } from "../store/auth/links.ts";
 import {
+  ANSWER_KEEP_MAX_MS,
   cacheAnswer,
   cachedAnswer,
   repoAccessAnswer,
@@ -23,8 +24,8 @@ import {
 } from "../store/notify/notify_cache.ts";
 import type { Group } from "../types.ts";
 
-/** How long a yes (or a team's members) is cached. */
-const ACCESS_YES_MS = 10 * 60_000;
+/** How long a yes (or a team's members) is cached: the longest an answer is kept. */
+const ACCESS_YES_MS = ANSWER_KEEP_MAX_MS;
 /** How long a 404 or 403 is cached. */
 const ACCESS_NO_MS = 60_000;
 /** Most members read of one team (pages of 100). */

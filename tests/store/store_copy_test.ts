@@ -12,6 +12,10 @@ import { type AtomicOperation, type Kv, KvU64 } from "../../lib/store/backend/ty
 import { familyExpires } from "../../lib/store/copy_lifetimes.ts";
 import { copyStore, formatCountTable, StoreCopyRefusedError } from "../../lib/store/copy.ts";
 import { putJob } from "../../lib/store/delivery/jobs.ts";
+import {
+  applyIssueChange,
+  CLOSED_KEEP_MS as CLOSED_ISSUE_KEEP_MS,
+} from "../../lib/store/delivery/open_issues.ts";
 import { closeStore, openStore } from "../../lib/store/kv.ts";
 import { saveDiscordLink } from "../../lib/store/auth/links.ts";
 import { retentionMs } from "../../lib/store/delivery/send_logs.ts";
@@ -258,6 +262,58 @@ Deno.test({
       await closeStore(target);
       await source!.stop();
       await copy!.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: "store copy: a closed issue's marker gets its lifetime again, an open issue stays kept",
+  ignore: noPostgres,
+  async fn() {
+    const source = await openStore(":memory:");
+    const database = (await startTestPostgres())!;
+    const target = await openStore({ kvPath: undefined, databaseUrl: database.url });
+    const sql = postgres(database.url, { max: 1, onnotice: () => {} });
+    try {
+      const issue = (number: number) => ({
+        repository: "octo/app",
+        number,
+        title: `issue ${number}`,
+        url: `https://github.com/octo/app/issues/${number}`,
+        createdAt: 1_000,
+        updatedAt: 2_000,
+        labels: [],
+      });
+      assert.ok(await applyIssueChange(source, "g1", { kind: "open", issue: issue(1) }));
+      assert.ok(await applyIssueChange(source, "g1", { kind: "open", issue: issue(2) }));
+      assert.ok(
+        await applyIssueChange(source, "g1", {
+          kind: "closed",
+          repository: "octo/app",
+          number: 2,
+          updatedAt: 3_000,
+        }),
+      );
+      const startedAt = Date.now();
+      await copyStore(source, target, { retentionMs: RETENTION_MS });
+      const rows = await sql<{ key: Uint8Array; ms: number | null }[]>`
+        SELECT key, extract(epoch FROM expires_at - now()) * 1000 AS ms FROM kv_entries`;
+      const issues = rows.map((row) => ({ key: decodeKey(row.key), ms: row.ms }))
+        .filter((row) => row.key[0] === "open_issues");
+      assert.deepEqual(issues.map((row) => row.key[3]).sort(), [1, 2]);
+      const open = issues.find((row) => row.key[3] === 1)!;
+      const closed = issues.find((row) => row.key[3] === 2)!;
+      assert.equal(open.ms, null, "an open issue never expires");
+      assert.notEqual(closed.ms, null, "a closed issue's marker expires");
+      assert.ok(
+        Math.abs(Number(closed.ms) - CLOSED_ISSUE_KEEP_MS) < Date.now() - startedAt + 5_000,
+        `the marker is kept CLOSED_KEEP_MS again (${closed.ms} ms)`,
+      );
+    } finally {
+      await sql.end();
+      source.close();
+      await closeStore(target);
+      await database.stop();
     }
   },
 });

@@ -48,7 +48,7 @@ interface ClosedIssue {
 }
 
 /** How long a closed issue's marker is kept. */
-const CLOSED_KEEP_MS = 7 * 24 * 3_600_000;
+export const CLOSED_KEEP_MS = 7 * 24 * 3_600_000;
 
 /** The change an event makes to one issue: keep it as given, or drop it. */
 export type IssueChange = { kind: "open"; issue: OpenIssue } | {
@@ -123,6 +123,15 @@ export async function listOpenIssues(kv: Kv, internalId: string): Promise<OpenIs
     limit: MAX_GROUP_ISSUES,
   });
   return (await Array.fromAsync(entries)).flatMap((entry) =>
-    "closed" in entry.value ? [] : [entry.value]
+    isClosedIssue(entry.value) ? [] : [entry.value]
   );
+}
+
+/**
+ * Whether a stored `open_issues` value is a closed issue's marker (which expires) rather than
+ * an open issue (which does not).
+ */
+export function isClosedIssue(value: unknown): value is ClosedIssue {
+  return typeof value === "object" && value !== null && Object.hasOwn(value, "closed") &&
+    (value as { closed: unknown }).closed === true;
 }

@@ -64,7 +64,7 @@ interface ClosedPull {
 }
 
 /** How long a closed pull request's marker is kept. */
-const CLOSED_KEEP_MS = 7 * 24 * 3_600_000;
+export const CLOSED_KEEP_MS = 7 * 24 * 3_600_000;
 /** Most attempts of one change when other changes to the same pull request win the race. */
 const MAX_ATTEMPTS = 5;
 

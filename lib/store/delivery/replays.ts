@@ -71,7 +71,7 @@ export function isReplayJob(message: unknown): message is ReplayJob {
 }
 
 /** How long a replay record is kept after it was last changed. */
-const REPLAY_KEEP_MS = 30 * 24 * 60 * 60 * 1000;
+export const REPLAY_KEEP_MS = 30 * 24 * 60 * 60 * 1000;
 
 function jobOf(replay: Replay): ReplayJob {
   return { type: "replay", groupInternalId: replay.groupInternalId, replayId: replay.id };

@@ -13,8 +13,11 @@ import {
   notifyTeamMembersKey,
 } from "../keys.ts";
 
+/** The longest an answer is kept: ten minutes (a shorter `forMs` keeps it less). */
+export const ANSWER_KEEP_MAX_MS = 10 * 60_000;
+
 /** How long a pull request's head is remembered: 30 days. */
-const PULL_HEAD_KEEP_MS = 30 * 24 * 60 * 60 * 1000;
+export const PULL_HEAD_KEEP_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** What GitHub answered about one thing, kept for a while. */
 interface CachedAnswer<T> {
@@ -46,14 +49,14 @@ export async function cachedAnswer<T>(kv: Kv, answer: CachedAnswer<T>): Promise<
   return answer.valid(value) ? value : null;
 }
 
-/** Keeps `value` as the answer for `forMs`. */
+/** Keeps `value` as the answer for `forMs`, at most {@link ANSWER_KEEP_MAX_MS}. */
 export async function cacheAnswer<T>(
   kv: Kv,
   answer: CachedAnswer<T>,
   value: T,
   forMs: number,
 ): Promise<void> {
-  await kv.set(answer.key, value, { expireIn: forMs });
+  await kv.set(answer.key, value, { expireIn: Math.min(forMs, ANSWER_KEEP_MAX_MS) });
 }
 
 /** The DM channel the bot opened with a Discord user, or null. */

@@ -28,7 +28,7 @@ export function isNotifyEventJob(message: unknown): message is NotifyEventJob {
 }
 
 /** How long the "queued" mark of an event is kept: a day (longer than any re-run). */
-const QUEUED_KEEP_MS = 24 * 60 * 60 * 1000;
+export const QUEUED_KEEP_MS = 24 * 60 * 60 * 1000;
 
 /** Queues the event's personal-notification job unless it was queued already. */
 export async function queuePersonalNotifications(

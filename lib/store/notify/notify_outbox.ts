@@ -67,7 +67,7 @@ export interface InboxState {
 const EMPTY: InboxState = { seq: 0, lastSentAt: null, flushDueAt: null, introduced: false };
 
 /** How long the "held once" mark of an event is kept: a day. */
-const HELD_ONCE_MS = 24 * 60 * 60 * 1000;
+export const HELD_ONCE_MS = 24 * 60 * 60 * 1000;
 
 /** Most notifications one flush sends. */
 const MAX_PER_FLUSH = 20;
