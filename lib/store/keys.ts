@@ -620,8 +620,8 @@ export const reminderOwnerKey = (owner: ReminderOwnerRef) =>
 
 /**
  * The families whose keys go on with a group's internal id right after the root given here and
- * that never expire: open pull requests and issues (closed pull request markers too, which
- * expire), the repositories those indexes follow, target health records, the audit index and
+ * that never expire: open pull requests and issues (and their closed markers, which expire),
+ * the repositories those indexes follow, target health records, the audit index and
  * the group's reminder list ({@link reminderOwnerKey}).
  */
 export const groupDataRoots = (): readonly KvKey[] => [
