@@ -5,11 +5,11 @@
  * holds the chat back for that long. An answer to a button press (the pressed
  * message's new buttons, `answerCallbackQuery`) is no message sent: it counts
  * against the overall limit and waits out a chat's hold, but not the chat's
- * message spacing. A reply to a person's command is a message: it waits out a
- * hold and one second after the chat's last message (Telegram's rule for every
- * chat; a group's 20 a minute is a count that allows short bursts, so a reply
- * need not wait the even 3 s kept between delivered messages), and the chat's
- * next message is spaced from it. A read (`getChatMember`, `getMe`) counts
+ * message spacing. A reply to a person's command is a message sent while the
+ * person waits: it waits out a hold and the overall limit but not the chat's
+ * spacing (Telegram's per-chat limits allow short bursts, and replies come only
+ * as fast as people send commands), and the chat's next delivered message is
+ * spaced from it. A read (`getChatMember`, `getMe`) counts
  * against the overall limit only.
  */
 import { EvenPace, type Reservation } from "../platform/even_pace.ts";
@@ -91,23 +91,18 @@ export class TelegramPacer {
 
   /**
    * Reserves a reply to a person's command in `chatId` if it may go within
-   * `maxWaitMs`: it waits for a hold a 429 put on the chat and for one second
-   * after the chat's last message (in a private chat the same as a message
-   * delivered), not for a group chat's even three seconds; the chat's next
+   * `maxWaitMs`: it waits for a hold a 429 put on the chat and for the overall
+   * limit, not for the chat's spacing (a person waits for the answer, replies
+   * come only as fast as people send commands, and Telegram allows short
+   * bursts; a 429 they still meet holds the chat); the chat's next delivered
    * message is spaced from it.
    */
   reserveReply(chatId: string, maxWaitMs: number): Reservation {
     const now = this.#now();
-    const interval = this.#intervalFor(chatId);
-    const lastAt = (this.#nextAt.get(chatId) ?? -Infinity) - interval;
-    const start = Math.max(
-      now,
-      this.#heldUntilOf(chatId, now),
-      lastAt + this.#limits.chatIntervalMs,
-    );
+    const start = Math.max(now, this.#heldUntilOf(chatId, now));
     const reservation = this.#reserveGlobal(start, now, maxWaitMs);
     if (reservation.granted) {
-      const next = now + reservation.waitMs + interval;
+      const next = now + reservation.waitMs + this.#intervalFor(chatId);
       this.#nextAt.set(chatId, Math.max(this.#nextAt.get(chatId) ?? 0, next));
     }
     return reservation;

@@ -1,7 +1,7 @@
 /**
  * Every Bot API call chat-ops makes goes through the Telegram adapter, reserved from its rate
  * limiter by its call class and observed: a command's reply is a message to the chat (it waits
- * for Telegram's second between a chat's messages and a 429's hold, and delivery's next message
+ * for a 429's hold and the bot-wide limit, not the chat's spacing, and delivery's next message
  * is spaced from it), a press's `answerCallbackQuery` is an answer to a press (the bot-wide
  * limit only: it posts nothing in the chat, so a chat's hold does not stop it), `getChatMember`
  * and `getMe` are reads (the bot-wide limit only).
@@ -106,21 +106,22 @@ Deno.test("a 429 on a command reply holds the chat for its retry_after", async (
   );
 });
 
-Deno.test("a reply waits for a chat's second between messages, not a group's three, and counts against the chat", () => {
+Deno.test("a reply goes at once, not after a chat's spacing, and delivery's next message waits for it", () => {
   let now = 0;
   const pacer = new TelegramPacer({ now: () => now });
   assert.equal(pacer.reserve("-1", 0).granted, true, "delivery posts into the group at 0");
   now = 100;
-  assert.deepEqual(pacer.reserveReply("-1", 5_000), { granted: true, waitMs: 900 });
-  assert.equal(pacer.paceOf("-1")?.notBefore, 4_000, "delivery's next message is 3 s later");
+  assert.deepEqual(pacer.reserveReply("-1", 0), { granted: true, waitMs: 0 }, "no spacing wait");
+  assert.equal(pacer.paceOf("-1")?.notBefore, 3_100, "delivery's next message is 3 s after it");
   now = 200;
   assert.deepEqual(pacer.reserveReply("7", 0), { granted: true, waitMs: 0 });
   now = 300;
   assert.deepEqual(
-    pacer.reserveReply("7", 5_000),
-    { granted: true, waitMs: 900 },
-    "in a private chat a reply is spaced a second, like a post",
+    pacer.reserveReply("7", 0),
+    { granted: true, waitMs: 0 },
+    "a second command's reply in a private chat goes at once too",
   );
+  assert.equal(pacer.paceOf("7")?.notBefore, 1_300, "delivery waits a second after it");
   now = 400;
   pacer.holdChat("-2", 5_000);
   assert.equal(pacer.reserveReply("-2", 4_000).granted, false, "a 429's hold stops replies");
