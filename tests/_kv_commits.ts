@@ -1,7 +1,7 @@
 /**
- * A `Kv` that records every atomic commit made through it: how many checks it held and which
- * keys it wrote, so a test can assert what went together in one commit and that each commit
- * stays within the store's per-commit limits.
+ * `Kv` wrappers for tests: one records every atomic commit made through it (how many checks it
+ * held and which keys it wrote, so a test can assert what went together in one commit and that
+ * each commit stays within the store's per-commit limits), one counts the reads made through it.
  */
 import type { AtomicOperation, Kv, KvKey } from "../lib/store/backend/types.ts";
 
@@ -52,4 +52,27 @@ export function holdsKey(keys: readonly KvKey[], key: KvKey): boolean {
   return keys.some((candidate) =>
     candidate.length === key.length && candidate.every((part, index) => part === key[index])
   );
+}
+
+const READS = new Set(["get", "getMany", "list"]);
+
+/** `kv` with a count of the reads made through it, per method (`get`, `getMany`, `list`). */
+export function readCountingKv(kv: Kv): { kv: Kv; reads: (method?: string) => number } {
+  const counts = new Map<string, number>();
+  const wrapped = new Proxy(kv, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (typeof value !== "function") return value;
+      if (typeof property !== "string" || !READS.has(property)) return value.bind(target);
+      return (...args: unknown[]) => {
+        counts.set(property, (counts.get(property) ?? 0) + 1);
+        return value.apply(target, args);
+      };
+    },
+  });
+  const reads = (method?: string) =>
+    method === undefined
+      ? [...counts.values()].reduce((sum, count) => sum + count, 0)
+      : counts.get(method) ?? 0;
+  return { kv: wrapped, reads };
 }

@@ -25,7 +25,7 @@ import { getGroupSecret, regenerateGroupSecret } from "../../lib/store/config/gr
 import { allowTargets, getAllowedTargets } from "../../lib/store/config/allowed_targets.ts";
 import { getRoutes, replaceRoutes } from "../../lib/store/config/routes.ts";
 import type { Route } from "../../lib/types.ts";
-import { commitRecordingKv } from "../_kv_commits.ts";
+import { commitRecordingKv, readCountingKv } from "../_kv_commits.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -235,28 +235,17 @@ Deno.test("an invite revoked while a rename reads the group is not brought back 
 
 Deno.test("the cached group set is reused while unchanged and read again after any group write", async () => {
   await using store = await openTestKv();
-  let lists = 0;
-  const kv = new Proxy(store, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target);
-      if (property === "list") {
-        return (...args: unknown[]) => {
-          lists++;
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      }
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
+  const { kv, reads } = readCountingKv(store);
+
   await putGroup(kv, { ...ALPHA, id: "alpha", name: "Alpha" });
   const first = await readGroupSetCached(kv);
-  const listsAfterFirst = lists;
+  const listsAfterFirst = reads("list");
   const second = await readGroupSetCached(kv);
-  assert.equal(lists, listsAfterFirst, "an unchanged set is not listed again");
+  assert.equal(reads("list"), listsAfterFirst, "an unchanged set is not listed again");
   assert.equal(second, first);
   await putGroup(kv, { ...ALPHA, id: "beta", name: "Beta" });
   const third = await readGroupSetCached(kv);
-  assert.ok(lists > listsAfterFirst);
+  assert.ok(reads("list") > listsAfterFirst);
   assert.deepEqual(third.entries.map((entry) => entry.group.id), ["alpha", "beta"]);
   assert.deepEqual(third, await readGroupSet(kv));
 });

@@ -8,25 +8,7 @@ import type { Kv } from "../../lib/store/backend/types.ts";
 import { loadEvent, loadEvents, saveEvent } from "../../lib/store/delivery/events.ts";
 import { RECENT_EVENTS_KEPT } from "../../lib/store/delivery/recent_events.ts";
 import { fixture, githubRequest, send, testDeps, withKv } from "../_ingest_helpers.ts";
-
-/** `kv` with a count of its reads (get, getMany, list). */
-function countingReads(kv: Kv): { kv: Kv; reads: () => number } {
-  let reads = 0;
-  const counted = new Proxy(kv, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target);
-      if (typeof value !== "function") return value;
-      if (property === "get" || property === "getMany" || property === "list") {
-        return (...args: unknown[]) => {
-          reads++;
-          return value.apply(target, args);
-        };
-      }
-      return value.bind(target);
-    },
-  });
-  return { kv: counted, reads: () => reads };
-}
+import { readCountingKv } from "../_kv_commits.ts";
 
 async function acceptPull(kv: Kv, delivery: string): Promise<void> {
   const body = await fixture("pull_request/opened.payload.json");
@@ -42,7 +24,7 @@ async function eventIds(kv: Kv): Promise<string[]> {
 
 Deno.test("an event accepted here reaches the fan-out without reading the store, equal to the stored one", async () => {
   await withKv(async (store) => {
-    const { kv, reads } = countingReads(store);
+    const { kv, reads } = readCountingKv(store);
     await acceptPull(kv, "recent-1");
     const [eventId] = await eventIds(store);
     const before = reads();
@@ -60,7 +42,7 @@ Deno.test("an event accepted here reaches the fan-out without reading the store,
 
 Deno.test("a single event load takes the accepted event once too", async () => {
   await withKv(async (store) => {
-    const { kv, reads } = countingReads(store);
+    const { kv, reads } = readCountingKv(store);
     await acceptPull(kv, "recent-single");
     const [eventId] = await eventIds(store);
     const before = reads();
@@ -73,7 +55,7 @@ Deno.test("a single event load takes the accepted event once too", async () => {
 
 Deno.test("events pushed out of the cache, or saved without a parsed payload, are read from the store", async () => {
   await withKv(async (store) => {
-    const { kv, reads } = countingReads(store);
+    const { kv, reads } = readCountingKv(store);
     for (let i = 0; i <= RECENT_EVENTS_KEPT; i++) await acceptPull(kv, `burst-${i}`);
     const ids = await eventIds(store);
     assert.equal(ids.length, RECENT_EVENTS_KEPT + 1);
