@@ -153,6 +153,18 @@ interface World extends AsyncDisposable {
 }
 
 /**
+ * Opens pull request #1 (created at `createdAt`, review requested from `reviewer`) and waits until
+ * the index has it.
+ */
+async function openOnePull(w: World, createdAt: number, reviewer: string): Promise<void> {
+  await accept(w.kv, "pull_request", {
+    action: "opened",
+    pull_request: pullObject(1, createdAt, [reviewer]),
+  });
+  await waitFor("indexed", async () => (await indexed(w.kv, w.internalId)).size === 1);
+}
+
+/**
  * Stores a token for `person` that GitHub accepts and lets read `readable` (`GET /repos/…`);
  * answers the access token. `refreshable: false` stores none to refresh it with.
  */
@@ -440,11 +452,7 @@ Deno.test("a channel reminder lists only its group's repositories, on Discord, a
       },
     })),
   });
-  await accept(w.kv, "pull_request", {
-    action: "opened",
-    pull_request: pullObject(1, now - 2 * DAY, ["bob"]),
-  });
-  await waitFor("indexed", async () => (await indexed(w.kv, w.internalId)).size === 1);
+  await openOnePull(w, now - 2 * DAY, "bob");
   const other = (await listGroupEntries(w.kv)).find((entry) => entry.group.id === "other")!;
   await waitFor(
     "the other group's",
@@ -617,11 +625,7 @@ Deno.test("a deleted reminder, and a slot missed by more than 12 hours, send not
   await using w = await world();
   await using worker = w.start();
   const now = MONDAY_NINE_SUMMER;
-  await accept(w.kv, "pull_request", {
-    action: "opened",
-    pull_request: pullObject(1, now - 3 * DAY, ["alice"]),
-  });
-  await waitFor("indexed", async () => (await indexed(w.kv, w.internalId)).size === 1);
+  await openOnePull(w, now - 3 * DAY, "alice");
   const late = reminderOf("l1", { kind: "personal", ...ALICE }, ALICE_CHAT);
   const gone = reminderOf("g1", { kind: "personal", ...ALICE }, ALICE_CHAT);
   await store(w.kv, late, w.clock.now);
@@ -804,11 +808,7 @@ Deno.test("a personal reminder with a revoked token lists nothing and tells the 
   await using worker = w.start();
   const now = MONDAY_NINE_SUMMER;
   const token = await giveToken(w.kv, w.config, w.github, ALICE, [REPO]);
-  await accept(w.kv, "pull_request", {
-    action: "opened",
-    pull_request: pullObject(1, now - 3 * DAY, ["alice"]),
-  });
-  await waitFor("indexed", async () => (await indexed(w.kv, w.internalId)).size === 1);
+  await openOnePull(w, now - 3 * DAY, "alice");
   w.github.expireAccessToken(token);
   await store(w.kv, reminderOf("rv", { kind: "personal", ...ALICE }, ALICE_CHAT), w.clock.now);
   for (const slot of [now, now + 7 * DAY]) {
@@ -968,11 +968,7 @@ Deno.test("a reminder of a deleted group due at that moment sends nothing and re
   await using w = await world();
   await using worker = w.start();
   const now = MONDAY_NINE_SUMMER;
-  await accept(w.kv, "pull_request", {
-    action: "opened",
-    pull_request: pullObject(1, now - 3 * DAY, ["alice"]),
-  });
-  await waitFor("indexed", async () => (await indexed(w.kv, w.internalId)).size === 1);
+  await openOnePull(w, now - 3 * DAY, "alice");
   const scope = { kind: "channel" as const, groupId: "team", internalId: w.internalId };
   await store(w.kv, reminderOf("d1", scope, CHANNEL, true), w.clock.now);
   const set = await readGroupSet(w.kv);
