@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { targetSchema } from "../model/schema.ts";
+import { CLOCK_TIME } from "../model/noise_rules.ts";
 import {
   DAY_NAMES,
   MAX_FILTER_LABELS,
@@ -19,7 +20,7 @@ const SIGNED_IN = "any console user";
 
 const scheduleFields = {
   days: z.array(z.enum(DAY_NAMES)).min(1).max(7).describe("weekdays it fires on"),
-  times: z.array(z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/)).min(1).max(MAX_TIMES)
+  times: z.array(z.string().regex(CLOCK_TIME)).min(1).max(MAX_TIMES)
     .describe("local times, HH:MM"),
   timeZone: z.string().min(1).max(64).describe("an IANA time zone, e.g. Europe/Berlin"),
   allClear: z.boolean().optional().describe(

@@ -121,9 +121,13 @@ async function planEvent(
   }
   if (selection.entered.length === 0) return NOTHING;
   // personal notifications, once per event (lib/delivery/personal.ts)
-  await queuePersonal(ctx.kv, event, selection.entered, selection.routes, routing.groups);
+  const queueNotifications = () =>
+    queuePersonal(ctx.kv, event, selection.entered, selection.routes, routing.groups);
   const message = formatEvent(event);
-  if (!message) return NOTHING;
+  if (!message) {
+    await queueNotifications();
+    return NOTHING;
+  }
   const records = routedEventRecords(
     event,
     selection.entered,
@@ -132,8 +136,12 @@ async function planEvent(
     message.title,
   );
   const internalIds = records.map((entry) => entry.internalId);
-  await indexPullEvent(ctx.kv, ctx.log, event, internalIds, now); // review reminders
-  await indexIssueEvent(ctx.kv, ctx.log, event, internalIds); // stale work in reminders
+  // independent writes, made together: notifications, review reminders, stale work
+  await Promise.all([
+    queueNotifications(),
+    indexPullEvent(ctx.kv, ctx.log, event, internalIds, now),
+    indexIssueEvent(ctx.kv, ctx.log, event, internalIds),
+  ]);
   if (selection.routes.length === 0) return { units: [], records };
   const inPlace = await inPlacePlanOf(event); // edit in place
   const routeGroups = new Set(selection.routes.map((route) => route.groupId));

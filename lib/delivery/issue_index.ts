@@ -16,7 +16,8 @@ import {
   type OpenIssue,
 } from "../store/delivery/open_issues.ts";
 import type { ForgeEvent } from "../types.ts";
-import { labelsOf, record, timeOf, urlOf } from "./pull_index.ts";
+import { labelsOf, timeOf, urlOf } from "./pull_index.ts";
+import { record } from "../format/read.ts";
 
 const REPOSITORY = /^[A-Za-z0-9_.-]{1,100}\/[A-Za-z0-9_.-]{1,100}$/;
 const TITLE_CHARS = 200;

@@ -16,6 +16,7 @@ import type { Logger } from "../log.ts";
 import { applyPullChange, type OpenPull, type PullChange } from "../store/delivery/open_pulls.ts";
 import { normalizeGithubLogin } from "../store/auth/links.ts";
 import type { ForgeEvent } from "../types.ts";
+import { record } from "../format/read.ts";
 
 const TITLE_CHARS = 200;
 const URL_CHARS = 500;
@@ -41,13 +42,6 @@ const PULL_ACTIONS = new Set([
   "closed",
 ]);
 const REVIEW_ACTIONS = new Set(["submitted", "dismissed"]);
-
-/** `value` as a plain object, or null. */
-export function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? value as Record<string, unknown>
-    : null;
-}
 
 function loginOf(value: unknown): string | null {
   const login = record(value)?.login;

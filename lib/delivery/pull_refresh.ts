@@ -34,9 +34,7 @@ interface RefreshAs {
   userIds: readonly string[];
 }
 
-type ReadOutcome = { kind: "read"; pulls: OpenPull[]; complete: boolean } | {
-  kind: "unreadable" | "failed";
-};
+type ReadOutcome = { kind: "read"; pulls: OpenPull[]; complete: boolean } | { kind: "failed" };
 
 async function readOpenPulls(
   callers: readonly GitHubCaller[],
@@ -45,35 +43,30 @@ async function readOpenPulls(
 ): Promise<ReadOutcome> {
   const [owner, name] = repository.split("/");
   const path = `${repoPath(owner, name, "pulls")}?state=open&per_page=${PAGE}`;
-  let refused = false;
   for (const call of callers) {
     const outcome = await call<unknown>({ method: "GET", path });
     if (outcome.kind === "no_token") continue;
-    if (outcome.kind === "refused" && [401, 403, 404].includes(outcome.status)) {
-      refused = true;
-      continue;
-    }
+    if (outcome.kind === "refused" && [401, 403, 404].includes(outcome.status)) continue;
     if (outcome.kind !== "ok" || !Array.isArray(outcome.body)) return { kind: "failed" };
     const pulls = outcome.body.map((item) => openPullOf(repository, item, now))
       .filter((pull) => pull !== null);
     return { kind: "read", pulls, complete: outcome.body.length < PAGE };
   }
-  return { kind: refused ? "unreadable" : "failed" };
+  return { kind: "failed" };
 }
 
 /**
- * Refreshes the stale repositories of the group `internalId` as `as` says; answers the
- * repositories (lower case) that none of those people may read.
+ * Refreshes the stale repositories of the group `internalId` as `as` says (a repository none of
+ * those people may read keeps its index as the events left it).
  */
 export async function refreshGroupPulls(
   as: RefreshAs,
   log: Logger,
   internalId: string,
   now: number,
-): Promise<Set<string>> {
-  const unreadable = new Set<string>();
+): Promise<void> {
   const callers = as.userIds.slice(0, MAX_CALLERS).map((userId) => gitHubAsUser(as.deps, userId));
-  if (callers.length === 0) return unreadable;
+  if (callers.length === 0) return;
   const repositories = await listPullRepositories(as.deps.kv, internalId);
   const stale = repositories
     .filter((repo: PullRepository) => now - (repo.refreshedAt ?? 0) >= REFRESH_EVERY_MS)
@@ -91,10 +84,9 @@ export async function refreshGroupPulls(
           outcome.complete,
           now,
         );
-      } else if (outcome.kind === "unreadable") unreadable.add(repository.toLowerCase());
+      }
     } catch (error) {
       log.warn("open pull requests not refreshed", { repository, error });
     }
   }
-  return unreadable;
 }

@@ -5,7 +5,7 @@
  * wrong (the console answers it as a 400, the chat as a reply).
  */
 import type { ReminderSchedule, StaleFilter } from "../store/config/reminders.ts";
-import { isTimeZone } from "./reminder_schedule.ts";
+import { CLOCK_TIME, isTimeZone } from "../model/noise_rules.ts";
 
 /** Reminders one person may keep. */
 export const MAX_PERSONAL_REMINDERS = 5;
@@ -48,8 +48,6 @@ interface ReminderSettings {
   allClear: boolean;
 }
 
-const TIME = /^([01][0-9]|2[0-3]):([0-5][0-9])$/;
-
 function daysOf(value: unknown): number[] | string {
   const error = `days: give 1-7 of ${DAY_NAMES.join(", ")}, each once`;
   if (!Array.isArray(value) || value.length === 0 || value.length > 7) return error;
@@ -65,7 +63,7 @@ function daysOf(value: unknown): number[] | string {
 function timesOf(value: unknown): string[] | string {
   const error = `times: give 1-${MAX_TIMES} different times as HH:MM (00:00-23:59)`;
   if (!Array.isArray(value) || value.length === 0 || value.length > MAX_TIMES) return error;
-  if (!value.every((time) => typeof time === "string" && TIME.test(time))) return error;
+  if (!value.every((time) => typeof time === "string" && CLOCK_TIME.test(time))) return error;
   if (new Set(value).size !== value.length) return error;
   return [...value as string[]].sort();
 }

@@ -21,7 +21,6 @@ import type { Config } from "../config.ts";
 import { sha256Hex } from "../crypto.ts";
 import { addJob, putJob } from "../store/delivery/jobs.ts";
 import type { QueueHandler, QueueMessage } from "./job_worker.ts";
-import { listGroupEntries } from "../store/config/groups.ts";
 import { chatUsersLinkedTo, normalizeGithubLogin } from "../store/auth/links.ts";
 import { listOpenPulls, type OpenPull } from "../store/delivery/open_pulls.ts";
 import {
@@ -146,7 +145,7 @@ async function fire(ctx: DeliveryContext, job: ReminderJob): Promise<void> {
 
 /** The groups `userId` is a member of, with their internal ids. */
 async function groupsOf(ctx: DeliveryContext, userId: string) {
-  const entries = await listGroupEntries(ctx.kv);
+  const { entries } = await readGroupSetCached(ctx.kv);
   return entries.filter((entry) => entry.group.members.some((m) => m.userId === userId));
 }
 
@@ -279,7 +278,9 @@ async function send(ctx: DeliveryContext, config: Config, job: ReminderJob): Pro
     return;
   }
   const scope = reminder.scope;
-  const group = (await listGroupEntries(ctx.kv)).find((e) => e.internalId === scope.internalId);
+  const group = (await readGroupSetCached(ctx.kv)).entries.find((e) =>
+    e.internalId === scope.internalId
+  );
   if (!group) return;
   const channel = reminder as Reminder & { scope: { kind: "channel" } };
   const { pulls, stale } = await channelList(ctx, config, group.group, channel, now);

@@ -44,16 +44,6 @@ function instantOf(timeZone: string, wall: number): number {
   return wall - offset;
 }
 
-/** Whether `timeZone` is an IANA time zone `Intl` knows. */
-export function isTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-GB", { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The slots of `schedule` from one day before `from` to eight days after, in order. */
 function slotsAround(schedule: ReminderSchedule, from: number): number[] {
   const today = Math.floor(wallClock(schedule.timeZone, from) / DAY_MS) * DAY_MS;

@@ -9,6 +9,7 @@
 import type { ForgeEvent } from "../types.ts";
 import type { Platform } from "../types.ts";
 import { escapeHtml } from "../format/text.ts";
+import { record } from "../format/read.ts";
 
 /** Longest rendered card kept for the outcome edit (JSON characters). */
 export const MAX_KEPT_BODY = 16_000;
@@ -28,12 +29,6 @@ const FINISHED: ReadonlyMap<string, boolean> = new Map([
   ["failure", false],
   ["error", false],
 ]);
-
-function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? value as Record<string, unknown>
-    : null;
-}
 
 function runIdOf(payload: Record<string, unknown>): string | null {
   const id = record(payload.workflow_run)?.id;

@@ -20,14 +20,16 @@ export const KIND_LABELS: ReadonlyMap<NotifyKind, string> = new Map([
   ["assigned", "Assignments"],
 ]);
 
-/** Turns one kind on or off; the saved settings. */
-export function setKind(
-  kv: Kv,
-  userId: string,
-  kind: NotifyKind,
-  on: boolean,
-): Promise<NotifySettings> {
-  return updateNotifySettings(kv, userId, (s) => ({ ...s, kinds: { ...s.kinds, [kind]: on } }));
+/**
+ * Switches one kind (on to off, off to on) within the settings' own update, so two quick presses
+ * switch it twice; the saved settings.
+ */
+export function toggleKind(kv: Kv, userId: string, kind: NotifyKind): Promise<NotifySettings> {
+  return updateNotifySettings(
+    kv,
+    userId,
+    (s) => ({ ...s, kinds: { ...s.kinds, [kind]: !s.kinds[kind] } }),
+  );
 }
 
 /** Pauses (or resumes) every personal notification; the saved settings. */

@@ -4,9 +4,9 @@
  * the routes' quiet-hours logic (`lib/delivery/quiet_hours.ts`).
  */
 import { quietPeriodAt } from "../delivery/quiet_hours.ts";
+import { CLOCK_TIME, isTimeZone } from "../model/noise_rules.ts";
 import type { PersonalQuietHours } from "../store/notify/notify_settings.ts";
 
-const CLOCK = /^([01]\d|2[0-3]):[0-5]\d$/;
 const MINUTE_MS = 60_000;
 
 /** The local weekday and wall clock at `at` in `timeZone`. */
@@ -61,20 +61,6 @@ export function quietEndsAt(quiet: PersonalQuietHours | null, now: number): numb
   return at;
 }
 
-/** Longest time zone name accepted. */
-const MAX_TIME_ZONE = 64;
-
-/** Whether `timeZone` is an IANA time zone this runtime knows. */
-function knownTimeZone(timeZone: string): boolean {
-  if (timeZone.length === 0 || timeZone.length > MAX_TIME_ZONE) return false;
-  try {
-    new Intl.DateTimeFormat("en-GB", { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Quiet hours from untrusted input, or what is wrong with it. */
 export function parseQuietHours(input: {
   timeZone: unknown;
@@ -83,9 +69,11 @@ export function parseQuietHours(input: {
   weekends: boolean;
 }): PersonalQuietHours | string {
   const timeZone = typeof input.timeZone === "string" ? input.timeZone.trim() : "";
-  if (!knownTimeZone(timeZone)) return "The time zone is not an IANA time zone (Europe/Berlin).";
+  if (!isTimeZone(timeZone)) return "The time zone is not an IANA time zone (Europe/Berlin).";
   const start = typeof input.start === "string" ? input.start : "";
   const end = typeof input.end === "string" ? input.end : "";
-  if (!CLOCK.test(start) || !CLOCK.test(end)) return "Quiet hours are HH:MM, from 00:00 to 23:59.";
+  if (!CLOCK_TIME.test(start) || !CLOCK_TIME.test(end)) {
+    return "Quiet hours are HH:MM, from 00:00 to 23:59.";
+  }
   return { timeZone, start, end, weekends: input.weekends };
 }

@@ -7,6 +7,7 @@
 import type { NotifyKind } from "../store/notify/notify_settings.ts";
 import { normalizeGithubLogin } from "../store/auth/links.ts";
 import type { ForgeEvent } from "../types.ts";
+import { record } from "../format/read.ts";
 
 /** Who a trigger is about: a login, a team (`org/slug`), or a pull request's head commit. */
 type TriggerWho =
@@ -33,14 +34,8 @@ const MENTION = /(?<![\w@`/.-])@([a-z0-9](?:[a-z0-9]|-(?=[a-z0-9])){0,38})(?![\w
 
 type Json = Record<string, unknown>;
 
-function obj(value: unknown): Json | null {
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? value as Json
-    : null;
-}
-
 function loginAt(value: unknown): string | null {
-  return normalizeGithubLogin(obj(value)?.login);
+  return normalizeGithubLogin(record(value)?.login);
 }
 
 /** The logins a Markdown body @-mentions (code left out), lower case, at most 20. */
@@ -61,18 +56,18 @@ function newBody(event: ForgeEvent): unknown {
   const p = event.payload;
   switch (`${event.kind}.${event.action}`) {
     case "issues.opened":
-      return obj(p.issue)?.body;
+      return record(p.issue)?.body;
     case "pull_request.opened":
-      return obj(p.pull_request)?.body;
+      return record(p.pull_request)?.body;
     case "pull_request_review.submitted":
-      return obj(p.review)?.body;
+      return record(p.review)?.body;
     case "discussion.created":
-      return obj(p.discussion)?.body;
+      return record(p.discussion)?.body;
     case "issue_comment.created":
     case "pull_request_review_comment.created":
     case "discussion_comment.created":
     case "commit_comment.created":
-      return obj(p.comment)?.body;
+      return record(p.comment)?.body;
     default:
       return undefined;
   }
@@ -89,16 +84,16 @@ function ownPullRequest(event: ForgeEvent): Trigger | null {
   const p = event.payload;
   const at = (login: string | null, reason: string): Trigger | null =>
     login ? { kind: "my_pull_requests", reason, who: { via: "login", login } } : null;
-  const pull = obj(p.pull_request);
+  const pull = record(p.pull_request);
   switch (`${event.kind}.${event.action}`) {
     case "pull_request_review.submitted": {
-      const state = String(obj(p.review)?.state ?? "").toLowerCase();
+      const state = String(record(p.review)?.state ?? "").toLowerCase();
       return at(loginAt(pull?.user), REVIEW_REASONS.get(state) ?? "Your pull request was reviewed");
     }
     case "pull_request_review_comment.created":
       return at(loginAt(pull?.user), "Your pull request got a review comment");
     case "issue_comment.created": {
-      const issue = obj(p.issue);
+      const issue = record(p.issue);
       return issue?.pull_request
         ? at(loginAt(issue.user), "Your pull request got a comment")
         : null;
@@ -120,9 +115,9 @@ function failedCheck(event: ForgeEvent): Trigger | null {
   if (event.action !== "completed") return null;
   const p = event.payload;
   const run = event.kind === "workflow_run"
-    ? obj(p.workflow_run)
+    ? record(p.workflow_run)
     : event.kind === "check_suite"
-    ? obj(p.check_suite)
+    ? record(p.check_suite)
     : null;
   if (!run || !FAILED.has(String(run.conclusion))) return null;
   const pulls = Array.isArray(run.pull_requests) ? run.pull_requests : [];
@@ -154,8 +149,8 @@ export function triggersOf(event: ForgeEvent): Trigger[] {
         who: { via: "login", login: reviewer },
       });
     }
-    const team = obj(p.requested_team);
-    const org = loginAt(p.organization) ?? loginAt(obj(p.repository)?.owner);
+    const team = record(p.requested_team);
+    const org = loginAt(p.organization) ?? loginAt(record(p.repository)?.owner);
     const slug = typeof team?.slug === "string" && /^[a-z0-9._-]{1,100}$/i.test(team.slug)
       ? team.slug.toLowerCase()
       : null;
@@ -195,10 +190,10 @@ export function pullHeadOf(
 ): { repository: string; sha: string; login: string } | null {
   if (event.provider !== "github" || event.kind !== "pull_request") return null;
   if (!["opened", "reopened", "synchronize"].includes(event.action ?? "")) return null;
-  const pull = obj(event.payload.pull_request);
-  const sha = obj(pull?.head)?.sha;
+  const pull = record(event.payload.pull_request);
+  const sha = record(pull?.head)?.sha;
   const login = loginAt(pull?.user);
-  const repository = obj(event.payload.repository)?.full_name;
+  const repository = record(event.payload.repository)?.full_name;
   if (typeof sha !== "string" || !/^[0-9a-f]{40}$/.test(sha) || !login) return null;
   if (typeof repository !== "string" || repository.length > 200) return null;
   return { repository: repository.toLowerCase(), sha, login };

@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import type { Update } from "@grammyjs/types";
 import { getNotifySettings } from "../../lib/store/notify/notify_settings.ts";
+import { toggleKind } from "../../lib/notify/controls.ts";
+import { openTestKv } from "../../testing/test_store.ts";
 import { PEOPLE, startAdminApp } from "../_admin_helpers.ts";
 import { command, GRACE, linkGrace, startDiscordApp } from "../discord_app.ts";
 import {
@@ -189,4 +191,13 @@ Deno.test("Discord /gh notify: the settings in words; state:off pauses all, stat
   const resumed = await app.interact(command("notify", { state: "on" }));
   assert.equal((await getNotifySettings(app.t.kv, String(GRACE.id))).paused, false);
   assert.equal((resumed.data as { flags: number }).flags, 64, "only the invoker sees it");
+});
+
+Deno.test("two switches of one kind made at once both count: it ends where it started", async () => {
+  await using kv = await openTestKv();
+  const before = (await getNotifySettings(kv, "42")).kinds.mentioned;
+  await Promise.all([toggleKind(kv, "42", "mentioned"), toggleKind(kv, "42", "mentioned")]);
+  assert.equal((await getNotifySettings(kv, "42")).kinds.mentioned, before);
+  await toggleKind(kv, "42", "mentioned");
+  assert.equal((await getNotifySettings(kv, "42")).kinds.mentioned, !before);
 });

@@ -7,10 +7,10 @@
 import type { InlineKeyboardMarkup } from "@grammyjs/types";
 import {
   KIND_LABELS,
-  setKind,
   setPaused,
   settingsSummary,
   TELEGRAM_HINTS,
+  toggleKind,
 } from "../../notify/controls.ts";
 import { getTelegramLink } from "../../store/auth/links.ts";
 import {
@@ -101,8 +101,7 @@ export async function pressNotifyButton(
     settings = await setPaused(ctx.kv, link.userId, what === "pause");
     text = settings.paused ? "Paused." : "Resumed.";
   } else if (isNotifyKind(what)) {
-    const current = await getNotifySettings(ctx.kv, link.userId);
-    settings = await setKind(ctx.kv, link.userId, what, !current.kinds[what]);
+    settings = await toggleKind(ctx.kv, link.userId, what);
     text = `${KIND_LABELS.get(what)}: ${settings.kinds[what] ? "on" : "off"}`;
   } else {
     return { text: "This button does nothing here.", alert: true };

@@ -22,7 +22,7 @@ import { groupDataRoots, groupsPointerKey, reminderKey } from "../keys.ts";
 import { type GroupSet, readGroupSetCached } from "./group_set.ts";
 
 /** Where the walk over the families stands, kept by the caller between calls. */
-export interface LeftoverScan {
+interface LeftoverScan {
   /** The family being walked (an index into {@link groupDataRoots}). */
   family: number;
   /** The last internal id passed in that family; null: from the family's start. */
@@ -41,7 +41,7 @@ const WALK_REST_MS = 10 * 60_000;
 /** Most ids one call looks up. */
 const MAX_LOOKUPS = 64;
 /** Most keys one call deletes. */
-export const MAX_REMOVED_PER_SWEEP = 500;
+const MAX_REMOVED_PER_SWEEP = 500;
 /** Keys (and the reminders a reminder list names) deleted per commit: ≤ 2 KiB each, 1 check. */
 const CHUNK = 100;
 /** Reminders a group's list holds at most when written (lib/delivery/reminder_input.ts is 10). */

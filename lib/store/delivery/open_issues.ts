@@ -34,7 +34,7 @@ export interface OpenIssue {
 }
 
 /** Most issues kept per repository. */
-export const MAX_ISSUES_PER_REPOSITORY = 200;
+const MAX_ISSUES_PER_REPOSITORY = 200;
 /** Most repositories one group's issue index follows. */
 const MAX_ISSUE_REPOSITORIES_PER_GROUP = 100;
 /** Most entries read for one group. */
