@@ -3,6 +3,7 @@ import type { Kv } from "../store/backend/types.ts";
 import { canEditRoutes, canReadGroup, isOwner, type Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
 import { getGroup } from "../store/config/groups.ts";
+import { type GroupEntry, readGroupEntry } from "../store/config/group_set.ts";
 import type { Group, Role } from "../types.ts";
 
 /** What an endpoint needs the caller to be in a group. */
@@ -50,6 +51,19 @@ export async function requireGroup(
   if (!group) throw new HttpError(404, `Unknown group ${groupId}`);
   requireRight(principal, groupId, right);
   return group;
+}
+
+/** The group's stored entry (with its internal id), as {@link requireGroup} checks it. */
+export async function requireGroupEntry(
+  kv: Kv,
+  principal: Principal,
+  groupId: string,
+  right: Right,
+): Promise<GroupEntry> {
+  const { entry } = await readGroupEntry(kv, groupId);
+  if (entry === null) throw new HttpError(404, `Unknown group ${groupId}`);
+  requireRight(principal, groupId, right);
+  return entry;
 }
 
 /** The caller as an audit actor. */

@@ -14,10 +14,8 @@ import {
   removeReminder,
 } from "../delivery/reminder_service.ts";
 import { HttpError } from "../fresh/mod.ts";
-import { listGroupEntries } from "../store/config/groups.ts";
-import type { GroupEntry } from "../store/config/groups.ts";
 import type { Target } from "../types.ts";
-import { actorOf, requireRight } from "./guards.ts";
+import { actorOf, requireGroupEntry } from "./guards.ts";
 
 /** Settings as the console sends them (already shaped by the endpoint's schema). */
 export interface ReminderBody {
@@ -36,13 +34,6 @@ export interface ReminderBody {
 function added(outcome: AddOutcome): ReminderView {
   if (!outcome.ok) throw new HttpError(outcome.status, outcome.error);
   return outcome.reminder;
-}
-
-async function groupEntry(kv: Kv, principal: Principal, groupId: string, edit: boolean) {
-  const entry = (await listGroupEntries(kv)).find((e: GroupEntry) => e.group.id === groupId);
-  if (!entry) throw new HttpError(404, `Unknown group ${groupId}`);
-  requireRight(principal, groupId, edit ? "edit" : "read");
-  return entry;
 }
 
 /** The caller's own reminders. */
@@ -66,7 +57,7 @@ export async function deleteMyReminder(kv: Kv, principal: Principal, id: string)
 
 /** The group's channel reminders. */
 export async function listGroupReminders(kv: Kv, principal: Principal, groupId: string) {
-  const entry = await groupEntry(kv, principal, groupId, false);
+  const entry = await requireGroupEntry(kv, principal, groupId, "read");
   return { reminders: await remindersOf(kv, entry, Date.now()) };
 }
 
@@ -77,7 +68,7 @@ export async function addGroupReminder(
   groupId: string,
   body: ReminderBody & { target: Target },
 ) {
-  const entry = await groupEntry(kv, principal, groupId, true);
+  const entry = await requireGroupEntry(kv, principal, groupId, "edit");
   const { target, ...input } = body;
   return added(
     await addChannelReminder(kv, actorOf(principal), entry, target, input, Date.now(), "console"),
@@ -91,7 +82,7 @@ export async function deleteGroupReminder(
   groupId: string,
   id: string,
 ) {
-  const entry = await groupEntry(kv, principal, groupId, true);
+  const entry = await requireGroupEntry(kv, principal, groupId, "edit");
   if (!await removeReminder(kv, entry, id, actorOf(principal), "console", Date.now())) {
     throw new HttpError(404, `No reminder ${id} in group ${groupId}`);
   }

@@ -11,7 +11,6 @@ import type { z } from "zod";
 import type { Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
 import { newAuditEntry } from "../store/telemetry/audit.ts";
-import { readGroupEntry } from "../store/config/group_set.ts";
 import {
   changeReplayState,
   getReplayEntry,
@@ -29,7 +28,7 @@ import {
   SelectionTooLarge,
 } from "../delivery/replay_plan.ts";
 import { monotonicUlids } from "../ulid.ts";
-import { actorOf, requireRight, type Right } from "./guards.ts";
+import { actorOf, requireGroupEntry, type Right } from "./guards.ts";
 import type {
   replayPreviewQuerySchema,
   replayStartSchema,
@@ -47,14 +46,6 @@ function publicReplay(
   { groupInternalId: _g, cursor: _c, lastEventId: _e, ...replay }: Replay,
 ): PublicReplay {
   return replay;
-}
-
-/** The group's internal id, when the group exists (404) and the caller has `right` (403). */
-async function groupFor(kv: Kv, principal: Principal, groupId: string, right: Right) {
-  const { entry } = await readGroupEntry(kv, groupId);
-  if (entry === null) throw new HttpError(404, `Unknown group ${groupId}`);
-  requireRight(principal, groupId, right);
-  return entry.internalId;
 }
 
 /** The filter, mode and option chosen, checked (400), with `to` at most `now`. */
@@ -103,7 +94,7 @@ export async function previewGroupReplay(
   groupId: string,
   query: z.output<typeof replayPreviewQuerySchema>,
 ) {
-  const internalId = await groupFor(kv, principal, groupId, "read");
+  const internalId = (await requireGroupEntry(kv, principal, groupId, "read")).internalId;
   const preview = await counted(kv, internalId, chosen(query, Date.now()));
   return { ...preview, limit: MAX_REPLAY_SELECTION };
 }
@@ -115,7 +106,7 @@ export async function startGroupReplay(
   groupId: string,
   body: z.output<typeof replayStartSchema>,
 ): Promise<PublicReplay> {
-  const internalId = await groupFor(kv, principal, groupId, "edit");
+  const internalId = (await requireGroupEntry(kv, principal, groupId, "edit")).internalId;
   const now = Date.now();
   const choice = chosen(body, now);
   const preview = await counted(kv, internalId, choice);
@@ -155,7 +146,7 @@ function auditOf(
 
 /** `GET /admin/api/groups/:id/replays`: the group's latest replays, newest first. */
 export async function listGroupReplays(kv: Kv, principal: Principal, groupId: string) {
-  const internalId = await groupFor(kv, principal, groupId, "read");
+  const internalId = (await requireGroupEntry(kv, principal, groupId, "read")).internalId;
   return { items: (await listReplays(kv, internalId)).map(publicReplay) };
 }
 
@@ -166,7 +157,7 @@ async function replayEntry(
   replayId: string,
   right: Right,
 ): Promise<KvEntry<Replay>> {
-  const internalId = await groupFor(kv, principal, groupId, right);
+  const internalId = (await requireGroupEntry(kv, principal, groupId, right)).internalId;
   const entry = await getReplayEntry(kv, internalId, replayId);
   if (!entry) throw new HttpError(404, `Group ${groupId} has no replay ${replayId}`);
   return entry;

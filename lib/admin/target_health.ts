@@ -7,12 +7,11 @@ import type { Kv } from "../store/backend/types.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../fresh/mod.ts";
 import { newAuditEntry } from "../store/telemetry/audit.ts";
-import { readGroupEntry } from "../store/config/group_set.ts";
 import { retentionMs } from "../store/delivery/send_logs.ts";
 import { discardHeld, readTargetHealth } from "../store/delivery/target_health.ts";
 import { resumeTargetAs } from "../delivery/resume_target.ts";
 import type { Principal } from "../types.ts";
-import { requireRight } from "./guards.ts";
+import { actorOf, requireGroupEntry } from "./guards.ts";
 
 /** A target key as health records spell it: `discord:<id>`, `telegram:<chat>[/<topic>]`. */
 const TARGET_KEY = /^(discord:\d{1,20}|telegram:(-?\d{1,20}|@[A-Za-z0-9_]{4,32})(\/\d{1,10})?)$/;
@@ -28,13 +27,6 @@ function requireTargetKey(value: unknown): string {
   return value;
 }
 
-async function groupOf(kv: Kv, principal: Principal, groupId: string) {
-  const { entry } = await readGroupEntry(kv, groupId);
-  if (entry === null) throw new HttpError(404, `Unknown group ${groupId}`);
-  requireRight(principal, groupId, "edit");
-  return entry;
-}
-
 /** `POST /admin/api/groups/:id/target-health/resume`: sends what the target held, in order. */
 export async function resumeGroupTarget(
   kv: Kv,
@@ -43,9 +35,15 @@ export async function resumeGroupTarget(
   target: unknown,
 ): Promise<{ resumed: number }> {
   const targetKey = requireTargetKey(target);
-  const entry = await groupOf(kv, principal, groupId);
-  const actor = { userId: principal.userId, login: principal.login };
-  const outcome = await resumeTargetAs(kv, actor, groupId, entry.internalId, targetKey, "console");
+  const entry = await requireGroupEntry(kv, principal, groupId, "edit");
+  const outcome = await resumeTargetAs(
+    kv,
+    actorOf(principal),
+    groupId,
+    entry.internalId,
+    targetKey,
+    "console",
+  );
   if (outcome === null) throw new HttpError(404, `Target ${targetKey} was never paused`);
   return outcome;
 }
@@ -59,7 +57,7 @@ export async function discardGroupTarget(
   target: unknown,
 ): Promise<{ discarded: number }> {
   const targetKey = requireTargetKey(target);
-  const entry = await groupOf(kv, principal, groupId);
+  const entry = await requireGroupEntry(kv, principal, groupId, "edit");
   const health = await readTargetHealth(kv, entry.internalId, targetKey);
   if (health.value === null) throw new HttpError(404, `Target ${targetKey} was never paused`);
   const now = Date.now();

@@ -10,13 +10,12 @@
 import type { Kv } from "../store/backend/types.ts";
 import { routeFilterNode } from "../routing/compile.ts";
 import { describeIssues, validateFilterNode } from "../routing/validate.ts";
-import { allowedKeysOf } from "../store/config/allowed_targets.ts";
 import { type AuditActor, newAuditEntry } from "../store/telemetry/audit.ts";
-import { listGroupEntries } from "../store/config/groups.ts";
 import { getRoutes, replaceRoutes } from "../store/config/routes.ts";
 import { type TargetRef, targetRefKey } from "../target_ref.ts";
 import type { FilterNode, Route } from "../types.ts";
 import type { ChatReply } from "./act.ts";
+import { groupsOfChat } from "./chat_groups.ts";
 
 /** What a mute hides: one author, one label, or every bot. */
 type MuteSubject =
@@ -147,23 +146,6 @@ function postsInto(route: Route, key: string): boolean {
   return route.targets.some((target) => targetRefKey(target) === key);
 }
 
-/**
- * The ids of the groups that may post into `chat` and that `actor` owns or administers, and
- * whether any group at all may post there.
- */
-async function managedGroupsOf(kv: Kv, actor: AuditActor, chat: TargetRef) {
-  const entries = await listGroupEntries(kv);
-  const allowed = await allowedKeysOf(kv, entries.map((entry) => entry.group.id));
-  const key = targetRefKey(chat);
-  const subscribed = entries.filter((entry) => allowed.get(entry.group.id)?.has(key));
-  const managed = subscribed.filter((entry) =>
-    entry.group.members.some((member) =>
-      member.userId === actor.userId && (member.role === "owner" || member.role === "admin")
-    )
-  );
-  return { subscribed: subscribed.length > 0, groupIds: new Set(managed.map((e) => e.group.id)) };
-}
-
 function placeOf(chat: TargetRef): string {
   return chat.platform === "discord" ? "this channel" : "this chat";
 }
@@ -229,8 +211,9 @@ export async function runMuteRequest(
   request: MuteRequest,
   now: number = Date.now(),
 ): Promise<ChatReply> {
-  const { subscribed, groupIds } = await managedGroupsOf(kv, actor, chat);
-  if (!subscribed) {
+  const { subscribed, managed } = await groupsOfChat(kv, actor, chat);
+  const groupIds = new Set(managed.map((entry) => entry.group.id));
+  if (subscribed.length === 0) {
     return { ok: false, text: `No group is subscribed to ${placeOf(chat)} (/gh subscribe).` };
   }
   if (groupIds.size === 0) {

@@ -15,8 +15,8 @@ import {
   removeReminder,
 } from "../delivery/reminder_service.ts";
 import { parseRemindText, REMIND_USAGE } from "../delivery/reminder_input.ts";
-import { allowedKeysOf } from "../store/config/allowed_targets.ts";
-import { type GroupEntry, listGroupEntries } from "../store/config/groups.ts";
+import type { GroupEntry } from "../store/config/groups.ts";
+import { groupsOfChat } from "./chat_groups.ts";
 import { targetRefKey } from "../target_ref.ts";
 import type { Target } from "../types.ts";
 
@@ -42,19 +42,6 @@ function describe(view: ReminderView): string {
     `${older}${stale}${clear} (next ${view.nextAt.slice(0, 16).replace("T", " ")} UTC)`;
 }
 
-/** The groups that may post into `target` and that `actor` owns or administers. */
-async function managedGroups(kv: Kv, actor: Person, target: Target): Promise<GroupEntry[]> {
-  const entries = await listGroupEntries(kv);
-  const allowed = await allowedKeysOf(kv, entries.map((entry) => entry.group.id));
-  const key = targetRefKey(target);
-  return entries.filter((entry) =>
-    allowed.get(entry.group.id)?.has(key) &&
-    entry.group.members.some((member) =>
-      member.userId === actor.userId && (member.role === "owner" || member.role === "admin")
-    )
-  );
-}
-
 const NOT_MANAGER = "Only an owner or admin of a group that posts into this chat can set its " +
   "reminders.";
 
@@ -67,7 +54,7 @@ export async function runRemind(
   now: number,
 ): Promise<string> {
   const [verb, argument = "", ...more] = rest.trim().split(/\s+/);
-  const groups = place.private ? [] : await managedGroups(kv, actor, place.target);
+  const groups = place.private ? [] : (await groupsOfChat(kv, actor, place.target)).managed;
   if (!place.private && groups.length === 0) return NOT_MANAGER;
   const owners: (Person | GroupEntry)[] = place.private ? [actor] : groups;
   if (verb?.toLowerCase() === "list" && argument === "") {

@@ -10,6 +10,7 @@ import { listGroupEntries } from "../store/config/groups.ts";
 import { isHolding, readTargetHealth } from "../store/delivery/target_health.ts";
 import type { AuditActor } from "../store/telemetry/audit.ts";
 import type { ChatReply } from "./act.ts";
+import { managesGroup } from "./chat_groups.ts";
 
 /** Where `/gh resume` was sent: the health keys it covers and how to name it. */
 export interface ResumePlace {
@@ -17,12 +18,6 @@ export interface ResumePlace {
   targetKeys: readonly string[];
   /** "this chat" or "this channel". */
   name: string;
-}
-
-function manages(members: readonly { userId: string; role: string }[], actor: AuditActor) {
-  return members.some((member) =>
-    member.userId === actor.userId && (member.role === "owner" || member.role === "admin")
-  );
 }
 
 function heldText(count: number): string {
@@ -46,7 +41,7 @@ export async function resumeFromChat(
   );
   const paused = found.filter((item) => item !== null);
   if (paused.length === 0) return { ok: true, text: `Nothing is paused in ${place.name}.` };
-  const mine = paused.filter(({ entry }) => manages(entry.group.members, actor));
+  const mine = paused.filter(({ entry }) => managesGroup(entry.group.members, actor));
   if (mine.length === 0) {
     return {
       ok: false,

@@ -44,12 +44,12 @@ const NOTICES = new Map<string, Toast>([
 export const handler = define.handlers({
   async GET(ctx) {
     const principal = principalOf(ctx);
-    const [account, frame, personal] = await Promise.all([
+    const [account, frame, personal, { reminders }] = await Promise.all([
       loadAccount(ctx.state.kv, principal),
       readConsoleFrame(ctx),
       readPersonalNotifications(ctx.state.kv, principal),
+      listMyReminders(ctx.state.kv, principal),
     ]);
-    const { reminders } = await listMyReminders(ctx.state.kv, principal);
     return page({ account, frame, personal, csrf: principal.csrfToken, reminders }, {
       headers: { "cache-control": "no-store" },
     });

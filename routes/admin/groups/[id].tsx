@@ -40,16 +40,16 @@ export const handler = define.handlers({
       readConsoleFrame(ctx),
     ]);
     const canEdit = canEditRoutes(principal, groupId);
-    const [rejections, { problems }] = await Promise.all([
+    const [rejections, { problems }, { reminders }] = await Promise.all([
       canEdit ? listGroupRejections(ctx.state.kv, principal, groupId) : null,
       listGroupProblems(ctx.state.kv, ctx.state.config, principal, groupId),
+      listGroupReminders(ctx.state.kv, principal, groupId),
     ]);
     const notice = ctx.url.searchParams.has("created")
       ? NOTICES.created
       : Object.hasOwn(NOTICES, ctx.url.searchParams.get("notice") ?? "")
       ? NOTICES[ctx.url.searchParams.get("notice")!]
       : null;
-    const { reminders } = await listGroupReminders(ctx.state.kv, principal, groupId);
     const csrf = principal.csrfToken;
     return page({ ...detail, notice, frame, canEdit, rejections, problems, reminders, csrf });
   },
