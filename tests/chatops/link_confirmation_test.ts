@@ -5,29 +5,11 @@
 import assert from "node:assert/strict";
 import { chatLinkAnnouncer } from "../../lib/chatops/link_confirmation.ts";
 import { createAdapters } from "../../lib/delivery/adapters.ts";
-import type { Reservation } from "../../lib/platform/even_pace.ts";
-import { TelegramPacer } from "../../lib/telegram/pacer.ts";
 import { startFakeTelegram } from "../../testing/fake_chat.ts";
 import { captureLog } from "../_helpers.ts";
 import { openTestKv } from "../../testing/test_store.ts";
 import { deliveryConfig, FAST_TELEGRAM } from "../_delivery_helpers.ts";
-
-/** A Telegram pacer that counts granted reservations and observed answers. */
-class CountingPacer extends TelegramPacer {
-  reserved = 0;
-  observed = 0;
-
-  override reserve(chatId: string, maxWaitMs: number): Reservation {
-    const reservation = super.reserve(chatId, maxWaitMs);
-    if (reservation.granted) this.reserved++;
-    return reservation;
-  }
-
-  override observe(chatId: string, answer: { kind: string; retryAfterMs?: number }): void {
-    this.observed++;
-    super.observe(chatId, answer);
-  }
-}
+import { CountingPacer } from "../_telegram_helpers.ts";
 
 Deno.test("a Telegram link confirmation is posted through the rate limiter", async () => {
   await using kv = await openTestKv();
@@ -48,6 +30,6 @@ Deno.test("a Telegram link confirmation is posted through the rate limiter", asy
     [["42", "Your Telegram account is now linked to the GitHub account alice-gh."]],
   );
   assert.equal(telegram.requests(), 1);
-  assert.equal(pacer.reserved, 1, "the post was reserved");
-  assert.equal(pacer.observed, 1, "its answer was observed");
+  assert.deepEqual(pacer.reserved, ["message"], "the post was reserved as a message");
+  assert.deepEqual(pacer.observed, ["sent"], "its answer was observed");
 });

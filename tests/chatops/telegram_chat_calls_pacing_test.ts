@@ -57,19 +57,21 @@ Deno.test("a press in a chat held by a 429 is still answered at once, and its an
   const pacer = new CountingPacer();
   await using world = await startTelegramWorld({}, { telegram: pacer });
   const id = await notification(world.t);
-  pacer.holdChat(String(GROUP), 30_000);
   world.bot.script("answerCallbackQuery", {
     status: 429,
     description: "Too Many Requests: retry after 5",
     retryAfter: 5,
   });
+  const paceBefore = pacer.paceOf(String(GROUP));
   await sendUpdate(world.t, buttonUpdate(tagged("gh:merge"), { messageId: id }));
-  assert.deepEqual(methods(world), ["answerCallbackQuery"], "answered despite the chat's hold");
+  assert.deepEqual(pacer.observed.at(-1), "rate_limited", "the answer's 429 was observed");
+  assert.deepEqual(pacer.paceOf(String(GROUP)), paceBefore, "and it held no chat");
+  pacer.holdChat(String(GROUP), 30_000);
   await sendUpdate(world.t, buttonUpdate(tagged("gh:merge"), { messageId: id }));
   assert.deepEqual(
     methods(world),
     ["answerCallbackQuery", "answerCallbackQuery"],
-    "the first answer's 429 held no chat",
+    "answered at once despite the chat's hold",
   );
 });
 

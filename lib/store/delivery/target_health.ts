@@ -16,13 +16,12 @@ import {
   heldUnitKey,
   heldUnitsPrefix,
   laneEntryKey,
-  laneTailKey,
   targetHealthCounterKey,
   targetHealthCountersPrefix,
   targetHealthKey,
   targetHealthPrefix,
 } from "../keys.ts";
-import { appendToLane, getLaneRun, type LaneEntry } from "./lanes.ts";
+import { appendToLane, getLaneRun, joinLane } from "./lanes.ts";
 import { countOutcome } from "../telemetry/metrics.ts";
 import { getSendLogEntry, historyIdOf, putSendLog, type SendLog } from "./send_logs.ts";
 import type { Target } from "../../types.ts";
@@ -235,14 +234,7 @@ export async function resumeTarget(
       const [first, ...rest] = chunk;
       appendToLane(op, lane, { logId: first.value.logId, failures: 0 }, run, now);
       for (const entry of rest) {
-        op.set(
-          laneEntryKey(entry.value.lane, entry.value.logId),
-          {
-            logId: entry.value.logId,
-            failures: 0,
-          } satisfies LaneEntry,
-        );
-        op.sum(laneTailKey(entry.value.lane), 1n);
+        joinLane(op, entry.value.lane, { logId: entry.value.logId, failures: 0 });
       }
       for (const entry of chunk) op.delete(entry.key);
     }
