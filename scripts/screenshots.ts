@@ -200,8 +200,10 @@ async function addFixtures(app: Running): Promise<void> {
     !event.routeIds.includes("bugs")
   );
   if (unlabelled) PARAMS.set("eventId", unlabelled.id);
-  const { items } = await call(app, "GET", "/admin/api/logs?groupId=web&status=failed");
-  if (items.length > 0) PARAMS_BY_FOLDER.set("admin/logs", new Map([["id", items[0].id]]));
+  // a refused send's log when there is one (the refusing channel), else any
+  const { items } = await call(app, "GET", "/admin/api/logs?groupId=web");
+  const shown = items.find((log: { status: string }) => log.status !== "ok") ?? items[0];
+  if (shown) PARAMS_BY_FOLDER.set("admin/logs", new Map([["id", shown.id]]));
 }
 
 /** The URL paths of the console's pages in the route manifest. */
