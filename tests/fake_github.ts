@@ -58,6 +58,11 @@ export interface FakeGitHub extends AsyncDisposable {
   teams: Map<string, Set<string>>;
   /** What `GET /repos/{owner}/{repo}/pulls?state=open` answers, by `owner/repo` (404 when absent). */
   openPulls: Map<string, unknown[]>;
+  /**
+   * Awaited after a list of open pull requests was read and before it is answered: what a test
+   * does here lands while the caller waits for a list already out of date.
+   */
+  whilePullsAnswered?: () => Promise<void>;
   /** Scripted refusals by `METHOD /path`: answered with that status and `{ message }`. */
   refusals: Map<string, { status: number; message: string }>;
   /** A single-use authorization code for the user, as GitHub would hand the browser. */
@@ -96,7 +101,11 @@ export function startFakeGitHub(): FakeGitHub {
       headers: req.headers,
       body,
     });
-    return handle(req.method, url.pathname, req.headers, body, url.searchParams);
+    const answer = handle(req.method, url.pathname, req.headers, body, url.searchParams);
+    if (req.method === "GET" && /^\/repos\/[^/]+\/[^/]+\/pulls$/.test(url.pathname)) {
+      await fake.whilePullsAnswered?.();
+    }
+    return answer;
   });
   const fake: FakeGitHub = {
     url: `http://127.0.0.1:${server.addr.port}`,

@@ -5,7 +5,9 @@
  * (`GET /repos/{owner}/{repo}/pulls?state=open&per_page=100`, which carries each pull
  * request's requested reviewers and teams) with the first of the given people's tokens that can
  * read it, and its entries replaced by GitHub's list. A repository none of them may read keeps
- * its entries and is named in the answer; one GitHub cannot be reached for keeps them too.
+ * its entries and is named in the answer; one GitHub cannot be reached for keeps them too. The
+ * index is read before GitHub is asked, so a change an event makes meanwhile is never undone by
+ * the older list (lib/store/delivery/open_pulls.ts).
  */
 import type { GitHubCaller } from "../github/client.ts";
 import { repoPath } from "../github/client.ts";
@@ -16,6 +18,7 @@ import {
   listPullRepositories,
   type OpenPull,
   type PullRepository,
+  readRepositoryPulls,
   replaceRepositoryPulls,
 } from "../store/delivery/open_pulls.ts";
 import { openPullOf } from "./pull_index.ts";
@@ -74,12 +77,13 @@ export async function refreshGroupPulls(
     .slice(0, MAX_REFRESHES);
   for (const { repository } of stale) {
     try {
+      const before = await readRepositoryPulls(as.deps.kv, internalId, repository);
       const outcome = await readOpenPulls(callers, repository, now);
       if (outcome.kind === "read") {
         await replaceRepositoryPulls(
           as.deps.kv,
           internalId,
-          repository,
+          before,
           outcome.pulls,
           outcome.complete,
           now,

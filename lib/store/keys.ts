@@ -582,6 +582,13 @@ export const pullRepositoryKey = (internalId: string, repository: string) =>
 export const pullRepositoriesPrefix = (internalId: string) =>
   ["pull_repositories", internalId] as const;
 
+/**
+ * How many changes events made to a repository's entries of a group's index (a KvU64 counter,
+ * `repository` in lower case): a refresh from GitHub checks it so it never undoes one.
+ */
+export const pullChangesKey = (internalId: string, repository: string) =>
+  ["pull_changes", internalId, repository] as const;
+
 /** An open issue of a group's repository (`repository` in lower case; open_issues.ts). */
 export const openIssueKey = (internalId: string, repository: string, number: number) =>
   ["open_issues", internalId, repository, number] as const;
@@ -621,13 +628,14 @@ export const reminderOwnerKey = (owner: ReminderOwnerRef) =>
 /**
  * The families whose keys go on with a group's internal id right after the root given here and
  * that never expire: open pull requests and issues (and their closed markers, which expire),
- * the repositories those indexes follow, target health records, the audit index and
- * the group's reminder list ({@link reminderOwnerKey}).
+ * the repositories those indexes follow (and the pull request index's change counters), target
+ * health records, the audit index and the group's reminder list ({@link reminderOwnerKey}).
  */
 export const groupDataRoots = (): readonly KvKey[] => [
   ["open_pulls"],
   ["closed_pulls"],
   ["pull_repositories"],
+  ["pull_changes"],
   ["open_issues"],
   ["issue_repositories"],
   ["target_health"],

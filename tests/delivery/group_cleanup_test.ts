@@ -32,6 +32,7 @@ const FAMILIES = [
   "open_pulls",
   "closed_pulls",
   "pull_repositories",
+  "pull_changes",
   "open_issues",
   "issue_repositories",
   "target_health",

@@ -10,6 +10,7 @@ import {
   applyPullChange,
   listOpenPulls,
   type OpenPull,
+  readRepositoryPulls,
   replaceRepositoryPulls,
 } from "../../lib/store/delivery/open_pulls.ts";
 import { indexPullEvent } from "../../lib/delivery/pull_index.ts";
@@ -76,6 +77,10 @@ function interleavingKv(kv: Kv, lastWriter: number): Kv {
           },
           delete: (key: KvKey) => {
             op.delete(key);
+            return wrapped;
+          },
+          sum: (key: KvKey, n: bigint) => {
+            op.sum(key, n);
             return wrapped;
           },
           commit: async () => {
@@ -253,9 +258,11 @@ Deno.test("a refresh read before a close does not bring the closed pull request 
     }),
   );
   // GitHub's list, read just before the close, still shows it open
-  await replaceRepositoryPulls(kv, "g1", REPO, [pull(1_500, ["alice"], [])], true, 5_000);
+  let before = await readRepositoryPulls(kv, "g1", REPO);
+  await replaceRepositoryPulls(kv, "g1", before, [pull(1_500, ["alice"], [])], true, 5_000);
   assert.deepEqual(await listOpenPulls(kv, "g1"), []);
   // reopened since (later activity than the close): GitHub's list brings it back
-  await replaceRepositoryPulls(kv, "g1", REPO, [pull(3_000, ["alice"], [])], true, 6_000);
+  before = await readRepositoryPulls(kv, "g1", REPO);
+  await replaceRepositoryPulls(kv, "g1", before, [pull(3_000, ["alice"], [])], true, 6_000);
   assert.equal((await listOpenPulls(kv, "g1"))[0]?.updatedAt, 3_000);
 });

@@ -9,6 +9,21 @@
  * after the close does not bring it back. Keyed by the group's internal id, so one group's
  * events never add to another group's list. Bounded: at most {@link MAX_PULLS_PER_REPOSITORY}
  * pull requests per repository and {@link MAX_REPOSITORIES_PER_GROUP} repositories per group.
+ *
+ * Events and refreshes race. Every event's change is read, checked and retried, and adds one to
+ * the repository's change counter (`["pull_changes", groupInternalId, repository]`) in its own
+ * commit, without checking it (events never conflict over it). A refresh reads the repository's
+ * entries with their versionstamps before it asks GitHub ({@link readRepositoryPulls}), then
+ * writes GitHub's list in commits of at most {@link ENTRIES_PER_COMMIT} entries
+ * ({@link replaceRepositoryPulls}), removals first. Each commit re-reads its entries and their
+ * closed markers, leaves alone every entry whose versionstamp is no longer the one read before
+ * GitHub was asked (an event changed it since: the event's state stays until the next refresh),
+ * keeps out every listed pull request whose closed marker is as recent as the listing, and checks
+ * the change counter as re-read, so an event that lands between those reads and the write makes
+ * the commit fail and be redone (at most {@link MAX_ATTEMPTS} times). Each commit is complete on
+ * its own: a refresh stopped partway leaves every entry as it was or as GitHub listed it (never an
+ * event's change undone), and is not recorded, so the next reminder refreshes the repository
+ * again. One check per commit (the counter), within lib/store/commit_limits.ts.
  */
 import type { Kv, KvKey } from "../backend/types.ts";
 import {
@@ -16,9 +31,11 @@ import {
   openPullKey,
   openPullsOfRepositoryPrefix,
   openPullsPrefix,
+  pullChangesKey,
   pullRepositoriesPrefix,
   pullRepositoryKey,
 } from "../keys.ts";
+import { getManyInBatches } from "../batch.ts";
 
 /** An open pull request as the index keeps it. */
 export interface OpenPull {
@@ -67,6 +84,12 @@ interface ClosedPull {
 export const CLOSED_KEEP_MS = 7 * 24 * 3_600_000;
 /** Most attempts of one change when other changes to the same pull request win the race. */
 const MAX_ATTEMPTS = 5;
+/**
+ * Most entries one refresh commit sets or removes: an entry's fields are bounded
+ * (lib/delivery/pull_index.ts) to a few KB, so a commit stays far below Deno KV's 1,000
+ * mutations and 800 KiB.
+ */
+const ENTRIES_PER_COMMIT = 50;
 
 /**
  * The change an event makes to one pull request: keep it as given, or drop it. An open change
@@ -94,7 +117,8 @@ export type PullChange = {
  * open (a reopen) replaces, so a close handled before its open keeps it out. A new pull request
  * is left out when its repository holds {@link MAX_PULLS_PER_REPOSITORY} already (markers are
  * kept apart and do not count), and a new repository when the group follows
- * {@link MAX_REPOSITORIES_PER_GROUP}; false then. At most three checks per commit.
+ * {@link MAX_REPOSITORIES_PER_GROUP}; false then. At most three checks per commit; a commit that
+ * changes the index adds one to the repository's change counter.
  */
 export async function applyPullChange(
   kv: Kv,
@@ -119,6 +143,7 @@ async function tryPullChange(
   const key = openPullKey(internalId, lower(repository), number);
   const closedKey = closedPullKey(internalId, lower(repository), number);
   const repoKey = pullRepositoryKey(internalId, lower(repository));
+  const changesKey = pullChangesKey(internalId, lower(repository));
   const [existing, closed, repo] = await kv.getMany<[OpenPull, ClosedPull, PullRepository]>([
     key,
     closedKey,
@@ -129,7 +154,8 @@ async function tryPullChange(
   if (change.kind === "closed") {
     if (closed.value !== null && seen <= closed.value.updatedAt) return true;
     const op = kv.atomic().check(existing, closed).delete(key)
-      .set(closedKey, { updatedAt: seen } satisfies ClosedPull, { expireIn: CLOSED_KEEP_MS });
+      .set(closedKey, { updatedAt: seen } satisfies ClosedPull, { expireIn: CLOSED_KEEP_MS })
+      .sum(changesKey, 1n);
     return (await op.commit()).ok || "conflict";
   }
   // Closed as of the same moment or later: only a later reopen brings it back.
@@ -143,7 +169,8 @@ async function tryPullChange(
     if (await isFull(kv, pulls, MAX_PULLS_PER_REPOSITORY)) return false;
   }
   const op = kv.atomic().check(existing, closed, repo)
-    .set(key, withKeptRequests(change, existing.value));
+    .set(key, withKeptRequests(change, existing.value))
+    .sum(changesKey, 1n);
   if (closed.value !== null) op.delete(closedKey);
   if (repo.value === null) op.set(repoKey, { repository } satisfies PullRepository);
   return (await op.commit()).ok || "conflict";
@@ -192,63 +219,110 @@ export async function listPullRepositories(
   return (await Array.fromAsync(entries)).map((entry) => entry.value);
 }
 
+/** A repository's entries as a refresh read them before asking GitHub. */
+export interface PullsBeforeRefresh {
+  repository: string;
+  /** Each entry's versionstamp and when its pull request was opened, by number. */
+  entries: Map<number, { versionstamp: string; createdAt: number }>;
+}
+
+/** Reads `repository`'s entries; a refresh does so before it asks GitHub for the open list. */
+export async function readRepositoryPulls(
+  kv: Kv,
+  internalId: string,
+  repository: string,
+): Promise<PullsBeforeRefresh> {
+  const prefix = openPullsOfRepositoryPrefix(internalId, lower(repository));
+  const entries: PullsBeforeRefresh["entries"] = new Map();
+  for await (const entry of kv.list<OpenPull>({ prefix }, { limit: MAX_PULLS_PER_REPOSITORY })) {
+    entries.set(entry.value.number, {
+      versionstamp: entry.versionstamp,
+      createdAt: entry.value.createdAt,
+    });
+  }
+  return { repository, entries };
+}
+
 /**
- * Replaces a repository's entries with GitHub's open list `pulls` (at most
- * {@link MAX_PULLS_PER_REPOSITORY}), and records the refresh at `now`. When `complete` is false
- * (GitHub had more than one page, newest first), only entries at least as new as the oldest
- * listed one are judged: an older one not listed is kept. A listed one closed since GitHub's
- * list was read (its marker's activity is not older) stays out.
+ * Replaces a repository's entries, as `before` read them ahead of GitHub's list, with that list
+ * `pulls` (at most {@link MAX_PULLS_PER_REPOSITORY}), and records the refresh at `now`. When
+ * `complete` is false (GitHub had more than one page, newest first), only entries at least as new
+ * as the oldest listed one are judged: an older one not listed is kept. A listed one closed since
+ * GitHub's list was read (its marker's activity is not older) stays out, and an entry an event
+ * changed (or added) since `before` stays as the event left it; see the module comment for how
+ * the commits are split and checked. Throws when events keep winning
+ * ({@link MAX_ATTEMPTS} times for one commit); the commits made so far stay, the refresh is
+ * not recorded.
  */
 export async function replaceRepositoryPulls(
   kv: Kv,
   internalId: string,
-  repository: string,
+  before: PullsBeforeRefresh,
   pulls: readonly OpenPull[],
   complete: boolean,
   now: number,
 ): Promise<void> {
-  const read = pulls.slice(0, MAX_PULLS_PER_REPOSITORY);
-  const listed = await withoutClosedSince(kv, internalId, repository, read);
-  const prefix = openPullsOfRepositoryPrefix(internalId, lower(repository));
-  const stored = await Array.fromAsync(
-    kv.list<OpenPull>({ prefix }, { limit: MAX_PULLS_PER_REPOSITORY }),
+  const { repository } = before;
+  const listed = new Map(
+    pulls.slice(0, MAX_PULLS_PER_REPOSITORY).map((pull) => [pull.number, pull]),
   );
-  const numbers = new Set(listed.map((pull) => pull.number));
-  const oldestListed = Math.min(...read.map((pull) => pull.createdAt));
-  const op = kv.atomic();
-  for (const entry of stored) {
-    const gone = !numbers.has(entry.value.number) &&
-      (complete || entry.value.createdAt >= oldestListed);
-    if (gone) op.delete(entry.key);
+  const oldestListed = Math.min(...[...listed.values()].map((pull) => pull.createdAt));
+  const gone = [...before.entries].filter(([number, entry]) =>
+    !listed.has(number) && (complete || entry.createdAt >= oldestListed)
+  ).map(([number]) => number);
+  const numbers = [...gone, ...listed.keys()];
+  for (let start = 0; start < numbers.length; start += ENTRIES_PER_COMMIT) {
+    const batch = numbers.slice(start, start + ENTRIES_PER_COMMIT);
+    let attempt = 0;
+    while (!await tryRefreshBatch(kv, internalId, before, listed, batch)) {
+      if (++attempt >= MAX_ATTEMPTS) {
+        throw new Error("the repository's pull requests changed too often to refresh them");
+      }
+    }
   }
-  for (const pull of listed) op.set(openPullKey(internalId, lower(repository), pull.number), pull);
-  op.set(
+  await kv.set(
     pullRepositoryKey(internalId, lower(repository)),
-    {
-      repository,
-      refreshedAt: now,
-    } satisfies PullRepository,
+    { repository, refreshedAt: now } satisfies PullRepository,
   );
-  await op.commit();
 }
 
-/** `pulls` of `repository` without those whose closed marker is as recent as their activity. */
-async function withoutClosedSince(
+/**
+ * One commit of {@link replaceRepositoryPulls} for the pull requests `numbers`: each unchanged
+ * since `before` becomes GitHub's listed one, or goes when not listed (or closed since the
+ * listing). False when an event changed the repository's entries meanwhile.
+ */
+async function tryRefreshBatch(
   kv: Kv,
   internalId: string,
-  repository: string,
-  pulls: readonly OpenPull[],
-): Promise<OpenPull[]> {
-  const kept: OpenPull[] = [];
-  for (let start = 0; start < pulls.length; start += 10) {
-    const batch = pulls.slice(start, start + 10);
-    const closed = await kv.getMany<ClosedPull[]>(
-      batch.map((pull) => closedPullKey(internalId, lower(repository), pull.number)),
-    );
-    batch.forEach((pull, index) => {
-      const marker = closed[index].value;
-      if (marker === null || pull.updatedAt > marker.updatedAt) kept.push(pull);
-    });
-  }
-  return kept;
+  before: PullsBeforeRefresh,
+  listed: ReadonlyMap<number, OpenPull>,
+  numbers: readonly number[],
+): Promise<boolean> {
+  const repository = lower(before.repository);
+  const changes = await kv.get(pullChangesKey(internalId, repository));
+  const entries = await getManyInBatches<OpenPull>(
+    kv,
+    numbers.map((number) => openPullKey(internalId, repository, number)),
+  );
+  const closed = await getManyInBatches<ClosedPull>(
+    kv,
+    numbers.map((number) => closedPullKey(internalId, repository, number)),
+  );
+  const op = kv.atomic().check(changes);
+  let writes = 0;
+  numbers.forEach((number, index) => {
+    const entry = entries[index];
+    // changed by an event since the refresh read the index: its state is newer than the list's
+    if (entry.versionstamp !== (before.entries.get(number)?.versionstamp ?? null)) return;
+    const pull = listed.get(number);
+    const marker = closed[index].value;
+    if (pull && (marker === null || pull.updatedAt > marker.updatedAt)) {
+      op.set(entry.key, pull);
+      writes++;
+    } else if (entry.versionstamp !== null) {
+      op.delete(entry.key);
+      writes++;
+    }
+  });
+  return writes === 0 || (await op.commit()).ok;
 }
