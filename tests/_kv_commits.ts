@@ -1,7 +1,8 @@
 /**
  * `Kv` wrappers for tests: one records every atomic commit made through it (how many checks it
  * held and which keys it wrote, so a test can assert what went together in one commit and that
- * each commit stays within the store's per-commit limits), one counts the reads made through it.
+ * each commit stays within the store's per-commit limits), one counts the reads made through it
+ * (all, or those of one key family).
  */
 import type { AtomicOperation, Kv, KvKey } from "../lib/store/backend/types.ts";
 
@@ -56,16 +57,35 @@ export function holdsKey(keys: readonly KvKey[], key: KvKey): boolean {
 
 const READS = new Set(["get", "getMany", "list"]);
 
-/** `kv` with a count of the reads made through it, per method (`get`, `getMany`, `list`). */
-export function readCountingKv(kv: Kv): { kv: Kv; reads: (method?: string) => number } {
+/** The first key a read names: `get`'s key, `getMany`'s first, `list`'s prefix or start. */
+function keyRead(method: string, args: unknown[]): KvKey | undefined {
+  if (method === "get") return args[0] as KvKey;
+  if (method === "getMany") return (args[0] as KvKey[])[0];
+  const selector = args[0] as { prefix?: KvKey; start?: KvKey };
+  return selector.prefix ?? selector.start;
+}
+
+/**
+ * `kv` with a count of the reads made through it, per method (`get`, `getMany`, `list`); with
+ * `family`, only the reads of keys that start with it (`["digests"]`: the digest records).
+ */
+export function readCountingKv(
+  kv: Kv,
+  family?: KvKey,
+): { kv: Kv; reads: (method?: string) => number } {
   const counts = new Map<string, number>();
+  const counted = (method: string, args: unknown[]) => {
+    if (family === undefined) return true;
+    const key = keyRead(method, args);
+    return key !== undefined && family.every((part, index) => key[index] === part);
+  };
   const wrapped = new Proxy(kv, {
     get(target, property) {
       const value = Reflect.get(target, property, target);
       if (typeof value !== "function") return value;
       if (typeof property !== "string" || !READS.has(property)) return value.bind(target);
       return (...args: unknown[]) => {
-        counts.set(property, (counts.get(property) ?? 0) + 1);
+        if (counted(property, args)) counts.set(property, (counts.get(property) ?? 0) + 1);
         return value.apply(target, args);
       };
     },

@@ -268,18 +268,23 @@ async function openedByCurrentGroup(kv: Kv, digest: DigestRecord): Promise<boole
 }
 
 /**
- * The digest whose close is due, or null: when there is nothing to close, or when its window
- * has not ended yet (then its closing job is queued again for the rest of the window).
+ * The digest whose close is due, as read (with its versionstamp, for a commit checked against
+ * it), or null: when there is nothing to close, or when its window has not ended yet (then its
+ * closing job is queued again for the rest of the window).
  */
-export async function dueForClose(deps: NoiseDeps, digestId: string): Promise<DigestRecord | null> {
-  const digest = (await getDigestEntry(deps.kv, digestId)).value;
+export async function dueForClose(
+  deps: NoiseDeps,
+  digestId: string,
+): Promise<KvEntry<DigestRecord> | null> {
+  const entry = await getDigestEntry(deps.kv, digestId);
+  const digest = entry.value;
   if (!digest || digest.closed) return null;
   const now = deps.now();
   if (now < digest.closesAt) {
     await requeueDigestClose(deps.kv, digestId, digest.closesAt - now);
     return null;
   }
-  return digest;
+  return entry as KvEntry<DigestRecord>;
 }
 
 /**

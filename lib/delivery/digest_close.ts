@@ -6,7 +6,7 @@
  * among the units by time like an event's. The job waits (a bounded time) until a lane worked
  * in this process has closed the digest, so it ends when the digest is closed here.
  */
-import type { KvEntry } from "../store/backend/types.ts";
+import type { KvEntry, KvEntryMaybe } from "../store/backend/types.ts";
 import {
   type DigestRecord,
   getDigestEntry,
@@ -57,19 +57,22 @@ async function closeInLane(ctx: DeliveryContext, lane: string, digestId: string)
 }
 
 /**
- * Puts the close of `digestId` in its target's lane, unless the digest is closed or its close
- * was queued already (`closeQueuedAt`, set in the same commit: so a close is queued once, by
- * the job or the sweep, however many instances try). With `lookInLane`, a close entry already
+ * Puts the close of the digest `first` (as its caller read it) in its target's lane, unless the
+ * digest is closed or its close was queued already (`closeQueuedAt`, set in the same commit: so
+ * a close is queued once, by the job or the sweep, however many instances try). The digest is
+ * read again only when the commit found it changed. With `lookInLane`, a close entry already
  * in the lane (from a version that did not mark digests) is only marked. Answers the id of the
  * entry this call appended, or null.
  */
 async function queueClose(
   ctx: DeliveryContext,
-  digestId: string,
+  first: KvEntry<DigestRecord>,
   lookInLane: boolean,
 ): Promise<string | null> {
+  const digestId = first.value.id;
+  let read: KvEntryMaybe<DigestRecord> = first;
   for (let attempt = 0; attempt < QUEUE_ATTEMPTS; attempt++) {
-    const read = await getDigestEntry(ctx.kv, digestId);
+    if (attempt > 0) read = await getDigestEntry(ctx.kv, digestId);
     const digest = read.value;
     if (!digest || digest.closed || digest.closeQueuedAt !== undefined) return null;
     const lane = laneKeyFor(digest.target);
@@ -99,39 +102,65 @@ export function digestCloseHandler(ctx: DeliveryContext, worked: EntryWait): Que
       ctx.log.error("malformed digest_close job dropped", { message });
       return;
     }
-    if (!await dueForClose(ctx, message.digestId)) return;
-    const entryId = await queueClose(ctx, message.digestId, false);
+    const due = await dueForClose(ctx, message.digestId);
+    if (!due) return;
+    const entryId = await queueClose(ctx, due, false);
     if (entryId) await worked(entryId, ctx.holdMs);
   };
 }
 
 /** Most digests one sweep looks at; the next sweep goes on from there. */
 const DIGEST_SCAN_LIMIT = 200;
+/** Time from the end of one pass over the digests to the start of the next. */
+const DIGEST_PASS_REST_MS = 60 * 60_000;
 
-/** Where the sweep of one instance goes on looking at digests (the last id it looked at). */
+/**
+ * Where the sweep of one instance stands in its passes over the digests: the last id it looked
+ * at (null: the pass starts from the first), and when the next pass may start.
+ */
 export interface DigestScan {
   after: string | null;
+  restUntil: number;
+}
+
+/** A pass from the first digest, due at the next sweep (the first of this process). */
+export function newDigestScan(): DigestScan {
+  return { after: null, restUntil: 0 };
 }
 
 /**
  * The sweep's safety net for digests: queues the close of each open digest whose window ended
- * more than `stallMs` ago and whose close was never queued, such as one left open by a version
- * that closed digests through a KV queue no code listens to any more. Looks at up to
- * {@link DIGEST_SCAN_LIMIT} digests from where `scan` says, then moves it on. Answers how many
- * closes it queued.
+ * more than `stallMs` ago and whose close was never queued. Every digest this version opens has
+ * its closing job queued in the commit that opens it, and that job or this net marks it
+ * (`closeQueuedAt`) when the close goes into the lane, so what is left to catch is rare: digests
+ * an older version left open (it closed them through a KV queue no code listens to any more;
+ * they are kept a week after their window) and a closing job lost for good. So the net does not
+ * read digests on every sweep. It makes passes over them, {@link DIGEST_SCAN_LIMIT} digests per
+ * sweep from where `scan` says until every digest was looked at: the first pass on the first
+ * sweep this process leads (what an upgrade left is closed at once), the next one
+ * {@link DIGEST_PASS_REST_MS} after a pass ends (what an older instance still running during a
+ * rolling upgrade leaves, or a lost job, waits at most that long). In between a sweep costs no
+ * read. Each digest is read once, by the pass's list (read again only when the commit that
+ * queues its close finds it changed). Answers how many closes it queued.
  */
 export async function closeStrandedDigests(
   ctx: DeliveryContext,
   scan: DigestScan,
   stallMs: number,
 ): Promise<number> {
+  if (scan.after === null && ctx.now() < scan.restUntil) return 0;
   const digests = await listDigestsAfter(ctx.kv, scan.after, DIGEST_SCAN_LIMIT);
-  scan.after = digests.length < DIGEST_SCAN_LIMIT ? null : digests.at(-1)!.value.id;
+  if (digests.length < DIGEST_SCAN_LIMIT) {
+    Object.assign(scan, { after: null, restUntil: ctx.now() + DIGEST_PASS_REST_MS });
+  } else {
+    scan.after = digests.at(-1)!.value.id;
+  }
   let queued = 0;
-  for (const { value: digest } of digests) {
+  for (const entry of digests) {
+    const digest = entry.value;
     if (digest.closed || digest.closeQueuedAt !== undefined) continue;
     if (digest.closesAt > ctx.now() - stallMs) continue; // its job is still to come
-    if (await queueClose(ctx, digest.id, true)) queued++;
+    if (await queueClose(ctx, entry, true)) queued++;
   }
   return queued;
 }

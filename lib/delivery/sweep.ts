@@ -5,8 +5,11 @@
  * job never ran, re-queues parked deliver jobs and those a stopped process
  * held (a fan-out pending for longer than the stall time), and puts
  * back `retrying` units that are past their next attempt while no lane holds
- * them, and queues the close of digests whose window ended without one (`digest_close.ts`), and
+ * them, and queues the close of digests whose window ended without one (a pass over the
+ * digests on this process's first sweep, then hourly: `digest_close.ts`), and
  * removes a bounded amount of what deleted groups left (`lib/store/config/group_leftovers.ts`),
+ * ends a bounded number of the units held for a deleted group's paused target
+ * (`lib/store/delivery/held_leftovers.ts`),
  * and once a day prunes the delivery counters past the retention (as the start-up does), so a
  * long-running instance keeps them bounded too.
  * Each tick also leaves this instance's heartbeat and tells the adapters how many instances
@@ -17,8 +20,9 @@ import { forgetInstance, heartbeat, takeNamedLease } from "../store/telemetry/in
 import { recoverStalledLanes } from "../store/delivery/lanes.ts";
 import { reattachStrandedUnits } from "../store/delivery/units.ts";
 import type { DeliveryContext } from "./context.ts";
-import { closeStrandedDigests, type DigestScan } from "./digest_close.ts";
+import { closeStrandedDigests, newDigestScan } from "./digest_close.ts";
 import { newLeftoverScan, sweepGroupLeftovers } from "../store/config/group_leftovers.ts";
+import { endDeletedGroupsHeld, newHeldScan } from "../store/delivery/held_leftovers.ts";
 import { pruneCounters } from "../store/telemetry/metrics.ts";
 
 /** What one sweep did (null fields: another instance held the sweep's lease). */
@@ -31,6 +35,8 @@ export interface SweepReport {
   digests: number | null;
   /** Keys of deleted groups removed. */
   groups: number | null;
+  /** Held units of deleted groups ended. */
+  held: number | null;
   /** Delivery counter days pruned (0 but once a day). */
   counters: number | null;
 }
@@ -62,8 +68,9 @@ export function startSweeper(
 ): Sweeper {
   const aliveMs = Math.max(3 * options.everyMs, 1_000);
   let running: Promise<SweepReport> | null = null;
-  const digestScan: DigestScan = { after: null };
+  const digestScan = newDigestScan();
   const leftoverScan = newLeftoverScan();
+  const heldScan = newHeldScan();
   /** When this instance last pruned the counters (the start-up prunes them first). */
   let prunedAt = ctx.now();
 
@@ -80,6 +87,7 @@ export function startSweeper(
         units: null,
         digests: null,
         groups: null,
+        held: null,
         counters: null,
       };
     }
@@ -89,15 +97,16 @@ export function startSweeper(
     const units = await reattachStrandedUnits(ctx.kv, ctx.now(), options.stallMs);
     const digests = await closeStrandedDigests(ctx, digestScan, options.stallMs);
     const groups = await sweepGroupLeftovers(ctx.kv, leftoverScan, ctx.now());
+    const held = await endDeletedGroupsHeld(ctx.kv, heldScan, ctx.now(), ctx.retentionMs);
     let counters = 0;
     if (ctx.now() - prunedAt >= DAY_MS) {
       prunedAt = ctx.now();
       counters = await pruneCounters(ctx.kv, ctx.retentionMs, prunedAt);
     }
-    if (lanes > 0 || jobs > 0 || units > 0 || digests > 0 || groups > 0 || counters > 0) {
-      ctx.log.info("delivery sweep", { lanes, jobs, units, digests, groups, counters });
+    if ([lanes, jobs, units, digests, groups, held, counters].some((count) => count > 0)) {
+      ctx.log.info("delivery sweep", { lanes, jobs, units, digests, groups, held, counters });
     }
-    return { instances, lanes, jobs, units, digests, groups, counters };
+    return { instances, lanes, jobs, units, digests, groups, held, counters };
   }
 
   function sweep(): Promise<SweepReport> {

@@ -193,6 +193,9 @@ export const targetHealthPrefix = (internalId: string) => ["target_health", inte
 export const heldUnitKey = (internalId: string, targetKey: string, logId: string) =>
   ["target_held", internalId, targetKey, logId] as const;
 
+/** Prefix of every held unit (by group internal id, then target). */
+export const heldUnitsRoot = () => ["target_held"] as const;
+
 /** Prefix of the units held for one target of one group. */
 export const heldUnitsPrefix = (internalId: string, targetKey: string) =>
   ["target_held", internalId, targetKey] as const;

@@ -17,6 +17,7 @@ import { laneKeyFor } from "../../lib/target_ref.ts";
 import { ulid } from "../../lib/ulid.ts";
 import type { Kv } from "../../lib/store/backend/types.ts";
 import { captureLog } from "../_helpers.ts";
+import { readCountingKv } from "../_kv_commits.ts";
 import type { SendLog } from "../../lib/store/delivery/send_logs.ts";
 import type { Route } from "../../lib/types.ts";
 import { startFakeDiscord, startFakeTelegram } from "../../testing/fake_chat.ts";
@@ -177,10 +178,10 @@ Deno.test("digest: a digest post that fails is tried again with its unit, and co
  * An open digest as a version that closed digests through a KV queue left it: its window ended
  * a minute ago, and nothing (no job, no lane entry) will close it.
  */
-async function strandedDigest(kv: Kv): Promise<DigestRecord> {
+async function strandedDigest(kv: Kv, hash = "a1".repeat(12)): Promise<DigestRecord> {
   const now = Date.now();
   const digest: DigestRecord = {
-    id: `burst-${"a1".repeat(12)}`,
+    id: `burst-${hash}`,
     kind: "burst",
     groupId: "team",
     routeId: "burst",
@@ -204,15 +205,17 @@ async function closeEntries(kv: Kv, digestId: string): Promise<string[]> {
   return entries.map((entry) => entry.value.logId).filter((id) => digestClosedBy(id) === digestId);
 }
 
-/** A delivery worker that only sweeps (no job runs), its clock `offsetMs` ahead. */
-function sweeperOnly(kv: Kv, offsetMs: number) {
+/** A delivery worker that only sweeps (no job runs), its clock `offsetMs` (or `clock()`) ahead. */
+function sweeperOnly(kv: Kv, offsetMs: number | (() => number)) {
+  const ahead = typeof offsetMs === "number" ? () => offsetMs : offsetMs;
   return createDeliveryWorker({
     kv,
     config: deliveryConfig({}),
     log: captureLog().log,
     sweepEveryMs: 0,
     stallMs: 1_000,
-    now: () => Date.now() + offsetMs,
+    holdMs: 50,
+    now: () => Date.now() + ahead(),
   });
 }
 
@@ -243,6 +246,50 @@ Deno.test("digest: an open digest an older version left without a close is close
   await running.worker.sweep();
   assert.deepEqual(discordTitles(discord, "100"), ["2 events more: Deploys"]);
   assert.deepEqual(await closeEntries(kv, digest.id), []);
+});
+
+Deno.test("digest: the sweep looks for stranded digests on its first sweep, then not again within the hour", async () => {
+  await using store = await openTestKv();
+  await storeRoutes(store, [{ ...digestRoute(1), targets: [DISCORD] }]);
+  const { kv, reads } = readCountingKv(store, ["digests"]);
+  const first = await strandedDigest(store);
+  let offsetMs = 0;
+  const sweeper = sweeperOnly(kv, () => offsetMs);
+  try {
+    assert.equal((await sweeper.sweep()).digests, 1, "the first sweep closes what was left");
+    assert.equal(reads("list"), 1);
+    assert.equal(reads("get"), 0, "each digest is read once, by the list");
+    assert.equal((await closeEntries(store, first.id)).length, 1);
+
+    const second = await strandedDigest(store, "b2".repeat(12));
+    offsetMs = 10_000;
+    const before = reads();
+    assert.equal((await sweeper.sweep()).digests, 0, "the next sweep does not look");
+    assert.equal(reads(), before, "no digest read");
+    assert.deepEqual(await closeEntries(store, second.id), []);
+
+    offsetMs = 61 * 60_000;
+    assert.equal((await sweeper.sweep()).digests, 1, "an hour later it looks again");
+    assert.equal((await closeEntries(store, second.id)).length, 1);
+  } finally {
+    await sweeper.close();
+  }
+});
+
+Deno.test("digest: the closing job reads the digest once", async () => {
+  await using store = await openTestKv();
+  await storeRoutes(store, [{ ...digestRoute(1), targets: [DISCORD] }]);
+  const digest = await strandedDigest(store);
+  const { kv, reads } = readCountingKv(store, ["digests"]);
+  const worker = sweeperOnly(kv, 0);
+  try {
+    await worker.handlers.digest_close({ type: "digest_close", digestId: digest.id });
+  } finally {
+    await worker.close();
+  }
+  assert.equal(reads(), 1);
+  assert.equal((await closeEntries(store, digest.id)).length, 1, "its close is in the lane");
+  assert.ok((await getDigestEntry(store, digest.id)).value?.closeQueuedAt !== undefined);
 });
 
 Deno.test("digest: an open digest whose close an older version already put in the lane gets no second one", async () => {

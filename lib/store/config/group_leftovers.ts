@@ -49,8 +49,15 @@ const MAX_LISTED_REMINDERS = 50;
 
 const groupsUnchanged = (set: GroupSet) => ({ key: groupsPointerKey(), versionstamp: set.version });
 
-/** The first internal id of the family `root` after `after`, or null when there is none. */
-async function nextId(kv: Kv, root: KvKey, after: string | null): Promise<string | null> {
+/**
+ * The first internal id of the family `root` (keys `[...root, <internal id>, …]`) after `after`,
+ * or null when there is none: one short read, jumping over the keys of `after`.
+ */
+export async function nextInternalId(
+  kv: Kv,
+  root: KvKey,
+  after: string | null,
+): Promise<string | null> {
   const selector = after === null
     ? { prefix: root }
     : { prefix: root, start: [...root, `${after}\0`] };
@@ -117,7 +124,7 @@ export async function sweepGroupLeftovers(
       break;
     }
     const root = roots[scan.family];
-    const id = await nextId(kv, root, scan.after);
+    const id = await nextInternalId(kv, root, scan.after);
     if (id === null) {
       scan.family++;
       scan.after = null;

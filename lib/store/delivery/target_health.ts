@@ -164,6 +164,16 @@ export async function holdUnit(
   return (await op.commit()).ok;
 }
 
+/**
+ * Whether the unit of `log` is held for its paused target. A hold and whatever puts the unit
+ * back in its lane both check its send log, so a commit checked against the log as read
+ * alongside this answer cannot cross a hold.
+ */
+export async function isHeld(kv: Kv, log: SendLog): Promise<boolean> {
+  const key = heldUnitKey(historyIdOf(log), targetKeyOf(log.target), log.id);
+  return (await kv.get(key)).versionstamp !== null;
+}
+
 /** Most held units read at once. */
 const HELD_READ = 1_000;
 

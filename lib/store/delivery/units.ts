@@ -37,7 +37,7 @@ import {
   type SendLog,
 } from "./send_logs.ts";
 import { laneKeyFor } from "../../target_ref.ts";
-import { addHealthWrite, type HealthWrite } from "./target_health.ts";
+import { addHealthWrite, type HealthWrite, isHeld } from "./target_health.ts";
 
 const COMMIT_ATTEMPTS = 20;
 
@@ -401,7 +401,10 @@ const STRANDED_SCAN_LIMIT = 500;
 /**
  * Finds `retrying` units past their next attempt by more than `stallMs` whose
  * lane lost them (no lane entry) or went idle over them, and puts them back:
- * the entry is restored and the lane woken. Returns how many were put back.
+ * the entry is restored and the lane woken. A unit held for its paused target
+ * (`target_health.ts`) is out of its lane on purpose and is left alone: a
+ * resume or a discard ends its hold, or the sweep once its group is deleted
+ * (`held_leftovers.ts`). Returns how many were put back.
  */
 export async function reattachStrandedUnits(
   kv: Kv,
@@ -418,6 +421,7 @@ export async function reattachStrandedUnits(
     if (!log || log.value.status !== "retrying") continue;
     const dueAt = log.value.nextAttemptAt ?? log.value.updatedAt;
     if (dueAt > now - stallMs) continue;
+    if (await isHeld(kv, log.value)) continue;
     const lane = laneKeyFor(log.value.target);
     if (await reattachUnit(kv, lane, logId, log.versionstamp, log.key, now)) reattached++;
   }
