@@ -1,11 +1,16 @@
 /**
- * Browser test helpers: Debian's chromium driven by playwright-core. Tests
- * skip with a message when chromium is not installed (CI installs it).
+ * Browser test helpers: Debian's chromium driven by playwright-core, the console app with its
+ * built islands (alone, or with a fake Discord to post to), and screenshots. Tests skip with a
+ * message when chromium is not installed (CI installs it).
  */
 import assert from "node:assert/strict";
 import axe from "axe-core";
 import type { Page } from "playwright-core";
+import { PROJECT_ROOT } from "../lib/app.ts";
+import { loadAssets } from "../lib/fresh/assets.ts";
+import { type FakeDiscord, startFakeDiscord } from "../testing/fake_chat.ts";
 import { CHROMIUM, hasChromium, launchChromium } from "../scripts/chromium.ts";
+import { startTestApp, type TestApp } from "./_helpers.ts";
 
 /** Whether chromium is installed; browser tests pass `ignore: !hasChromium`. */
 export { hasChromium };
@@ -110,6 +115,76 @@ export async function assertGoodEverywhere(page: Page): Promise<void> {
   assert.ok(widest <= 390, `content reaches ${widest}px at 390px wide on ${page.url()}`);
   await assertNoAxeViolations(page);
   await page.setViewportSize(size);
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.evaluate(() => document.documentElement.classList.remove("dark"));
+}
+
+/** The console app with `env` on a fresh store, serving the built islands (asserts they are). */
+export async function startConsoleApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const assets = await loadAssets(PROJECT_ROOT);
+  assert.ok(assets.client, "assets are not built: run `deno task build` first");
+  return await startTestApp(env, assets);
+}
+
+/** The console in DEBUG_MODE with a Discord bot token, posting to a fake Discord. */
+export interface ConsoleWorld extends AsyncDisposable {
+  app: TestApp;
+  discord: FakeDiscord;
+}
+
+/** Starts a {@link ConsoleWorld}; dispose it with `await using` (the app, then the fake). */
+export async function startConsoleWorld(): Promise<ConsoleWorld> {
+  const discord = startFakeDiscord();
+  try {
+    const app = await startConsoleApp({
+      DEBUG_MODE: "true",
+      DISCORD_BOT_TOKEN: "test-bot-token",
+      DISCORD_API_URL: discord.url,
+    });
+    return {
+      app,
+      discord,
+      async [Symbol.asyncDispose]() {
+        await app[Symbol.asyncDispose]();
+        await discord[Symbol.asyncDispose]();
+      },
+    };
+  } catch (error) {
+    await discord[Symbol.asyncDispose]();
+    throw error;
+  }
+}
+
+const SHOTS = Deno.env.get("SCREENSHOTS_DIR");
+
+/**
+ * With `SCREENSHOTS_DIR` set, saves the page (and each of `panels`, by test id, that it shows)
+ * at desktop, 390 px and dark (desktop) as `<name>[-<panel>]-<mode>.png`; the page is left light
+ * at desktop size. Does nothing otherwise.
+ */
+export async function capture(page: Page, name: string, panels: readonly string[] = []) {
+  if (!SHOTS) return;
+  await Deno.mkdir(SHOTS, { recursive: true });
+  const modes = [["desktop", 1280, "light"], ["390", 390, "light"], [
+    "dark",
+    1280,
+    "dark",
+  ]] as const;
+  for (const [mode, width, scheme] of modes) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.evaluate(
+      (dark) => document.documentElement.classList.toggle("dark", dark),
+      scheme === "dark",
+    );
+    await page.screenshot({ path: `${SHOTS}/${name}-${mode}.png`, fullPage: true });
+    for (const panel of panels) {
+      const element = page.getByTestId(panel);
+      if (await element.count() === 0) continue;
+      await element.screenshot({ path: `${SHOTS}/${name}-${panel}-${mode}.png` });
+    }
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
   await page.emulateMedia({ colorScheme: "light" });
   await page.evaluate(() => document.documentElement.classList.remove("dark"));
 }

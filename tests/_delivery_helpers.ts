@@ -8,6 +8,7 @@ import { utf8 } from "../lib/encoding.ts";
 import { startQueueWorker } from "../lib/delivery/job_worker.ts";
 import { allowTargets } from "../lib/store/config/allowed_targets.ts";
 import { saveEvent } from "../lib/store/delivery/events.ts";
+import { listJobs } from "../lib/store/delivery/jobs.ts";
 import { putGroup } from "../lib/store/config/groups.ts";
 import { replaceRoutes } from "../lib/store/config/routes.ts";
 import { listDeliveryLogs, type SendLog } from "../lib/store/delivery/send_logs.ts";
@@ -200,6 +201,11 @@ export async function settled(kv: Kv, deliveryId: string, units = 1): Promise<Se
     return logs.length === units && logs.every((log) => log.status !== "retrying");
   });
   return logs;
+}
+
+/** Waits until the job worker has run every job there is: none is left, due or claimed. */
+export async function jobsDone(kv: Kv, timeoutMs?: number): Promise<void> {
+  await waitFor("the jobs to finish", async () => (await listJobs(kv)).length === 0, timeoutMs);
 }
 
 /** Titles of the embeds a fake Discord received, in order. */

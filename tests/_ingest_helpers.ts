@@ -35,6 +35,11 @@ export async function fixture(path: string): Promise<Uint8Array<ArrayBuffer>> {
   return await Deno.readFile(new URL(`../fixtures/github/${path}`, import.meta.url));
 }
 
+/** A fixture under `fixtures/github/` read as a JSON object. */
+export async function fixtureJson(path: string): Promise<Record<string, unknown>> {
+  return JSON.parse(new TextDecoder().decode(await fixture(path)));
+}
+
 /** Bytes of a JSON value. */
 export function jsonBytes(value: unknown): Uint8Array<ArrayBuffer> {
   return utf8(JSON.stringify(value));

@@ -2,7 +2,7 @@
  * `Kv` wrappers for tests: one records every atomic commit made through it (how many checks it
  * held and which keys it wrote, so a test can assert what went together in one commit and that
  * each commit stays within the store's per-commit limits), one counts the reads made through it
- * (all, or those of one key family).
+ * (all, or those of one key family), and records the keys they named.
  */
 import type { AtomicOperation, Kv, KvKey } from "../lib/store/backend/types.ts";
 
@@ -57,6 +57,15 @@ export function holdsKey(keys: readonly KvKey[], key: KvKey): boolean {
 
 const READS = new Set(["get", "getMany", "list"]);
 
+/** What {@link readCountingKv} answers: the wrapped store and what was read through it. */
+interface ReadCountingKv {
+  kv: Kv;
+  /** Reads made, of one method or of all. */
+  reads: (method?: string) => number;
+  /** The keys read one by one (`get`) or together (`getMany`), in call order. */
+  keysRead: KvKey[];
+}
+
 /** The first key a read names: `get`'s key, `getMany`'s first, `list`'s prefix or start. */
 function keyRead(method: string, args: unknown[]): KvKey | undefined {
   if (method === "get") return args[0] as KvKey;
@@ -69,11 +78,9 @@ function keyRead(method: string, args: unknown[]): KvKey | undefined {
  * `kv` with a count of the reads made through it, per method (`get`, `getMany`, `list`); with
  * `family`, only the reads of keys that start with it (`["digests"]`: the digest records).
  */
-export function readCountingKv(
-  kv: Kv,
-  family?: KvKey,
-): { kv: Kv; reads: (method?: string) => number } {
+export function readCountingKv(kv: Kv, family?: KvKey): ReadCountingKv {
   const counts = new Map<string, number>();
+  const keysRead: KvKey[] = [];
   const counted = (method: string, args: unknown[]) => {
     if (family === undefined) return true;
     const key = keyRead(method, args);
@@ -86,6 +93,8 @@ export function readCountingKv(
       if (typeof property !== "string" || !READS.has(property)) return value.bind(target);
       return (...args: unknown[]) => {
         if (counted(property, args)) counts.set(property, (counts.get(property) ?? 0) + 1);
+        if (property === "get") keysRead.push(args[0] as KvKey);
+        if (property === "getMany") keysRead.push(...args[0] as KvKey[]);
         return value.apply(target, args);
       };
     },
@@ -94,5 +103,5 @@ export function readCountingKv(
     method === undefined
       ? [...counts.values()].reduce((sum, count) => sum + count, 0)
       : counts.get(method) ?? 0;
-  return { kv: wrapped, reads };
+  return { kv: wrapped, reads, keysRead };
 }

@@ -22,7 +22,7 @@ import {
   startFakeTelegram,
 } from "../testing/fake_chat.ts";
 import { captureLog, waitFor } from "./_helpers.ts";
-import { deliveryConfig, FAST_TELEGRAM, storeRoutes } from "./_delivery_helpers.ts";
+import { deliveryConfig, FAST_TELEGRAM, jobsDone, storeRoutes } from "./_delivery_helpers.ts";
 import { type FakeGitHub, githubEnv, startFakeGitHub } from "./fake_github.ts";
 
 /** The repository of the tests' events. */
@@ -62,6 +62,8 @@ export interface NotifySetup extends AsyncDisposable {
   accept(kind: string, payload: Record<string, unknown>): Promise<string>;
   /** Waits until every job (fan-out, notification, flush) is done. */
   idle(): Promise<void>;
+  /** Waits until the accepted events' work is done: every job left is a pending flush. */
+  onlyFlushesLeft(): Promise<void>;
   /** Messages the person's Telegram private chat and Discord DM received. */
   inbox(person: Person): { telegram: string[]; discord: string[] };
 }
@@ -132,7 +134,13 @@ export async function startNotify(
       return outcome.status === "accepted" ? outcome.eventId : "";
     },
     async idle() {
-      await waitFor("jobs to finish", async () => (await listJobs(kv)).length === 0, 10_000);
+      await jobsDone(kv, 10_000);
+    },
+    async onlyFlushesLeft() {
+      await waitFor(
+        "only flushes to be left",
+        async () => (await listJobs(kv)).every((job) => job.value.message.type === "notify_flush"),
+      );
     },
     inbox(person) {
       return {

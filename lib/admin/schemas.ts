@@ -574,9 +574,15 @@ const routeProblemSchema = z.object({
   fix: z.string().describe("what to change"),
 });
 
+/** A target key as health records spell it: `discord:<id>`, `telegram:<chat>[/<topic>]`. */
+const TARGET_KEY = /^(discord:\d{1,20}|telegram:(-?\d{1,20}|@[A-Za-z0-9_]{4,32})(\/\d{1,10})?)$/;
+
 /** Which paused target of a group (`lib/admin/target_health.ts`). */
 export const targetHealthBodySchema = z.object({
-  target: z.string().max(80).describe(
+  target: z.string().regex(TARGET_KEY, {
+    error: "must be discord:<channel or thread id> or telegram:<chat id>[/<topic id>], " +
+      "like discord:123 or telegram:-100123/7",
+  }).describe(
     "the target's key: discord:<channel or thread id>, telegram:<chat id>[/<topic id>]",
   ),
 });

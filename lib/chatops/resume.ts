@@ -2,18 +2,21 @@
  * `/gh resume` from a chat: the targets of this place (the chat or channel, and the topic or
  * thread it was sent in) that are paused for a group are resumed, as the console's Resume
  * does (`lib/delivery/resume_target.ts`, audited `via: "chat"`), for each group the actor owns or
- * administers. The bot answering in the place is the sign that it is back.
+ * administers. Only the groups allowed to post into the chat are looked at: another group's
+ * health is never read here. The bot answering in the place is the sign that it is back.
  */
 import type { Kv } from "../store/backend/types.ts";
 import { resumeTargetAs } from "../delivery/resume_target.ts";
-import { listGroupEntries } from "../store/config/groups.ts";
 import { isHolding, readTargetHealth } from "../store/delivery/target_health.ts";
 import type { AuditActor } from "../store/telemetry/audit.ts";
+import type { TargetRef } from "../target_ref.ts";
 import type { ChatReply } from "./act.ts";
-import { managesGroup } from "./chat_groups.ts";
+import { groupsOfChat, managesGroup } from "./chat_groups.ts";
 
 /** Where `/gh resume` was sent: the health keys it covers and how to name it. */
 export interface ResumePlace {
+  /** The channel or chat the place belongs to: the groups allowed there are the ones looked at. */
+  chat: TargetRef;
   /** `telegram:<chat>[/<topic>]` or `discord:<channel or thread>`, the place's own first. */
   targetKeys: readonly string[];
   /** "this chat" or "this channel". */
@@ -30,7 +33,7 @@ export async function resumeFromChat(
   actor: AuditActor,
   place: ResumePlace,
 ): Promise<ChatReply> {
-  const entries = await listGroupEntries(kv);
+  const { subscribed: entries } = await groupsOfChat(kv, actor, place.chat);
   const found = await Promise.all(
     entries.flatMap((entry) =>
       place.targetKeys.map(async (targetKey) => {

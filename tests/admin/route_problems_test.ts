@@ -242,3 +242,58 @@ Deno.test("route problems: a paused target shows with Resume and Discard, and Re
   const audit = await app.call("owner", "GET", "/admin/api/audit?groupId=alpha");
   assert.equal(audit.body.items[0].action, "target.resume");
 });
+
+Deno.test("target health: a malformed target key is the request schema's 400 naming the field; a good key is 200", async () => {
+  await using app = await startAdminApp({ DISCORD_BOT_TOKEN: "discord-token" });
+  const channel = { platform: "discord", channelId: "123456789" } as const;
+  assert.ok((await replaceRoutes(app.kv, [route("alpha", "ops", { targets: [channel] })])).ok);
+  const { entry } = await readGroupEntry(app.kv, "alpha");
+  const health: TargetHealth = {
+    groupId: "alpha",
+    target: channel,
+    state: "paused",
+    failures: 5,
+    pausedAt: Date.now(),
+    updatedAt: Date.now(),
+  };
+  await app.kv.set(targetHealthKey(entry!.internalId, "discord:123456789"), health);
+  const path = (action: string) => `/admin/api/groups/alpha/target-health/${action}`;
+
+  for (const action of ["resume", "discard"]) {
+    for (const target of ["discord:../x", "telegram:-100/x", "discord:", "slack:123"]) {
+      const bad = await app.call("owner", "POST", path(action), { body: { target } });
+      assert.equal(bad.status, 400, `${action} ${target}`);
+      assert.deepEqual(bad.body, {
+        error: "target: must be discord:<channel or thread id> or " +
+          "telegram:<chat id>[/<topic id>], like discord:123 or telegram:-100123/7",
+      }, `${action} ${target}`);
+    }
+    const notText = await app.call("owner", "POST", path(action), { body: { target: 5 } });
+    assert.equal(notText.status, 400);
+    assert.match(notText.body.error, /^target: /);
+  }
+  const discarded = await app.call("owner", "POST", path("discard"), {
+    body: { target: "discord:123456789" },
+  });
+  assert.equal(discarded.status, 200);
+  assert.deepEqual(discarded.body, { discarded: 0 });
+  const resumed = await app.call("owner", "POST", path("resume"), {
+    body: { target: "discord:123456789" },
+  });
+  assert.equal(resumed.status, 200);
+  assert.deepEqual(resumed.body, { resumed: 0 });
+  const topic = await app.call("owner", "POST", path("resume"), {
+    body: { target: "telegram:-100123/7" },
+  });
+  assert.equal(topic.status, 404, "a topic's key is well formed; it was never paused");
+
+  const document = await (await app.t.fetch("/openapi.json")).json();
+  for (const action of ["resume", "discard"]) {
+    const name = `/admin/api/groups/{id}/target-health/${action}`;
+    const body = document.paths[name].post.requestBody.content["application/json"].schema;
+    const id = String(body.$ref).replace("#/components/schemas/", "");
+    const key = document.components.schemas[id].properties.target;
+    assert.ok(new RegExp(key.pattern).test("telegram:-100123/7"), name);
+    assert.ok(!new RegExp(key.pattern).test("discord:../x"), `${name}: the format is documented`);
+  }
+});

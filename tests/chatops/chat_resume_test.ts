@@ -2,10 +2,11 @@
  * `/gh resume` in the chat: an owner or admin of the group whose target here is paused sends
  * what it held, in order, through the lane (the console's Resume, audited `via: "chat"`); a
  * viewer is refused and nothing is sent; a chat where nothing is paused is told so; Discord's
- * `resume` subcommand does the same.
+ * `resume` subcommand does the same. Only the groups allowed in the place are looked at: another
+ * group's held target there is neither read nor resumed.
  */
 import assert from "node:assert/strict";
-import type { Kv } from "../../lib/store/backend/types.ts";
+import type { Kv, KvKey } from "../../lib/store/backend/types.ts";
 import type { Config } from "../../lib/config.ts";
 import type { Interaction } from "../../lib/chatops/discord/interaction.ts";
 import type { Target } from "../../lib/types.ts";
@@ -17,16 +18,21 @@ import { createTelegramAdapter } from "../../lib/telegram/adapter.ts";
 import { saveDiscordLink, saveTelegramLink } from "../../lib/store/auth/links.ts";
 import { getGroup, putGroup } from "../../lib/store/config/groups.ts";
 import { listAuditEntries } from "../../lib/store/telemetry/audit.ts";
+import { readGroupEntry } from "../../lib/store/config/group_set.ts";
+import { readTargetHealth, type TargetHealth } from "../../lib/store/delivery/target_health.ts";
+import { targetHealthPrefix } from "../../lib/store/keys.ts";
+import { readCountingKv } from "../_kv_commits.ts";
 import { type FakeChat, startFakeDiscord, startFakeTelegram } from "../../testing/fake_chat.ts";
 import { openTestKv } from "../../testing/test_store.ts";
 import { captureLog } from "../_helpers.ts";
-import { command, DISCORD_USER } from "../discord_app.ts";
+import { CHANNEL, command, DISCORD_USER } from "../discord_app.ts";
 import { messageUpdate, textMessage } from "../_telegram_helpers.ts";
 import {
   acceptCustom,
   customRoute,
   deliveryConfig,
   discordTitles,
+  jobsDone,
   logsOf,
   runWorker,
   settled,
@@ -138,8 +144,8 @@ Deno.test("/gh resume on Telegram: a viewer is refused and nothing is sent", asy
   const { replies } = chatTexts(telegram);
   assert.equal(replies.length, 1);
   assert.match(replies[0], /Only an owner or admin/);
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  assert.deepEqual(chatTexts(telegram).notifications, []);
+  await jobsDone(kv);
+  assert.deepEqual(chatTexts(telegram).notifications, [], "the worker ran every job; none sent");
   const logs = (await Promise.all(held.map((id) => logsOf(kv, id)))).flat();
   assert.ok(logs.every((log) => log.status === "retrying"), "still held");
   const [audit] = await listAuditEntries(kv, { groupId: "team", limit: 1 });
@@ -189,4 +195,96 @@ Deno.test("/gh resume on Discord: an owner resumes the channel and the held mess
   const logs = (await Promise.all([first, second].map((id) => settled(kv, id)))).flat();
   assert.deepEqual(logs.map((entry) => entry.status), ["ok", "ok"]);
   assert.deepEqual(discordTitles(discord, channel), ["One", "Two"]);
+});
+
+/**
+ * Group `team` allowed in `here` with nothing paused, and group `other` (same owner) allowed only
+ * in `elsewhere` but holding `here` under `key` (paused while it was allowed there); answers
+ * `other`'s internal id.
+ */
+async function otherGroupHolding(kv: Kv, here: Target, elsewhere: Target, key: string) {
+  await storeRoutes(kv, [
+    customRoute("alerts", [here]),
+    customRoute("elsewhere", [elsewhere], "other"),
+  ]);
+  const { entry } = await readGroupEntry(kv, "other");
+  assert.ok(entry);
+  const health: TargetHealth = {
+    groupId: "other",
+    target: here,
+    state: "paused",
+    failures: 5,
+    pausedAt: Date.now(),
+    updatedAt: Date.now(),
+  };
+  await kv.set([...targetHealthPrefix(entry.internalId), key], health);
+  return entry.internalId;
+}
+
+/** That `other`'s health was never read, it is still paused and nothing resumed it. */
+async function otherLeftAlone(
+  store: Kv,
+  keysRead: readonly KvKey[],
+  internalId: string,
+  key: string,
+) {
+  const [prefix, id] = targetHealthPrefix(internalId);
+  assert.deepEqual(
+    keysRead.filter((read) => read[0] === prefix && read[1] === id),
+    [],
+    "the other group's target health is not read",
+  );
+  assert.equal((await readTargetHealth(store, internalId, key)).value?.state, "paused");
+  const audit = await listAuditEntries(store, { groupId: "other", limit: 10 });
+  assert.ok(audit.every((entry) => entry.action !== "target.resume"));
+}
+
+Deno.test("/gh resume on Telegram: another group's held target in the chat is neither read nor resumed", async () => {
+  await using store = await openTestKv();
+  await using telegram = startFakeTelegram();
+  const config = deliveryConfig({ telegram });
+  const key = `telegram:${CHAT_ID}`;
+  const internalId = await otherGroupHolding(
+    store,
+    CHAT,
+    { platform: "telegram", chatId: "-1009" },
+    key,
+  );
+  await linkPeople(store);
+  const { kv, keysRead } = readCountingKv(store);
+
+  await sayResume(kv, config, OWNER_TELEGRAM);
+  assert.deepEqual(chatTexts(telegram).replies, ["Nothing is paused in this chat."]);
+  await otherLeftAlone(store, keysRead, internalId, key);
+});
+
+Deno.test("/gh resume on Discord: another group's held target in the channel is neither read nor resumed", async () => {
+  await using store = await openTestKv();
+  const config = deliveryConfig({});
+  const key = `discord:${CHANNEL}`;
+  const here: Target = { platform: "discord", channelId: CHANNEL };
+  const internalId = await otherGroupHolding(
+    store,
+    here,
+    { platform: "discord", channelId: "300000000000000099" },
+    key,
+  );
+  assert.ok(
+    await saveDiscordLink(store, {
+      discordUserId: DISCORD_USER,
+      userId: "1",
+      login: "owner",
+      linkedAt: Date.now(),
+    }),
+  );
+  const { kv, keysRead } = readCountingKv(store);
+
+  const { log } = captureLog();
+  const answer = await answerCommand(
+    { kv, config, log },
+    command("resume") as unknown as Interaction,
+  );
+  const data = (answer.response as { data?: { content?: string } }).data;
+  assert.equal(data?.content, "Nothing is paused in this channel.");
+  await otherLeftAlone(store, keysRead, internalId, key);
 });

@@ -10,11 +10,11 @@ import assert from "node:assert/strict";
 import { subjectTag } from "../../lib/format/subject.ts";
 import { getGroup, putGroup } from "../../lib/store/config/groups.ts";
 import { getMessageRef, saveMessageRef } from "../../lib/store/delivery/message_refs.ts";
-import type { Route } from "../../lib/types.ts";
-import { utf8 } from "../../lib/encoding.ts";
 import { startFakeDiscord } from "../../testing/fake_chat.ts";
 import { runWorker, settled, storeRoutes, waitFor } from "../_delivery_helpers.ts";
-import { fixture, githubRequest, SECRETS } from "../_ingest_helpers.ts";
+import { fixture, fixtureJson, githubRequest, SECRETS } from "../_ingest_helpers.ts";
+import { ciRoute, deploymentStatusOf } from "../_ci_helpers.ts";
+import { utf8 } from "../../lib/encoding.ts";
 import {
   CHANNEL,
   command,
@@ -29,18 +29,7 @@ const ROLE = "600000000000000006";
 const CARD = "700000000000000007";
 const RUN_ID = 289782451;
 const DEPLOY_RUN = 5453085689;
-
-function ciRoute(event: string, roles: string[] = [ROLE]): Route {
-  return {
-    id: event,
-    name: event,
-    enabled: true,
-    groupId: "acme",
-    filters: [{ type: "event", value: event }],
-    ...(roles.length > 0 ? { discordRoleIds: roles } : {}),
-    targets: [{ platform: "discord", channelId: CHANNEL }],
-  };
-}
+const TARGET = { platform: "discord", channelId: CHANNEL } as const;
 
 async function bindAcme(kv: Kv, owner: string): Promise<void> {
   const group = await getGroup(kv, "acme");
@@ -71,10 +60,6 @@ function submit(customId: string, values: Record<string, string>): Record<string
   });
 }
 
-async function payload(path: string): Promise<Record<string, unknown>> {
-  return JSON.parse(new TextDecoder().decode(await fixture(path)));
-}
-
 function labelsOf(body: Record<string, unknown>): unknown[] {
   const rows = (body.components ?? []) as { components: Record<string, unknown>[] }[];
   return rows.flatMap((row) => row.components.map((c) => c.custom_id ?? c.label));
@@ -91,7 +76,7 @@ Deno.test("a running workflow run's card offers Cancel, once failed Re-run faile
     GITHUB_WEBHOOK_SECRET: SECRETS.github[0],
     DISCORD_BOT_TOKEN: "test-bot-token",
   }, discord.url);
-  await storeRoutes(app.t.kv, [ciRoute("workflow_run")]);
+  await storeRoutes(app.t.kv, [ciRoute("workflow_run", TARGET, [ROLE])]);
   await bindAcme(app.t.kv, "octo-org");
   await using _worker = runWorker(app.t.kv, app.t.config);
   const tag = subjectTag("octo-org/octo-repo", RUN_ID);
@@ -111,7 +96,7 @@ Deno.test("a running workflow run's card offers Cancel, once failed Re-run faile
     ["run", RUN_ID, "octo-org/octo-repo"],
   );
 
-  const failed = await payload("workflow_run/completed.payload.json");
+  const failed = await fixtureJson("workflow_run/completed.payload.json");
   (failed.workflow_run as Record<string, unknown>).conclusion = "failure";
   const second = await app.t.app.fetch(
     await githubRequest(utf8(JSON.stringify(failed)), { event: "workflow_run", delivery: "run-2" }),
@@ -128,7 +113,7 @@ Deno.test("a running workflow run's card offers Cancel, once failed Re-run faile
   ]);
 
   // The re-run's new attempt starts over (requested, then in progress): the card follows it.
-  const again = await payload("workflow_run/requested.payload.json");
+  const again = await fixtureJson("workflow_run/requested.payload.json");
   (again.workflow_run as Record<string, unknown>).run_attempt = 2;
   const third = await app.t.app.fetch(
     await githubRequest(utf8(JSON.stringify(again)), { event: "workflow_run", delivery: "run-3" }),
@@ -193,7 +178,7 @@ async function rememberRun(
 
 Deno.test("Cancel cancels the run as the presser; GitHub's refusal is said in plain words", async () => {
   await using app = await startDiscordApp();
-  await storeRoutes(app.t.kv, [ciRoute("workflow_run")]);
+  await storeRoutes(app.t.kv, [ciRoute("workflow_run", TARGET, [ROLE])]);
   await rememberRun(app.t.kv, "run", 42);
   await linkGrace(app);
   const tag = subjectTag("octo/app", 42);
@@ -233,7 +218,7 @@ Deno.test("a deployment waiting for review is posted with Approve and Reject, an
     GITHUB_WEBHOOK_SECRET: SECRETS.github[0],
     DISCORD_BOT_TOKEN: "test-bot-token",
   }, discord.url);
-  await storeRoutes(app.t.kv, [ciRoute("deployment_review")]);
+  await storeRoutes(app.t.kv, [ciRoute("deployment_review", TARGET, [ROLE])]);
   await bindAcme(app.t.kv, "terraform-test-github");
   await using _worker = runWorker(app.t.kv, app.t.config);
   const body = await fixture("deployment_review/requested.payload.json");
@@ -265,7 +250,7 @@ Deno.test("a deployment waiting for review is posted with Approve and Reject, an
 
 Deno.test("Approve asks for a comment, approves as the presser and edits the card to say who approved", async () => {
   await using app = await startDiscordApp();
-  await storeRoutes(app.t.kv, [ciRoute("deployment_review")]);
+  await storeRoutes(app.t.kv, [ciRoute("deployment_review", TARGET, [ROLE])]);
   await rememberRun(app.t.kv, "deployment", 77);
   await linkGrace(app);
   app.github.pendingDeployments.set(77, [
@@ -305,7 +290,7 @@ Deno.test("Approve asks for a comment, approves as the presser and edits the car
 
 Deno.test("Reject: GitHub's refusal is shown to the presser alone and the card stays as it was", async () => {
   await using app = await startDiscordApp();
-  await storeRoutes(app.t.kv, [ciRoute("deployment_review")]);
+  await storeRoutes(app.t.kv, [ciRoute("deployment_review", TARGET, [ROLE])]);
   await rememberRun(app.t.kv, "deployment", 78);
   await linkGrace(app);
   app.github.pendingDeployments.set(78, [{ environment: { id: 9, name: "production" } }]);
@@ -344,7 +329,7 @@ Deno.test("Reject: GitHub's refusal is shown to the presser alone and the card s
 
 Deno.test("/gh issue opens a form with the repository and title, then opens the issue as the invoker", async () => {
   await using app = await startDiscordApp();
-  await storeRoutes(app.t.kv, [ciRoute("workflow_run", [])]);
+  await storeRoutes(app.t.kv, [ciRoute("workflow_run", TARGET)]);
   await bindAcme(app.t.kv, "octo");
   await linkGrace(app);
   const form = await app.interact(
@@ -387,21 +372,6 @@ Deno.test("/gh issue opens a form with the repository and title, then opens the 
   assert.equal(app.github.requestsTo("/repos/").length, 1, "refused commands reached nobody");
 });
 
-/** A deployment status of the review fixture's run and environment, in `state`. */
-async function deploymentStatusOf(state: string) {
-  const status = await payload("deployment_status/payload.json");
-  const review = await payload("deployment_review/requested.payload.json");
-  status.repository = review.repository;
-  status.workflow_run = review.workflow_run;
-  (status.deployment as Record<string, unknown>).environment = "TST";
-  Object.assign(status.deployment_status as Record<string, unknown>, {
-    state,
-    environment: "TST",
-    updated_at: "2026-11-27T09:30:00Z",
-  });
-  return utf8(JSON.stringify(status));
-}
-
 for (
   const [state, line] of [
     ["success", "Deployed to TST ✓ at 2026-11-27 09:30 UTC"],
@@ -414,7 +384,10 @@ for (
       GITHUB_WEBHOOK_SECRET: SECRETS.github[0],
       DISCORD_BOT_TOKEN: "test-bot-token",
     }, discord.url);
-    await storeRoutes(app.t.kv, [ciRoute("deployment_review"), ciRoute("deployment_status")]);
+    await storeRoutes(app.t.kv, [
+      ciRoute("deployment_review", TARGET, [ROLE]),
+      ciRoute("deployment_status", TARGET, [ROLE]),
+    ]);
     await bindAcme(app.t.kv, "terraform-test-github");
     await linkGrace(app);
     await using _worker = runWorker(app.t.kv, app.t.config);

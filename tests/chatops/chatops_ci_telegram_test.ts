@@ -13,8 +13,7 @@ import { getGroup, putGroup } from "../../lib/store/config/groups.ts";
 import { saveMessageRef } from "../../lib/store/delivery/message_refs.ts";
 import { runWorker, settled, storeRoutes } from "../_delivery_helpers.ts";
 import { fixture, githubRequest, SECRETS } from "../_ingest_helpers.ts";
-import { utf8 } from "../../lib/encoding.ts";
-import type { Route } from "../../lib/types.ts";
+import { ciRoute, deploymentStatusOf } from "../_ci_helpers.ts";
 import {
   ALICE_GITHUB,
   buttonUpdate,
@@ -229,33 +228,7 @@ Deno.test("Telegram: /gh issue as a reply opens the issue with the message as it
 });
 
 const DEPLOY_RUN = 5453085689;
-
-function ciRoute(event: string): Route {
-  return {
-    id: event,
-    name: event,
-    enabled: true,
-    groupId: "acme",
-    filters: [{ type: "event", value: event }],
-    targets: [{ platform: "telegram", chatId: String(GROUP) }],
-  };
-}
-
-/** A deployment status of the review fixture's run and environment, in `state`. */
-async function deploymentStatusOf(state: string) {
-  const read = async (path: string) =>
-    JSON.parse(new TextDecoder().decode(await fixture(path))) as Record<string, unknown>;
-  const status = await read("deployment_status/payload.json");
-  const review = await read("deployment_review/requested.payload.json");
-  status.repository = review.repository;
-  status.workflow_run = review.workflow_run;
-  Object.assign(status.deployment_status as Record<string, unknown>, {
-    state,
-    environment: "TST",
-    updated_at: "2026-11-27T09:30:00Z",
-  });
-  return utf8(JSON.stringify(status));
-}
+const CHAT = { platform: "telegram", chatId: String(GROUP) } as const;
 
 for (
   const [state, line] of [
@@ -265,7 +238,10 @@ for (
 ) {
   Deno.test(`Telegram: after approval, a deployment status (${state}) edits the review card with who approved and the outcome`, async () => {
     await using world = await startTelegramWorld({ GITHUB_WEBHOOK_SECRET: SECRETS.github[0] });
-    await storeRoutes(world.t.kv, [ciRoute("deployment_review"), ciRoute("deployment_status")]);
+    await storeRoutes(world.t.kv, [
+      ciRoute("deployment_review", CHAT),
+      ciRoute("deployment_status", CHAT),
+    ]);
     const group = await getGroup(world.t.kv, "acme");
     await putGroup(world.t.kv, { ...group!, owners: ["terraform-test-github"] });
     await linkUser(world);

@@ -11,7 +11,7 @@ import { saveEvent } from "../../lib/store/delivery/events.ts";
 import { inPlacePlanOf } from "../../lib/delivery/edit_in_place.ts";
 import type { ForgeEvent, Route } from "../../lib/types.ts";
 import { type FakeChat, startFakeDiscord, startFakeTelegram } from "../../testing/fake_chat.ts";
-import { fixture } from "../_ingest_helpers.ts";
+import { fixtureJson } from "../_ingest_helpers.ts";
 import {
   BUTTONS_ENV,
   deliveryConfig,
@@ -23,10 +23,6 @@ import { openTestKv } from "../../testing/test_store.ts";
 
 const DISCORD_CHANNEL = "1111";
 const TELEGRAM_CHAT = "-100333";
-
-async function payloadOf(path: string): Promise<Record<string, unknown>> {
-  return JSON.parse(new TextDecoder().decode(await fixture(path)));
-}
 
 /** Accepts a GitHub event through the store, as the ingress does. */
 async function acceptGithub(
@@ -64,7 +60,7 @@ function routeFor(event: string): Route {
 
 /** The three events of one workflow run: queued, in progress, completed with `conclusion`. */
 async function workflowRunEvents(conclusion: string): Promise<Record<string, unknown>[]> {
-  const requested = await payloadOf("workflow_run/requested.payload.json");
+  const requested = await fixtureJson("workflow_run/requested.payload.json");
   const run = requested.workflow_run as Record<string, unknown>;
   return [
     requested,
@@ -164,8 +160,8 @@ Deno.test("a CI run's three events post one message per target, edited twice to 
 Deno.test("a pull request card is edited when merged, buttons switched, and a short notice is posted", async () => {
   await using env = await startAll();
   await storeRoutes(env.kv, [routeFor("pull_request")]);
-  const opened = await payloadOf("pull_request/opened.payload.json");
-  const closed = await payloadOf("pull_request/closed.payload.json");
+  const opened = await fixtureJson("pull_request/opened.payload.json");
+  const closed = await fixtureJson("pull_request/closed.payload.json");
   const merged = {
     ...closed,
     pull_request: {
@@ -284,14 +280,14 @@ function eventOf(kind: string, payload: Record<string, unknown>): ForgeEvent {
 }
 
 Deno.test("plans: one key per run, suite and deployment; cards by pull request or issue; none for others", async () => {
-  const deployment = await payloadOf("deployment/payload.json");
-  const status = await payloadOf("deployment_status/payload.json");
+  const deployment = await fixtureJson("deployment/payload.json");
+  const status = await fixtureJson("deployment_status/payload.json");
   const deploymentPlan = await inPlacePlanOf(eventOf("deployment", deployment));
   const statusPlan = await inPlacePlanOf(eventOf("deployment_status", status));
   assert.equal(deploymentPlan?.mode, "progress");
   assert.equal(statusPlan?.key, deploymentPlan?.key);
 
-  const requested = await payloadOf("check_suite/requested.payload.json");
+  const requested = await fixtureJson("check_suite/requested.payload.json");
   const suite = await inPlacePlanOf(eventOf("check_suite", requested));
   const sameSuite = await inPlacePlanOf(
     eventOf("check_suite", { ...requested, action: "completed" }),
@@ -299,18 +295,18 @@ Deno.test("plans: one key per run, suite and deployment; cards by pull request o
   assert.equal(suite?.mode, "progress");
   assert.equal(sameSuite?.key, suite?.key);
   const otherSuite = await inPlacePlanOf(
-    eventOf("check_suite", await payloadOf("check_suite/completed.payload.json")),
+    eventOf("check_suite", await fixtureJson("check_suite/completed.payload.json")),
   );
   assert.notEqual(otherSuite?.key, suite?.key);
 
-  const opened = await payloadOf("pull_request/opened.payload.json");
+  const opened = await fixtureJson("pull_request/opened.payload.json");
   const card = await inPlacePlanOf(eventOf("pull_request", opened));
   const update = await inPlacePlanOf(eventOf("pull_request", { ...opened, action: "closed" }));
   assert.deepEqual([card?.mode, update?.mode, update?.key], ["card", "card_update", card?.key]);
   const gitea = await inPlacePlanOf({ ...eventOf("pull_request", opened), provider: "gitea" });
   assert.notEqual(gitea?.key, card?.key);
 
-  assert.equal(await inPlacePlanOf(eventOf("push", await payloadOf("push/payload.json"))), null);
+  assert.equal(await inPlacePlanOf(eventOf("push", await fixtureJson("push/payload.json"))), null);
   assert.equal(await inPlacePlanOf(eventOf("issue_comment", { ...opened })), null);
   for (const id of [-1, 1.5, "12a", "1".repeat(30), null, { n: 1 }]) {
     const run = { ...(requested.check_suite as Record<string, unknown>), id };
@@ -325,8 +321,8 @@ Deno.test("plans: one key per run, suite and deployment; cards by pull request o
 Deno.test("a close with no card in the chat posts the full message, which becomes the card", async () => {
   await using env = await startAll();
   await storeRoutes(env.kv, [routeFor("pull_request")]);
-  const closed = await payloadOf("pull_request/closed.payload.json");
-  const reopened = await payloadOf("pull_request/reopened.payload.json");
+  const closed = await fixtureJson("pull_request/closed.payload.json");
+  const reopened = await fixtureJson("pull_request/reopened.payload.json");
   await acceptGithub(env.kv, "pull_request", closed, "closed-1");
   const first = await settled(env.kv, "closed-1", 2);
   for (const log of first) assert.deepEqual([log.status, log.edited], ["ok", undefined]);
@@ -346,8 +342,8 @@ Deno.test("a close with no card in the chat posts the full message, which become
 Deno.test("without interactions or a Telegram webhook secret, cards and their edits carry no buttons", async () => {
   await using env = await startAll({});
   await storeRoutes(env.kv, [routeFor("pull_request")]);
-  const opened = await payloadOf("pull_request/opened.payload.json");
-  const closed = await payloadOf("pull_request/closed.payload.json");
+  const opened = await fixtureJson("pull_request/opened.payload.json");
+  const closed = await fixtureJson("pull_request/closed.payload.json");
   await acceptGithub(env.kv, "pull_request", opened, "pr-opened");
   await settled(env.kv, "pr-opened", 2);
   await acceptGithub(env.kv, "pull_request", closed, "pr-closed");
@@ -398,7 +394,7 @@ Deno.test("plans: a progress event's stage comes from its action or its deployme
     stages.push((await inPlacePlanOf(eventOf("workflow_run", payload)))?.stage);
   }
   assert.deepEqual(stages, [0, 1, 2]);
-  const status = await payloadOf("deployment_status/payload.json");
+  const status = await fixtureJson("deployment_status/payload.json");
   assert.equal((status.deployment_status as Record<string, unknown>).state, "success");
   assert.equal((await inPlacePlanOf(eventOf("deployment_status", status)))?.stage, 2);
   const queued = await inPlacePlanOf(

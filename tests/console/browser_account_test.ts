@@ -4,15 +4,12 @@
  * axe-core in light and dark mode and at 390 px.
  */
 import assert from "node:assert/strict";
-import { PROJECT_ROOT } from "../../lib/app.ts";
-import { loadAssets } from "../../lib/fresh/assets.ts";
 import { putGroup } from "../../lib/store/config/groups.ts";
 import { getDiscordLink, saveDiscordLink } from "../../lib/store/auth/links.ts";
 import { createSession } from "../../lib/store/auth/sessions.ts";
 import { getUserPreferences } from "../../lib/store/auth/user_preferences.ts";
 import { ALPHA, PEOPLE } from "../_admin_helpers.ts";
-import { assertGoodEverywhere, hasChromium, withChromium } from "../_browser.ts";
-import { startTestApp } from "../_helpers.ts";
+import { assertGoodEverywhere, hasChromium, startConsoleApp, withChromium } from "../_browser.ts";
 
 const DISCORD_USER = "400000000000000001";
 
@@ -20,9 +17,7 @@ Deno.test({
   name: "account page: from the header, save 'not my own' and unlink a Discord account",
   ignore: !hasChromium,
   async fn() {
-    const assets = await loadAssets(PROJECT_ROOT);
-    assert.ok(assets.client, "assets are not built: run `deno task build` first");
-    await using app = await startTestApp({}, assets);
+    await using app = await startConsoleApp({});
     await putGroup(app.kv, ALPHA);
     const person = PEOPLE.owner;
     await saveDiscordLink(app.kv, { discordUserId: DISCORD_USER, ...person, linkedAt: Date.now() });

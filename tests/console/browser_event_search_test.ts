@@ -6,16 +6,13 @@
  */
 import type { Kv } from "../../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
-import { PROJECT_ROOT } from "../../lib/app.ts";
 import { utf8 } from "../../lib/encoding.ts";
-import { loadAssets } from "../../lib/fresh/assets.ts";
 import { recordEventRoutes } from "../../lib/store/delivery/event_routes.ts";
 import { EVENT_RETENTION_MS, saveEvent } from "../../lib/store/delivery/events.ts";
 import { readGroupEntry } from "../../lib/store/config/group_set.ts";
 import { putGroup } from "../../lib/store/config/groups.ts";
 import { ALPHA } from "../_admin_helpers.ts";
-import { assertGoodEverywhere, hasChromium, withChromium } from "../_browser.ts";
-import { startTestApp } from "../_helpers.ts";
+import { assertGoodEverywhere, hasChromium, startConsoleApp, withChromium } from "../_browser.ts";
 
 /** Stores a pull request event of `alpha` with its routed-event record. */
 async function storePullRequest(kv: Kv, repository: string, title: string, label: string) {
@@ -56,9 +53,7 @@ Deno.test({
   name: "events search: the form finds by repository, title and payload, and says what it searched",
   ignore: !hasChromium,
   async fn() {
-    const assets = await loadAssets(PROJECT_ROOT);
-    assert.ok(assets.client, "assets are not built: run `deno task build` first");
-    await using app = await startTestApp({ DEBUG_MODE: "true" }, assets);
+    await using app = await startConsoleApp({ DEBUG_MODE: "true" });
     await putGroup(app.kv, ALPHA);
     await storePullRequest(app.kv, "octo/app", "Fix the flaky login test", "bug");
     await storePullRequest(app.kv, "octo/app", "Bump the parser", "security");

@@ -9,9 +9,7 @@
 import type { Kv } from "../../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { PROJECT_ROOT } from "../../lib/app.ts";
 import { utf8 } from "../../lib/encoding.ts";
-import { loadAssets } from "../../lib/fresh/assets.ts";
 import { saveEvent } from "../../lib/store/delivery/events.ts";
 import { putGroup } from "../../lib/store/config/groups.ts";
 import { replaceRoutes } from "../../lib/store/config/routes.ts";
@@ -29,9 +27,15 @@ import {
   sendLog,
   storeSendLogs,
 } from "../_admin_helpers.ts";
-import { assertGoodEverywhere, hasChromium, untilHydrated, withChromium } from "../_browser.ts";
+import {
+  assertGoodEverywhere,
+  hasChromium,
+  startConsoleApp,
+  untilHydrated,
+  withChromium,
+} from "../_browser.ts";
 import { runWorker } from "../_delivery_helpers.ts";
-import { startTestApp, waitFor } from "../_helpers.ts";
+import { waitFor } from "../_helpers.ts";
 
 const BUGS: Route = route("alpha", "bugs", {
   name: "Bugs",
@@ -55,8 +59,6 @@ async function withConsole(
   },
   run: (page: Page, base: string, kv: Kv) => Promise<void>,
 ) {
-  const assets = await loadAssets(PROJECT_ROOT);
-  assert.ok(assets.client, "assets are not built: run `deno task build` first");
   const env: Record<string, string> = options.as ? {} : { DEBUG_MODE: "true" };
   if (options.discordUrl) {
     Object.assign(env, {
@@ -64,7 +66,7 @@ async function withConsole(
       DISCORD_API_URL: options.discordUrl,
     });
   }
-  await using app = await startTestApp(env, assets);
+  await using app = await startConsoleApp(env);
   await putGroup(app.kv, ALPHA);
   await putGroup(app.kv, BETA);
   await options.seed?.(app.kv);

@@ -7,12 +7,8 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { PROJECT_ROOT } from "../../lib/app.ts";
-import { loadAssets } from "../../lib/fresh/assets.ts";
-import { startFakeDiscord } from "../../testing/fake_chat.ts";
-import { assertGoodEverywhere, hasChromium, withChromium } from "../_browser.ts";
+import { assertGoodEverywhere, hasChromium, startConsoleWorld, withChromium } from "../_browser.ts";
 import { runWorker } from "../_delivery_helpers.ts";
-import { startTestApp } from "../_helpers.ts";
 
 const CHANNEL = "123456789012345678";
 
@@ -31,14 +27,8 @@ Deno.test({
     "first run without a shell: group, secret, route, test event delivered, and why a push is not",
   ignore: !hasChromium,
   async fn() {
-    const assets = await loadAssets(PROJECT_ROOT);
-    assert.ok(assets.client, "assets are not built: run `deno task build` first");
-    await using discord = startFakeDiscord();
-    await using app = await startTestApp({
-      DEBUG_MODE: "true",
-      DISCORD_BOT_TOKEN: "test-bot-token",
-      DISCORD_API_URL: discord.url,
-    }, assets);
+    await using world = await startConsoleWorld();
+    const { app, discord } = world;
     await using _worker = runWorker(app.kv, app.config);
     await withChromium(app.app.fetch, async (page, base) => {
       await page.goto(`${base}/admin/groups`);

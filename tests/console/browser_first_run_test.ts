@@ -8,19 +8,17 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { PROJECT_ROOT } from "../../lib/app.ts";
 import { utf8 } from "../../lib/encoding.ts";
-import { loadAssets } from "../../lib/fresh/assets.ts";
 import { signGithubBody } from "../../lib/providers/github.ts";
-import { startFakeDiscord } from "../../testing/fake_chat.ts";
 import {
   assertGoodEverywhere,
   assertNoAxeViolations,
   hasChromium,
+  startConsoleWorld,
   withChromium,
 } from "../_browser.ts";
 import { runWorker } from "../_delivery_helpers.ts";
-import { startTestApp, waitFor } from "../_helpers.ts";
+import { waitFor } from "../_helpers.ts";
 
 const CHANNEL = "123456789012345678";
 
@@ -73,14 +71,8 @@ Deno.test({
     "first run through the console: group, secret, route built in the tree editor, webhook, logs, redelivery, events",
   ignore: !hasChromium,
   async fn() {
-    const assets = await loadAssets(PROJECT_ROOT);
-    assert.ok(assets.client, "assets are not built: run `deno task build` first");
-    await using discord = startFakeDiscord();
-    await using app = await startTestApp({
-      DEBUG_MODE: "true",
-      DISCORD_BOT_TOKEN: "test-bot-token",
-      DISCORD_API_URL: discord.url,
-    }, assets);
+    await using world = await startConsoleWorld();
+    const { app, discord } = world;
     await using _worker = runWorker(app.kv, app.config);
     await withChromium(app.app.fetch, async (page, base) => {
       await page.context().grantPermissions(["clipboard-read", "clipboard-write"], {

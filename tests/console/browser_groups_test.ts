@@ -7,9 +7,7 @@
 import type { Kv } from "../../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { PROJECT_ROOT } from "../../lib/app.ts";
 import { utf8 } from "../../lib/encoding.ts";
-import { loadAssets } from "../../lib/fresh/assets.ts";
 import { signGithubBody } from "../../lib/providers/github.ts";
 import { getAllowedTargets } from "../../lib/store/config/allowed_targets.ts";
 import { getGroup, listGroups, putGroup } from "../../lib/store/config/groups.ts";
@@ -18,8 +16,7 @@ import { getRoutes, replaceRoutes } from "../../lib/store/config/routes.ts";
 import { createSession } from "../../lib/store/auth/sessions.ts";
 import { getGroupSecret, regenerateGroupSecret } from "../../lib/store/config/group_secrets.ts";
 import { ALPHA, BETA, PEOPLE, type Person, route } from "../_admin_helpers.ts";
-import { assertGoodEverywhere, hasChromium, withChromium } from "../_browser.ts";
-import { startTestApp } from "../_helpers.ts";
+import { assertGoodEverywhere, hasChromium, startConsoleApp, withChromium } from "../_browser.ts";
 
 interface Console {
   page: Page;
@@ -39,10 +36,8 @@ async function withConsole(
   },
   run: (console: Console) => Promise<void>,
 ) {
-  const assets = await loadAssets(PROJECT_ROOT);
-  assert.ok(assets.client, "assets are not built: run `deno task build` first");
   const env: Record<string, string> = options.as ? {} : { DEBUG_MODE: "true" };
-  await using app = await startTestApp(env, assets);
+  await using app = await startConsoleApp(env);
   await options.seed?.(app.kv);
   await withChromium(app.app.fetch, async (page, base) => {
     if (options.as) {

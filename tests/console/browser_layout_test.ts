@@ -6,11 +6,15 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { PROJECT_ROOT } from "../../lib/app.ts";
-import { loadAssets } from "../../lib/fresh/assets.ts";
 import { putGroup } from "../../lib/store/config/groups.ts";
-import { assertNoAxeViolations, hasChromium, untilHydrated, withChromium } from "../_browser.ts";
-import { startTestApp, type TestApp } from "../_helpers.ts";
+import {
+  assertNoAxeViolations,
+  hasChromium,
+  startConsoleApp,
+  untilHydrated,
+  withChromium,
+} from "../_browser.ts";
+import { type TestApp } from "../_helpers.ts";
 
 const CONSOLE_PAGES = ["/admin", "/admin/groups", "/admin/logs", "/admin/audit"];
 
@@ -20,9 +24,7 @@ async function withBrowser(
   run: (page: Page, base: string, app: TestApp) => Promise<void>,
   expectedErrors: readonly RegExp[] = [],
 ) {
-  const assets = await loadAssets(PROJECT_ROOT);
-  assert.ok(assets.client, "assets are not built: run `deno task build` first");
-  await using app = await startTestApp(env, assets);
+  await using app = await startConsoleApp(env);
   await withChromium(app.app.fetch, (page, base) => run(page, base, app), expectedErrors);
 }
 

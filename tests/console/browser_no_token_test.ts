@@ -6,16 +6,14 @@
  * chromium is not installed.
  */
 import assert from "node:assert/strict";
-import { PROJECT_ROOT } from "../../lib/app.ts";
-import { loadAssets } from "../../lib/fresh/assets.ts";
 import { allowTargets } from "../../lib/store/config/allowed_targets.ts";
 import { putGroup } from "../../lib/store/config/groups.ts";
 import { regenerateGroupSecret } from "../../lib/store/config/group_secrets.ts";
 import { getRoutes } from "../../lib/store/config/routes.ts";
 import { listSendLogs } from "../../lib/store/delivery/send_logs.ts";
-import { assertGoodEverywhere, hasChromium, withChromium } from "../_browser.ts";
+import { assertGoodEverywhere, hasChromium, startConsoleApp, withChromium } from "../_browser.ts";
 import { runWorker } from "../_delivery_helpers.ts";
-import { startTestApp, waitFor } from "../_helpers.ts";
+import { waitFor } from "../_helpers.ts";
 
 const CHAT = "-1001234567890";
 
@@ -24,9 +22,7 @@ Deno.test({
     "no token: a Telegram route is flagged in the editor, the routes list, the overview and the log",
   ignore: !hasChromium,
   async fn() {
-    const assets = await loadAssets(PROJECT_ROOT);
-    assert.ok(assets.client, "assets are not built: run `deno task build` first");
-    await using app = await startTestApp({ DEBUG_MODE: "true" }, assets);
+    await using app = await startConsoleApp({ DEBUG_MODE: "true" });
     const operator = { userId: "1", login: "olivia" };
     await putGroup(app.kv, {
       id: "backend",

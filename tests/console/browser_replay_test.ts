@@ -6,61 +6,33 @@
  * `SCREENSHOTS_DIR` set, the page is captured at desktop, 390 px and dark.
  */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
-import { PROJECT_ROOT } from "../../lib/app.ts";
-import { loadAssets } from "../../lib/fresh/assets.ts";
 import { allowTargets } from "../../lib/store/config/allowed_targets.ts";
 import { putGroup } from "../../lib/store/config/groups.ts";
 import { readGroupEntry } from "../../lib/store/config/group_set.ts";
 import { replaceRoutes } from "../../lib/store/config/routes.ts";
 import type { Target } from "../../lib/types.ts";
-import { startFakeDiscord } from "../../testing/fake_chat.ts";
 import { sendLog } from "../_admin_helpers.ts";
-import { assertGoodEverywhere, hasChromium, untilHydrated, withChromium } from "../_browser.ts";
+import {
+  assertGoodEverywhere,
+  capture,
+  hasChromium,
+  startConsoleWorld,
+  untilHydrated,
+  withChromium,
+} from "../_browser.ts";
 import { runWorker } from "../_delivery_helpers.ts";
-import { startTestApp } from "../_helpers.ts";
 import { storeFailedUnit } from "../_logs_fixtures.ts";
 
-const SHOTS = Deno.env.get("SCREENSHOTS_DIR");
 const TARGET: Target = { platform: "discord", channelId: "123456789012345678" };
 const OTHER: Target = { platform: "discord", channelId: "223456789012345678" };
-
-/** Captures the page at desktop, 390 px and dark (desktop). */
-async function capture(page: Page, name: string) {
-  if (!SHOTS) return;
-  await Deno.mkdir(SHOTS, { recursive: true });
-  const modes = [["desktop", 1280, "light"], ["390", 390, "light"], [
-    "dark",
-    1280,
-    "dark",
-  ]] as const;
-  for (const [mode, width, scheme] of modes) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.evaluate(
-      (dark) => document.documentElement.classList.toggle("dark", dark),
-      scheme === "dark",
-    );
-    await page.screenshot({ path: `${SHOTS}/${name}-${mode}.png`, fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.evaluate(() => document.documentElement.classList.remove("dark"));
-}
 
 Deno.test({
   name:
     "console: the logs page replays what a target missed, with count, pause, resume and progress",
   ignore: !hasChromium,
   async fn() {
-    const assets = await loadAssets(PROJECT_ROOT);
-    assert.ok(assets.client, "assets are not built: run `deno task build` first");
-    await using discord = startFakeDiscord();
-    await using app = await startTestApp({
-      DEBUG_MODE: "true",
-      DISCORD_BOT_TOKEN: "test-bot-token",
-      DISCORD_API_URL: discord.url,
-    }, assets);
+    await using world = await startConsoleWorld();
+    const { app, discord } = world;
     const operator = { userId: "1", login: "olivia" };
     await putGroup(app.kv, { id: "web", name: "Web", members: [{ ...operator, role: "owner" }] });
     assert.ok((await allowTargets(app.kv, "web", [TARGET, OTHER], operator, "admin")).ok);

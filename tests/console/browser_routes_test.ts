@@ -6,12 +6,16 @@
  */
 import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
-import { PROJECT_ROOT } from "../../lib/app.ts";
-import { loadAssets } from "../../lib/fresh/assets.ts";
 import { putGroup } from "../../lib/store/config/groups.ts";
 import type { FilterNode, Fragment, Group, Route } from "../../lib/types.ts";
-import { assertNoAxeViolations, hasChromium, untilHydrated, withChromium } from "../_browser.ts";
-import { startTestApp, type TestApp } from "../_helpers.ts";
+import {
+  assertNoAxeViolations,
+  hasChromium,
+  startConsoleApp,
+  untilHydrated,
+  withChromium,
+} from "../_browser.ts";
+import { type TestApp } from "../_helpers.ts";
 
 const ALPHA: Group = {
   id: "alpha",
@@ -43,9 +47,7 @@ async function withConsole(
   routes: Route[] = [],
   expectedErrors?: RegExp,
 ) {
-  const assets = await loadAssets(PROJECT_ROOT);
-  assert.ok(assets.client, "assets are not built: run `deno task build` first");
-  await using app = await startTestApp({ DEBUG_MODE: "true" }, assets);
+  await using app = await startConsoleApp({ DEBUG_MODE: "true" });
   await putGroup(app.kv, ALPHA);
   await putGroup(app.kv, BETA);
   if (routes.length > 0) await putRoutes(app, "alpha", routes);

@@ -4,17 +4,18 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { PROJECT_ROOT } from "../../lib/app.ts";
-import { loadAssets } from "../../lib/fresh/assets.ts";
 import { PAGE_CSP } from "../../lib/fresh/security_headers.ts";
-import { startTestApp } from "../_helpers.ts";
-import { assertNoAxeViolations, hasChromium, untilHydrated, withChromium } from "../_browser.ts";
+import {
+  assertNoAxeViolations,
+  hasChromium,
+  startConsoleApp,
+  untilHydrated,
+  withChromium,
+} from "../_browser.ts";
 
 /** Runs `run` in chromium against the app with its built assets. */
 async function withBrowser(run: (page: Page, base: string) => Promise<void>) {
-  const assets = await loadAssets(PROJECT_ROOT);
-  assert.ok(assets.client, "assets are not built: run `deno task build` first");
-  await using testApp = await startTestApp({ DEBUG_MODE: "true" }, assets);
+  await using testApp = await startConsoleApp({ DEBUG_MODE: "true" });
   await withChromium(testApp.app.fetch, run);
 }
 

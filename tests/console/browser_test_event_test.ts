@@ -8,63 +8,32 @@
  * With `SCREENSHOTS_DIR` set, each page is also captured at desktop, 390 px and dark.
  */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
-import { PROJECT_ROOT } from "../../lib/app.ts";
 import { utf8 } from "../../lib/encoding.ts";
-import { loadAssets } from "../../lib/fresh/assets.ts";
 import { signGithubBody } from "../../lib/providers/github.ts";
 import { allowTargets } from "../../lib/store/config/allowed_targets.ts";
 import { putGroup } from "../../lib/store/config/groups.ts";
 import { replaceRoutes } from "../../lib/store/config/routes.ts";
 import { regenerateGroupSecret } from "../../lib/store/config/group_secrets.ts";
-import { startFakeDiscord } from "../../testing/fake_chat.ts";
-import { assertGoodEverywhere, hasChromium, withChromium } from "../_browser.ts";
+import {
+  assertGoodEverywhere,
+  capture,
+  hasChromium,
+  startConsoleWorld,
+  withChromium,
+} from "../_browser.ts";
 import { runWorker } from "../_delivery_helpers.ts";
-import { startTestApp, waitFor } from "../_helpers.ts";
+import { waitFor } from "../_helpers.ts";
 
 const CHANNEL = "123456789012345678";
-const SHOTS = Deno.env.get("SCREENSHOTS_DIR");
-
-/** Captures the page and each changed panel at desktop, 390 px and dark (desktop). */
-async function capture(page: Page, name: string) {
-  if (!SHOTS) return;
-  await Deno.mkdir(SHOTS, { recursive: true });
-  const modes = [["desktop", 1280, "light"], ["390", 390, "light"], [
-    "dark",
-    1280,
-    "dark",
-  ]] as const;
-  for (const [mode, width, scheme] of modes) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.evaluate(
-      (dark) => document.documentElement.classList.toggle("dark", dark),
-      scheme === "dark",
-    );
-    await page.screenshot({ path: `${SHOTS}/${name}-${mode}.png`, fullPage: true });
-    for (const panel of ["test-event", "rejected"]) {
-      const element = page.getByTestId(panel);
-      if (await element.count() === 0) continue;
-      await element.screenshot({ path: `${SHOTS}/${name}-${panel}-${mode}.png` });
-    }
-  }
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.emulateMedia({ colorScheme: "light" });
-  await page.evaluate(() => document.documentElement.classList.remove("dark"));
-}
+/** The panels saved on their own besides each page's screenshots. */
+const PANELS = ["test-event", "rejected"];
 
 Deno.test({
   name: "console: a test event from the group page is delivered; rejected requests are listed",
   ignore: !hasChromium,
   async fn() {
-    const assets = await loadAssets(PROJECT_ROOT);
-    assert.ok(assets.client, "assets are not built: run `deno task build` first");
-    await using discord = startFakeDiscord();
-    await using app = await startTestApp({
-      DEBUG_MODE: "true",
-      DISCORD_BOT_TOKEN: "test-bot-token",
-      DISCORD_API_URL: discord.url,
-    }, assets);
+    await using world = await startConsoleWorld();
+    const { app, discord } = world;
     const operator = { userId: "1", login: "olivia" };
     for (const id of ["backend", "web"]) {
       await putGroup(app.kv, { id, name: id, members: [{ ...operator, role: "owner" }] });
@@ -133,7 +102,7 @@ Deno.test({
       await assertGoodEverywhere(page);
       await page.emulateMedia({ colorScheme: "light" });
       await page.evaluate(() => document.documentElement.classList.remove("dark"));
-      await capture(page, "group");
+      await capture(page, "group", PANELS);
 
       // The instance's list, for a super admin: an address that names no group.
       const lost = await fetch(`${base}/webhook/no-such-group`, { method: "POST", body: "{}" });
@@ -143,7 +112,7 @@ Deno.test({
       await page.goto(`${base}/admin/groups`);
       await page.locator("[data-testid=rejection][data-reason=unknown_group]").waitFor();
       await assertGoodEverywhere(page);
-      await capture(page, "groups");
+      await capture(page, "groups", PANELS);
 
       // The route editor offers the same panel, starting with the editor's sample.
       await page.setViewportSize({ width: 1280, height: 900 });
@@ -157,7 +126,7 @@ Deno.test({
       });
       await waitFor("the third message", () => discord.received.length === 3);
       await assertGoodEverywhere(page);
-      await capture(page, "route-editor");
+      await capture(page, "route-editor", PANELS);
     });
   },
 });

@@ -10,6 +10,7 @@ import { updateNotifySettings } from "../../lib/store/notify/notify_settings.ts"
 import { getMessageRef } from "../../lib/store/delivery/message_refs.ts";
 import { putJob } from "../../lib/store/delivery/jobs.ts";
 import { quietEndsAt } from "../../lib/notify/quiet.ts";
+import { listHeld, readInbox } from "../../lib/store/notify/notify_outbox.ts";
 import { BUTTONS_ENV } from "../_delivery_helpers.ts";
 import { openTestKv } from "../../testing/test_store.ts";
 import {
@@ -399,7 +400,17 @@ Deno.test("quiet hours hold notifications and send them as one digest when they 
       }),
     );
   }
-  await new Promise((resolve) => setTimeout(resolve, 800));
+  await s.onlyFlushesLeft();
+  for (
+    const [platform, chatUserId] of [["telegram", OCTO.telegram], [
+      "discord",
+      OCTO.discord,
+    ]] as const
+  ) {
+    assert.equal((await listHeld(kv, platform, chatUserId)).length, 2, `${platform}: both held`);
+    const { state } = await readInbox(kv, platform, chatUserId);
+    assert.equal(state.flushDueAt, target + 2_000, `${platform}: the flush waits for 07:00`);
+  }
   assert.deepEqual(s.inbox(OCTO), { telegram: [], discord: [] }, "held during quiet hours");
   await s.idle();
   const inbox = s.inbox(OCTO);

@@ -27,7 +27,7 @@ export async function answerResume(
   const reply = await resumeFromChat(
     deps.kv,
     { userId: link.userId, login: link.login },
-    { targetKeys, name: "this channel" },
+    { chat: { platform: "discord", channelId }, targetKeys, name: "this channel" },
   );
   return now(ephemeral(reply.text));
 }

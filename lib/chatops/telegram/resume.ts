@@ -40,7 +40,11 @@ export async function resumeCommand(
   const result = await resumeFromChat(
     ctx.kv,
     { userId: link.userId, login: link.login },
-    { targetKeys: placeKeys(message), name: "this chat" },
+    {
+      chat: { platform: "telegram", chatId: String(message.chat.id) },
+      targetKeys: placeKeys(message),
+      name: "this chat",
+    },
   );
   await reply(ctx, message, result.text);
 }
