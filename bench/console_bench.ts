@@ -75,6 +75,12 @@ async function seed(kv: Kv, now: number) {
   const stored = await replaceRoutes(kv, routes);
   if (!stored.ok) throw new Error(`routes not stored: ${JSON.stringify(stored)}`);
   const [{ internalId }] = await listGroupEntries(kv);
+  // a second group, so the routes index lists groups to choose from (with one it opens that one)
+  await putGroup(kv, {
+    id: "small",
+    name: "Small group",
+    members: [{ userId: "1", login: "owner", role: "owner" }],
+  });
 
   const payload = await Deno.readFile(
     new URL("../static/samples/github/pull_request.opened.json", import.meta.url),
@@ -211,7 +217,7 @@ const ALL_PAGES: [label: string, path: string][] = [
   ["overview (1,000 logs counted)", "/admin"],
   ["groups", "/admin/groups"],
   ["group", `/admin/groups/${GROUP}`],
-  ["routes index (200 routes)", "/admin/routes"],
+  ["routes index (2 groups)", "/admin/routes"],
   ["route list (200 routes)", `/admin/routes/${GROUP}`],
   ["route editor (200 routes)", `/admin/routes/${GROUP}/edit/route-3`],
   ["new route (200 routes)", `/admin/routes/${GROUP}/new`],

@@ -81,8 +81,8 @@ function unconfiguredProblems(config: Config, route: Route): RouteProblem[] {
     kind: "platform_not_configured",
     routeId: route.id,
     routeName: route.name,
-    message: `${chatPlatform(platform).name} is not configured on this Switchyard: ` +
-      `this route's ${chatPlatform(platform).name} messages cannot be sent.`,
+    message: `${chatPlatform(platform).name} is not configured on this Switchyard, so no ` +
+      `${chatPlatform(platform).name} message can be sent.`,
     fix: platformFix(platform),
   }));
 }
@@ -212,7 +212,7 @@ async function silentProblems(
     kind: "not_firing",
     routeId: route.id,
     routeName: route.name,
-    message: `This route did not fire for any of the last ${events} events this group ` +
+    message: `Did not fire for any of the last ${events} events this group ` +
       `received (${days === 1 ? "since yesterday" : `in ${days} days`}).`,
     fix: "Open one of the group's events under Events to see why it did not match, " +
       "or send a test event from the route editor.",

@@ -176,6 +176,33 @@ Deno.test("route problems: the routes list, the group page and the overview show
   assert.doesNotMatch(other.body as string, /route-problems/);
 });
 
+Deno.test("route problems: routes sharing one problem show as one item naming a few of them", async () => {
+  await using app = await startAdminApp({ DISCORD_BOT_TOKEN: "discord-token" });
+  const routes = Array.from(
+    { length: 12 },
+    (_, index) => route("alpha", `tg${index}`, { targets: [TELEGRAM] }),
+  );
+  assert.ok((await replaceRoutes(app.kv, [...routes, route("alpha", "dc")])).ok);
+  // The API still lists each route's problem.
+  assert.equal((await problemsOf(app)).length, 12);
+  for (const path of ["/admin/routes/alpha", "/admin/groups/alpha", "/admin"]) {
+    const html = (await app.call("viewer", "GET", path)).body as string;
+    const items = [...html.matchAll(/data-problem="platform_not_configured"/g)];
+    assert.equal(items.length, 1, path);
+    assert.match(html, /1 problem needs attention/, path);
+    assert.match(html, /data-routes="12"/, path);
+    for (const shown of ["tg0", "tg1", "tg2", "tg3", "tg4"]) {
+      assert.match(html, new RegExp(`href="/admin/routes/alpha/edit/${shown}"`), path);
+    }
+    assert.match(html, /and 7 more/, path);
+    assert.match(
+      html,
+      /Telegram is not configured on this Switchyard, so no Telegram message can be sent/,
+      path,
+    );
+  }
+});
+
 Deno.test("route problems: the route editor flags a target whose platform has no bot token", async () => {
   await using app = await startAdminApp({ DISCORD_BOT_TOKEN: "discord-token" });
   assert.ok(
