@@ -1,26 +1,55 @@
-/** HTTP statuses by class, and the error that carries one. */
-import { STATUS_CODES } from "node:http";
+/** HTTP error statuses, and the error that carries one. */
 
-// deno-fmt-ignore
-const CLIENT_ERROR_STATUSES = [
-  400, 401, 402, 403, 404, 405, 406, 407, 408, 409, 410, 411, 412, 413, 414, 415, 416, 417, 418,
-  421, 422, 423, 424, 425, 426, 428, 429, 431, 451,
-] as const;
-const SERVER_ERROR_STATUSES = [500, 501, 502, 503, 504, 505, 506, 507, 508, 510, 511] as const;
+/** Each error status with its reason phrase (RFC 9110 and the registry's later additions). */
+const REASONS = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  402: "Payment Required",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  406: "Not Acceptable",
+  407: "Proxy Authentication Required",
+  408: "Request Timeout",
+  409: "Conflict",
+  410: "Gone",
+  411: "Length Required",
+  412: "Precondition Failed",
+  413: "Payload Too Large",
+  414: "URI Too Long",
+  415: "Unsupported Media Type",
+  416: "Range Not Satisfiable",
+  417: "Expectation Failed",
+  418: "I'm a Teapot",
+  421: "Misdirected Request",
+  422: "Unprocessable Entity",
+  423: "Locked",
+  424: "Failed Dependency",
+  425: "Too Early",
+  426: "Upgrade Required",
+  428: "Precondition Required",
+  429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
+  451: "Unavailable For Legal Reasons",
+  500: "Internal Server Error",
+  501: "Not Implemented",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+  505: "HTTP Version Not Supported",
+  506: "Variant Also Negotiates",
+  507: "Insufficient Storage",
+  508: "Loop Detected",
+  510: "Not Extended",
+  511: "Network Authentication Required",
+} as const;
 
-/** The 4xx statuses. */
-type ClientErrorStatus = typeof CLIENT_ERROR_STATUSES[number];
-/** The 5xx statuses. */
-type ServerErrorStatus = typeof SERVER_ERROR_STATUSES[number];
-/** A status an error may be answered with (as Fresh's `ErrorStatus`). */
-export type ErrorStatus = ClientErrorStatus | ServerErrorStatus;
+/** A status an error may be answered with (as Fresh's `ErrorStatus`): a 4xx or 5xx. */
+export type ErrorStatus = keyof typeof REASONS;
 /** The statuses `ctx.redirect()` may answer with. */
 export type RedirectStatus = 301 | 302 | 303 | 307 | 308;
 
-const ERROR_STATUSES: ReadonlySet<number> = new Set([
-  ...CLIENT_ERROR_STATUSES,
-  ...SERVER_ERROR_STATUSES,
-]);
+const ERROR_STATUSES: ReadonlySet<number> = new Set(Object.keys(REASONS).map(Number));
 
 /** Whether a number is an error status (for statuses that arrive from elsewhere, e.g. an upstream API). */
 export function isErrorStatus(status: number): status is ErrorStatus {
@@ -52,7 +81,7 @@ export class HttpError extends Error {
    */
   constructor(status: ErrorStatus, message?: string, options?: HttpErrorOptions) {
     const { headers, ...errorOptions } = options ?? {};
-    super(message ?? STATUS_CODES[status] ?? `HTTP ${status}`, errorOptions);
+    super(message ?? REASONS[status] ?? `HTTP ${status}`, errorOptions);
     this.name = "HttpError";
     this.status = status;
     this.headers = headers;

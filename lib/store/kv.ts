@@ -4,7 +4,6 @@
  */
 import { folderOf } from "../file_path.ts";
 import { isStoreUnavailable } from "./backend/errors.ts";
-import { openPostgresStore, PostgresKv } from "./backend/postgres/store.ts";
 import type { Kv } from "./backend/types.ts";
 
 /** Whether a KV path is a KV Connect URL (a remote store) rather than a file. */
@@ -33,6 +32,9 @@ export function openStore(path: string | undefined): Promise<Kv>;
 export function openStore(settings: StoreSettings): Promise<Kv>;
 export async function openStore(where: string | undefined | StoreSettings): Promise<Kv> {
   if (typeof where === "object" && where.databaseUrl) {
+    // Loaded only here: the client and Node's compatibility layer it needs would add tens of
+    // milliseconds to every start on Deno KV.
+    const { openPostgresStore } = await import("./backend/postgres/store.ts");
     return await openPostgresStore({
       url: where.databaseUrl,
       poolSize: where.databasePoolSize ?? DEFAULT_POOL_SIZE,
@@ -54,7 +56,7 @@ async function openDenoKv(path: string | undefined): Promise<Kv> {
  */
 export async function closeStore(kv: Kv): Promise<void> {
   kv.close();
-  if (kv instanceof PostgresKv) await kv.closed;
+  await kv.closed;
 }
 
 /** How {@link openStoreWithRetry} waits for a store that cannot be reached yet. */

@@ -100,6 +100,11 @@ export interface Kv {
   ): ReadableStream<{ [K in keyof T]: KvEntryMaybe<T[K]> }>;
   /** Closes the store: its connections, listeners and timers end. */
   close(): void;
+  /**
+   * Resolves once a closed store has let go of everything (PostgreSQL: the pool's connections
+   * are closed); absent where `close` finishes at once (Deno KV).
+   */
+  readonly closed?: Promise<void>;
   /** The same as {@link close}, for `using` declarations. */
   [Symbol.dispose](): void;
 }
