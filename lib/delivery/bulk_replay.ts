@@ -17,11 +17,10 @@ import {
   isReplayJob,
   readLaneRuns,
   type Replay,
-  type UnitToRequeue,
 } from "../store/delivery/replays.ts";
 import { selectedLogs } from "../store/delivery/replay_selection.ts";
 import type { SendLog } from "../store/delivery/send_logs.ts";
-import { getUnits } from "../store/delivery/units.ts";
+import { getUnits, type UnitToRequeue } from "../store/delivery/units.ts";
 import { laneKeyFor } from "../target_ref.ts";
 import { MAX_CHECKS_PER_COMMIT } from "../store/commit_limits.ts";
 import { acceptEventAgain } from "./accept_again.ts";

@@ -34,9 +34,8 @@ import { readGroupSetCached } from "../store/config/group_set.ts";
 import type { SendLog } from "../store/delivery/send_logs.ts";
 import { createUnit } from "../store/delivery/units.ts";
 import { laneKeyFor } from "../target_ref.ts";
-import type { Group, Target } from "../types.ts";
-import type { PlatformAdapter } from "../platform/adapter.ts";
-import { claimRelinkNotice, getDmChannel, saveDmChannel } from "../store/notify/notify_cache.ts";
+import type { Group } from "../types.ts";
+import { claimRelinkNotice } from "../store/notify/notify_cache.ts";
 import {
   type Access,
   canRead,
@@ -47,7 +46,7 @@ import {
 import { storedUserToken } from "../auth/user_tokens.ts";
 import { chatPlatform } from "./adapters.ts";
 import { encodeUlidTime } from "../ulid.ts";
-import { chatCalls } from "./chat_calls.ts";
+import { openPrivateChat } from "./private_chat.ts";
 import type { DeliveryContext } from "./context.ts";
 import { refreshGroupPulls } from "./pull_refresh.ts";
 import { lastSlotAtOrBefore, nextSlotAfter } from "./reminder_schedule.ts";
@@ -345,38 +344,30 @@ async function slotIds(reminderId: string, slot: number) {
   return { eventId, unitId: `${eventId}-${digest.slice(16, 24)}` };
 }
 
-/**
- * Where a personal reminder goes: a Telegram target is the private chat itself; a Discord one
- * names the user, whose DM channel is taken from the cache or opened through the adapter.
- */
-async function privateChatOf(
-  ctx: DeliveryContext,
-  adapter: PlatformAdapter,
-  target: Target,
-): Promise<Target | null> {
-  if (target.platform === "telegram") return target;
-  const opened = await adapter.directTarget(target.channelId, ctx, {
-    get: (userId) => getDmChannel(ctx.kv, userId),
-    save: (userId, channelId) => saveDmChannel(ctx.kv, userId, channelId),
-  });
-  return "platform" in opened ? opened : null;
-}
-
 async function sendPersonal(
   ctx: DeliveryContext,
   reminder: Reminder,
   job: ReminderJob,
   body: unknown,
 ): Promise<void> {
-  const adapter = ctx.adapters.get(reminder.target.platform);
-  const unavailable = adapter ? adapter.unavailable() : "no adapter";
-  if (!adapter || unavailable) {
-    return ctx.log.warn("personal reminder not sent", { reminderId: reminder.id, unavailable });
+  // A Telegram target is the private chat itself; a Discord one names the user.
+  const { target } = reminder;
+  const chat = await openPrivateChat(
+    ctx,
+    target.platform,
+    target.platform === "telegram" ? target : target.channelId,
+  );
+  if (chat.kind === "unavailable") {
+    return ctx.log.warn("personal reminder not sent", {
+      reminderId: reminder.id,
+      unavailable: chat.reason,
+    });
   }
-  const target = await privateChatOf(ctx, adapter, reminder.target);
-  if (!target) throw new Error("personal reminder: the Discord DM channel could not be opened");
+  if (chat.kind === "unopened") {
+    throw new Error("personal reminder: the Discord DM channel could not be opened");
+  }
   const { unitId } = await slotIds(reminder.id, job.slot);
-  const result = await chatCalls(ctx, adapter, false).post(target, body, unitId);
+  const result = await chat.post(body, unitId);
   if (result.kind === "rate_limited" || result.kind === "retryable") {
     throw new Error(`personal reminder: ${result.error}`); // the job runs again
   }

@@ -1,34 +1,24 @@
 /**
- * Sending a personal message to one chat account through its platform's adapter, each call
- * reserved from the limiter first (`lib/delivery/chat_calls.ts`): Telegram's private chat with
- * the bot (its chat id is the user's id), Discord's DM channel, opened once and remembered. A
- * single notification about a pull request or issue carries the channel card's buttons and is
- * recorded like a channel card (`lib/store/delivery/message_refs.ts`), so presses act through the group
+ * Sending a personal message to one chat account's private chat (`lib/delivery/private_chat.ts`:
+ * Telegram's private chat with the bot, Discord's DM channel, opened once and remembered),
+ * through its platform's adapter, each call reserved from the limiter first. A single
+ * notification about a pull request or issue carries the channel card's buttons and is recorded
+ * like a channel card (`lib/store/delivery/message_refs.ts`), so presses act through the group
  * that received the event, as on the channel card.
  */
-import { chatCalls } from "../delivery/chat_calls.ts";
 import { chatButtonsOf } from "../delivery/render.ts";
 import { chatPlatform } from "../delivery/adapters.ts";
+import { openPrivateChat } from "../delivery/private_chat.ts";
 import type { Message } from "../format/message.ts";
 import { actionableSubject, actionsOfEvent } from "../format/subject.ts";
-import type { RememberedChats } from "../platform/adapter.ts";
 import type { SendResult } from "../platform/send_result.ts";
 import { loadEvent } from "../store/delivery/events.ts";
 import { readGroupEntry } from "../store/config/group_set.ts";
 import { saveMessageRef } from "../store/delivery/message_refs.ts";
-import { getDmChannel, saveDmChannel } from "../store/notify/notify_cache.ts";
 import { type HeldNotification, markSent } from "../store/notify/notify_outbox.ts";
 import type { ForgeEvent, Platform } from "../types.ts";
 import type { NotifyContext } from "./context.ts";
 import { digestMessage, singleMessage } from "./message.ts";
-
-/** The DM channels opened with chat accounts, kept between notifications. */
-function dmChannels(ctx: NotifyContext): RememberedChats {
-  return {
-    get: (userId) => getDmChannel(ctx.kv, userId),
-    save: (userId, channelId) => saveDmChannel(ctx.kv, userId, channelId),
-  };
-}
 
 function render(
   ctx: NotifyContext,
@@ -73,26 +63,24 @@ export async function sendPersonal(
   items: readonly HeldNotification[],
   introduce: boolean,
 ): Promise<SendResult> {
-  const adapter = ctx.adapters.get(platform);
-  if (!adapter || adapter.unavailable()) {
+  const chat = await openPrivateChat(ctx, platform, chatUserId);
+  if (chat.kind === "unavailable") {
     return { kind: "rejected", httpStatus: 400, error: `${platform} is not configured` };
   }
-  const target = await adapter.directTarget(chatUserId, ctx, dmChannels(ctx));
-  if (!("platform" in target)) return target;
+  if (chat.kind === "unopened") return chat.result;
   const single = items.length === 1 ? items[0] : null;
   const event = single && single.kind !== "relink" ? await loadEvent(ctx.kv, single.eventId) : null;
   const message = single
     ? singleMessage(single, event, introduce)
     : digestMessage(items, introduce);
   const body = render(ctx, platform, message, event);
-  const calls = chatCalls(ctx, adapter, false);
   const id = `notify:${platform}:${chatUserId}:${items[0].eventId}`;
-  const result = await calls.post(target, body, id);
+  const result = await chat.post(body, id);
   if (result.kind === "sent") {
     await markSent(ctx.kv, platform, chatUserId, items.map((item) => item.eventId));
   }
   if (result.kind === "sent" && result.messageId && single && event) {
-    const chatId = adapter.channelOf(target);
+    const chatId = chat.adapter.channelOf(chat.target);
     await recordCard(ctx, single, event, { platform, chatId, messageId: result.messageId });
   }
   return result;

@@ -533,6 +533,27 @@ Deno.test("a personal reminder reaches a linked Discord account in its DM at 09:
   assert.deepEqual(discord.dmsOpened, [aliceDiscord]);
 });
 
+Deno.test("a personal reminder to a platform that is not configured sends nothing and says why", async () => {
+  await using w = await world();
+  await using worker = w.start(); // Telegram only: Discord has no bot token
+  const now = MONDAY_NINE_SUMMER;
+  await openOnePull(w, now - 3 * DAY, "alice");
+  const dm: Target = { platform: "discord", channelId: "400000000000000004" };
+  await store(w.kv, reminderOf("pu", { kind: "personal", ...ALICE }, dm), w.clock.now);
+  w.clock.now = now + 1_000;
+  await worker.worker.handlers.reminder({ type: "reminder", reminderId: "pu", slot: now });
+  await waitFor(
+    "the warning",
+    () => worker.lines.some((line) => line.message === "personal reminder not sent"),
+  );
+  await quiet(w.kv);
+  const warning = worker.lines.find((line) => line.message === "personal reminder not sent");
+  assert.equal(warning?.reminderId, "pu");
+  assert.equal(typeof warning?.unavailable, "string");
+  assert.ok(String(warning?.unavailable).length > 0);
+  assert.equal(w.telegram.received.length, 0);
+});
+
 /** An issue object as GitHub writes it, last active at `updatedAt`. */
 function issueObject(number: number, updatedAt: number, labels: string[]) {
   return {

@@ -11,11 +11,10 @@
 import type { AtomicOperation, Kv, KvEntry, KvEntryMaybe } from "../backend/types.ts";
 import { addAuditEntry, type AuditActor, type AuditEntry } from "../telemetry/audit.ts";
 import { addJob } from "./jobs.ts";
-import { appendToLane, joinLane, type LaneRun } from "./lanes.ts";
-import { laneRunKey, replayKey, replaysOfGroupPrefix, unitBodyKey } from "../keys.ts";
-import { withdrawOutcome } from "../telemetry/metrics.ts";
+import type { LaneRun } from "./lanes.ts";
+import { laneRunKey, replayKey, replaysOfGroupPrefix } from "../keys.ts";
 import type { ReplayFilter } from "./replay_selection.ts";
-import { putSendLog, type SendLog } from "./send_logs.ts";
+import { addRequeue, type UnitToRequeue } from "./units.ts";
 import { laneKeyFor } from "../../target_ref.ts";
 
 /** `messages`: the stored messages sent again; `routes`: the events through the current routes. */
@@ -133,12 +132,6 @@ export async function changeReplayState(
   return (await op.commit()).ok;
 }
 
-/** A failed or dead unit to put back in its lane: its log as read and its body. */
-export interface UnitToRequeue {
-  log: KvEntry<SendLog>;
-  body: unknown;
-}
-
 /**
  * Commits one page of a replay: its progress `next`, checked against the record as read, and
  * the units put back in their lanes with a fresh retry schedule, each checked against its log
@@ -156,20 +149,10 @@ export async function commitReplayPage(
 ): Promise<KvEntry<Replay> | null> {
   const op = addReplay(kv.atomic().check(entry), next);
   const joined = new Set<string>();
-  for (const { log, body } of units) {
-    const requeued: SendLog = { ...log.value, status: "retrying", updatedAt: now };
-    op.check(log);
-    putSendLog(op, requeued, log.value, retentionMs);
-    withdrawOutcome(op, log.value);
-    op.set(unitBodyKey(log.value.id), body, { expireIn: retentionMs });
-    const lane = laneKeyFor(log.value.target);
-    const laneEntry = { logId: log.value.id, failures: 0 };
-    if (joined.has(lane)) {
-      joinLane(op, lane, laneEntry);
-    } else {
-      appendToLane(op, lane, laneEntry, runs.get(lane)!, now);
-      joined.add(lane);
-    }
+  for (const unit of units) {
+    const lane = laneKeyFor(unit.log.value.target);
+    addRequeue(op, unit, lane, joined.has(lane) ? null : runs.get(lane)!, now, retentionMs);
+    joined.add(lane);
   }
   const result = await op.commit();
   return result.ok ? { ...entry, value: next, versionstamp: result.versionstamp } : null;

@@ -257,6 +257,18 @@ interface OutcomeExtras {
 }
 
 /**
+ * The commits an outcome is tried with, in order: with all its extras; then, when it has
+ * `markNext`, without the mark; then, when it has `health`, without the health write too.
+ */
+function attemptsOf(extras: OutcomeExtras): OutcomeExtras[] {
+  const { messageRef, health } = extras;
+  const attempts = [extras];
+  if (extras.markNext) attempts.push({ messageRef, health });
+  if (health) attempts.push({ messageRef });
+  return attempts;
+}
+
+/**
  * Records the outcome of an attempt: the new send log, its counters, and the
  * lane entry (kept with its failure and 429 counts while `retrying`, removed
  * when final); the body is removed once the unit is `ok`; the message
@@ -267,7 +279,8 @@ interface OutcomeExtras {
  * updated entry; if that part cannot commit (the lane, the unit or the
  * allowlist changed), the outcome is recorded without it and null is returned.
  * A health record changed since it was read (a person resumed the target) is
- * left as it is: the outcome is then recorded alone.
+ * left as it is: the outcome is then recorded alone. Each commit that fails is
+ * tried again without the next of these extras ({@link attemptsOf}).
  */
 export async function recordOutcome(
   kv: Kv,
@@ -279,33 +292,28 @@ export async function recordOutcome(
   retentionMs: number,
   extras: OutcomeExtras = {},
 ): Promise<KvEntry<SendLog> | null> {
-  const op = kv.atomic().check(log);
-  putSendLog(op, next, log.value, retentionMs);
-  countOutcome(op, next, now);
-  if (next.status === "retrying") {
-    op.set(laneEntryKey(lane, next.id), { ...entry, logId: next.id } satisfies LaneEntry);
-  } else {
-    op.delete(laneEntryKey(lane, next.id));
-  }
-  if (next.status === "ok") op.delete(unitBodyKey(next.id));
-  if (extras.messageRef) addMessageRef(op, extras.messageRef.place, extras.messageRef.subject, now);
-  if (extras.health) addHealthWrite(op, extras.health);
-  const marked = extras.markNext && addMark(op, extras.markNext, now, retentionMs);
-  // With the next unit's mark, a failed or refused commit is tried again without it.
-  const result = marked ? await op.commit().catch(() => null) : await op.commit();
-  if (result?.ok) {
-    return marked
-      ? { ...extras.markNext!.log, value: marked, versionstamp: result.versionstamp }
-      : null;
-  }
-  const { messageRef, health } = extras;
-  if (marked) {
-    await recordOutcome(kv, lane, log, next, entry, now, retentionMs, { messageRef, health });
-    return null;
-  }
-  if (health) {
-    await recordOutcome(kv, lane, log, next, entry, now, retentionMs, { messageRef });
-    return null;
+  for (const attempt of attemptsOf(extras)) {
+    const op = kv.atomic().check(log);
+    putSendLog(op, next, log.value, retentionMs);
+    countOutcome(op, next, now);
+    if (next.status === "retrying") {
+      op.set(laneEntryKey(lane, next.id), { ...entry, logId: next.id } satisfies LaneEntry);
+    } else {
+      op.delete(laneEntryKey(lane, next.id));
+    }
+    if (next.status === "ok") op.delete(unitBodyKey(next.id));
+    if (attempt.messageRef) {
+      addMessageRef(op, attempt.messageRef.place, attempt.messageRef.subject, now);
+    }
+    if (attempt.health) addHealthWrite(op, attempt.health);
+    const marked = attempt.markNext && addMark(op, attempt.markNext, now, retentionMs);
+    // With the next unit's mark, a failed or refused commit is tried again without it.
+    const result = marked ? await op.commit().catch(() => null) : await op.commit();
+    if (result?.ok) {
+      return marked
+        ? { ...attempt.markNext!.log, value: marked, versionstamp: result.versionstamp }
+        : null;
+    }
   }
   throw new Error(`Delivery unit ${next.id} changed while sending`);
 }
@@ -336,6 +344,37 @@ interface RedeliverResult {
 /** The audit entry of one unit's redelivery, made from the unit's send log. */
 type RedeliverAudit = (log: SendLog) => AuditEntry;
 
+/** A failed or dead unit to put back in its lane: its log as read and its body. */
+export interface UnitToRequeue {
+  log: KvEntry<SendLog>;
+  body: unknown;
+}
+
+/**
+ * Adds to `op` what puts a failed or dead unit back in its lane `lane` with a fresh retry
+ * schedule, checked against its log as read: the log as `retrying`, its outcome taken out of
+ * the counters, its body kept for another `retentionMs` and its lane entry. `run` is the lane's
+ * run record as read, which the entry wakes when the lane is idle; null when `op` already
+ * woke the lane for another unit, which this one then joins.
+ */
+export function addRequeue(
+  op: AtomicOperation,
+  { log, body }: UnitToRequeue,
+  lane: string,
+  run: KvEntryMaybe<LaneRun> | null,
+  now: number,
+  retentionMs: number,
+): void {
+  const next: SendLog = { ...log.value, status: "retrying", updatedAt: now };
+  op.check(log);
+  putSendLog(op, next, log.value, retentionMs);
+  withdrawOutcome(op, log.value);
+  op.set(unitBodyKey(log.value.id), body, { expireIn: retentionMs });
+  const entry = { logId: log.value.id, failures: 0 };
+  if (run === null) joinLane(op, lane, entry);
+  else appendToLane(op, lane, entry, run, now);
+}
+
 async function requeueUnit(
   kv: Kv,
   logId: string,
@@ -350,12 +389,9 @@ async function requeueUnit(
     if (body.versionstamp === null) return "expired";
     const lane = laneKeyFor(log.value.target);
     const run = await kv.get<LaneRun>(laneRunKey(lane));
-    const next: SendLog = { ...log.value, status: "retrying", updatedAt: now };
-    const op = kv.atomic().check(log).check(body);
-    putSendLog(op, next, log.value, retentionMs);
-    withdrawOutcome(op, log.value);
-    op.set(unitBodyKey(logId), body.value, { expireIn: retentionMs });
-    appendToLane(op, lane, { logId, failures: 0 }, run, now);
+    const op = kv.atomic();
+    addRequeue(op, { log, body: body.value }, lane, run, now, retentionMs);
+    op.check(body);
     if (audit) addAuditEntry(op, ...auditOfUnit(audit, log.value));
     if ((await op.commit()).ok) return "requeued";
   }
