@@ -15,6 +15,11 @@
  * clears its mark), and so does one stuck past that time: one event's trouble
  * never stalls every target, at the price of its own units arriving after
  * newer ones once it does run.
+ *
+ * The parked jobs are read before the pending marks: re-queuing a parked job
+ * deletes it and marks its fan-out pending in one commit, and the two reads are
+ * not one snapshot, so only in this order does a re-queue landing between them
+ * still hold the lane (seen as parked, or else as pending).
  */
 import { hasOlderFanOutPending, hasOlderParkedJob } from "../store/delivery/pending_fan_outs.ts";
 import type { DeliveryContext } from "./context.ts";
@@ -32,6 +37,6 @@ export async function mustWaitForOlderEvents(
 ): Promise<boolean> {
   const cutoff = ctx.now() - ORDER_WAIT_MS;
   const justStarted = ctx.startedAt > cutoff;
-  return await hasOlderFanOutPending(ctx.kv, eventId, justStarted ? -Infinity : cutoff) ||
-    (justStarted && await hasOlderParkedJob(ctx.kv, eventId));
+  return (justStarted && await hasOlderParkedJob(ctx.kv, eventId)) ||
+    await hasOlderFanOutPending(ctx.kv, eventId, justStarted ? -Infinity : cutoff);
 }

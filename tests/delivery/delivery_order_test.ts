@@ -6,7 +6,9 @@
  */
 import type { Kv } from "../../lib/store/backend/types.ts";
 import assert from "node:assert/strict";
-import { ORDER_WAIT_MS } from "../../lib/delivery/order_gate.ts";
+import { mustWaitForOlderEvents, ORDER_WAIT_MS } from "../../lib/delivery/order_gate.ts";
+import type { DeliveryContext } from "../../lib/delivery/context.ts";
+import { requeueUndeliveredJobs } from "../../lib/store/delivery/fan_out_jobs.ts";
 import { laneKeyFor } from "../../lib/target_ref.ts";
 import { createDeliveryWorker } from "../../lib/delivery/worker.ts";
 import { eventKey, fanOutPendingKey, jobsPrefix, undeliveredJobKey } from "../../lib/store/keys.ts";
@@ -138,6 +140,36 @@ Deno.test("an older event whose fan-out fails does not hold newer units back", a
 
     assert.deepEqual(discordTitles(discord), ["Newer"]);
     assert.equal((await kv.get(fanOutPendingKey(older))).versionstamp, null);
+  } finally {
+    await kv[Symbol.asyncDispose]();
+  }
+});
+
+Deno.test("a parked older job re-queued between the order gate's two reads still holds the lane", async () => {
+  const { kv, older, newer } = await acceptedWithoutJobs();
+  try {
+    await kv.delete(fanOutPendingKey(older));
+    await kv.set(undeliveredJobKey(older), { type: "deliver", eventId: older });
+    // The re-queue commits right after the gate's first read, before its second.
+    let reads = 0;
+    const racing = new Proxy(kv, {
+      get(target, property) {
+        const value = Reflect.get(target, property, target);
+        if (property !== "list") return typeof value === "function" ? value.bind(target) : value;
+        return (...args: Parameters<Kv["list"]>) => {
+          if (reads++ === 1) {
+            return (async function* () {
+              await requeueUndeliveredJobs(target);
+              yield* target.list(...args);
+            })();
+          }
+          return target.list(...args);
+        };
+      },
+    }) as Kv;
+    const now = Date.now();
+    const ctx = { kv: racing, now: () => now, startedAt: now } as unknown as DeliveryContext;
+    assert.equal(await mustWaitForOlderEvents(ctx, newer), true);
   } finally {
     await kv[Symbol.asyncDispose]();
   }
