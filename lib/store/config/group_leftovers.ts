@@ -47,7 +47,59 @@ const CHUNK = 100;
 /** Reminders a group's list holds at most when written (lib/delivery/reminder_input.ts is 10). */
 const MAX_LISTED_REMINDERS = 50;
 
-const groupsUnchanged = (set: GroupSet) => ({ key: groupsPointerKey(), versionstamp: set.version });
+/** The check that the group set is still the version `set` was read at. */
+export const groupsUnchanged = (set: GroupSet) => ({
+  key: groupsPointerKey(),
+  versionstamp: set.version,
+});
+
+/** What acting on one deleted group's keys did: how many, and whether none is left; or "changed"
+ * when the group set (or a key acted on) changed since it was read, and nothing was written. */
+export type LeftoverChunk = { count: number; done: boolean } | "changed";
+
+/** A walk's place in one family and what it did in this call, updated by {@link walkDeletedIds}. */
+export interface WalkStep {
+  /** The last internal id passed; null: from the family's start. */
+  after: string | null;
+  lookups: number;
+  /** Keys or units handled. */
+  count: number;
+}
+
+/**
+ * Walks the internal ids of the family `root` after `step.after`, and for each id no group of the
+ * current set has, calls `act` with the set it was judged by and how many it may still handle;
+ * a chunk that finds the set changed has it read again. Stops after `limits.lookups` lookups or
+ * `limits.count` handled (counted in `step`); true when it reached the family's end.
+ */
+export async function walkDeletedIds(
+  kv: Kv,
+  root: KvKey,
+  step: WalkStep,
+  limits: { lookups: number; count: number },
+  act: (internalId: string, set: GroupSet, limit: number) => Promise<LeftoverChunk>,
+): Promise<boolean> {
+  let set = await readGroupSetCached(kv);
+  let present = new Set(set.entries.map((entry) => entry.internalId));
+  while (step.lookups < limits.lookups && step.count < limits.count) {
+    step.lookups++;
+    const id = await nextInternalId(kv, root, step.after);
+    if (id === null) return true;
+    if (present.has(id)) {
+      step.after = id;
+      continue;
+    }
+    const outcome = await act(id, set, limits.count - step.count);
+    if (outcome === "changed") {
+      set = await readGroupSetCached(kv);
+      present = new Set(set.entries.map((entry) => entry.internalId));
+      continue;
+    }
+    step.count += outcome.count;
+    if (outcome.done) step.after = id; // else its next chunk comes next (or in the next call)
+  }
+  return false;
+}
 
 /**
  * The first internal id of the family `root` (keys `[...root, <internal id>, …]`) after `after`,
@@ -88,7 +140,7 @@ async function removeChunk(
   internalId: string,
   set: GroupSet,
   limit: number,
-): Promise<{ count: number; done: boolean } | "changed"> {
+): Promise<LeftoverChunk> {
   const own = { start: [...root, internalId], end: [...root, `${internalId}\0`] };
   const wanted = Math.min(CHUNK, limit);
   const entries = await Array.fromAsync(kv.list(own, { limit: wanted }));
@@ -115,33 +167,22 @@ export async function sweepGroupLeftovers(
 ): Promise<number> {
   if (scan.family === 0 && scan.after === null && now < scan.restUntil) return 0;
   const roots = groupDataRoots();
-  let set = await readGroupSetCached(kv);
-  let present = new Set(set.entries.map((entry) => entry.internalId));
-  let removed = 0;
-  for (let lookups = 0; lookups < MAX_LOOKUPS && removed < MAX_REMOVED_PER_SWEEP; lookups++) {
-    if (scan.family >= roots.length) {
-      Object.assign(scan, newLeftoverScan(), { restUntil: now + WALK_REST_MS });
-      break;
-    }
+  const step: WalkStep = { after: scan.after, lookups: 0, count: 0 };
+  const limits = { lookups: MAX_LOOKUPS, count: MAX_REMOVED_PER_SWEEP };
+  while (scan.family < roots.length) {
     const root = roots[scan.family];
-    const id = await nextInternalId(kv, root, scan.after);
-    if (id === null) {
-      scan.family++;
-      scan.after = null;
-      continue;
-    }
-    if (present.has(id)) {
-      scan.after = id;
-      continue;
-    }
-    const outcome = await removeChunk(kv, root, id, set, MAX_REMOVED_PER_SWEEP - removed);
-    if (outcome === "changed") {
-      set = await readGroupSetCached(kv);
-      present = new Set(set.entries.map((entry) => entry.internalId));
-      continue;
-    }
-    removed += outcome.count;
-    if (outcome.done) scan.after = id; // else its next chunk comes next (or in the next call)
+    const ended = await walkDeletedIds(
+      kv,
+      root,
+      step,
+      limits,
+      (id, set, limit) => removeChunk(kv, root, id, set, limit),
+    );
+    scan.after = step.after;
+    if (!ended) return step.count;
+    scan.family++;
+    scan.after = step.after = null;
   }
-  return removed;
+  Object.assign(scan, newLeftoverScan(), { restUntil: now + WALK_REST_MS });
+  return step.count;
 }

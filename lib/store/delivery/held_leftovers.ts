@@ -16,9 +16,14 @@
  */
 import type { Kv } from "../backend/types.ts";
 import { MAX_CHECKS_PER_COMMIT } from "../commit_limits.ts";
-import { groupsPointerKey, heldUnitsRoot, sendLogKey } from "../keys.ts";
-import { type GroupSet, readGroupSetCached } from "../config/group_set.ts";
-import { nextInternalId } from "../config/group_leftovers.ts";
+import { heldUnitsRoot, sendLogKey } from "../keys.ts";
+import type { GroupSet } from "../config/group_set.ts";
+import {
+  groupsUnchanged,
+  type LeftoverChunk,
+  walkDeletedIds,
+  type WalkStep,
+} from "../config/group_leftovers.ts";
 import { countOutcome } from "../telemetry/metrics.ts";
 import { putSendLog, type SendLog } from "./send_logs.ts";
 
@@ -64,13 +69,13 @@ async function endChunk(
   limit: number,
   now: number,
   retentionMs: number,
-): Promise<{ count: number; done: boolean } | "changed"> {
+): Promise<LeftoverChunk> {
   const wanted = Math.min(CHUNK, limit);
   const prefix = [...heldUnitsRoot(), internalId];
   const held = await Array.fromAsync(kv.list<HeldUnit>({ prefix }, { limit: wanted }));
   if (held.length === 0) return { count: 0, done: true };
   const logs = await kv.getMany<SendLog[]>(held.map((entry) => sendLogKey(entry.value.logId)));
-  const op = kv.atomic().check({ key: groupsPointerKey(), versionstamp: set.version });
+  const op = kv.atomic().check(groupsUnchanged(set));
   let ended = 0;
   held.forEach((entry, index) => {
     const log = logs[index];
@@ -99,27 +104,15 @@ export async function endDeletedGroupsHeld(
   retentionMs: number,
 ): Promise<number> {
   if (scan.after === null && now < scan.restUntil) return 0;
-  let set = await readGroupSetCached(kv);
-  let present = new Set(set.entries.map((entry) => entry.internalId));
-  let ended = 0;
-  for (let lookups = 0; lookups < MAX_LOOKUPS && ended < MAX_ENDED_PER_SWEEP; lookups++) {
-    const id = await nextInternalId(kv, heldUnitsRoot(), scan.after);
-    if (id === null) {
-      Object.assign(scan, newHeldScan(), { restUntil: now + WALK_REST_MS });
-      break;
-    }
-    if (present.has(id)) {
-      scan.after = id;
-      continue;
-    }
-    const outcome = await endChunk(kv, id, set, MAX_ENDED_PER_SWEEP - ended, now, retentionMs);
-    if (outcome === "changed") {
-      set = await readGroupSetCached(kv);
-      present = new Set(set.entries.map((entry) => entry.internalId));
-      continue;
-    }
-    ended += outcome.count;
-    if (outcome.done) scan.after = id; // else its next chunk comes next (or in the next call)
-  }
-  return ended;
+  const step: WalkStep = { after: scan.after, lookups: 0, count: 0 };
+  const ended = await walkDeletedIds(
+    kv,
+    heldUnitsRoot(),
+    step,
+    { lookups: MAX_LOOKUPS, count: MAX_ENDED_PER_SWEEP },
+    (id, set, limit) => endChunk(kv, id, set, limit, now, retentionMs),
+  );
+  if (ended) Object.assign(scan, newHeldScan(), { restUntil: now + WALK_REST_MS });
+  else scan.after = step.after;
+  return step.count;
 }
