@@ -10,9 +10,8 @@ import type { Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
 import { newAuditEntry, writeAuditEntry } from "../store/telemetry/audit.ts";
 import { getEventRoutes } from "../store/delivery/event_routes.ts";
-import { readGroupEntry } from "../store/config/group_set.ts";
 import { acceptEventAgain } from "../delivery/accept_again.ts";
-import { actorOf, requireRight } from "./guards.ts";
+import { actorOf, requireGroupEntry } from "./guards.ts";
 
 /** What sending an event again gave: the new event's id. */
 interface Resent {
@@ -31,9 +30,7 @@ export async function resendGroupEvent(
   groupId: string,
   eventId: string,
 ): Promise<Resent> {
-  const { entry } = await readGroupEntry(kv, groupId);
-  if (entry === null) throw new HttpError(404, `Unknown group ${groupId}`);
-  requireRight(principal, groupId, "edit");
+  const entry = await requireGroupEntry(kv, principal, groupId, "edit");
   const record = await getEventRoutes(kv, entry.internalId, eventId);
   if (record === null) throw new HttpError(404, `Group ${groupId} has no event ${eventId}`);
   const now = Date.now();

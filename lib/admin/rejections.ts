@@ -10,7 +10,6 @@ import type { Principal } from "../auth/principal.ts";
 import { HttpError } from "../fresh/mod.ts";
 import { REJECTION_TEXTS, type RejectionReason } from "../ingest/answers.ts";
 import { REJECTIONS_PER_MINUTE } from "../ingest/rejection_sampler.ts";
-import { readGroupEntry } from "../store/config/group_set.ts";
 import {
   listRejections,
   MAX_REJECTIONS_KEPT,
@@ -18,7 +17,7 @@ import {
   type RejectionRecord,
   type RejectionScope,
 } from "../store/telemetry/rejections.ts";
-import { requireRight } from "./guards.ts";
+import { requireGroupEntry } from "./guards.ts";
 
 /** One rejected request as the console shows it. */
 export interface RejectionView extends RejectionRecord {
@@ -62,9 +61,7 @@ export async function listGroupRejections(
   principal: Principal,
   groupId: string,
 ): Promise<RejectionList> {
-  const { entry } = await readGroupEntry(kv, groupId);
-  if (entry === null) throw new HttpError(404, `Unknown group ${groupId}`);
-  requireRight(principal, groupId, "edit");
+  const entry = await requireGroupEntry(kv, principal, groupId, "edit");
   return await listOf(kv, { type: "group", internalId: entry.internalId });
 }
 
