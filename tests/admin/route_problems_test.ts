@@ -54,6 +54,24 @@ async function storeRoutedEvents(
   await recordEventRoutes(app.kv, records, 24 * 60 * 60 * 1000);
 }
 
+/** Stores route `ops` of group alpha posting to Discord channel 123456789, paused as `health` says. */
+async function pausedChannel(
+  app: AdminApp,
+  health: Pick<TargetHealth, "state" | "failures" | "lastError" | "httpStatus">,
+) {
+  const channel = { platform: "discord", channelId: "123456789" } as const;
+  assert.ok((await replaceRoutes(app.kv, [route("alpha", "ops", { targets: [channel] })])).ok);
+  const { entry } = await readGroupEntry(app.kv, "alpha");
+  const paused: TargetHealth = {
+    groupId: "alpha",
+    target: channel,
+    ...health,
+    pausedAt: Date.now(),
+    updatedAt: Date.now(),
+  };
+  await app.kv.set(targetHealthKey(entry!.internalId, "discord:123456789"), paused);
+}
+
 Deno.test("route problems: a healthy group reports none", async () => {
   await using app = await startAdminApp(TOKENS);
   assert.ok((await replaceRoutes(app.kv, [route("alpha", "r1")])).ok);
@@ -223,20 +241,12 @@ Deno.test("route problems: the route editor flags a target whose platform has no
 
 Deno.test("route problems: a paused target shows with Resume and Discard, and Resume through the API heals it", async () => {
   await using app = await startAdminApp({ DISCORD_BOT_TOKEN: "discord-token" });
-  const channel = { platform: "discord", channelId: "123456789" } as const;
-  assert.ok((await replaceRoutes(app.kv, [route("alpha", "ops", { targets: [channel] })])).ok);
-  const { entry } = await readGroupEntry(app.kv, "alpha");
-  const health: TargetHealth = {
-    groupId: "alpha",
-    target: channel,
+  await pausedChannel(app, {
     state: "broken",
     failures: 1,
     lastError: "Missing Access",
     httpStatus: 403,
-    pausedAt: Date.now(),
-    updatedAt: Date.now(),
-  };
-  await app.kv.set(targetHealthKey(entry!.internalId, "discord:123456789"), health);
+  });
 
   const [paused] = await problemsOf(app);
   assert.equal(paused.kind, "target_paused");
@@ -272,18 +282,7 @@ Deno.test("route problems: a paused target shows with Resume and Discard, and Re
 
 Deno.test("target health: a malformed target key is the request schema's 400 naming the field; a good key is 200", async () => {
   await using app = await startAdminApp({ DISCORD_BOT_TOKEN: "discord-token" });
-  const channel = { platform: "discord", channelId: "123456789" } as const;
-  assert.ok((await replaceRoutes(app.kv, [route("alpha", "ops", { targets: [channel] })])).ok);
-  const { entry } = await readGroupEntry(app.kv, "alpha");
-  const health: TargetHealth = {
-    groupId: "alpha",
-    target: channel,
-    state: "paused",
-    failures: 5,
-    pausedAt: Date.now(),
-    updatedAt: Date.now(),
-  };
-  await app.kv.set(targetHealthKey(entry!.internalId, "discord:123456789"), health);
+  await pausedChannel(app, { state: "paused", failures: 5 });
   const path = (action: string) => `/admin/api/groups/alpha/target-health/${action}`;
 
   for (const action of ["resume", "discard"]) {
