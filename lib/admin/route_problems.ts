@@ -18,7 +18,7 @@ import type { Platform, Route, Target } from "../types.ts";
 import { describeTargetRef, targetRefKey } from "../target_ref.ts";
 import { auditNewestFirst } from "../store/telemetry/audit.ts";
 import { listEventRoutes } from "../store/delivery/event_routes.ts";
-import { listSendLogs, type SendLog } from "../store/delivery/send_logs.ts";
+import { groupSendLogsNewestFirst, type SendLog } from "../store/delivery/send_logs.ts";
 import { chatPlatform, perPlatform } from "../delivery/adapters.ts";
 import { isPermanentRefusal } from "../delivery/target_health.ts";
 import {
@@ -97,14 +97,25 @@ function unreachableFix(target: Target): string {
   return chatPlatform(target.platform).cannotPostFix.sentence;
 }
 
-/** Each target's newest final answer among the group's recent send logs. */
-async function lastAnswers(kv: Kv, groupInternalId: string): Promise<Map<string, SendLog>> {
-  const { items } = await listSendLogs(kv, { groupInternalId, limit: SEND_LOGS_READ });
+/**
+ * The newest final answer of each target of `routes` among the group's recent send logs. Reading
+ * stops once every target has one, so a group whose targets all answered lately costs a few reads,
+ * not {@link SEND_LOGS_READ}.
+ */
+async function lastAnswers(
+  kv: Kv,
+  groupInternalId: string,
+  routes: readonly Route[],
+): Promise<Map<string, SendLog>> {
+  const waiting = new Set(routes.flatMap((route) => route.targets.map(targetKey)));
   const answers = new Map<string, SendLog>();
-  for (const log of items) {
+  let read = 0;
+  for await (const log of groupSendLogsNewestFirst(kv, groupInternalId)) {
+    if (waiting.size === 0 || ++read > SEND_LOGS_READ) break;
     if (log.status === "retrying" || log.skipped !== undefined || log.edited) continue;
     const key = targetKey(log.target);
-    if (!answers.has(key)) answers.set(key, log);
+    if (!waiting.delete(key)) continue;
+    answers.set(key, log);
   }
   return answers;
 }
@@ -230,7 +241,7 @@ async function findRouteProblems(
   now = Date.now(),
 ): Promise<RouteProblem[]> {
   const [answers, silent, paused] = await Promise.all([
-    lastAnswers(kv, group.internalId),
+    lastAnswers(kv, group.internalId, group.routes),
     silentProblems(kv, group.internalId, group.routes, now),
     pausedProblems(kv, group.internalId, group.routes),
   ]);

@@ -4,7 +4,9 @@
  * each reported with what to change; a healthy group reports nothing, and only members see it.
  */
 import assert from "node:assert/strict";
-import { SILENCE_MIN_EVENTS } from "../../lib/admin/route_problems.ts";
+import { listGroupProblems, SILENCE_MIN_EVENTS } from "../../lib/admin/route_problems.ts";
+import type { Principal } from "../../lib/auth/principal.ts";
+import { readCountingKv } from "../_kv_commits.ts";
 import { readGroupEntry } from "../../lib/store/config/group_set.ts";
 import { recordEventRoutes } from "../../lib/store/delivery/event_routes.ts";
 import { replaceRoutes } from "../../lib/store/config/routes.ts";
@@ -322,4 +324,34 @@ Deno.test("target health: a malformed target key is the request schema's 400 nam
     assert.ok(new RegExp(key.pattern).test("telegram:-100123/7"), name);
     assert.ok(!new RegExp(key.pattern).test("discord:../x"), `${name}: the format is documented`);
   }
+});
+
+Deno.test("route problems: the last answers are read only until every target of the routes has one", async () => {
+  await using app = await startAdminApp(TOKENS);
+  assert.ok((await replaceRoutes(app.kv, [route("alpha", "r1")])).ok);
+  const now = Date.now();
+  await storeSendLogs(
+    app.kv,
+    Array.from({ length: 60 }, (_, index) =>
+      sendLog(now - 60_000 + index * 1000, {
+        status: index === 59 ? "failed" : "ok",
+        ...(index === 59 ? { httpStatus: 403, error: "Missing Access" } : {}),
+      })),
+  );
+  const counting = readCountingKv(app.kv, ["send_logs"]);
+  const principal: Principal = {
+    userId: PEOPLE.viewer.userId,
+    login: PEOPLE.viewer.login,
+    superAdmin: true,
+    roles: new Map(),
+    csrfToken: "t".repeat(43),
+    sessionId: null,
+    debug: false,
+  };
+  const { problems } = await listGroupProblems(counting.kv, app.t.config, principal, "alpha");
+  assert.deepEqual(problems.map((problem) => [problem.kind, problem.routeId]), [
+    ["target_unreachable", "r1"],
+  ]);
+  // the newest log answered for the route's only target: one batch of records, not all 60
+  assert.equal(counting.reads("getMany"), 1);
 });

@@ -18,6 +18,7 @@ import {
 } from "../../lib/store/config/routes.ts";
 import type { Route } from "../../lib/types.ts";
 import { waitFor } from "../_helpers.ts";
+import { readCountingKv } from "../_kv_commits.ts";
 import { openTestKv } from "../../testing/test_store.ts";
 
 function route(id: string, groupId = "g1", event = "push"): Route {
@@ -206,4 +207,25 @@ Deno.test("the route cache follows the pointer however it was written", () =>
     } finally {
       cache.close();
     }
+  }));
+
+Deno.test("a set read again while the pointer names it is not listed again, and its routes are frozen", () =>
+  withKv(async (kv) => {
+    assert.ok((await replaceRoutes(kv, [route("a"), route("b")])).ok);
+    const counting = readCountingKv(kv, ["route_sets"]);
+    const first = await getRoutes(counting.kv);
+    const second = await getGroupRoutes(counting.kv, "g1");
+    assert.deepEqual(second.routes.map((entry) => entry.id), ["a", "b"]);
+    assert.equal(second.versionstamp, first.versionstamp);
+    assert.equal(counting.reads("list"), 1);
+    assert.ok(Object.isFrozen(second.routes[0]) && Object.isFrozen(second.routes[0].targets[0]));
+    assert.throws(() => {
+      (second.routes[0] as { name: string }).name = "changed";
+    }, TypeError);
+    second.routes.pop(); // the list itself is the caller's
+    assert.equal((await getRoutes(counting.kv)).routes.length, 2);
+
+    assert.ok((await replaceRoutes(kv, [route("c")])).ok);
+    assert.deepEqual((await getRoutes(counting.kv)).routes.map((entry) => entry.id), ["c"]);
+    assert.equal(counting.reads("list"), 2);
   }));

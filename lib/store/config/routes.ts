@@ -58,17 +58,38 @@ const ATTEMPTS = 10;
 
 const encoder = new TextEncoder();
 
+/**
+ * The last route set each store's pointer named, as read. A set is written whole under a new id
+ * before the pointer names it and never changes after, so a pointer naming the same set id
+ * needs no second read of its routes. They are frozen: a caller that wants to change a route
+ * builds a new one (as every writer here does).
+ */
+const setsRead = new WeakMap<Kv, { setId: string; routes: readonly Route[] }>();
+
+/** `value` and everything it holds, frozen. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  for (const inner of Object.values(value)) deepFreeze(inner);
+  return Object.freeze(value);
+}
+
 /** Reads the current routes through the pointer: one whole set, in stored order. */
 export async function getRoutes(kv: Kv): Promise<StoredRoutes> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const pointer = await kv.get<RoutesPointer>(routesPointerKey());
     if (pointer.value === null) return { routes: [], versionstamp: pointer.versionstamp };
+    const { setId, count } = pointer.value;
+    const known = setsRead.get(kv);
+    if (known?.setId === setId) {
+      return { routes: [...known.routes], versionstamp: pointer.versionstamp };
+    }
     const routes: Route[] = [];
-    for await (const entry of kv.list<Route>({ prefix: routeSetPrefix(pointer.value.setId) })) {
+    for await (const entry of kv.list<Route>({ prefix: routeSetPrefix(setId) })) {
       routes.push(entry.value);
     }
-    if (routes.length === pointer.value.count) {
-      return { routes, versionstamp: pointer.versionstamp };
+    if (routes.length === count) {
+      setsRead.set(kv, { setId, routes: routes.map(deepFreeze) });
+      return { routes: [...routes], versionstamp: pointer.versionstamp };
     }
   }
   throw new Error("routes kept changing while being read");
