@@ -1,6 +1,7 @@
 /**
  * Tells a group's owners, in private, that one of its targets was paused: each owner's linked
- * Discord and Telegram accounts get one message (a DM, a private chat) through the platform's
+ * Discord and Telegram accounts get one message in their private chat (`private_chat.ts`: a
+ * Telegram private chat, a Discord DM channel opened once and remembered), through the platform's
  * adapter and its rate limiter, saying what the platform answered, what to fix, and how to
  * resume (`/gh resume` in the place, or the console). Sent once, by the lane whose commit paused the target.
  */
@@ -10,8 +11,8 @@ import type { TargetHealth } from "../store/delivery/target_health.ts";
 import { describeTargetRef } from "../target_ref.ts";
 import type { Platform } from "../types.ts";
 import { chatPlatform } from "./adapters.ts";
-import { chatCalls } from "./chat_calls.ts";
 import type { DeliveryContext } from "./context.ts";
+import { openPrivateChat } from "./private_chat.ts";
 
 /** Most private messages one pause sends. */
 const MAX_RECIPIENTS = 10;
@@ -53,14 +54,10 @@ export async function tellOwners(ctx: DeliveryContext, health: TargetHealth): Pr
     for (const owner of owners) {
       for (const userId of await chatUsersLinkedTo(ctx.kv, platform as Platform, owner.login)) {
         if (sent >= MAX_RECIPIENTS) return sent;
-        const target = await adapter.directTarget(userId, ctx);
-        if (!("platform" in target)) continue;
+        const chat = await openPrivateChat(ctx, platform as Platform, userId);
+        if (chat.kind !== "open") continue;
         const id = `pause-${health.groupId}-${health.pausedAt}-${userId}`;
-        const result = await chatCalls(ctx, adapter, false).post(
-          target,
-          bodyFor(platform as Platform, text),
-          id,
-        );
+        const result = await chat.post(bodyFor(platform as Platform, text), id);
         if (result.kind === "sent") sent++;
         else ctx.log.warn("pause notice not sent", { platform, error: result.error });
       }

@@ -10,14 +10,20 @@ import type { Kv } from "../../lib/store/backend/types.ts";
 import type { Principal, Target } from "../../lib/types.ts";
 import { discardGroupTarget, resumeGroupTarget } from "../../lib/admin/target_health.ts";
 import { listAuditEntries } from "../../lib/store/telemetry/audit.ts";
-import { saveDiscordLink } from "../../lib/store/auth/links.ts";
+import { saveDiscordLink, saveTelegramLink } from "../../lib/store/auth/links.ts";
+import { getDmChannel, saveDmChannel } from "../../lib/store/notify/notify_cache.ts";
 import { readGroupEntry } from "../../lib/store/config/group_set.ts";
 import {
   readHealthCounts,
   readTargetHealth,
   targetKeyOf,
 } from "../../lib/store/delivery/target_health.ts";
-import { fakeDmChannelOf, startFakeDiscord, startFakeTelegram } from "../../testing/fake_chat.ts";
+import {
+  type FakeDiscord,
+  fakeDmChannelOf,
+  startFakeDiscord,
+  startFakeTelegram,
+} from "../../testing/fake_chat.ts";
 import { openTestKv } from "../../testing/test_store.ts";
 import { sendLogKey, targetHealthKey } from "../../lib/store/keys.ts";
 import { commitRecordingKv, holdsKey } from "../_kv_commits.ts";
@@ -33,7 +39,7 @@ import {
   waitFor,
 } from "../_delivery_helpers.ts";
 
-const CHANNEL: Target = { platform: "discord", channelId: "700" };
+const CHANNEL = { platform: "discord", channelId: "700" } satisfies Target;
 const KEY = targetKeyOf(CHANNEL);
 const OWNER_DISCORD_ID = "55501";
 
@@ -129,6 +135,79 @@ Deno.test("target health: a channel whose bot was removed pauses, owners told on
   );
   const [resume] = await listAuditEntries(kv, { groupId: "team", limit: 1 });
   assert.equal(resume.action, "target.resume");
+});
+
+const OWNER_TELEGRAM_ID = "66602";
+
+/** The Discord messages sent anywhere but CHANNEL: the owner's private notices. */
+function privateNotices(discord: FakeDiscord) {
+  return discord.received.filter((message) => message.chat !== CHANNEL.channelId);
+}
+
+/** Pauses CHANNEL with a refused `title`, waits for the `notices`-th private notice; its event. */
+async function pauseWithNotice(
+  kv: Kv,
+  discord: FakeDiscord,
+  title: string,
+  notices: number,
+): Promise<string> {
+  discord.script(CHANNEL.channelId, [MISSING_ACCESS]);
+  const eventId = await acceptCustom(kv, title);
+  await allHeld(kv, [eventId]);
+  await waitFor("the owner's pause notice", () => privateNotices(discord).length === notices);
+  return eventId;
+}
+
+Deno.test("target health: pause notices to one owner open the Discord DM channel once and remember it; Telegram gets each", async () => {
+  await using kv = await openTestKv();
+  await using discord = startFakeDiscord();
+  await using telegram = startFakeTelegram();
+  const config = deliveryConfig({ discord, telegram });
+  await storeRoutes(kv, [customRoute("alerts", [CHANNEL])]);
+  await linkOwner(kv);
+  assert.ok(
+    await saveTelegramLink(kv, {
+      telegramUserId: OWNER_TELEGRAM_ID,
+      userId: "1",
+      login: "owner",
+      linkedAt: Date.now(),
+    }),
+  );
+  await using _running = runWorker(kv, config);
+
+  const first = await pauseWithNotice(kv, discord, "One", 1);
+  assert.equal((await resumeGroupTarget(kv, OWNER, "team", KEY)).resumed, 1);
+  await settled(kv, first);
+  await pauseWithNotice(kv, discord, "Two", 2);
+
+  assert.deepEqual(discord.dmsOpened, [OWNER_DISCORD_ID], "the DM channel is opened once");
+  assert.equal(await getDmChannel(kv, OWNER_DISCORD_ID), fakeDmChannelOf(OWNER_DISCORD_ID));
+  for (const notice of privateNotices(discord)) {
+    assert.equal(notice.chat, fakeDmChannelOf(OWNER_DISCORD_ID));
+    assert.match(String(notice.body.content), /paused/);
+  }
+  await waitFor(
+    "both Telegram notices",
+    () => telegram.received.filter((message) => message.chat === OWNER_TELEGRAM_ID).length === 2,
+  );
+  for (const notice of telegram.received.filter((message) => message.chat === OWNER_TELEGRAM_ID)) {
+    assert.match(String(notice.body.text), /paused/);
+  }
+});
+
+Deno.test("target health: a pause notice goes to the DM channel a notification or reminder remembered", async () => {
+  await using kv = await openTestKv();
+  await using discord = startFakeDiscord();
+  const config = deliveryConfig({ discord });
+  await storeRoutes(kv, [customRoute("alerts", [CHANNEL])]);
+  await linkOwner(kv);
+  await saveDmChannel(kv, OWNER_DISCORD_ID, "4242");
+  await using _running = runWorker(kv, config);
+
+  await pauseWithNotice(kv, discord, "One", 1);
+  assert.deepEqual(discord.dmsOpened, [], "the remembered channel is used");
+  assert.equal(privateNotices(discord)[0].chat, "4242");
+  assert.match(String(privateNotices(discord)[0].body.content), /paused/);
 });
 
 Deno.test("target health: Discard fails the held messages with a record and sends none", async () => {
