@@ -1,7 +1,7 @@
 /**
- * Helpers for the formatting tests (no tests of its own): events from fixtures
- * or hand-written payloads, readers for the neutral message, and a checker for
- * the HTML Telegram accepts.
+ * Helpers for the formatting tests (no tests of its own): events from payloads
+ * (the GitHub fixtures come through `fixtureJson` of tests/_ingest_helpers.ts),
+ * readers for the neutral message, and a checker for the HTML Telegram accepts.
  */
 import assert from "node:assert/strict";
 import { formatEvent } from "../lib/format/mod.ts";
@@ -13,13 +13,6 @@ export type Payload = Record<string, unknown>;
 
 /** The receive time every test event carries. */
 export const RECEIVED_AT = Date.UTC(2024, 4, 1, 12, 0, 0);
-
-/** A payload from `fixtures/github/`. */
-export function fixture(path: string): Payload {
-  return JSON.parse(
-    Deno.readTextFileSync(new URL(`../fixtures/github/${path}`, import.meta.url)),
-  );
-}
 
 /** An accepted event with the payload's `action`. */
 export function eventOf(kind: string, payload: Payload, provider: Provider = "github"): ForgeEvent {

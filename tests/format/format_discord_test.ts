@@ -12,7 +12,8 @@ import {
   quote,
   text,
 } from "../../lib/format/message.ts";
-import { fixture, format, hasLoneSurrogate } from "../_format_helpers.ts";
+import { format, hasLoneSurrogate } from "../_format_helpers.ts";
+import { fixtureJson } from "../_ingest_helpers.ts";
 
 function embedTotal(embed: APIEmbed): number {
   return (embed.title?.length ?? 0) + (embed.description?.length ?? 0) +
@@ -26,8 +27,8 @@ function onlyEmbed(message: Message): APIEmbed {
   return body.embeds[0];
 }
 
-Deno.test("a formatted pull request maps onto one embed", () => {
-  const message = format("pull_request", fixture("pull_request/opened.payload.json"));
+Deno.test("a formatted pull request maps onto one embed", async () => {
+  const message = format("pull_request", await fixtureJson("pull_request/opened.payload.json"));
   const body = renderDiscord(message);
   const [embed] = body.embeds;
   assert.equal(embed.title, message.title);
@@ -172,8 +173,8 @@ Deno.test("the embed total stays within 6,000 and the description keeps room", (
   assert.ok((embed.fields ?? []).length >= 1);
 });
 
-Deno.test("a commit list of 20 long commits fits every limit", () => {
-  const payload = fixture("push/with-new-branch.payload.json");
+Deno.test("a commit list of 20 long commits fits every limit", async () => {
+  const payload = await fixtureJson("push/with-new-branch.payload.json");
   const template = (payload.commits as Record<string, unknown>[])[0];
   payload.commits = Array.from({ length: 20 }, (_, index) => ({
     ...template,

@@ -9,16 +9,16 @@ import {
   eventOf,
   fieldOf,
   fieldText,
-  fixture,
   format,
   linksIn,
   type Payload,
 } from "../_format_helpers.ts";
+import { fixtureJson } from "../_ingest_helpers.ts";
 
 const REPO = "https://github.com/Codertocat/Hello-World";
 
-Deno.test("every message carries the sender as author, the repository footer and the receive time", () => {
-  const message = format("issues", fixture("issues/opened.payload.json"));
+Deno.test("every message carries the sender as author, the repository footer and the receive time", async () => {
+  const message = format("issues", await fixtureJson("issues/opened.payload.json"));
   assert.deepEqual(message.author, {
     name: "Codertocat",
     url: "https://github.com/Codertocat",
@@ -28,8 +28,8 @@ Deno.test("every message carries the sender as author, the repository footer and
   assert.equal(message.timestamp, "2024-05-01T12:00:00.000Z");
 });
 
-Deno.test("push: a new branch lists its commits with links", () => {
-  const message = format("push", fixture("push/with-new-branch.payload.json"));
+Deno.test("push: a new branch lists its commits with links", async () => {
+  const message = format("push", await fixtureJson("push/with-new-branch.payload.json"));
   assert.equal(message.title, "[Codertocat/Hello-World] Created branch master with 1 commit");
   assert.equal(message.url, `${REPO}/tree/master`);
   assert.equal(message.color, COLORS.green);
@@ -41,15 +41,15 @@ Deno.test("push: a new branch lists its commits with links", () => {
   ]);
 });
 
-Deno.test("push: a deleted tag says so in red", () => {
-  const message = format("push", fixture("push/payload.json"));
+Deno.test("push: a deleted tag says so in red", async () => {
+  const message = format("push", await fixtureJson("push/payload.json"));
   assert.equal(message.title, "[Codertocat/Hello-World] Deleted tag simple-tag");
   assert.equal(message.color, COLORS.red);
   assert.equal(message.description, undefined);
 });
 
-function pushOf(commitCount: number, overrides: Payload = {}): Payload {
-  const base = fixture("push/with-new-branch.payload.json");
+async function pushOf(commitCount: number, overrides: Payload = {}): Promise<Payload> {
+  const base = await fixtureJson("push/with-new-branch.payload.json");
   const template = (base.commits as Payload[])[0];
   const commits = Array.from({ length: commitCount }, (_, index) => ({
     ...template,
@@ -69,8 +69,8 @@ function pushOf(commitCount: number, overrides: Payload = {}): Payload {
   };
 }
 
-Deno.test("push: commits on an existing branch link the compare view", () => {
-  const message = format("push", pushOf(2));
+Deno.test("push: commits on an existing branch link the compare view", async () => {
+  const message = format("push", await pushOf(2));
   assert.equal(message.title, "[Codertocat/Hello-World] Pushed 2 commits to main");
   assert.equal(message.url, `${REPO}/compare/111111111111...222222222222`);
   assert.equal(message.color, COLORS.blue);
@@ -80,15 +80,15 @@ Deno.test("push: commits on an existing branch link the compare view", () => {
   ]);
 });
 
-Deno.test("push: a force push is named and shows the rewritten head", () => {
-  const message = format("push", pushOf(1, { forced: true }));
+Deno.test("push: a force push is named and shows the rewritten head", async () => {
+  const message = format("push", await pushOf(1, { forced: true }));
   assert.equal(message.title, "[Codertocat/Hello-World] Force-pushed 1 commit to main");
   assert.equal(message.color, COLORS.orange);
   assert.match(descriptionText(message), /^Force-pushed: 1111111 → 2222222\n/);
 });
 
-Deno.test("push: many commits are listed up to a limit, then summarised with the compare link", () => {
-  const message = format("push", pushOf(15));
+Deno.test("push: many commits are listed up to a limit, then summarised with the compare link", async () => {
+  const message = format("push", await pushOf(15));
   const blocks = message.description ?? [];
   assert.equal(blocks.length, PUSH_COMMITS_LISTED + 1);
   const last = blocks.at(-1)!;
@@ -96,17 +96,17 @@ Deno.test("push: many commits are listed up to a limit, then summarised with the
   assert.deepEqual(linksIn(last.kind === "line" ? last.spans : []), [message.url]);
 });
 
-Deno.test("push: a tag push is named as a tag", () => {
+Deno.test("push: a tag push is named as a tag", async () => {
   const message = format(
     "push",
-    pushOf(0, { ref: "refs/tags/v1.2.0", created: true, before: "0".repeat(40) }),
+    await pushOf(0, { ref: "refs/tags/v1.2.0", created: true, before: "0".repeat(40) }),
   );
   assert.equal(message.title, "[Codertocat/Hello-World] Pushed tag v1.2.0");
   assert.equal(message.url, `${REPO}/tree/v1.2.0`);
 });
 
-Deno.test("pull_request opened: body quoted, branch, changes, labels, reviewers", () => {
-  const message = format("pull_request", fixture("pull_request/opened.payload.json"));
+Deno.test("pull_request opened: body quoted, branch, changes, labels, reviewers", async () => {
+  const message = format("pull_request", await fixtureJson("pull_request/opened.payload.json"));
   assert.equal(
     message.title,
     "[Codertocat/Hello-World] Pull request opened: #2 Update the README with new information.",
@@ -128,14 +128,17 @@ Deno.test("pull_request opened: body quoted, branch, changes, labels, reviewers"
   assert.deepEqual(message.mentions, ["octocat"]);
 });
 
-Deno.test("pull_request opened with a null body has no description", () => {
-  const message = format("pull_request", fixture("pull_request/opened.with-null-body.json"));
+Deno.test("pull_request opened with a null body has no description", async () => {
+  const message = format(
+    "pull_request",
+    await fixtureJson("pull_request/opened.with-null-body.json"),
+  );
   assert.equal(message.description, undefined);
   assert.equal(message.color, COLORS.green);
 });
 
-Deno.test("pull_request closed without merge is red, merged is purple with who merged", () => {
-  const closed = fixture("pull_request/closed.payload.json");
+Deno.test("pull_request closed without merge is red, merged is purple with who merged", async () => {
+  const closed = await fixtureJson("pull_request/closed.payload.json");
   const unmerged = format("pull_request", closed);
   assert.match(unmerged.title, /Pull request closed: #2 /);
   assert.equal(unmerged.color, COLORS.red);
@@ -150,37 +153,49 @@ Deno.test("pull_request closed without merge is red, merged is purple with who m
   assert.equal(descriptionText(merged), "Merged by Codertocat");
 });
 
-Deno.test("pull_request reopened, ready_for_review and converted_to_draft", () => {
-  const ready = format("pull_request", fixture("pull_request/ready_for_review.payload.json"));
+Deno.test("pull_request reopened, ready_for_review and converted_to_draft", async () => {
+  const ready = format(
+    "pull_request",
+    await fixtureJson("pull_request/ready_for_review.payload.json"),
+  );
   assert.match(ready.title, /Pull request ready for review: #2 /);
   assert.equal(ready.color, COLORS.green);
-  const draft = format("pull_request", fixture("pull_request/converted_to_draft.payload.json"));
+  const draft = format(
+    "pull_request",
+    await fixtureJson("pull_request/converted_to_draft.payload.json"),
+  );
   assert.match(draft.title, /Pull request converted to draft: #2 /);
   assert.equal(draft.color, COLORS.grey);
   const reopened = format("pull_request", {
-    ...fixture("pull_request/opened.payload.json"),
+    ...await fixtureJson("pull_request/opened.payload.json"),
     action: "reopened",
   });
   assert.match(reopened.title, /Pull request reopened: #2 /);
   assert.equal(reopened.color, COLORS.green);
 });
 
-Deno.test("pull_request review_requested names the reviewer and mentions them", () => {
-  const message = format("pull_request", fixture("pull_request/review_requested.payload.json"));
+Deno.test("pull_request review_requested names the reviewer and mentions them", async () => {
+  const message = format(
+    "pull_request",
+    await fixtureJson("pull_request/review_requested.payload.json"),
+  );
   assert.match(message.title, /Pull request review requested: #2 /);
   assert.equal(descriptionText(message), "Reviewer: octocat");
   assert.deepEqual(message.mentions, ["octocat"]);
 });
 
-Deno.test("pull_request synchronize shows the head move and the commit count", () => {
-  const message = format("pull_request", fixture("pull_request/synchronize.payload.json"));
+Deno.test("pull_request synchronize shows the head move and the commit count", async () => {
+  const message = format(
+    "pull_request",
+    await fixtureJson("pull_request/synchronize.payload.json"),
+  );
   assert.match(message.title, /Pull request updated: #2 /);
   assert.match(descriptionText(message), /^Head moved f95f852 → [0-9a-f]{7}$/);
   assert.equal(fieldText(message, "Commits"), "1");
 });
 
-Deno.test("pull_request synchronize without before/after still produces a message", () => {
-  const payload = fixture("pull_request/synchronize.payload.json");
+Deno.test("pull_request synchronize without before/after still produces a message", async () => {
+  const payload = await fixtureJson("pull_request/synchronize.payload.json");
   delete payload.before;
   delete payload.after;
   const message = format("pull_request", payload);
@@ -188,15 +203,15 @@ Deno.test("pull_request synchronize without before/after still produces a messag
   assert.equal(message.description, undefined);
 });
 
-Deno.test("pull_request labeled names the label", () => {
-  const message = format("pull_request", fixture("pull_request/labeled.payload.json"));
+Deno.test("pull_request labeled names the label", async () => {
+  const message = format("pull_request", await fixtureJson("pull_request/labeled.payload.json"));
   assert.match(message.title, /Pull request labeled: #2 /);
   assert.equal(descriptionText(message), "Label: bug");
   assert.equal(message.color, COLORS.blue);
 });
 
-Deno.test("pull_request_review: state, link and reviewer", () => {
-  const payload = fixture("pull_request_review/submitted.payload.json");
+Deno.test("pull_request_review: state, link and reviewer", async () => {
+  const payload = await fixtureJson("pull_request_review/submitted.payload.json");
   const commented = format("pull_request_review", payload);
   assert.equal(
     commented.title,
@@ -220,10 +235,10 @@ Deno.test("pull_request_review: state, link and reviewer", () => {
   assert.equal(changes.color, COLORS.red);
 });
 
-Deno.test("pull_request_review_comment: quoted with file and line", () => {
+Deno.test("pull_request_review_comment: quoted with file and line", async () => {
   const message = format(
     "pull_request_review_comment",
-    fixture("pull_request_review_comment/created.payload.json"),
+    await fixtureJson("pull_request_review_comment/created.payload.json"),
   );
   assert.match(message.title, /New review comment on #2 Update the README/);
   assert.equal(message.url, `${REPO}/pull/2#discussion_r284312630`);
@@ -231,8 +246,8 @@ Deno.test("pull_request_review_comment: quoted with file and line", () => {
   assert.equal(fieldText(message, "File"), "README.md:265");
 });
 
-Deno.test("issues opened: body, labels, assignees, milestone", () => {
-  const message = format("issues", fixture("issues/opened.payload.json"));
+Deno.test("issues opened: body, labels, assignees, milestone", async () => {
+  const message = format("issues", await fixtureJson("issues/opened.payload.json"));
   assert.equal(
     message.title,
     "[Codertocat/Hello-World] Issue opened: #1 Spelling error in the README file",
@@ -245,8 +260,8 @@ Deno.test("issues opened: body, labels, assignees, milestone", () => {
   assert.equal(fieldText(message, "Milestone"), "v1.0");
 });
 
-Deno.test("issues closed: completed is purple, not planned is grey", () => {
-  const opened = fixture("issues/opened.payload.json");
+Deno.test("issues closed: completed is purple, not planned is grey", async () => {
+  const opened = await fixtureJson("issues/opened.payload.json");
   const issue = opened.issue as Payload;
   const completed = format("issues", {
     ...opened,
@@ -264,15 +279,15 @@ Deno.test("issues closed: completed is purple, not planned is grey", () => {
   assert.equal(notPlanned.color, COLORS.grey);
 });
 
-Deno.test("issues labeled and transferred say what changed", () => {
-  const labeled = format("issues", fixture("issues/labeled.payload.json"));
+Deno.test("issues labeled and transferred say what changed", async () => {
+  const labeled = format("issues", await fixtureJson("issues/labeled.payload.json"));
   assert.equal(descriptionText(labeled), "Label: bug");
-  const transferred = format("issues", fixture("issues/transferred.payload.json"));
+  const transferred = format("issues", await fixtureJson("issues/transferred.payload.json"));
   assert.match(descriptionText(transferred), /^Moved to Codertocat\/Hello-World#\d+$/);
 });
 
-Deno.test("issue_comment: on an issue, and on a pull request", () => {
-  const payload = fixture("issue_comment/created.payload.json");
+Deno.test("issue_comment: on an issue, and on a pull request", async () => {
+  const payload = await fixtureJson("issue_comment/created.payload.json");
   const onIssue = format("issue_comment", payload);
   assert.equal(
     onIssue.title,
@@ -291,37 +306,40 @@ Deno.test("issue_comment: on an issue, and on a pull request", () => {
   assert.match(onPull.title, /New comment on pull request #1 /);
 });
 
-Deno.test("commit_comment: the commit and the file", () => {
-  const message = format("commit_comment", fixture("commit_comment/created.on-file.payload.json"));
+Deno.test("commit_comment: the commit and the file", async () => {
+  const message = format(
+    "commit_comment",
+    await fixtureJson("commit_comment/created.on-file.payload.json"),
+  );
   assert.equal(message.title, "[Codertocat/Hello-World] New comment on commit 6113728");
   assert.match(message.url ?? "", /#commitcomment-\d+$/);
   assert.equal(fieldText(message, "Commit"), "6113728");
   assert.equal(fieldText(message, "File"), "README.md:1");
 });
 
-Deno.test("create and delete name the ref type", () => {
-  const created = format("create", fixture("create/payload.json"));
+Deno.test("create and delete name the ref type", async () => {
+  const created = format("create", await fixtureJson("create/payload.json"));
   assert.equal(created.title, "[Codertocat/Hello-World] Created tag simple-tag");
   assert.equal(created.url, `${REPO}/tree/simple-tag`);
   assert.equal(created.color, COLORS.green);
-  const deleted = format("delete", fixture("delete/payload.json"));
+  const deleted = format("delete", await fixtureJson("delete/payload.json"));
   assert.equal(deleted.title, "[Codertocat/Hello-World] Deleted tag simple-tag");
   assert.equal(deleted.color, COLORS.red);
 });
 
-Deno.test("release: published and pre-release", () => {
-  const published = format("release", fixture("release/published.payload.json"));
+Deno.test("release: published and pre-release", async () => {
+  const published = format("release", await fixtureJson("release/published.payload.json"));
   assert.equal(published.title, "[Codertocat/Hello-World] Release published: 0.0.1");
   assert.equal(published.url, `${REPO}/releases/tag/0.0.1`);
   assert.equal(published.color, COLORS.green);
   assert.equal(fieldText(published, "Tag"), "0.0.1");
-  const pre = format("release", fixture("release/prereleased.payload.json"));
+  const pre = format("release", await fixtureJson("release/prereleased.payload.json"));
   assert.equal(pre.title, "[Codertocat/Hello-World] Pre-release published: 0.0.1");
   assert.equal(pre.color, COLORS.yellow);
 });
 
-Deno.test("workflow_run completed: outcome, branch, commit, trigger, duration", () => {
-  const message = format("workflow_run", fixture("workflow_run/completed.payload.json"));
+Deno.test("workflow_run completed: outcome, branch, commit, trigger, duration", async () => {
+  const message = format("workflow_run", await fixtureJson("workflow_run/completed.payload.json"));
   assert.equal(message.title, "[octo-org/octo-repo] Workflow test #163 succeeded");
   assert.equal(message.url, "https://github.com/octo-org/octo-repo/actions/runs/289782451");
   assert.equal(message.color, COLORS.green);
@@ -330,9 +348,9 @@ Deno.test("workflow_run completed: outcome, branch, commit, trigger, duration", 
   assert.equal(fieldText(message, "Trigger"), "repository_dispatch");
   assert.equal(fieldText(message, "Duration"), "0s");
   const failed = format("workflow_run", {
-    ...fixture("workflow_run/completed.payload.json"),
+    ...await fixtureJson("workflow_run/completed.payload.json"),
     workflow_run: {
-      ...(fixture("workflow_run/completed.payload.json").workflow_run as Payload),
+      ...((await fixtureJson("workflow_run/completed.payload.json")).workflow_run as Payload),
       conclusion: "failure",
     },
   });
@@ -340,10 +358,10 @@ Deno.test("workflow_run completed: outcome, branch, commit, trigger, duration", 
   assert.equal(failed.color, COLORS.red);
 });
 
-Deno.test("workflow_job failure names the failed step", () => {
+Deno.test("workflow_job failure names the failed step", async () => {
   const message = format(
     "workflow_job",
-    fixture("workflow_job/completed.failure.with-organization.payload.json"),
+    await fixtureJson("workflow_job/completed.failure.with-organization.payload.json"),
   );
   assert.match(message.title, /Job linters failed$/);
   assert.equal(message.color, COLORS.red);
@@ -352,15 +370,18 @@ Deno.test("workflow_job failure names the failed step", () => {
   assert.equal(fieldText(message, "Duration"), "3m 18s");
 });
 
-Deno.test("check_run and check_suite", () => {
-  const run = format("check_run", fixture("check_run/completed.payload.json"));
+Deno.test("check_run and check_suite", async () => {
+  const run = format("check_run", await fixtureJson("check_run/completed.payload.json"));
   assert.equal(run.title, "[Codertocat/Hello-World] Check Octocoders-linter succeeded");
   assert.equal(run.url, `${REPO}/runs/128620228`);
   assert.equal(fieldText(run, "Branch"), "changes");
-  const requested = format("check_run", fixture("check_run/requested_action.payload.json"));
+  const requested = format(
+    "check_run",
+    await fixtureJson("check_run/requested_action.payload.json"),
+  );
   assert.match(requested.title, /action requested$/);
   assert.equal(fieldText(requested, "Action"), "lgtm|26764");
-  const suite = format("check_suite", fixture("check_suite/completed.payload.json"));
+  const suite = format("check_suite", await fixtureJson("check_suite/completed.payload.json"));
   assert.equal(suite.title, "[Codertocat/Hello-World] Check suite succeeded");
   assert.equal(
     suite.url,
@@ -370,23 +391,26 @@ Deno.test("check_run and check_suite", () => {
   assert.equal(descriptionText(suite), "Update README.md");
 });
 
-Deno.test("status: context, state, commit and branches", () => {
-  const message = format("status", fixture("status/payload.json"));
+Deno.test("status: context, state, commit and branches", async () => {
+  const message = format("status", await fixtureJson("status/payload.json"));
   assert.equal(message.title, "[Codertocat/Hello-World] Status default succeeded");
   assert.equal(message.color, COLORS.green);
   assert.equal(fieldText(message, "Commit"), "6113728");
   assert.equal(fieldText(message, "Branches"), "master, changes, gh-pages");
-  const failed = format("status", { ...fixture("status/payload.json"), state: "error" });
+  const failed = format("status", { ...await fixtureJson("status/payload.json"), state: "error" });
   assert.match(failed.title, /Status default errored$/);
   assert.equal(failed.color, COLORS.red);
 });
 
-Deno.test("deployment and deployment_status", () => {
-  const deployment = format("deployment", fixture("deployment/payload.json"));
+Deno.test("deployment and deployment_status", async () => {
+  const deployment = format("deployment", await fixtureJson("deployment/payload.json"));
   assert.equal(deployment.title, "[Codertocat/Hello-World] Deployment to production created");
   assert.equal(fieldText(deployment, "Ref"), "master");
   assert.equal(fieldText(deployment, "Commit"), "f95f852");
-  const status = format("deployment_status", fixture("deployment_status/gh-pages.payload.json"));
+  const status = format(
+    "deployment_status",
+    await fixtureJson("deployment_status/gh-pages.payload.json"),
+  );
   assert.equal(
     status.title,
     "[Codertocat/Hello-World] Deployment to github-pages in progress",
@@ -398,8 +422,8 @@ Deno.test("deployment and deployment_status", () => {
   assert.equal(status.author?.name, "github-pages[bot]");
 });
 
-Deno.test("deployment_review requested: environment, run, reviewers and who asked", () => {
-  const payload = fixture("deployment_review/requested.payload.json");
+Deno.test("deployment_review requested: environment, run, reviewers and who asked", async () => {
+  const payload = await fixtureJson("deployment_review/requested.payload.json");
   const review = format("deployment_review", payload);
   assert.equal(
     review.title,
@@ -417,60 +441,66 @@ Deno.test("deployment_review requested: environment, run, reviewers and who aske
   assert.equal(rejected.color, COLORS.red);
 });
 
-Deno.test("discussion created and answered, discussion_comment", () => {
-  const created = format("discussion", fixture("discussion/created.payload.json"));
+Deno.test("discussion created and answered, discussion_comment", async () => {
+  const created = format("discussion", await fixtureJson("discussion/created.payload.json"));
   assert.equal(created.title, "[Codertocat/Hello-World] Discussion created: #4 TEST edit");
   assert.equal(created.url, `${REPO}/discussions/4`);
   assert.equal(fieldText(created, "Category"), "General");
-  const answered = format("discussion", fixture("discussion/answered.payload.json"));
+  const answered = format("discussion", await fixtureJson("discussion/answered.payload.json"));
   assert.equal(answered.color, COLORS.green);
   assert.equal(answered.url, `${REPO}/discussions/4#discussioncomment-550561`);
   assert.equal(descriptionText(answered), "Answer:\nPoggers");
-  const comment = format("discussion_comment", fixture("discussion_comment/created.payload.json"));
+  const comment = format(
+    "discussion_comment",
+    await fixtureJson("discussion_comment/created.payload.json"),
+  );
   assert.equal(comment.title, "[Codertocat/Hello-World] New comment on discussion #4 TEST edit");
   assert.equal(descriptionText(comment), "ANSWER");
 });
 
-Deno.test("fork, star and watch", () => {
-  const fork = format("fork", fixture("fork/payload.json"));
+Deno.test("fork, star and watch", async () => {
+  const fork = format("fork", await fixtureJson("fork/payload.json"));
   assert.equal(fork.title, "[Codertocat/Hello-World] Forked to Octocoders/Hello-World");
   assert.equal(fork.url, "https://github.com/Octocoders/Hello-World");
-  const star = format("star", fixture("star/created.payload.json"));
+  const star = format("star", await fixtureJson("star/created.payload.json"));
   assert.equal(star.title, "[Codertocat/Hello-World] Repository starred");
   assert.equal(fieldText(star, "Stars"), "1");
   assert.equal(
-    format("star", fixture("star/deleted.payload.json")).title,
+    format("star", await fixtureJson("star/deleted.payload.json")).title,
     "[Codertocat/Hello-World] Star removed",
   );
-  assert.equal(format("watch", fixture("watch/started.payload.json")).title, star.title);
+  assert.equal(format("watch", await fixtureJson("watch/started.payload.json")).title, star.title);
 });
 
-Deno.test("member, label, milestone, repository", () => {
-  const added = format("member", fixture("member/added.payload.json"));
+Deno.test("member, label, milestone, repository", async () => {
+  const added = format("member", await fixtureJson("member/added.payload.json"));
   assert.equal(added.title, "[Codertocat/Hello-World] Collaborator added: hacktocat");
   assert.equal(added.url, "https://github.com/hacktocat");
   assert.equal(added.color, COLORS.green);
-  const edited = format("member", fixture("member/edited.payload.json"));
+  const edited = format("member", await fixtureJson("member/edited.payload.json"));
   assert.equal(fieldText(edited, "Previous permission"), "write");
-  const label = format("label", fixture("label/edited.payload.json"));
+  const label = format("label", await fixtureJson("label/edited.payload.json"));
   assert.equal(label.title, "[Codertocat/Hello-World] Label edited: :bug: Bugfix");
   assert.equal(label.color, 0xcceeaa);
   assert.equal(fieldText(label, "Color"), "#cceeaa");
   assert.equal(descriptionText(label), "Fixes a bug");
-  const milestone = format("milestone", fixture("milestone/closed.payload.json"));
+  const milestone = format("milestone", await fixtureJson("milestone/closed.payload.json"));
   assert.equal(milestone.title, "[Codertocat/Hello-World] Milestone closed: v1.0");
   assert.equal(milestone.url, `${REPO}/milestone/1`);
   assert.equal(fieldText(milestone, "Due"), "2019-05-23");
-  const renamed = format("repository", fixture("repository/renamed.payload.json"));
+  const renamed = format("repository", await fixtureJson("repository/renamed.payload.json"));
   assert.equal(renamed.title, "[Octocoders/Hello-World] Repository renamed from Hello-World");
-  const transferred = format("repository", fixture("repository/transferred.payload.json"));
+  const transferred = format(
+    "repository",
+    await fixtureJson("repository/transferred.payload.json"),
+  );
   assert.equal(transferred.title, "[Octocoders/Hello-World] Repository transferred from octocat");
 });
 
-Deno.test("code scanning, Dependabot and secret scanning alerts", () => {
+Deno.test("code scanning, Dependabot and secret scanning alerts", async () => {
   const created = format(
     "code_scanning_alert",
-    fixture("code_scanning_alert/created.payload.json"),
+    await fixtureJson("code_scanning_alert/created.payload.json"),
   );
   assert.equal(
     created.title,
@@ -484,10 +514,16 @@ Deno.test("code scanning, Dependabot and secret scanning alerts", () => {
     fieldText(created, "File"),
     "src/main/java/com/github/demo/service/BookService.java:84",
   );
-  const fixed = format("code_scanning_alert", fixture("code_scanning_alert/fixed.payload.json"));
+  const fixed = format(
+    "code_scanning_alert",
+    await fixtureJson("code_scanning_alert/fixed.payload.json"),
+  );
   assert.equal(fixed.color, COLORS.green);
 
-  const dependabot = format("dependabot_alert", fixture("dependabot_alert/created.payload.json"));
+  const dependabot = format(
+    "dependabot_alert",
+    await fixtureJson("dependabot_alert/created.payload.json"),
+  );
   assert.equal(
     dependabot.title,
     "[wolfy1339/pika-pack] Dependabot alert #20 created: semver vulnerable to Regular Expression Denial of Service",
@@ -500,7 +536,7 @@ Deno.test("code scanning, Dependabot and secret scanning alerts", () => {
 
   const secret = format(
     "secret_scanning_alert",
-    fixture("secret_scanning_alert/reopened.payload.json"),
+    await fixtureJson("secret_scanning_alert/reopened.payload.json"),
   );
   assert.equal(
     secret.title,
@@ -509,9 +545,9 @@ Deno.test("code scanning, Dependabot and secret scanning alerts", () => {
   assert.equal(secret.color, COLORS.red);
 });
 
-Deno.test("ping produces no message; an unknown kind gets the generic one", () => {
-  assert.equal(formatEvent(eventOf("ping", fixture("ping/payload.json"))), null);
-  const gollum = format("gollum", fixture("gollum/payload.json"));
+Deno.test("ping produces no message; an unknown kind gets the generic one", async () => {
+  assert.equal(formatEvent(eventOf("ping", await fixtureJson("ping/payload.json"))), null);
+  const gollum = format("gollum", await fixtureJson("gollum/payload.json"));
   assert.equal(gollum.title, "[Codertocat/Hello-World] Gollum");
   assert.equal(gollum.color, COLORS.grey);
   assert.equal(fieldText(gollum, "Event"), "gollum");
@@ -572,14 +608,17 @@ Deno.test("dedicated formatters read empty or oddly shaped payloads without fail
   }
 });
 
-Deno.test("actions and states named like inherited members (constructor, toString …) are shown as words", () => {
+Deno.test("actions and states named like inherited members (constructor, toString …) are shown as words", async () => {
   const names = ["constructor", "toString", "valueOf", "hasOwnProperty", "__proto__"];
-  const withAction = (path: string) => (name: string) => ({ ...fixture(path), action: name });
-  const withNested = (path: string, key: string, field: string) => (name: string) => {
-    const payload = fixture(path);
+  const withAction = (path: string) => async (name: string) => ({
+    ...await fixtureJson(path),
+    action: name,
+  });
+  const withNested = (path: string, key: string, field: string) => async (name: string) => {
+    const payload = await fixtureJson(path);
     return { ...payload, [key]: { ...(payload[key] as Payload), [field]: name } };
   };
-  const cases: [string, (name: string) => Payload][] = [
+  const cases: [string, (name: string) => Promise<Payload>][] = [
     ["pull_request", withAction("pull_request/opened.payload.json")],
     ["discussion", withAction("discussion/created.payload.json")],
     ["milestone", withAction("milestone/closed.payload.json")],
@@ -595,11 +634,11 @@ Deno.test("actions and states named like inherited members (constructor, toStrin
       "deployment_status",
       withNested("deployment_status/gh-pages.payload.json", "deployment_status", "state"),
     ],
-    ["status", (name) => ({ ...fixture("status/payload.json"), state: name })],
+    ["status", async (name) => ({ ...await fixtureJson("status/payload.json"), state: name })],
   ];
   for (const [kind, payloadFor] of cases) {
     for (const name of names) {
-      const message = format(kind, payloadFor(name));
+      const message = format(kind, await payloadFor(name));
       const label = `${kind} ${name}`;
       assert.equal(typeof message.color, "number", label);
       assert.doesNotMatch(JSON.stringify(message), /native code|function \w*\(/, label);

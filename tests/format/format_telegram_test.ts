@@ -6,10 +6,11 @@ import {
   TELEGRAM_TEXT_LIMIT,
   telegramSendMessage,
 } from "../../lib/format/telegram.ts";
-import { assertTelegramHtml, fixture, format } from "../_format_helpers.ts";
+import { assertTelegramHtml, format } from "../_format_helpers.ts";
+import { fixtureJson } from "../_ingest_helpers.ts";
 
-Deno.test("a formatted pull request: dot, linked title, author, quote, fields, footer", () => {
-  const message = format("pull_request", fixture("pull_request/opened.payload.json"));
+Deno.test("a formatted pull request: dot, linked title, author, quote, fields, footer", async () => {
+  const message = format("pull_request", await fixtureJson("pull_request/opened.payload.json"));
   const body = renderTelegram(message);
   assert.equal(body.parse_mode, "HTML");
   assert.deepEqual(body.link_preview_options, { is_disabled: true });
