@@ -4,7 +4,6 @@ import HeldTargetActions from "../../islands/problems/HeldTargetActions.tsx";
 const KIND_LABELS = new Map<RouteProblem["kind"], string>([
   ["platform_not_configured", "Platform not configured"],
   ["target_paused", "Target paused"],
-  ["target_unreachable", "Bot cannot post"],
   ["not_firing", "Not firing"],
 ]);
 

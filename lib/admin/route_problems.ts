@@ -1,7 +1,8 @@
 /**
  * What keeps a group's routes from reaching the chat, found before anyone has to ask: a route
- * whose platform this instance is not configured for, a target the bot cannot post to (the
- * platform's last answer for it was a permanent refusal), and a route that has not fired for
+ * whose platform this instance is not configured for, a target the bot cannot post to or that
+ * keeps failing (its health record holds its messages: the platform refused it for good, or it
+ * failed many times in a row), and a route that has not fired for
  * any of the many events its group received since its routes last changed. Each problem says
  * what is wrong and what to change. Read by the routes list, the overview, the group page and
  * the route editor (`GET /admin/api/groups/:id/problems`).
@@ -15,12 +16,10 @@ import { getGroupRoutes, getRoutes } from "../store/config/routes.ts";
 import { requireRight } from "./guards.ts";
 import type { Config } from "../config.ts";
 import type { Platform, Route, Target } from "../types.ts";
-import { describeTargetRef, targetRefKey } from "../target_ref.ts";
+import { describeTargetRef } from "../target_ref.ts";
 import { auditNewestFirst } from "../store/telemetry/audit.ts";
 import { listEventRoutes } from "../store/delivery/event_routes.ts";
-import { groupSendLogsNewestFirst, type SendLog } from "../store/delivery/send_logs.ts";
 import { chatPlatform, perPlatform } from "../delivery/adapters.ts";
-import { isPermanentRefusal } from "../delivery/target_health.ts";
 import {
   isHolding,
   listHeldUnits,
@@ -33,7 +32,6 @@ import {
 type RouteProblemKind =
   | "platform_not_configured"
   | "target_paused"
-  | "target_unreachable"
   | "not_firing";
 
 /** One problem of one route. */
@@ -58,8 +56,6 @@ const SILENCE_WINDOW_MS = 14 * 24 * 60 * 60 * 1000;
 export const SILENCE_MIN_EVENTS = 20;
 /** Most routed events read to judge silence. */
 const SILENCE_EVENTS_READ = 500;
-/** Most send logs read to find each target's last answer. */
-const SEND_LOGS_READ = 200;
 /** Most audit entries read to find the last change of the group's routes. */
 const AUDIT_READ = 200;
 
@@ -87,54 +83,8 @@ function unconfiguredProblems(config: Config, route: Route): RouteProblem[] {
   }));
 }
 
-/** The key a target's send logs share: its channel or chat and its thread or topic. */
-function targetKey(target: Target): string {
-  const place = target.platform === "discord" ? target.threadId : target.topicId;
-  return `${targetRefKey(target)}/${place ?? ""}`;
-}
-
 function unreachableFix(target: Target): string {
   return chatPlatform(target.platform).cannotPostFix.sentence;
-}
-
-/**
- * The newest final answer of each target of `routes` among the group's recent send logs. Reading
- * stops once every target has one, so a group whose targets all answered lately costs a few reads,
- * not {@link SEND_LOGS_READ}.
- */
-async function lastAnswers(
-  kv: Kv,
-  groupInternalId: string,
-  routes: readonly Route[],
-): Promise<Map<string, SendLog>> {
-  const waiting = new Set(routes.flatMap((route) => route.targets.map(targetKey)));
-  const answers = new Map<string, SendLog>();
-  let read = 0;
-  for await (const log of groupSendLogsNewestFirst(kv, groupInternalId)) {
-    if (waiting.size === 0 || ++read > SEND_LOGS_READ) break;
-    if (log.status === "retrying" || log.skipped !== undefined || log.edited) continue;
-    const key = targetKey(log.target);
-    if (!waiting.delete(key)) continue;
-    answers.set(key, log);
-  }
-  return answers;
-}
-
-function unreachableProblems(route: Route, answers: Map<string, SendLog>): RouteProblem[] {
-  return route.targets.flatMap((target): RouteProblem[] => {
-    const log = answers.get(targetKey(target));
-    if (!log || log.status === "ok" || !isPermanentRefusal(log.platform, log)) return [];
-    return [{
-      kind: "target_unreachable",
-      routeId: route.id,
-      routeName: route.name,
-      target,
-      message: `The bot cannot post to ${describeTargetRef(target)}: ` +
-        `${chatPlatform(log.platform).name} answered ` +
-        `${log.httpStatus}${log.error ? ` (${log.error.slice(0, 200)})` : ""}.`,
-      fix: unreachableFix(target),
-    }];
-  });
 }
 
 /** Most held units counted for one paused target. */
@@ -240,17 +190,13 @@ async function findRouteProblems(
   group: { internalId: string; routes: readonly Route[] },
   now = Date.now(),
 ): Promise<RouteProblem[]> {
-  const [answers, silent, paused] = await Promise.all([
-    lastAnswers(kv, group.internalId, group.routes),
+  const [silent, paused] = await Promise.all([
     silentProblems(kv, group.internalId, group.routes, now),
     pausedProblems(kv, group.internalId, group.routes),
   ]);
-  const pausedKeys = new Set(paused.map((problem) => problem.targetKey));
   return [
     ...group.routes.flatMap((route) => unconfiguredProblems(config, route)),
     ...paused,
-    ...group.routes.flatMap((route) => unreachableProblems(route, answers))
-      .filter((problem) => !pausedKeys.has(targetKeyOf(problem.target!))),
     ...silent,
   ];
 }

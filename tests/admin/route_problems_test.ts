@@ -1,12 +1,10 @@
 /**
- * `GET /admin/api/groups/:id/problems`: a route whose platform has no bot token, a target whose
- * last answer was a permanent refusal, and a route silent for many of its group's events are
+ * `GET /admin/api/groups/:id/problems`: a route whose platform has no bot token, a paused target
+ * (refused for good or failing), and a route silent for many of its group's events are
  * each reported with what to change; a healthy group reports nothing, and only members see it.
  */
 import assert from "node:assert/strict";
-import { listGroupProblems, SILENCE_MIN_EVENTS } from "../../lib/admin/route_problems.ts";
-import type { Principal } from "../../lib/auth/principal.ts";
-import { readCountingKv } from "../_kv_commits.ts";
+import { SILENCE_MIN_EVENTS } from "../../lib/admin/route_problems.ts";
 import { readGroupEntry } from "../../lib/store/config/group_set.ts";
 import { recordEventRoutes } from "../../lib/store/delivery/event_routes.ts";
 import { replaceRoutes } from "../../lib/store/config/routes.ts";
@@ -92,48 +90,30 @@ Deno.test("route problems: a platform without a bot token is named with the sett
   assert.match(problems[0].fix, /TELEGRAM_BOT_TOKEN.*restart/);
 });
 
-Deno.test("route problems: a target whose last answer was a permanent refusal is unreachable until it succeeds", async () => {
+Deno.test("route problems: a target the bot cannot post to is named by its health, not by old send logs", async () => {
   await using app = await startAdminApp(TOKENS);
-  assert.ok(
-    (await replaceRoutes(app.kv, [
-      route("alpha", "r1"),
-      route("alpha", "tg", { targets: [TELEGRAM] }),
-    ])).ok,
-  );
-  const now = Date.now();
+  // Refusals in the send logs alone (a resumed target, history from before target health) are no
+  // problem: a refusal met by a message pauses the target, and the paused target is the problem.
   await storeSendLogs(app.kv, [
-    sendLog(now - 3000, { status: "ok" }),
-    sendLog(now - 2000, { status: "failed", httpStatus: 403, error: "Missing Access" }),
-    sendLog(now - 1000, {
-      routeId: "tg",
-      platform: "telegram",
-      target: TELEGRAM,
-      status: "failed",
-      httpStatus: 400,
-      error: "Bad Request: chat not found",
-    }),
+    sendLog(Date.now(), { status: "failed", httpStatus: 403, error: "Missing Access" }),
   ]);
+  await pausedChannel(app, {
+    state: "broken",
+    failures: 1,
+    lastError: "Missing Access",
+    httpStatus: 403,
+  });
   const problems = await problemsOf(app);
-  assert.deepEqual(problems.map((p) => [p.kind, p.routeId]), [
-    ["target_unreachable", "r1"],
-    ["target_unreachable", "tg"],
-  ]);
-  assert.match(problems[0].message, /discord channel 123456789.*403 \(Missing Access\)/);
+  assert.deepEqual(problems.map((p) => [p.kind, p.routeId]), [["target_paused", "ops"]]);
+  assert.match(
+    problems[0].message,
+    /discord channel 123456789 is paused: the bot cannot post there \(answer 403: Missing Access\)/,
+  );
   assert.match(problems[0].fix, /Invite the bot/);
-  assert.match(problems[1].fix, /Add the bot to the chat/);
 
-  // A later success clears it; a passing 5xx does not make a target unreachable.
-  await storeSendLogs(app.kv, [
-    sendLog(now, { status: "ok" }),
-    sendLog(now + 1, {
-      routeId: "tg",
-      platform: "telegram",
-      target: TELEGRAM,
-      status: "dead",
-      httpStatus: 502,
-      error: "Bad Gateway",
-    }),
-  ]);
+  await app.kv.delete(
+    targetHealthKey((await readGroupEntry(app.kv, "alpha")).entry!.internalId, "discord:123456789"),
+  );
   assert.deepEqual(await problemsOf(app), []);
 });
 
@@ -253,10 +233,6 @@ Deno.test("route problems: a paused target shows with Resume and Discard, and Re
   const [paused] = await problemsOf(app);
   assert.equal(paused.kind, "target_paused");
   assert.match(paused.message, /discord channel 123456789 is paused: the bot cannot post there/);
-  assert.equal(
-    (await problemsOf(app)).filter((problem) => problem.kind === "target_unreachable").length,
-    0,
-  );
   for (const path of ["/admin/groups/alpha", "/admin/routes/alpha", "/admin"]) {
     const html = (await app.call("owner", "GET", path)).body as string;
     assert.match(html, /Target paused/, path);
@@ -324,34 +300,4 @@ Deno.test("target health: a malformed target key is the request schema's 400 nam
     assert.ok(new RegExp(key.pattern).test("telegram:-100123/7"), name);
     assert.ok(!new RegExp(key.pattern).test("discord:../x"), `${name}: the format is documented`);
   }
-});
-
-Deno.test("route problems: the last answers are read only until every target of the routes has one", async () => {
-  await using app = await startAdminApp(TOKENS);
-  assert.ok((await replaceRoutes(app.kv, [route("alpha", "r1")])).ok);
-  const now = Date.now();
-  await storeSendLogs(
-    app.kv,
-    Array.from({ length: 60 }, (_, index) =>
-      sendLog(now - 60_000 + index * 1000, {
-        status: index === 59 ? "failed" : "ok",
-        ...(index === 59 ? { httpStatus: 403, error: "Missing Access" } : {}),
-      })),
-  );
-  const counting = readCountingKv(app.kv, ["send_logs"]);
-  const principal: Principal = {
-    userId: PEOPLE.viewer.userId,
-    login: PEOPLE.viewer.login,
-    superAdmin: true,
-    roles: new Map(),
-    csrfToken: "t".repeat(43),
-    sessionId: null,
-    debug: false,
-  };
-  const { problems } = await listGroupProblems(counting.kv, app.t.config, principal, "alpha");
-  assert.deepEqual(problems.map((problem) => [problem.kind, problem.routeId]), [
-    ["target_unreachable", "r1"],
-  ]);
-  // the newest log answered for the route's only target: one batch of records, not all 60
-  assert.equal(counting.reads("getMany"), 1);
 });

@@ -229,11 +229,6 @@ export async function listSendLogs(
   return items.length >= limit ? { items, cursor: items[items.length - 1].id } : { items };
 }
 
-/** A group's send logs, newest first, read a few at a time as the caller goes on. */
-export function groupSendLogsNewestFirst(kv: Kv, groupInternalId: string): AsyncIterable<SendLog> {
-  return newestFirst(kv, { prefix: sendLogByGroupPrefix(groupInternalId), byId: true }, undefined);
-}
-
 /** Every send log of one delivery (all its events, routes and targets), oldest first. */
 export async function listDeliveryLogs(kv: Kv, deliveryId: string): Promise<SendLog[]> {
   const index = { prefix: sendLogByDeliveryPrefix(deliveryId) };
