@@ -10,8 +10,12 @@ export type Provider = "github" | "gitea" | "custom";
 /** A forge a group may restrict itself to. */
 type ForgeProvider = "github" | "gitea";
 
-/** Which ingress accepted an event: the global one or a group's own. */
-export type Scope = { type: "global" } | { type: "group"; groupId: string };
+/**
+ * Which ingress accepted an event: the global one or a group's own. A group's names the internal
+ * id of the group that had the id then (absent on events accepted before it was recorded): the
+ * event enters that group only, never a group created later with the same id.
+ */
+export type Scope = { type: "global" } | { type: "group"; groupId: string; internalId?: string };
 
 /** A leaf filter on the event kind (`push`, `pull_request.opened`, `pull_request.*`, `custom`). */
 interface EventFilter {

@@ -37,7 +37,7 @@ export async function resendGroupEvent(
   const outcome = await acceptEventAgain(
     kv,
     eventId,
-    groupId,
+    { groupId, internalId: entry.internalId },
     `resend-${crypto.randomUUID()}`,
     now,
   );

@@ -14,13 +14,14 @@ type AcceptedAgain =
   | { status: "expired" };
 
 /**
- * Accepts event `eventId` again for group `groupId` under `deliveryId` (a repeat of that
- * delivery id within the dedup window is answered `duplicate` and accepts nothing).
+ * Accepts event `eventId` again for the group `group` (its id and internal id: a group created
+ * later with the id gets none of it) under `deliveryId` (a repeat of that delivery id within the
+ * dedup window is answered `duplicate` and accepts nothing).
  */
 export async function acceptEventAgain(
   kv: Kv,
   eventId: string,
-  groupId: string,
+  group: { groupId: string; internalId: string },
   deliveryId: string,
   now: number,
 ): Promise<AcceptedAgain> {
@@ -31,7 +32,7 @@ export async function acceptEventAgain(
     kind: event.kind,
     ...(event.action === undefined ? {} : { action: event.action }),
     deliveryId,
-    scope: { type: "group", groupId },
+    scope: { type: "group", ...group },
     receivedAt: now,
     headers: event.headers,
     body,

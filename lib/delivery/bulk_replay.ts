@@ -130,7 +130,7 @@ async function routesPage(ctx: ReplayContext, entry: KvEntry<Replay>): Promise<S
     const outcome = await acceptEventAgain(
       ctx.kv,
       log.eventId,
-      replay.groupId,
+      { groupId: replay.groupId, internalId: replay.groupInternalId },
       deliveryId,
       ctx.now(),
     );

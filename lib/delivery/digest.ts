@@ -9,7 +9,8 @@
  * (`chat_calls.ts`), and every step is a checked KV commit, so a unit tried again neither
  * counts twice nor posts twice.
  * Every post and edit of a digest goes through the target guard (`throughGuard`): a digest
- * whose target its group lost (or whose group was deleted) sends nothing, and the refusal is
+ * whose target its group lost (or whose group was deleted, even when a new group has its id)
+ * sends nothing, and the refusal is
  * logged (and recorded in the send log of the unit whose attempt it was). A digest belongs to
  * the group's internal id: a group that takes a deleted group's id opens its own windows.
  */
@@ -29,7 +30,6 @@ import {
   requeueDigestClose,
   updateDigest,
 } from "../store/delivery/digests.ts";
-import { readGroupEntry } from "../store/config/group_set.ts";
 import { historyIdOf, type SendLog } from "../store/delivery/send_logs.ts";
 import { laneKeyFor } from "../target_ref.ts";
 import type { Route } from "../types.ts";
@@ -212,14 +212,13 @@ export async function syncDigest(
     return { kind: "sent", httpStatus: 202, digestId };
   }
   const now = deps.now();
-  const owner = { groupId: digest.groupId, target: digest.target };
   if (digest.messageId === undefined) {
     const result = unitResult(
       deps,
       digest,
       await throughGuard(
         deps.targets,
-        owner,
+        digest,
         () => calls.post(digest.target, renderDigest(digest), digest.id),
       ),
     );
@@ -253,18 +252,6 @@ async function editDigest(
     digest,
     async () => editAsSendResult(await calls.edit(digest.target, messageId, body)),
   );
-}
-
-const GROUP_REPLACED = "the group that opened this digest was deleted";
-
-/**
- * Whether the group now holding `digest.groupId` is the one that opened the digest: a group
- * created later with a deleted group's id never receives the old group's digest.
- */
-async function openedByCurrentGroup(kv: Kv, digest: DigestRecord): Promise<boolean> {
-  if (digest.groupInternalId === undefined) return true;
-  const { entry } = await readGroupEntry(kv, digest.groupId);
-  return entry === null || entry.internalId === digest.groupInternalId;
 }
 
 /**
@@ -308,10 +295,6 @@ export async function closeDigest(
   };
   if (digest.count === 0) {
     await patchDigest(deps, digestId, (current) => ({ ...current, closed: true }));
-    return null;
-  }
-  if (!await openedByCurrentGroup(deps.kv, digest)) {
-    await closeUnsent(GROUP_REPLACED);
     return null;
   }
   const through = calls(digest);

@@ -149,8 +149,12 @@ function repositoryOf(payload: Record<string, unknown>): string | null {
     : null;
 }
 
+/** A subject's key within its group's records: by provider, ingress (as keyed before scopes named
+ * the group's internal id, so keys stay as they were) and `parts`. */
 async function keyOf(event: ForgeEvent, ...parts: string[]): Promise<string> {
-  return (await sha256Hex(JSON.stringify([event.provider, event.scope, ...parts]))).slice(0, 40);
+  const { scope } = event;
+  const ingress = scope.type === "global" ? scope : { type: scope.type, groupId: scope.groupId };
+  return (await sha256Hex(JSON.stringify([event.provider, ingress, ...parts]))).slice(0, 40);
 }
 
 /** The key of the review card of run `runId` waiting on `environment` (any case). */

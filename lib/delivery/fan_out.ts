@@ -25,7 +25,7 @@ import { clearFanOutPending, pendingAmong } from "../store/delivery/pending_fan_
 import type { SendLog } from "../store/delivery/send_logs.ts";
 import { createUnitsTogether, type NewUnit } from "../store/delivery/units.ts";
 import { laneKeyFor } from "../target_ref.ts";
-import type { ForgeEvent, Group, Route, Target } from "../types.ts";
+import type { ForgeEvent, Group, Route, Scope, Target } from "../types.ts";
 import type { DeliveryContext } from "./context.ts";
 import { isOwnActionSkipped } from "./own_actions.ts";
 import { queuePersonal } from "./personal.ts";
@@ -98,6 +98,20 @@ interface Plan {
 const NOTHING: Plan = { units: [], records: [] };
 
 /**
+ * The scope an event is routed in now. A group's webhook event enters the group that has the
+ * internal id of the group that accepted it, under the id it has now (after a rename), and no
+ * group once that one was deleted, even when a group was created again with its id. An event
+ * accepted before scopes named the internal id keeps its group id.
+ */
+function scopeNow(scope: Scope, internalIds: ReadonlyMap<string, string>): Scope | null {
+  if (scope.type === "global" || scope.internalId === undefined) return scope;
+  for (const [groupId, internalId] of internalIds) {
+    if (internalId === scope.internalId) return { ...scope, groupId };
+  }
+  return null;
+}
+
+/**
  * Routes one event: which groups it enters and which routes fire, then its units. Only what is
  * needed is computed: an event that enters no group is not formatted, and one that fires no
  * route resolves no mentions and no edit-in-place plan.
@@ -108,7 +122,12 @@ async function planEvent(
   routing: Routing,
   now: number,
 ): Promise<Plan> {
-  const selection = await selectRoutes(event, event.scope, routing.routes, routing.groups, {
+  const scope = scopeNow(event.scope, routing.internalIds);
+  if (scope === null) {
+    ctx.log.warn("event of a deleted group not routed", { eventId: event.id });
+    return NOTHING;
+  }
+  const selection = await selectRoutes(event, scope, routing.routes, routing.groups, {
     globalIngress: ctx.globalIngress,
   });
   for (const { route, reason } of selection.notEvaluated) {

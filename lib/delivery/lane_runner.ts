@@ -44,6 +44,7 @@ import { sentRunMessageRef } from "./run_tracking.ts";
 import { noteEdit, sendOrEdit } from "./edit_in_place.ts";
 import type { DeliveryContext } from "./context.ts";
 import { mustWaitForOlderEvents, ORDER_POLL_MS } from "./order_gate.ts";
+import { unitOwner } from "./target_guard.ts";
 import { decide, type RetryDecision } from "./retry_policy.ts";
 import type { SendResult } from "../platform/send_result.ts";
 import { retryTransient } from "../store/transient.ts";
@@ -263,7 +264,7 @@ async function readyToGo(
   if (!adapter || adapter.unavailable() !== null) return null;
   if (!knownClear(held.health ?? new Map(), log.value)) return null;
   if (!gateClear(ctx, held, log.value.eventId)) return null;
-  const verdict = await ctx.targets.check(log.value);
+  const verdict = await ctx.targets.check(unitOwner(log.value));
   if (verdict.kind !== "allowed") return null;
   const reservation = adapter.reserve(log.value.target, ctx.maxSleepMs);
   if (!reservation.granted) return null;
@@ -394,7 +395,7 @@ async function stepHead(ctx: DeliveryContext, held: HeldLane): Promise<Step> {
   const order = await orderGate(ctx, held, log.value.eventId);
   if (order === "look again") return { kind: "wait", delayMs: 0 };
   if (order === "wait") return { kind: "wait", delayMs: ORDER_POLL_MS, forOlderEvents: true };
-  const verdict = await ctx.targets.check(log.value);
+  const verdict = await ctx.targets.check(unitOwner(log.value));
   if (verdict.kind === "refused") {
     await endWithoutSending(ctx, lane, log, head.value, verdict.error, "dead");
     return { kind: "next" };

@@ -1,22 +1,29 @@
 /**
  * Target ownership at send time: before each attempt the delivery worker checks that the
- * unit's group may still post into its target. The channel or chat must be on the group's
+ * unit's group may still post into its target. The group must still be the one the unit was
+ * made for: a group created with a deleted group's id has another internal id
+ * (`lib/store/config/group_set.ts`), and the deleted group's units (still waiting, or
+ * redelivered or replayed by hand before the sweep removed them) are never sent into the new
+ * group's targets. The channel or chat must be on the group's
  * allowlist now (a target removed since the route was saved is not sent to), and a Discord
  * thread must be a thread of the channel the target names (a thread is allowed through its
  * parent channel, so a route cannot reach a foreign thread by pairing it with an allowed
  * channel). Telegram topics always live in their chat, so the chat decides.
  *
  * The guard remembers each group's allowlist as it last read it. An allowed verdict names the
- * version it was judged on and the unit is marked as sending only while the list is still that
- * version (lib/store/delivery/units.ts), so a remembered list saves a read per message without ever
- * letting a removed target through; a refusal is always judged on a fresh read. A call that
+ * version it was judged on, and the version of the group set it found the group's internal id
+ * in; the unit is marked as sending only while both are still those versions
+ * (lib/store/delivery/units.ts), so a remembered list saves a read per message without ever
+ * letting a removed target, or a deleted group, through; a refusal is always judged on a fresh
+ * read. A call that
  * is not marked that way (noise control's own posts and edits) asks for a fresh read.
  */
 import type { Kv } from "../store/backend/types.ts";
 import type { Pacing } from "../platform/pacing.ts";
 import type { Adapters } from "./adapters.ts";
 import { getAllowedTargets } from "../store/config/allowed_targets.ts";
-import type { SendLog } from "../store/delivery/send_logs.ts";
+import { readGroupEntry } from "../store/config/group_set.ts";
+import { historyIdOf, type SendLog } from "../store/delivery/send_logs.ts";
 import { allowTargetsOfStoredRoutes } from "../store/config/target_upgrade.ts";
 import type { TargetBasis } from "../store/delivery/units.ts";
 import type { SendResult } from "../platform/send_result.ts";
@@ -24,6 +31,9 @@ import { targetRefKey } from "../target_ref.ts";
 
 /** The error of a unit whose target its group may not post into. */
 const NOT_ALLOWED = "target not allowed for group";
+
+/** The error of a unit whose group was deleted (no group, or another group, has its id now). */
+const GROUP_GONE = "group deleted; nothing was sent";
 
 /** Whether a unit may be sent. */
 type TargetVerdict =
@@ -46,21 +56,45 @@ export interface TargetGuard {
    * `fresh`, the allowlist is read again even when a remembered one allows the target: for a
    * call no later check of the list's version covers ({@link throughGuard}).
    */
-  check(log: TargetOwner, fresh?: boolean): Promise<TargetVerdict>;
+  check(owner: TargetOwner, fresh?: boolean): Promise<TargetVerdict>;
   /** Forgets the allowlist of `groupId` as last read (a mark checked against it failed). */
   forget(groupId: string): void;
 }
 
-/** A post to judge: the group it is made for and the target it goes to. */
-type TargetOwner = Pick<SendLog, "groupId" | "target">;
+/**
+ * A post to judge: the group it is made for (its id, and its internal id when known) and the
+ * target it goes to. Without an internal id only the group's allowlist decides.
+ */
+interface TargetOwner extends Pick<SendLog, "groupId" | "target"> {
+  groupInternalId?: string;
+}
+
+/**
+ * The owner of a unit's posts: its group's internal id is always known, as a send log written
+ * before internal ids has its group id there (`historyIdOf`), which a group created again with
+ * that id never gets.
+ */
+export function unitOwner(log: SendLog): TargetOwner {
+  return { groupId: log.groupId, groupInternalId: historyIdOf(log), target: log.target };
+}
 
 /** How many groups' allowlists the guard remembers. */
 const REMEMBERED_GROUPS = 256;
 
-/** A group's allowlist as read: its version and the keys (`targetRefKey`) on it. */
+/**
+ * A group's allowlist as read: its version and the keys (`targetRefKey`) on it, and the internal
+ * id of the group that had the id then (null: none) with the version of the group set.
+ */
 interface ReadList {
   versionstamp: string | null;
   keys: Set<string>;
+  internalId: string | null;
+  groupsVersion: string | null;
+}
+
+/** Whether `list` was read for the group `owner` names (any, when the owner names none). */
+function sameGroup(list: ReadList, owner: TargetOwner): boolean {
+  return owner.groupInternalId === undefined || owner.groupInternalId === list.internalId;
 }
 
 /**
@@ -76,10 +110,15 @@ export function createTargetGuard(kv: Kv, adapters: Adapters, pacing: Pacing): T
     });
   const lists = new Map<string, ReadList>();
   const read = async (groupId: string): Promise<ReadList> => {
-    const { targets, versionstamp } = await getAllowedTargets(kv, groupId);
+    const [{ targets, versionstamp }, group] = await Promise.all([
+      getAllowedTargets(kv, groupId),
+      readGroupEntry(kv, groupId),
+    ]);
     const list = {
       versionstamp,
       keys: new Set(targets.map((entry) => targetRefKey(entry.target))),
+      internalId: group.entry?.internalId ?? null,
+      groupsVersion: group.version,
     };
     lists.delete(groupId);
     if (lists.size >= REMEMBERED_GROUPS) lists.delete(lists.keys().next().value!);
@@ -89,16 +128,21 @@ export function createTargetGuard(kv: Kv, adapters: Adapters, pacing: Pacing): T
   return {
     upgrade,
     forget: (groupId) => lists.delete(groupId),
-    async check(log, fresh = false) {
+    async check(owner, fresh = false) {
       await upgrade();
-      const key = targetRefKey(log.target);
-      let list = fresh ? undefined : lists.get(log.groupId);
-      if (!list?.keys.has(key)) list = await read(log.groupId);
+      const key = targetRefKey(owner.target);
+      let list = fresh ? undefined : lists.get(owner.groupId);
+      if (!list?.keys.has(key) || !sameGroup(list, owner)) list = await read(owner.groupId);
+      if (!sameGroup(list, owner)) return { kind: "refused", error: GROUP_GONE };
       if (!list.keys.has(key) || list.versionstamp === null) {
         return { kind: "refused", error: NOT_ALLOWED };
       }
-      const basis = { groupId: log.groupId, versionstamp: list.versionstamp };
-      const target = log.target;
+      const basis = {
+        groupId: owner.groupId,
+        versionstamp: list.versionstamp,
+        groupsVersion: list.groupsVersion,
+      };
+      const target = owner.target;
       const adapter = adapters.get(target.platform);
       if (!adapter) {
         return { kind: "unsure", result: { kind: "retryable", error: "no adapter for platform" } };

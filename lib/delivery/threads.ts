@@ -28,7 +28,7 @@ import type { ForgeEvent, Target } from "../types.ts";
 import { editAsSendResult } from "../platform/edit_result.ts";
 import type { ChatCalls } from "./chat_calls.ts";
 import type { NoiseDeps } from "./digest.ts";
-import { asSendResult, throughGuard } from "./target_guard.ts";
+import { asSendResult, throughGuard, unitOwner } from "./target_guard.ts";
 
 /** Event kinds whose payload holds the subject's whole state, so they refresh its card. */
 const STATE_KINDS: ReadonlySet<string> = new Set(["pull_request", "issues"]);
@@ -125,7 +125,9 @@ export async function sendThreaded(
   if (!subject) return null;
   // Every post is the unit's group posting into its target (a thread of it: see the module).
   const guardedPost: ThreadPost = async (to, payload) =>
-    asSendResult(await throughGuard(deps.targets, log, () => calls.post(to, payload, log.id)));
+    asSendResult(
+      await throughGuard(deps.targets, unitOwner(log), () => calls.post(to, payload, log.id)),
+    );
   const at: CardAt = { use: "thread", ...place, subject };
   const card = await getSubjectMessage(deps.kv, at, deps.retentionMs);
   if (!card) {
@@ -148,7 +150,7 @@ export async function sendThreaded(
   if (result.kind === "sent" && STATE_KINDS.has(event.kind)) {
     const edited = await throughGuard(
       deps.targets,
-      log,
+      unitOwner(log),
       async () => editAsSendResult(await calls.edit(target, card.messageId, body)),
     );
     if (edited.kind !== "sent") {
@@ -183,7 +185,7 @@ async function replyInThread(
   if (threadId === undefined) {
     const started = await throughGuard(
       deps.targets,
-      log,
+      unitOwner(log),
       () => calls.startThread(target, card.messageId, card.title ?? subject),
     );
     if (started.kind === "refused") {

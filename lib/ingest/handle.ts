@@ -24,7 +24,7 @@ import type {
 } from "../providers/adapter.ts";
 import { isNonceReplayed, type SaveOutcome } from "../store/delivery/events.ts";
 import { saveEventGrouped } from "../store/delivery/group_commit.ts";
-import { getGroup } from "../store/config/groups.ts";
+import { readGroupEntry } from "../store/config/group_set.ts";
 import {
   noteSecretUsed,
   readGroupSecrets,
@@ -115,18 +115,19 @@ async function resolveIngress(
       secretsFor: (provider) => [{ secrets: deps.secrets[provider] }],
     };
   }
-  const [group, read] = await Promise.all([
-    getGroup(deps.kv, groupId),
+  const [{ entry }, read] = await Promise.all([
+    readGroupEntry(deps.kv, groupId),
     readGroupSecrets(deps.kv, groupId, deps.encryptionKey, now),
   ]);
-  if (!group || !read) return null;
+  if (!entry || !read) return null;
   const setOf = (secret: string, slot: SecretSlot): SecretSet => ({
     secrets: [secret],
     onAccepted: () => noteSecretUsed(deps.kv, read, slot, now),
   });
   const sets = [setOf(read.current.secret, "current")];
   if (read.previous) sets.push(setOf(read.previous.secret, "previous"));
-  return { scope: { type: "group", groupId }, secretsFor: () => sets };
+  const scope: Scope = { type: "group", groupId, internalId: entry.internalId };
+  return { scope, secretsFor: () => sets };
 }
 
 /** Verifies the request with each secret set in turn; the set that matched, if one did. */

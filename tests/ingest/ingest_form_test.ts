@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { loadEvent, loadEventBody } from "../../lib/store/delivery/events.ts";
 import { putGroup } from "../../lib/store/config/groups.ts";
+import { readGroupEntry } from "../../lib/store/config/group_set.ts";
 import { regenerateGroupSecret } from "../../lib/store/config/group_secrets.ts";
 import { signGithubBody } from "../../lib/providers/github.ts";
 import { signGiteaBody } from "../../lib/providers/gitea.ts";
@@ -158,7 +159,8 @@ Deno.test("form ingress: a group's ingress accepts a form body signed with the g
     const request = await githubForm(body, { secret, path: "/webhook/team-a" });
     assert.deepEqual(await send(testDeps(kv), request, "team-a"), OK);
     const event = await loadEvent(kv, await onlyEventId(kv));
-    assert.deepEqual(event?.scope, { type: "group", groupId: "team-a" });
+    const { internalId } = (await readGroupEntry(kv, "team-a")).entry!;
+    assert.deepEqual(event?.scope, { type: "group", groupId: "team-a", internalId });
     assert.deepEqual(event?.payload, EVENT);
   });
 });

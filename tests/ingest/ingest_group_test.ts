@@ -5,6 +5,7 @@ import { signGiteaBody } from "../../lib/providers/gitea.ts";
 import { signGithubBody } from "../../lib/providers/github.ts";
 import { loadEvent } from "../../lib/store/delivery/events.ts";
 import { putGroup } from "../../lib/store/config/groups.ts";
+import { readGroupEntry } from "../../lib/store/config/group_set.ts";
 import {
   deleteGroupSecret,
   getGroupSecret,
@@ -117,7 +118,8 @@ Deno.test("group ingress: all three signature headers verify against the group s
           OK,
         );
         const [event] = await eventsInScope(kv);
-        assert.deepEqual(event?.scope, { type: "group", groupId: "team-a" });
+        const { internalId } = (await readGroupEntry(kv, "team-a")).entry!;
+        assert.deepEqual(event?.scope, { type: "group", groupId: "team-a", internalId });
 
         const global = await build(SECRETS.github[0]);
         assert.deepEqual(
@@ -182,10 +184,11 @@ Deno.test("group ingress: de-duplication is per scope", async () => {
       body: { ok: true, duplicate: true },
     });
     const scopes = (await eventsInScope(kv)).map((e) => e?.scope);
+    const internalIdOf = async (id: string) => (await readGroupEntry(kv, id)).entry!.internalId;
     assert.deepEqual(scopes, [
       { type: "global" },
-      { type: "group", groupId: "team-a" },
-      { type: "group", groupId: "team-b" },
+      { type: "group", groupId: "team-a", internalId: await internalIdOf("team-a") },
+      { type: "group", groupId: "team-b", internalId: await internalIdOf("team-b") },
     ]);
   });
 });

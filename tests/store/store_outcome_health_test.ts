@@ -77,7 +77,7 @@ Deno.test("an outcome whose next unit's mark and health read both went stale is 
   const run = await kv.get<LaneRun>(laneRunKey(lane)) as KvEntry<LaneRun>;
   const health = await resumedMeanwhile(kv, log, now);
   // The allowlist changed since the target check read it, so the mark cannot commit.
-  const basis = { groupId: log.groupId, versionstamp: "00000000000000000001" };
+  const basis = { groupId: log.groupId, versionstamp: "00000000000000000001", groupsVersion: null };
 
   const next: SendLog = { ...log, error: "502 Bad Gateway", updatedAt: now + 1 };
   const marked = await recordOutcome(

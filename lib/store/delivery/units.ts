@@ -19,6 +19,7 @@ import {
 } from "./lanes.ts";
 import {
   allowedTargetsKey,
+  groupsPointerKey,
   laneEntryKey,
   laneRunKey,
   sendLogByStatusPrefix,
@@ -195,14 +196,17 @@ export async function getUnits(kv: Kv, logIds: readonly string[]): Promise<Store
 }
 
 /**
- * The version of a group's allowlist that a send-time target check read: a unit
- * is marked as sending only while the list is still that version, so a target
- * removed meanwhile is never sent to on a verdict made before the removal.
+ * The version of a group's allowlist that a send-time target check read, and of the group set
+ * it found the group in: a unit is marked as sending only while both are still those versions,
+ * so a target removed (or a group deleted, or created again with the id) meanwhile is never sent
+ * to on a verdict made before that change.
  */
 export interface TargetBasis {
   groupId: string;
   /** The allowlist record's versionstamp when the check read it. */
   versionstamp: string;
+  /** The group set's version (`["groups_pointer"]`) when the check read it. */
+  groupsVersion: string | null;
 }
 
 /** A unit about to be sent: the lane's run record and the unit as read, and its target check. */
@@ -224,6 +228,7 @@ function addMark(
   // The status is unchanged, so the index entries stay as they are: only the record is written.
   op.check(run).check(log)
     .check({ key: allowedTargetsKey(basis.groupId), versionstamp: basis.versionstamp })
+    .check({ key: groupsPointerKey(), versionstamp: basis.groupsVersion })
     .set(sendLogKey(next.id), next, { expireIn: retentionMs });
   return next;
 }
