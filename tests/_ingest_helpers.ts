@@ -1,7 +1,7 @@
 /**
  * Shared helpers of the ingress tests (this module holds no tests): an
- * fresh store per test, the real GitHub payloads under `fixtures/github`, and
- * request builders that sign in the test.
+ * fresh store per test, the real GitHub payloads under `fixtures/github` (and the console's
+ * samples under `static/samples/github`), and request builders that sign in the test.
  */
 import type { Kv, KvKey } from "../lib/store/backend/types.ts";
 import { handleWebhook, type IngressDeps } from "../lib/ingest/handle.ts";
@@ -38,6 +38,13 @@ export async function fixture(path: string): Promise<Uint8Array<ArrayBuffer>> {
 /** A fixture under `fixtures/github/` read as a JSON object. */
 export async function fixtureJson(path: string): Promise<Record<string, unknown>> {
   return JSON.parse(new TextDecoder().decode(await fixture(path)));
+}
+
+/** A console sample under `static/samples/github/` (`pull_request.opened`) read as a JSON object. */
+export async function sampleJson(id: string): Promise<Record<string, unknown>> {
+  return JSON.parse(
+    await Deno.readTextFile(new URL(`../static/samples/github/${id}.json`, import.meta.url)),
+  );
 }
 
 /** Bytes of a JSON value. */

@@ -9,7 +9,7 @@ import type { z } from "zod";
 import type { Principal } from "../auth/principal.ts";
 import { type AuditEntry, auditNewestFirst } from "../store/telemetry/audit.ts";
 import { historyScope } from "./history.ts";
-import { collectPage, type Page, type Source } from "./pages.ts";
+import { collectPage, type Page, pageWindow, type Source } from "./pages.ts";
 import type { auditQuerySchema } from "./schemas.ts";
 
 /** The audit query, as validated by `auditQuerySchema`. */
@@ -38,9 +38,6 @@ export async function queryAudit(
   return await collectPage(sources, {
     idOf: (entry) => entry.id,
     keep: matcher(query),
-    limit: query.limit ?? 50,
-    cursor: query.cursor,
-    from: query.from,
-    to: query.to,
+    ...pageWindow(query),
   });
 }

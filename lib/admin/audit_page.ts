@@ -5,11 +5,10 @@
  */
 import type { Kv } from "../store/backend/types.ts";
 import { type Principal, readableGroups } from "../auth/principal.ts";
-import { formatZodError } from "../model/schema.ts";
-import { HttpError } from "../fresh/http_error.ts";
 import type { AuditEntry } from "../store/telemetry/audit.ts";
 import { listGroups } from "../store/config/groups.ts";
 import { queryAudit } from "./audit.ts";
+import { endOfDay, loadPageOrRefusal, readFilters } from "./filter_page.ts";
 import { auditQuerySchema } from "./schemas.ts";
 
 /** The page's filter fields, as the form names them. */
@@ -57,25 +56,13 @@ export interface AuditPageData {
   groups: { id: string; name: string }[];
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** The filters of a page address (unknown and empty fields dropped). */
-function readAuditFilters(params: URLSearchParams): AuditFilters {
-  const filters: AuditFilters = {};
-  for (const field of AUDIT_FILTER_FIELDS) {
-    const value = params.get(field)?.trim();
-    if (value) filters[field] = value;
-  }
-  return filters;
-}
-
 /** The audit page for the caller: one page of entries, or why there is none. */
 export async function loadAuditPage(
   kv: Kv,
   principal: Principal,
   params: URLSearchParams,
 ): Promise<AuditPageData> {
-  const filters = readAuditFilters(params);
+  const filters: AuditFilters = readFilters(params, AUDIT_FILTER_FIELDS);
   const cursor = params.get("cursor");
   const groups = readableGroups(principal, await listGroups(kv));
   const data: AuditPageData = {
@@ -90,24 +77,17 @@ export async function loadAuditPage(
   if (filters.action) query.action = filters.action;
   if (filters.group) query.groupId = filters.group;
   if (filters.from) query.from = filters.from;
-  if (filters.to) query.to = DAY.test(filters.to) ? `${filters.to}T23:59:59.999Z` : filters.to;
+  if (filters.to) query.to = endOfDay(filters.to);
   if (cursor) query.cursor = cursor;
   query.limit = String(AUDIT_PER_PAGE);
-  const parsed = auditQuerySchema.safeParse(query);
-  if (!parsed.success) {
-    return {
-      ...data,
-      error: formatZodError(parsed.error).replace(/\bgroupId\b/g, "group"),
-      status: 400,
-    };
-  }
-  try {
-    const page = await queryAudit(kv, principal, parsed.data);
-    return { ...data, items: page.items, next: page.cursor };
-  } catch (error) {
-    if (error instanceof HttpError && error.status < 500) {
-      return { ...data, error: error.message, status: error.status };
-    }
-    throw error;
-  }
+  const formNames = (message: string) => message.replace(/\bgroupId\b/g, "group");
+  return {
+    ...data,
+    ...await loadPageOrRefusal(
+      auditQuerySchema,
+      query,
+      formNames,
+      (valid) => queryAudit(kv, principal, valid),
+    ),
+  };
 }

@@ -16,6 +16,7 @@ import {
   listGroupEvents,
 } from "./events.ts";
 import type { SearchReach } from "./event_search.ts";
+import { readFilters } from "./filter_page.ts";
 import { requireGroup } from "./guards.ts";
 import { eventsQuerySchema } from "./schemas.ts";
 
@@ -61,11 +62,7 @@ export async function loadEventsPage(
 ): Promise<EventsPageData> {
   requireId("group", groupId, "group");
   const group = await requireGroup(kv, principal, groupId, "read");
-  const filters: EventFilters = {};
-  for (const field of EVENT_FILTER_FIELDS) {
-    const value = params.get(field)?.trim();
-    if (value) filters[field] = value;
-  }
+  const filters: EventFilters = readFilters(params, EVENT_FILTER_FIELDS);
   const cursor = params.get("cursor") || undefined;
   const data: EventsPageData = {
     group: { id: group.id, name: group.name },

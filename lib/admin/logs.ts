@@ -23,7 +23,7 @@ import {
 import { redeliver } from "../store/delivery/units.ts";
 import { actorOf } from "./guards.ts";
 import { historyAccess, historyScope } from "./history.ts";
-import { collectPage, type Page, type Source } from "./pages.ts";
+import { collectPage, type Page, pageWindow, type Source } from "./pages.ts";
 import type { logsQuerySchema } from "./schemas.ts";
 
 /** The logs query, as validated by `logsQuerySchema`. */
@@ -96,10 +96,7 @@ export async function queryLogs(
   const page = await collectPage(sources, {
     idOf: (log) => log.id,
     keep: matcher(query),
-    limit: query.limit ?? 50,
-    cursor: query.cursor,
-    from: query.from,
-    to: query.to,
+    ...pageWindow(query),
   });
   return { ...page, items: page.items.map(publicLog) };
 }

@@ -7,11 +7,10 @@
 import type { Kv } from "../store/backend/types.ts";
 import type { Principal } from "../auth/principal.ts";
 import { canEditRoutes, readableGroups } from "../auth/principal.ts";
-import { HttpError } from "../fresh/http_error.ts";
 import { listGroups } from "../store/config/groups.ts";
 import { getRoutes } from "../store/config/routes.ts";
 import type { SendLog } from "../store/delivery/send_logs.ts";
-import { formatZodError } from "../model/schema.ts";
+import { endOfDay, loadPageOrRefusal, readFilters } from "./filter_page.ts";
 import { queryLogs } from "./logs.ts";
 import { logsQuerySchema } from "./schemas.ts";
 
@@ -57,18 +56,6 @@ export interface LogsPageData {
   editable: string[];
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** The filters of a page address (unknown and empty fields dropped). */
-function readLogFilters(params: URLSearchParams): LogFilters {
-  const filters: LogFilters = {};
-  for (const field of LOG_FILTER_FIELDS) {
-    const value = params.get(field)?.trim();
-    if (value) filters[field] = value;
-  }
-  return filters;
-}
-
 /** The page's filters in the API's names (`to` as a day means the end of that day). */
 function apiQuery(filters: LogFilters, cursor: string | null): Record<string, string> {
   const query: Record<string, string> = Object.create(null);
@@ -87,7 +74,7 @@ function apiQuery(filters: LogFilters, cursor: string | null): Record<string, st
     const value = filters[field];
     if (value !== undefined) query[name] = value;
   }
-  if (filters.to !== undefined && DAY.test(filters.to)) query.to = `${filters.to}T23:59:59.999Z`;
+  if (filters.to !== undefined) query.to = endOfDay(filters.to);
   if (cursor) query.cursor = cursor;
   query.limit = String(LOGS_PER_PAGE);
   return query;
@@ -99,7 +86,7 @@ export async function loadLogsPage(
   principal: Principal,
   params: URLSearchParams,
 ): Promise<LogsPageData> {
-  const filters = readLogFilters(params);
+  const filters: LogFilters = readFilters(params, LOG_FILTER_FIELDS);
   const cursor = params.get("cursor");
   const [groups, { routes }] = await Promise.all([listGroups(kv), getRoutes(kv)]);
   const visible = readableGroups(principal, groups);
@@ -114,19 +101,15 @@ export async function loadLogsPage(
       .map(({ groupId, id, name }) => ({ groupId, id, name })),
     editable: visible.filter((group) => canEditRoutes(principal, group.id)).map(({ id }) => id),
   };
-  const parsed = logsQuerySchema.safeParse(apiQuery(filters, cursor));
-  if (!parsed.success) {
-    return { ...data, error: pageFieldNames(formatZodError(parsed.error)), status: 400 };
-  }
-  try {
-    const page = await queryLogs(kv, principal, parsed.data);
-    return { ...data, items: page.items, next: page.cursor };
-  } catch (error) {
-    if (error instanceof HttpError && error.status < 500) {
-      return { ...data, error: error.message, status: error.status };
-    }
-    throw error;
-  }
+  return {
+    ...data,
+    ...await loadPageOrRefusal(
+      logsQuerySchema,
+      apiQuery(filters, cursor),
+      pageFieldNames,
+      (valid) => queryLogs(kv, principal, valid),
+    ),
+  };
 }
 
 /** An API field name in a validation message, as the page's form names it. */

@@ -27,6 +27,29 @@ interface PageOptions<T> {
   to?: number;
 }
 
+/** The page part of an API query: its size, cursor and time bounds. */
+interface PageQuery {
+  limit?: number;
+  cursor?: string;
+  from?: number;
+  to?: number;
+}
+
+/** Records a page holds when the query gives no limit. */
+const DEFAULT_LIMIT = 50;
+
+/** How an API query cuts its page: its limit ({@link DEFAULT_LIMIT} when none), cursor and bounds. */
+export function pageWindow(
+  query: PageQuery,
+): Pick<PageOptions<unknown>, "limit" | "cursor" | "from" | "to"> {
+  return {
+    limit: query.limit ?? DEFAULT_LIMIT,
+    cursor: query.cursor,
+    from: query.from,
+    to: query.to,
+  };
+}
+
 /** Most records one page examines. */
 const SCAN_BUDGET = 2000;
 

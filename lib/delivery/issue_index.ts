@@ -16,6 +16,7 @@ import {
   type OpenIssue,
 } from "../store/delivery/open_issues.ts";
 import type { ForgeEvent } from "../types.ts";
+import { applyToEachGroup } from "./index_groups.ts";
 import { labelsOf, timeOf, urlOf } from "./pull_index.ts";
 import { record } from "../format/read.ts";
 
@@ -77,13 +78,6 @@ export async function indexIssueEvent(
 ): Promise<void> {
   const change = issueChangeOf(event);
   if (!change) return;
-  for (const internalId of new Set(internalIds)) {
-    try {
-      if (!await applyIssueChange(kv, internalId, change)) {
-        log.warn("issue index full; entry left out", { eventId: event.id });
-      }
-    } catch (error) {
-      log.warn("issue index not updated", { eventId: event.id, error });
-    }
-  }
+  const apply = (internalId: string) => applyIssueChange(kv, internalId, change);
+  await applyToEachGroup(log, "issue index", event, internalIds, apply);
 }

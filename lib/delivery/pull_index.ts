@@ -17,6 +17,7 @@ import { applyPullChange, type OpenPull, type PullChange } from "../store/delive
 import { normalizeGithubLogin } from "../store/auth/links.ts";
 import type { ForgeEvent } from "../types.ts";
 import { record } from "../format/read.ts";
+import { applyToEachGroup } from "./index_groups.ts";
 
 const TITLE_CHARS = 200;
 const URL_CHARS = 500;
@@ -182,13 +183,6 @@ export async function indexPullEvent(
 ): Promise<void> {
   const change = pullChangeOf(event, now);
   if (!change) return;
-  for (const internalId of new Set(internalIds)) {
-    try {
-      if (!await applyPullChange(kv, internalId, change)) {
-        log.warn("pull request index full; entry left out", { eventId: event.id });
-      }
-    } catch (error) {
-      log.warn("pull request index not updated", { eventId: event.id, error });
-    }
-  }
+  const apply = (internalId: string) => applyPullChange(kv, internalId, change);
+  await applyToEachGroup(log, "pull request index", event, internalIds, apply);
 }

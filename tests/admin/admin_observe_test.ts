@@ -152,6 +152,25 @@ Deno.test("audit: filters by group, action and actor, with cursor pages, scoped 
   assert.deepEqual(second.body.items.map((e: { action: string }) => e.action), ["group.update"]);
 });
 
+Deno.test("logs and audit: a page without a limit holds 50, and its cursor continues below them", async () => {
+  await using app = await startAdminApp();
+  const logs = Array.from({ length: 55 }, (_, i) => sendLog(NOW - (55 - i) * 1000));
+  await storeSendLogs(app.kv, logs);
+  for (let i = 0; i < 55; i++) {
+    await storeAuditEntry(
+      app.kv,
+      { actor: PEOPLE.owner, action: "group.update", groupId: "alpha" },
+      NOW - (55 - i) * 1000,
+    );
+  }
+  for (const path of ["/admin/api/logs", "/admin/api/audit"]) {
+    const first = await app.call("viewer", "GET", path);
+    assert.equal(first.body.items.length, 50, path);
+    const second = await app.call("viewer", "GET", `${path}?cursor=${first.body.cursor}`);
+    assert.equal(second.body.items.length, 5, path);
+  }
+});
+
 Deno.test("metrics: numbers after a known set of deliveries", async () => {
   await using app = await startAdminApp();
   await storeSendLogs(app.kv, LOGS.slice(0, 5));

@@ -20,6 +20,7 @@ import { samplePaths } from "../../lib/console/sample_paths.ts";
 import { inferEvent, PASTED_SAMPLE, sampleChoiceOf, SAMPLES } from "../../lib/console/samples.ts";
 import { checkTree } from "../../lib/console/tree_check.ts";
 import { compilePath } from "../../lib/jsonpath/path.ts";
+import { sampleJson } from "../_ingest_helpers.ts";
 
 Deno.test("editor defaults: a new field filter is `equals`, labelled Value, and only its path is missing", () => {
   const leaf = newFieldLeaf();
@@ -73,11 +74,6 @@ Deno.test("editor defaults: a leaf's controls name the field whose problems they
   assert.equal(fieldOfControl("n3", "n3-more"), null);
 });
 
-async function sample(id: string): Promise<Record<string, unknown>> {
-  const file = join(PROJECT_ROOT, "static", "samples", "github", `${id}.json`);
-  return JSON.parse(await Deno.readTextFile(file));
-}
-
 Deno.test("editor defaults: the bundled samples include a failing run on main, a review request, a release and a tag push", async () => {
   const ids = new Set(SAMPLES.map((entry) => entry.id));
   for (
@@ -87,17 +83,17 @@ Deno.test("editor defaults: the bundled samples include a failing run on main, a
   }
   assert.ok(ids.has("release.published"));
 
-  const failing = await sample("workflow_run.completed.failure");
+  const failing = await sampleJson("workflow_run.completed.failure");
   assert.deepEqual(compilePath("workflow_run.conclusion")(failing), ["failure"]);
   assert.deepEqual(compilePath("workflow_run.head_branch")(failing), ["main"]);
-  const review = await sample("pull_request.review_requested");
+  const review = await sampleJson("pull_request.review_requested");
   assert.deepEqual(inferEvent(review), { kind: "pull_request", action: "review_requested" });
   assert.deepEqual(compilePath("requested_reviewer.login")(review), ["octocat"]);
-  const tag = await sample("push.tag");
+  const tag = await sampleJson("push.tag");
   assert.deepEqual(inferEvent(tag), { kind: "push", action: undefined });
   assert.deepEqual(compilePath("ref")(tag), ["refs/tags/simple-tag"]);
   assert.deepEqual(compilePath("deleted")(tag), [false]);
-  const release = await sample("release.published");
+  const release = await sampleJson("release.published");
   assert.ok(samplePaths(release).includes("release.tag_name"));
 
   for (const entry of SAMPLES) {

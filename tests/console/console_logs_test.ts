@@ -85,7 +85,7 @@ Deno.test("logs page: the GET form's filters apply, and a member sees only their
   const failed = await html(app, "viewer", "/admin/logs?status=failed&q=&group=alpha");
   assert.deepEqual(rowIds(failed.text), [LOGS[1].id]);
   assert.match(failed.text, /<option value="failed" selected/);
-  const search = await html(app, "viewer", "/admin/logs?q=website");
+  const search = await html(app, "viewer", "/admin/logs?q=%20website%20");
   assert.deepEqual(rowIds(search.text), [LOGS[0].id]);
   assert.match(search.text, /value="website"/);
   const route = await html(app, "viewer", "/admin/logs?route=pr-route&platform=discord");
@@ -238,6 +238,32 @@ Deno.test("audit page: actor, action family, group and day filters; a member see
   assert.doesNotMatch(page.text, /\b1\d{12}\b/, "no time in epoch milliseconds");
   const refused = await html(app, "viewer", "/admin/audit?group=beta");
   assert.equal(refused.status, 403);
+});
+
+Deno.test("audit page: a filter the API refuses shows why in the form's names; 50 entries a page", async () => {
+  await using app = await startAdminApp();
+  const bad = await html(app, "viewer", "/admin/audit?group=Not%20an%20id");
+  assert.equal(bad.status, 400);
+  assert.match(bad.text, /role="alert"[^>]*>group: /);
+  const badDay = await html(app, "viewer", "/admin/audit?to=someday");
+  assert.equal(badDay.status, 400);
+  assert.match(badDay.text, /to: must be Unix milliseconds or an ISO-8601 time/);
+  for (let i = 0; i < 55; i++) {
+    await storeAuditEntry(
+      app.kv,
+      { actor: PEOPLE.owner, action: "group.update", groupId: "alpha" },
+      NOW - (55 - i) * 1000,
+    );
+  }
+  const rows = (page: string) => page.match(/data-testid="audit-action"/g)?.length ?? 0;
+  const first = await html(app, "viewer", "/admin/audit?action=group.");
+  assert.equal(rows(first.text), 50);
+  assert.equal(linkTo(first.text, "Newest"), undefined);
+  const next = linkTo(first.text, "Next page");
+  assert.ok(next?.startsWith("/admin/audit?action=group.&cursor="), next);
+  const second = await html(app, "viewer", next!);
+  assert.equal(rows(second.text), 5);
+  assert.equal(linkTo(second.text, "Newest"), "/admin/audit?action=group.");
 });
 
 Deno.test("overview: totals, per-day numbers, failures by platform and event, recent failures", async () => {

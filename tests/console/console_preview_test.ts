@@ -4,22 +4,16 @@
  * elements without ever turning payload text into markup.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { PROJECT_ROOT } from "../../lib/app.ts";
 import { parseDiscordMarkdown, parseTelegramHtml } from "../../lib/console/markup.ts";
 import { formatEvent, renderDiscord, renderTelegram } from "../../lib/format/mod.ts";
 import { startAdminApp } from "../_admin_helpers.ts";
+import { sampleJson } from "../_ingest_helpers.ts";
 
 const PREVIEW = "/admin/api/preview";
 
-async function sample(id: string) {
-  const path = join(PROJECT_ROOT, "static", "samples", "github", `${id}.json`);
-  return JSON.parse(await Deno.readTextFile(path));
-}
-
 Deno.test("preview: answers the formatter's Discord body and Telegram text for the event", async () => {
   await using app = await startAdminApp();
-  const payload = await sample("pull_request.opened");
+  const payload = await sampleJson("pull_request.opened");
   const answer = await app.call("viewer", "POST", PREVIEW, {
     body: { event: "pull_request", payload, discordRoleIds: ["42"] },
   });
@@ -112,7 +106,7 @@ Deno.test("markup: every bundled sample's messages read back to their own text",
   const text = (nodes: ReturnType<typeof parseTelegramHtml>): string =>
     nodes.map((node) => typeof node === "string" ? node : text(node.children)).join("");
   for (const id of ["pull_request.opened", "issues.opened", "push", "release.published"]) {
-    const payload = await sample(id);
+    const payload = await sampleJson(id);
     const [kind, action] = id.split(".");
     const message = formatEvent({
       id: "x",

@@ -41,6 +41,7 @@ import { PROJECT_ROOT } from "../../lib/app.ts";
 import { compilePath, validatePath } from "../../lib/jsonpath/path.ts";
 import { FORMATTED_KINDS } from "../../lib/format/mod.ts";
 import type { Route } from "../../lib/types.ts";
+import { sampleJson } from "../_ingest_helpers.ts";
 
 const ROUTE: Route = {
   id: "bugs",
@@ -250,12 +251,10 @@ Deno.test("samples: every bundled sample is served, licensed, and infers its own
   assert.match(await Deno.readTextFile(join(folder, "LICENSE")), /MIT License/);
   assert.ok(SAMPLES.length >= 6);
   for (const sample of SAMPLES) {
-    const payload = JSON.parse(await Deno.readTextFile(join(folder, `${sample.id}.json`)));
+    const payload = await sampleJson(sample.id);
     assert.deepEqual(inferEvent(payload), { kind: sample.kind, action: sample.action }, sample.id);
   }
-  const opened = JSON.parse(
-    await Deno.readTextFile(join(folder, "pull_request.opened.json")),
-  );
+  const opened = await sampleJson("pull_request.opened");
   assert.deepEqual(compilePath("pull_request.labels[*].name")(opened), ["bug"]);
 });
 

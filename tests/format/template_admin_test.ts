@@ -5,14 +5,13 @@
  * answers the built-in messages with the template's error.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { h } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { LogDetail } from "../../components/logs/LogDetail.tsx";
-import { PROJECT_ROOT } from "../../lib/app.ts";
 import { TEMPLATE_BODY_MAX_LENGTH } from "../../lib/limits.ts";
 import { getRoutes } from "../../lib/store/config/routes.ts";
 import { allowTarget, route, sendLog, startAdminApp, storeSendLogs } from "../_admin_helpers.ts";
+import { sampleJson } from "../_ingest_helpers.ts";
 
 const ALPHA_ROUTES = "/admin/api/groups/alpha/routes";
 const TEMPLATE = {
@@ -78,14 +77,9 @@ Deno.test("openapi: the route and the preview describe the template", async () =
   assert.equal(route.properties.template.properties.body.maxLength, TEMPLATE_BODY_MAX_LENGTH);
 });
 
-async function sample(id: string) {
-  const path = join(PROJECT_ROOT, "static", "samples", "github", `${id}.json`);
-  return JSON.parse(await Deno.readTextFile(path));
-}
-
 Deno.test("preview: renders with a template, or answers the built-in messages and the error", async () => {
   await using app = await startAdminApp();
-  const payload = await sample("pull_request.opened");
+  const payload = await sampleJson("pull_request.opened");
   const plain = await app.call("viewer", "POST", "/admin/api/preview", {
     body: { event: "pull_request", payload },
   });
@@ -99,9 +93,10 @@ Deno.test("preview: renders with a template, or answers the built-in messages an
   assert.equal(templated.status, 200);
   assert.equal(templated.body.templateError, undefined);
   const embed = templated.body.discord.embeds[0];
+  const { login } = payload.sender as { login: string };
   assert.equal(embed.title, `PR ${payload.number}`);
-  assert.equal(embed.description, `**${payload.sender.login}** opened it`);
-  assert.ok(templated.body.telegram.text.includes(`<b>${payload.sender.login}</b> opened it`));
+  assert.equal(embed.description, `**${login}** opened it`);
+  assert.ok(templated.body.telegram.text.includes(`<b>${login}</b> opened it`));
 
   const broken = await app.call("viewer", "POST", "/admin/api/preview", {
     body: { event: "pull_request", payload, template: { body: "{{#each commits}}" } },

@@ -17,6 +17,7 @@ import {
   openIssuesOfRepositoryPrefix,
   openIssuesPrefix,
 } from "../keys.ts";
+import { retryOnConflict } from "../conflict_retry.ts";
 
 /** An open issue as the index keeps it. */
 export interface OpenIssue {
@@ -77,11 +78,10 @@ export async function applyIssueChange(
   internalId: string,
   change: IssueChange,
 ): Promise<boolean> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const outcome = await tryIssueChange(kv, internalId, change);
-    if (outcome !== "conflict") return outcome;
-  }
-  throw new Error("the issue changed too often to update its entry");
+  return await retryOnConflict(
+    () => tryIssueChange(kv, internalId, change),
+    "the issue changed too often to update its entry",
+  );
 }
 
 /** One attempt of {@link applyIssueChange}; "conflict" when the entry changed meanwhile. */

@@ -36,6 +36,7 @@ import {
   pullRepositoryKey,
 } from "../keys.ts";
 import { getManyInBatches } from "../batch.ts";
+import { retryOnConflict } from "../conflict_retry.ts";
 
 /** An open pull request as the index keeps it. */
 export interface OpenPull {
@@ -82,7 +83,7 @@ interface ClosedPull {
 
 /** How long a closed pull request's marker is kept. */
 export const CLOSED_KEEP_MS = 7 * 24 * 3_600_000;
-/** Most attempts of one change when other changes to the same pull request win the race. */
+/** Most attempts of one refresh commit when events change what it read meanwhile. */
 const MAX_ATTEMPTS = 5;
 /**
  * Most entries one refresh commit sets or removes: an entry's fields are bounded
@@ -125,11 +126,10 @@ export async function applyPullChange(
   internalId: string,
   change: PullChange,
 ): Promise<boolean> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const outcome = await tryPullChange(kv, internalId, change);
-    if (outcome !== "conflict") return outcome;
-  }
-  throw new Error("the pull request changed too often to update its entry");
+  return await retryOnConflict(
+    () => tryPullChange(kv, internalId, change),
+    "the pull request changed too often to update its entry",
+  );
 }
 
 /** One attempt of {@link applyPullChange}; "conflict" when what it read changed meanwhile. */
