@@ -4,7 +4,8 @@
  * made for: a group created with a deleted group's id has another internal id
  * (`lib/store/config/group_set.ts`), and the deleted group's units (still waiting, or
  * redelivered or replayed by hand before the sweep removed them) are never sent into the new
- * group's targets. The channel or chat must be on the group's
+ * group's targets, while a renamed group's units are judged under the id it has now. The channel
+ * or chat must be on the group's
  * allowlist now (a target removed since the route was saved is not sent to), and a Discord
  * thread must be a thread of the channel the target names (a thread is allowed through its
  * parent channel, so a route cannot reach a foreign thread by pairing it with an allowed
@@ -22,7 +23,7 @@ import type { Kv } from "../store/backend/types.ts";
 import type { Pacing } from "../platform/pacing.ts";
 import type { Adapters } from "./adapters.ts";
 import { getAllowedTargets } from "../store/config/allowed_targets.ts";
-import { readGroupEntry } from "../store/config/group_set.ts";
+import { readGroupEntry, readGroupSetCached } from "../store/config/group_set.ts";
 import { historyIdOf, type SendLog } from "../store/delivery/send_logs.ts";
 import { allowTargetsOfStoredRoutes } from "../store/config/target_upgrade.ts";
 import type { TargetBasis } from "../store/delivery/units.ts";
@@ -98,6 +99,15 @@ function sameGroup(list: ReadList, owner: TargetOwner): boolean {
 }
 
 /**
+ * The id the group with internal id `internalId` has now (another than the one its unit was made
+ * under once it was renamed), or null when no group has it any more.
+ */
+async function idNowOf(kv: Kv, internalId: string): Promise<string | null> {
+  const { entries } = await readGroupSetCached(kv);
+  return entries.find((entry) => entry.internalId === internalId)?.group.id ?? null;
+}
+
+/**
  * The guard of a delivery worker on `kv`, asking the platform which channel a thread belongs to
  * through its adapter in `adapters`, paced with `pacing`.
  */
@@ -131,14 +141,31 @@ export function createTargetGuard(kv: Kv, adapters: Adapters, pacing: Pacing): T
     async check(owner, fresh = false) {
       await upgrade();
       const key = targetRefKey(owner.target);
-      let list = fresh ? undefined : lists.get(owner.groupId);
-      if (!list?.keys.has(key) || !sameGroup(list, owner)) list = await read(owner.groupId);
-      if (!sameGroup(list, owner)) return { kind: "refused", error: GROUP_GONE };
+      const listOf = async (groupId: string) => {
+        const known = fresh ? undefined : lists.get(groupId);
+        return known?.keys.has(key) && sameGroup(known, owner) ? known : await read(groupId);
+      };
+      let groupId = owner.groupId;
+      let list = await listOf(groupId);
+      if (!sameGroup(list, owner)) {
+        const renamed = await idNowOf(kv, owner.groupInternalId!);
+        if (renamed === null) return { kind: "refused", error: GROUP_GONE };
+        if (renamed === groupId) {
+          // the group set changed between the two reads: judge it again later
+          return {
+            kind: "unsure",
+            result: { kind: "retryable", error: "group changed meanwhile" },
+          };
+        }
+        groupId = renamed;
+        list = await listOf(groupId);
+        if (!sameGroup(list, owner)) return { kind: "refused", error: GROUP_GONE };
+      }
       if (!list.keys.has(key) || list.versionstamp === null) {
         return { kind: "refused", error: NOT_ALLOWED };
       }
       const basis = {
-        groupId: owner.groupId,
+        groupId,
         versionstamp: list.versionstamp,
         groupsVersion: list.groupsVersion,
       };

@@ -126,3 +126,27 @@ Deno.test("group reuse: an event a renamed group's webhook accepted reaches that
   assert.deepEqual(logs.map((log) => [log.groupId, log.status]), [["crew", "ok"]]);
   assert.deepEqual(discord.received.map((message) => message.chat), ["100"]);
 });
+
+Deno.test("group reuse: a renamed group's unit waiting for a retry is sent under its new id, and a newcomer with the old id gets nothing", async () => {
+  await using kv = await openTestKv();
+  await using discord = startFakeDiscord();
+  await storeRoutes(kv, [ROUTE]);
+  discord.script("100", [{ status: 500, body: { message: "try later" } }]);
+  await using _worker = runWorker(kv, deliveryConfig({ discord }), { backoffMs: [1_500] });
+  const eventId = await acceptCustom(kv, "Before the rename");
+  await waitFor("the first attempt to fail", async () => {
+    const [log] = await logsOf(kv, eventId);
+    return log?.status === "retrying" && log.attempts === 1 && log.error !== undefined;
+  });
+
+  // While the unit waits, `team` becomes `crew`, and a new `team` allows the same channel.
+  const audit = (group: Group) =>
+    newAuditEntry({ actor: OPERATOR, action: "group.rename", groupId: group.id }, Date.now());
+  assert.ok((await renameGroup(kv, { from: "team", to: "crew" }, audit)).ok);
+  await storeRoutes(kv, [{ ...ROUTE, groupId: "crew" }, ROUTE]);
+
+  const [ended] = await settled(kv, eventId);
+  assert.equal(ended.status, "ok", ended.error);
+  assert.equal(ended.attempts, 2);
+  assert.deepEqual(discord.received.map((message) => message.chat), ["100"], "sent once");
+});
