@@ -106,26 +106,29 @@ function hydrationScripts(pass: RenderPass, assets: Assets): string {
     `${preloads}<script type="module" src="${attribute(assets.client)}"></script>`;
 }
 
-function insertBefore(html: string, tag: string, text: string): string {
-  if (!text) return html;
-  const at = html.lastIndexOf(tag);
-  return at === -1 ? html + text : html.slice(0, at) + text + html.slice(at);
-}
-
 const TITLE = /<title[\s>][\s\S]*?<\/title>/gi;
 
 /**
- * Moves what `<Head>` collected into the document's head. When it holds a `<title>`, the
- * last such title replaces every title the head had (the one `_app` writes).
+ * The document with `headExtra` before its `</head>` (a `<title>` in it replacing every title the
+ * head had, the one `_app` writes) and `bodyExtra` before its last `</body>`; either goes at the
+ * end when its tag is missing. The rendered page is cut once at both places and joined once, so a
+ * large page is not scanned or copied again for each insertion.
  */
-function withHead(html: string, collected: readonly ComponentChildren[]): string {
-  let extra = collected.map((children) => renderToString(h(Fragment, null, children))).join("");
-  const titles = extra.match(TITLE);
-  if (!titles) return insertBefore(html, "</head>", extra);
-  extra = extra.replace(TITLE, "") + titles[titles.length - 1];
-  const end = html.indexOf("</head>");
-  if (end !== -1) html = html.slice(0, end).replace(TITLE, "") + html.slice(end);
-  return insertBefore(html, "</head>", extra);
+function assemble(html: string, headExtra: string, bodyExtra: string): string {
+  const titles = headExtra.match(TITLE);
+  if (titles) headExtra = headExtra.replace(TITLE, "") + titles[titles.length - 1];
+  const headEnd = html.indexOf("</head>");
+  const bodyEnd = html.lastIndexOf("</body>");
+  if (headEnd === -1) {
+    return bodyEnd === -1
+      ? html + headExtra + bodyExtra
+      : html.slice(0, bodyEnd) + bodyExtra + html.slice(bodyEnd) + headExtra;
+  }
+  const head = titles ? html.slice(0, headEnd).replace(TITLE, "") : html.slice(0, headEnd);
+  const body = bodyEnd < headEnd
+    ? html.slice(headEnd) + bodyExtra
+    : html.slice(headEnd, bodyEnd) + bodyExtra + html.slice(bodyEnd);
+  return head + headExtra + body;
 }
 
 /**
@@ -145,10 +148,8 @@ export function renderDocument(tree: VNode, assets: Assets, islands: IslandRegis
     pass = null;
     collectHeadInto(null);
   }
+  const collected = head.map((children) => renderToString(h(Fragment, null, children))).join("");
   const styles = Object.values(assets.styles)
     .map((href) => `<link rel="stylesheet" href="${attribute(href)}">`).join("");
-  html = withHead(html, head);
-  html = insertBefore(html, "</head>", styles);
-  html = insertBefore(html, "</body>", hydrationScripts(current, assets));
-  return "<!DOCTYPE html>" + html;
+  return "<!DOCTYPE html>" + assemble(html, collected + styles, hydrationScripts(current, assets));
 }
