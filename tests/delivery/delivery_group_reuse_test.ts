@@ -43,6 +43,14 @@ async function recreateTeam(kv: Kv): Promise<void> {
   assert.notEqual(fresh.internalId, old.internalId);
 }
 
+/** Waits until the event's only unit failed its first attempt and waits for a retry. */
+async function firstAttemptFailed(kv: Kv, eventId: string): Promise<void> {
+  await waitFor("the first attempt to fail", async () => {
+    const [log] = await logsOf(kv, eventId);
+    return log?.status === "retrying" && log.attempts === 1 && log.error !== undefined;
+  });
+}
+
 Deno.test("group reuse: a deleted group's unit redelivered after its id was created again is not sent", async () => {
   await using kv = await openTestKv();
   await using discord = startFakeDiscord();
@@ -69,10 +77,7 @@ Deno.test("group reuse: a deleted group's unit still waiting for a retry is not 
   discord.script("100", [{ status: 500, body: { message: "try later" } }]);
   await using _worker = runWorker(kv, deliveryConfig({ discord }), { backoffMs: [1_500] });
   const eventId = await acceptCustom(kv, "Old secret");
-  await waitFor("the first attempt to fail", async () => {
-    const [log] = await logsOf(kv, eventId);
-    return log?.status === "retrying" && log.attempts === 1 && log.error !== undefined;
-  });
+  await firstAttemptFailed(kv, eventId);
 
   await recreateTeam(kv);
   const [ended] = await settled(kv, eventId);
@@ -134,10 +139,7 @@ Deno.test("group reuse: a renamed group's unit waiting for a retry is sent under
   discord.script("100", [{ status: 500, body: { message: "try later" } }]);
   await using _worker = runWorker(kv, deliveryConfig({ discord }), { backoffMs: [1_500] });
   const eventId = await acceptCustom(kv, "Before the rename");
-  await waitFor("the first attempt to fail", async () => {
-    const [log] = await logsOf(kv, eventId);
-    return log?.status === "retrying" && log.attempts === 1 && log.error !== undefined;
-  });
+  await firstAttemptFailed(kv, eventId);
 
   // While the unit waits, `team` becomes `crew`, and a new `team` allows the same channel.
   const audit = (group: Group) =>
