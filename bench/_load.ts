@@ -82,6 +82,7 @@ export async function runClient(url: string, seconds: number, signature: string)
   const latencies: number[] = [];
   let ok = 0;
   let sequence = 0;
+  const run = crypto.randomUUID(); // delivery ids unique across runs, as in wrkScript
   const started = performance.now();
   const deadline = started + seconds * 1000;
   const client = Deno.createHttpClient({ poolMaxIdlePerHost: CONNECTIONS });
@@ -95,7 +96,7 @@ export async function runClient(url: string, seconds: number, signature: string)
         headers: {
           "content-type": "application/json",
           "x-github-event": "pull_request",
-          "x-github-delivery": `client-${sequence++}`,
+          "x-github-delivery": `client-${run}-${sequence++}`,
           "x-hub-signature-256": signature,
         },
       });
@@ -116,7 +117,11 @@ export async function runClient(url: string, seconds: number, signature: string)
   console.log(JSON.stringify(result));
 }
 
-function wrkScript(bodyPath: string, signature: string): string {
+/**
+ * wrk's request script: each request a new delivery id, unique across runs too (`run` differs
+ * per run), so a warm-up run's ids are not sent again as duplicates in the measured run.
+ */
+function wrkScript(bodyPath: string, signature: string, run: string): string {
   return `
 local file = io.open("${bodyPath}", "rb")
 wrk.method = "POST"
@@ -133,7 +138,7 @@ end
 local sequence = 0
 function request()
   sequence = sequence + 1
-  wrk.headers["X-GitHub-Delivery"] = string.format("wrk-%d-%d", thread_id, sequence)
+  wrk.headers["X-GitHub-Delivery"] = string.format("wrk-${run}-%d-%d", thread_id, sequence)
   return wrk.format()
 end
 `;
@@ -151,7 +156,7 @@ async function runWrk(
   signature: string,
 ): Promise<LoadResult> {
   const scriptPath = join(dir, "deliveries.lua");
-  await Deno.writeTextFile(scriptPath, wrkScript(FIXTURE.pathname, signature));
+  await Deno.writeTextFile(scriptPath, wrkScript(FIXTURE.pathname, signature, crypto.randomUUID()));
   const output = await new Deno.Command(WRK, {
     args: ["-t2", `-c${CONNECTIONS}`, `-d${seconds}s`, "--latency", "-s", scriptPath, url],
     stdout: "piped",
