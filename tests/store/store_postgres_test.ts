@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import postgres from "postgres";
 import { ConfigError, loadConfig } from "../../lib/config.ts";
 import { isStoreUnavailable } from "../../lib/store/backend/errors.ts";
+import { openPool } from "../../lib/store/backend/postgres/connection.ts";
 import { PostgresKv } from "../../lib/store/backend/postgres/store.ts";
 import { closeStore, openStore } from "../../lib/store/kv.ts";
 import { isPassingStoreError } from "../../lib/store/transient.ts";
@@ -254,6 +255,35 @@ Deno.test({
       assert.deepEqual(b.value, bytes);
       assert.deepEqual(c.value, new Uint8Array());
     } finally {
+      await closeStore(kv);
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "the store's sessions look keys up by index even where a small table's statistics favour a scan",
+  ignore,
+  async fn() {
+    await using db = await freshDatabase();
+    const kv = await openStore({ kvPath: undefined, databaseUrl: db.url, databasePoolSize: 1 });
+    for (let index = 0; index < 20; index++) await kv.set(["row", index], index);
+    await db.sql`ANALYZE kv_entries`;
+    // the shape of a read of several keys
+    const plan = async (sql: postgres.Sql) => {
+      const rows = await sql.unsafe(
+        `EXPLAIN SELECT key FROM kv_entries WHERE key = ANY (ARRAY(SELECT decode(unnest($1::text[]), 'hex')))`,
+        [Array.from({ length: 10 }, (_, index) => index.toString(16).padStart(2, "0"))],
+      );
+      return rows.map((row) => Object.values(row)[0]).join("\n");
+    };
+    assert.match(await plan(db.sql), /Seq Scan on kv_entries/, "a plain session scans the table");
+    const pool = openPool(db.url, 1);
+    try {
+      assert.doesNotMatch(await plan(pool), /Seq Scan on kv_entries/);
+      assert.match(await plan(pool), /Index (Only )?Scan using kv_entries_pkey/);
+    } finally {
+      await pool.end();
       await closeStore(kv);
     }
   },
