@@ -95,3 +95,33 @@ export const DROP_HEX_COMMIT_FUNCTION = `DROP FUNCTION IF EXISTS kv_commit(
 
 /** SQLSTATE `kv_commit` raises for a counter on a value that is not a u64. */
 export const NOT_U64 = "KV001";
+
+/** The argument types of `kv_commit`, naming it in `ALTER FUNCTION`. */
+const COMMIT_ARGUMENTS = `bigint[], text[], bigint[], text[], smallint[], bytea, integer[],
+  integer[], bigint[], text[], text[], text[], numeric[], text, text`;
+
+/**
+ * Makes `kv_commit` plan its statements with index scans only (migration 3). Every statement in it
+ * names keys, so an index scan of the primary key always serves it; but a plan a session made
+ * while the table was small (a fresh database, before its first ANALYZE) would scan the whole
+ * table, and the session keeps that plan as the table grows.
+ */
+export const COMMIT_BY_INDEX = `ALTER FUNCTION kv_commit(${COMMIT_ARGUMENTS})
+  SET enable_seqscan = off`;
+
+/**
+ * `kv_read`, the read of several keys at one snapshot (migration 3): the entries among `keys`
+ * (hex-encoded) that have not expired, with each one's key in hex. Planned with index scans only,
+ * like `kv_commit` and for the same reason.
+ */
+export const CREATE_READ_FUNCTION = `
+CREATE FUNCTION kv_read(keys text[])
+RETURNS TABLE (hex text, key bytea, kind smallint, value bytea, version bigint)
+LANGUAGE plpgsql STABLE SET enable_seqscan = off AS $$
+BEGIN
+  RETURN QUERY SELECT encode(e.key, 'hex'), e.key, e.kind, e.value, e.version
+    FROM kv_entries AS e
+    WHERE e.key = ANY (ARRAY(SELECT decode(unnest(keys), 'hex')))
+      AND (e.expires_at IS NULL OR e.expires_at > now());
+END
+$$`;

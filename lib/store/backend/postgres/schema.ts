@@ -9,9 +9,15 @@
  * encoded value (../value_codec.ts); `version` comes from the `kv_versions` sequence and is the
  * entry's versionstamp; `expires_at` is set by `expireIn`. `kv_commit` (./commit_function.ts)
  * applies an atomic commit in one statement: migration 2 replaced the first one, which took
- * values as hex text (parsing that text cost more than the writes).
+ * values as hex text (parsing that text cost more than the writes). Migration 3 makes `kv_commit`
+ * and the new `kv_read` (several keys at one snapshot) plan with index scans only.
  */
-import { CREATE_COMMIT_FUNCTION, DROP_HEX_COMMIT_FUNCTION } from "./commit_function.ts";
+import {
+  COMMIT_BY_INDEX,
+  CREATE_COMMIT_FUNCTION,
+  CREATE_READ_FUNCTION,
+  DROP_HEX_COMMIT_FUNCTION,
+} from "./commit_function.ts";
 import type { Sql } from "./connection.ts";
 
 /** One schema change. */
@@ -36,6 +42,7 @@ const MIGRATIONS: Migration[] = [
     ],
   },
   { version: 2, statements: [DROP_HEX_COMMIT_FUNCTION, CREATE_COMMIT_FUNCTION] },
+  { version: 3, statements: [COMMIT_BY_INDEX, CREATE_READ_FUNCTION] },
 ];
 
 /** Advisory lock id held while migrating ("switchyard" in ASCII, truncated). */

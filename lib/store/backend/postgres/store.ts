@@ -144,10 +144,7 @@ export class PostgresKv implements Kv {
       return keyHex(encoded);
     });
     const rows = await reachable(() =>
-      this.#sql<(EntryRow & { hex: string })[]>`
-        SELECT encode(key, 'hex') AS hex, key, kind, value, version FROM kv_entries
-        WHERE key = ANY (ARRAY(SELECT decode(unnest(${hexes}::text[]), 'hex')))
-          AND (expires_at IS NULL OR expires_at > now())`
+      this.#sql<(EntryRow & { hex: string })[]>`SELECT * FROM kv_read(${hexes}::text[])`
     );
     const byHex = new Map(rows.map((row) => [row.hex, row]));
     return keys.map((key, i) => {
