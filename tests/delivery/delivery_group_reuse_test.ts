@@ -43,6 +43,23 @@ async function recreateTeam(kv: Kv): Promise<void> {
   assert.notEqual(fresh.internalId, old.internalId);
 }
 
+/** Accepts a custom event on group `team`'s own webhook (signed with its secret); its id. */
+async function acceptOnTeamWebhook(kv: Kv, title: string, text: string): Promise<string> {
+  const secret = await regenerateGroupSecret(kv, "team", Date.now());
+  const body = jsonBytes({ message: { title, text } });
+  const headers = { "x-switchyard-signature": await signCustomBody(secret, body) };
+  const accepted = await send(testDeps(kv), webhookRequest(body, headers, "/webhook/team"), "team");
+  assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
+  return await onlyEventId(kv);
+}
+
+/** Renames group `team` to `crew`. */
+async function renameTeamToCrew(kv: Kv): Promise<void> {
+  const audit = (group: Group) =>
+    newAuditEntry({ actor: OPERATOR, action: "group.rename", groupId: group.id }, Date.now());
+  assert.ok((await renameGroup(kv, { from: "team", to: "crew" }, audit)).ok);
+}
+
 /** Waits until the event's only unit failed its first attempt and waits for a retry. */
 async function firstAttemptFailed(kv: Kv, eventId: string): Promise<void> {
   await waitFor("the first attempt to fail", async () => {
@@ -91,12 +108,7 @@ Deno.test("group reuse: an event a deleted group's webhook accepted enters no gr
   await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await storeRoutes(kv, [ROUTE]);
-  const secret = await regenerateGroupSecret(kv, "team", Date.now());
-  const body = jsonBytes({ message: { title: "Old secret", text: "for the old group only" } });
-  const headers = { "x-switchyard-signature": await signCustomBody(secret, body) };
-  const accepted = await send(testDeps(kv), webhookRequest(body, headers, "/webhook/team"), "team");
-  assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
-  const eventId = await onlyEventId(kv);
+  const eventId = await acceptOnTeamWebhook(kv, "Old secret", "for the old group only");
 
   // The fan-out job waits (no worker yet) while the group is deleted and created again.
   await recreateTeam(kv);
@@ -110,17 +122,10 @@ Deno.test("group reuse: an event a renamed group's webhook accepted reaches that
   await using kv = await openTestKv();
   await using discord = startFakeDiscord();
   await storeRoutes(kv, [ROUTE]);
-  const secret = await regenerateGroupSecret(kv, "team", Date.now());
-  const body = jsonBytes({ message: { title: "Renamed", text: "for the renamed group" } });
-  const headers = { "x-switchyard-signature": await signCustomBody(secret, body) };
-  const accepted = await send(testDeps(kv), webhookRequest(body, headers, "/webhook/team"), "team");
-  assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
-  const eventId = await onlyEventId(kv);
+  const eventId = await acceptOnTeamWebhook(kv, "Renamed", "for the renamed group");
 
   // Before the fan-out: `team` becomes `crew`, and a new `team` posts into another channel.
-  const audit = (group: Group) =>
-    newAuditEntry({ actor: OPERATOR, action: "group.rename", groupId: group.id }, Date.now());
-  assert.ok((await renameGroup(kv, { from: "team", to: "crew" }, audit)).ok);
+  await renameTeamToCrew(kv);
   await storeRoutes(kv, [
     { ...ROUTE, groupId: "crew" },
     customRoute("alerts", [{ platform: "discord", channelId: "200" }]),
@@ -142,9 +147,7 @@ Deno.test("group reuse: a renamed group's unit waiting for a retry is sent under
   await firstAttemptFailed(kv, eventId);
 
   // While the unit waits, `team` becomes `crew`, and a new `team` allows the same channel.
-  const audit = (group: Group) =>
-    newAuditEntry({ actor: OPERATOR, action: "group.rename", groupId: group.id }, Date.now());
-  assert.ok((await renameGroup(kv, { from: "team", to: "crew" }, audit)).ok);
+  await renameTeamToCrew(kv);
   await storeRoutes(kv, [{ ...ROUTE, groupId: "crew" }, ROUTE]);
 
   const [ended] = await settled(kv, eventId);

@@ -71,15 +71,13 @@ async function allHeld(kv: Kv, eventIds: string[]) {
   });
 }
 
-async function linkOwner(kv: Kv) {
-  assert.ok(
-    await saveDiscordLink(kv, {
-      discordUserId: OWNER_DISCORD_ID,
-      userId: "1",
-      login: "owner",
-      linkedAt: Date.now(),
-    }),
-  );
+/** Links the groups' owner's Discord account, and with `telegram` their Telegram account too. */
+async function linkOwner(kv: Kv, telegram = false) {
+  const owner = { userId: "1", login: "owner", linkedAt: Date.now() };
+  assert.ok(await saveDiscordLink(kv, { ...owner, discordUserId: OWNER_DISCORD_ID }));
+  if (telegram) {
+    assert.ok(await saveTelegramLink(kv, { ...owner, telegramUserId: OWNER_TELEGRAM_ID }));
+  }
 }
 
 Deno.test("target health: a channel whose bot was removed pauses, owners told once, resume sends all in order", async () => {
@@ -164,15 +162,7 @@ Deno.test("target health: pause notices to one owner open the Discord DM channel
   await using telegram = startFakeTelegram();
   const config = deliveryConfig({ discord, telegram });
   await storeRoutes(kv, [customRoute("alerts", [CHANNEL])]);
-  await linkOwner(kv);
-  assert.ok(
-    await saveTelegramLink(kv, {
-      telegramUserId: OWNER_TELEGRAM_ID,
-      userId: "1",
-      login: "owner",
-      linkedAt: Date.now(),
-    }),
-  );
+  await linkOwner(kv, true);
   await using _running = runWorker(kv, config);
 
   const first = await pauseWithNotice(kv, discord, "One", 1);
