@@ -105,6 +105,7 @@ const NOTHING: Plan = { units: [], records: [] };
  */
 function scopeNow(scope: Scope, internalIds: ReadonlyMap<string, string>): Scope | null {
   if (scope.type === "global" || scope.internalId === undefined) return scope;
+  if (internalIds.get(scope.groupId) === scope.internalId) return scope; // not renamed
   for (const [groupId, internalId] of internalIds) {
     if (internalId === scope.internalId) return { ...scope, groupId };
   }
