@@ -1,6 +1,7 @@
 /**
- * A personal message to a platform that cannot send (`sendPersonal` in lib/notify/send.ts):
- * refused as not configured, with no call to the platform.
+ * Personal messages (`sendPersonal` in lib/notify/send.ts): refused as not configured, with no
+ * call to the platform, when it cannot send; a remembered Discord DM channel that is gone is
+ * opened again.
  */
 import assert from "node:assert/strict";
 import { createAdapters } from "../../lib/delivery/adapters.ts";
@@ -9,7 +10,8 @@ import type { NotifyContext } from "../../lib/notify/context.ts";
 import type { HeldNotification } from "../../lib/store/notify/notify_outbox.ts";
 import type { Kv } from "../../lib/store/backend/types.ts";
 import { openTestKv } from "../../testing/test_store.ts";
-import { startFakeDiscord } from "../../testing/fake_chat.ts";
+import { fakeDmChannelOf, startFakeDiscord } from "../../testing/fake_chat.ts";
+import { getDmChannel, saveDmChannel } from "../../lib/store/notify/notify_cache.ts";
 import { captureLog, testConfig } from "../_helpers.ts";
 
 const ITEM: HeldNotification = {
@@ -51,4 +53,45 @@ Deno.test("a personal message to a platform with no adapter, or one not configur
   }
   assert.deepEqual(discord.dmsOpened, []);
   assert.equal(discord.received.length, 0);
+});
+
+/** A relink notice (it needs no stored event) for `userId`. */
+const RELINK: HeldNotification = { ...ITEM, kind: "relink", reason: "Link your GitHub again" };
+
+Deno.test("a remembered DM channel Discord no longer knows is forgotten, and the message goes to one opened again", async () => {
+  await using kv = await openTestKv();
+  await using discord = startFakeDiscord();
+  const adapters = createAdapters(
+    testConfig({ DISCORD_API_URL: discord.url, DISCORD_BOT_TOKEN: "bot-token" }),
+  );
+  await saveDmChannel(kv, "400", "555");
+  discord.script("555", [{ status: 404, body: { message: "Unknown Channel", code: 10003 } }]);
+
+  const result = await sendPersonal(contextOf(kv, adapters), "discord", "400", [RELINK], false);
+
+  assert.equal(result.kind, "sent");
+  assert.deepEqual(discord.dmsOpened, ["400"]);
+  assert.deepEqual(discord.received.map((message) => message.chat), [fakeDmChannelOf("400")]);
+  assert.equal(await getDmChannel(kv, "400"), fakeDmChannelOf("400"));
+});
+
+Deno.test("a remembered DM channel Discord refuses for another reason is kept, and nothing is opened", async () => {
+  await using kv = await openTestKv();
+  await using discord = startFakeDiscord();
+  const adapters = createAdapters(
+    testConfig({ DISCORD_API_URL: discord.url, DISCORD_BOT_TOKEN: "bot-token" }),
+  );
+  await saveDmChannel(kv, "400", "555");
+  discord.script("555", [{
+    status: 403,
+    body: { message: "Cannot send messages to this user", code: 50007 },
+  }]);
+
+  const result = await sendPersonal(contextOf(kv, adapters), "discord", "400", [RELINK], false);
+
+  assert.equal(result.kind, "rejected");
+  assert.equal(result.kind === "rejected" && result.httpStatus, 403);
+  assert.deepEqual(discord.dmsOpened, []);
+  assert.equal(discord.received.length, 0);
+  assert.equal(await getDmChannel(kv, "400"), "555");
 });

@@ -71,6 +71,17 @@ export async function saveDmChannel(kv: Kv, discordUserId: string, channelId: st
 }
 
 /**
+ * Forgets the DM channel remembered for a Discord user when it is still `channelId` (Discord
+ * no longer knows it), so the next message opens one again; a channel saved meanwhile is kept.
+ */
+export async function forgetDmChannel(kv: Kv, discordUserId: string, channelId: string) {
+  const key = notifyDmChannelKey(discordUserId);
+  const stored = await kv.get<string>(key);
+  if (stored.value !== channelId) return;
+  await kv.atomic().check(stored).delete(key).commit();
+}
+
+/**
  * Records that the person is told to link again because of the token `tokenVersion` (its
  * record's versionstamp, or `none`); false when they were already told for that token.
  */
