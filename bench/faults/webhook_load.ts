@@ -30,8 +30,10 @@ export interface LoadOutcome {
   /** When each slot acknowledged, in order (Unix ms). */
   acksBySlot: number[][];
   /**
-   * By event number: when the request that was acknowledged went out, and when its 200 came
-   * (Unix ms). An event acknowledged before another was sent must reach a chat first.
+   * By event number: when its first request went out, and when its 200 came (Unix ms). An event
+   * acknowledged before another was first sent must reach a chat first. (Not the acknowledged
+   * request's own send time: a request answered 503 may still have been stored, when the store
+   * went away after its commit, and its retry is then acknowledged as a duplicate much later.)
    */
   timesOf: Map<number, { sentAt: number; ackAt: number }>;
 }
@@ -91,9 +93,10 @@ export async function sendLoad(urlOf: SlotUrl, options: LoadOptions): Promise<Lo
     const giveUpAt = Date.now() + options.patienceMs;
     let slot = n % options.slots;
     let refused = false;
+    let sentAt: number | undefined;
     for (;;) {
       const url = await urlOf(slot);
-      const sentAt = Date.now();
+      sentAt ??= Date.now();
       const answer = await post(url, id, body, options.secret);
       if (answer?.status === 200) {
         const ackAt = Date.now();
