@@ -3,8 +3,9 @@
  * events that keep the index: an event that lands after the refresh's GitHub read started (while
  * GitHub answers, or just before the refresh writes) is never undone by the refresh's older list;
  * with nothing landing meanwhile the refresh replaces the repository's entries exactly, in commits
- * within the store's limits; and a refresh stopped partway leaves every entry as it was or as
- * GitHub lists it, and runs again at the next reminder.
+ * within the store's limits; a refresh stopped partway leaves every entry as it was or as
+ * GitHub lists it, and runs again at the next reminder; and one that events beat at every attempt
+ * gives up without writing GitHub's list.
  */
 import assert from "node:assert/strict";
 import type { AtomicOperation, Kv, KvKey } from "../../lib/store/backend/types.ts";
@@ -316,4 +317,37 @@ Deno.test("a refresh stopped partway leaves each entry as it was or as GitHub li
   await refresh(w, w.kv, NOW + MINUTE);
   assert.equal(w.github.requestsTo(`/repos/${REPO}/pulls`).length, 2);
   assert.deepEqual([...(await indexed(w.kv)).keys()], [...github.keys()]);
+});
+
+Deno.test("a refresh that events beat at every attempt gives up: the index stays as they left it, and the next refresh completes", async () => {
+  await using w = await world();
+  await seed(w.kv, 1, 3);
+  const listed = [1, 2, 3, 4].map((n) => pullObject(n, AT("11:00"), ["bob"]));
+  w.github.openPulls.set(REPO, listed);
+  let landed = 0;
+  const kv = watchedIndexWrites(w.kv, async () => {
+    const pull = openPullOf(REPO, pullObject(200 + ++landed, AT("11:30"), ["alice"]), 0)!;
+    assert.ok(await applyPullChange(w.kv, GROUP, { kind: "open", pull }));
+  });
+  const { log, lines } = captureLog();
+  await refreshGroupPulls(
+    { deps: { kv, config: w.config }, userIds: [ALICE.userId] },
+    log,
+    GROUP,
+    NOW,
+  );
+  assert.equal(landed, 5, "an event landed before each of the five attempts");
+  assert.deepEqual(
+    lines.filter((line) => line.level === "warn").map((line) => line.msg ?? line.message),
+    ["open pull requests not refreshed"],
+  );
+  assert.deepEqual(
+    [...(await indexed(w.kv)).keys()],
+    [1, 2, 3, 201, 202, 203, 204, 205],
+    "nothing of GitHub's list was written: #4 is missing, the events' pull requests stay",
+  );
+  assert.deepEqual(await listPullRepositories(w.kv, GROUP), [{ repository: REPO }]);
+
+  await refresh(w, w.kv, NOW + MINUTE);
+  assert.deepEqual([...(await indexed(w.kv)).keys()], [1, 2, 3, 4]);
 });
