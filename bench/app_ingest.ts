@@ -28,6 +28,7 @@ import {
   loadTool,
   runLoad,
 } from "./_load.ts";
+import { freePort, median, waitReady } from "./_process.ts";
 import { type BenchResult, printResults } from "./result.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
@@ -41,13 +42,6 @@ interface AppRun extends LoadResult {
   profile: MemoryProfile;
   peakRssMb: number;
   cpuUsPerRequest: number;
-}
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
 }
 
 /** The processes started by `pid`, and theirs, depth first. */
@@ -75,23 +69,6 @@ function serverPid(taskPid: number): number {
   return found;
 }
 
-async function waitHealthy(url: string, child: Deno.ChildProcess): Promise<void> {
-  let exited = false;
-  child.status.then(() => exited = true);
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline && !exited) {
-    try {
-      const response = await fetch(url);
-      await response.body?.cancel();
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(exited ? "the server exited before it was healthy" : "the server never started");
-}
-
 /** One run: the app started in `profile` on `store` (settings), under load for `seconds`. */
 async function runApp(
   profile: MemoryProfile,
@@ -114,7 +91,7 @@ async function runApp(
     stderr: "inherit",
   }).spawn();
   try {
-    await waitHealthy(`http://127.0.0.1:${port}/health`, child);
+    await waitReady(`http://127.0.0.1:${port}/health`, child, START_TIMEOUT_MS);
     const pid = serverPid(child.pid);
     const signature = await signGithubBody(SECRET, await Deno.readFile(FIXTURE));
     await runLoad(`http://127.0.0.1:${port}/webhook`, WARM_UP_SECONDS, dir, signature);
@@ -135,12 +112,6 @@ async function runApp(
     }
     await child.status;
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 function rowOf(run: AppRun): string {

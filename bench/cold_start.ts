@@ -10,16 +10,10 @@
  */
 import { join } from "node:path";
 import { type BenchResult, printResults } from "./result.ts";
+import { freePort } from "./_process.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const POLL_MS = 2;
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
 
 async function healthy(url: string): Promise<boolean> {
   try {

@@ -26,6 +26,7 @@ import {
   loadTool,
   runLoad,
 } from "./_load.ts";
+import { freePort, median, waitReady } from "./_process.ts";
 import { type BenchResult, printResults } from "./result.ts";
 
 const SECRET = "bench-floor-secret";
@@ -40,13 +41,6 @@ interface FloorRun extends LoadResult {
   store: Store;
   serverUsPerRequest: number;
   postgresUsPerRequest: number;
-}
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
 }
 
 /** CPU seconds used so far by every process named `postgres` on this machine. */
@@ -64,23 +58,6 @@ function postgresCpuSeconds(): number {
   return total;
 }
 
-async function waitReady(url: string, child: Deno.ChildProcess): Promise<void> {
-  let exited = false;
-  child.status.then(() => exited = true);
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline && !exited) {
-    try {
-      const response = await fetch(url);
-      await response.body?.cancel();
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(exited ? "the floor server exited" : "the floor server never started");
-}
-
 async function runFloor(
   store: Store,
   settings: Record<string, string>,
@@ -96,7 +73,7 @@ async function runFloor(
   }).spawn();
   try {
     const url = `http://127.0.0.1:${port}/webhook`;
-    await waitReady(url, child);
+    await waitReady(url, child, START_TIMEOUT_MS);
     const signature = await signGithubBody(SECRET, await Deno.readFile(FIXTURE));
     await runLoad(url, WARM_UP_SECONDS, dir, signature);
     const serverBefore = cpuSeconds(child.pid);
@@ -113,12 +90,6 @@ async function runFloor(
     child.kill("SIGTERM");
     await child.status;
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 async function main(): Promise<void> {

@@ -44,6 +44,7 @@ import type { TestPostgres } from "../testing/postgres.ts";
 import { startV8Flags } from "../testing/start_flags.ts";
 import { benchDatabase } from "./_load.ts";
 import { type BenchResult, printResults } from "./result.ts";
+import { freePort } from "./_process.ts";
 
 const ROOT = new URL("..", import.meta.url).pathname;
 const SECRET = "bench-instances-secret";
@@ -58,13 +59,6 @@ const PROBE_GAP_MS = 20;
 const AFTER_CHANGE_MS = 2_000;
 /** The longest a figure may take before the run gives up. */
 const GIVE_UP_MS = 120_000;
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const { port } = listener.addr as Deno.NetAddr;
-  listener.close();
-  return port;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
