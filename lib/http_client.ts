@@ -76,9 +76,11 @@ export async function callJson<T>(
   return { kind: "refused", status: res.status, message, body, headers: res.headers };
 }
 
+/** The answer's `message` when it is text (else the caller falls back to the status text). */
 function defaultMessage(body: unknown): string | undefined {
   if (body && typeof body === "object" && "message" in body) {
-    return String((body as { message: unknown }).message);
+    const message = (body as { message: unknown }).message;
+    return typeof message === "string" && message.trim() !== "" ? message : undefined;
   }
   return undefined;
 }

@@ -65,6 +65,8 @@ export interface FakeGitHub extends AsyncDisposable {
   whilePullsAnswered?: () => Promise<void>;
   /** Scripted refusals by `METHOD /path`: answered with that status and `{ message }`. */
   refusals: Map<string, { status: number; message: string }>;
+  /** Scripted answers by `METHOD /path`: that status and body text as they are (odd successes). */
+  answers: Map<string, { status: number; text: string }>;
   /** A single-use authorization code for the user, as GitHub would hand the browser. */
   issueCode(user: FakeUser): string;
   /** Hands out a token pair directly (as a completed sign-in would have). */
@@ -118,6 +120,7 @@ export function startFakeGitHub(): FakeGitHub {
     teams: new Map(),
     openPulls: new Map(),
     refusals: new Map(),
+    answers: new Map(),
     issueCode(user) {
       const code = `code-${++counter}-${crypto.randomUUID()}`;
       codes.set(code, user);
@@ -190,6 +193,14 @@ export function startFakeGitHub(): FakeGitHub {
     const user = accessTokens.get(bearer);
     if (!user) return Response.json({ message: "Bad credentials" }, { status: 401 });
     if (refusal) return Response.json({ message: refusal.message }, { status: refusal.status });
+    const answer = fake.answers.get(`${method} ${path}`);
+    if (answer) {
+      const text = answer.status === 204 ? null : answer.text;
+      return new Response(text, {
+        status: answer.status,
+        headers: { "content-type": "application/json" },
+      });
+    }
     if (path === "/user" && method === "GET") return Response.json({ ...user, type: "User" });
     if (path === "/user/installations" && method === "GET") {
       const installations = fake.installations.get(user.id) ?? [];

@@ -7,7 +7,8 @@
  *   to accept an invite; otherwise `forbidden` (no session);
  * - install: a session (an installer may not have a group yet), back to the
  *   install page;
- * - json: the identity, no session;
+ * - json: the identity, no session (the sign-in is audited, `session.login` with flow `json`, in
+ *   the commit that stores the token);
  * - discord_link / telegram_link: the chat link waits for its second confirmation in the
  *   browser that started it (`chat_link_confirm.ts`).
  */
@@ -158,7 +159,15 @@ export async function completeSignIn(
   if (isOAuthFailure(grant)) throw failure("the sign-in code", grant, deps.log);
   const user = await fetchUser(deps.config, grant.accessToken);
   if (isOAuthFailure(user)) throw failure("the user lookup", user, deps.log);
-  await storeUserToken(deps, { ...user, ...grant }, now);
+  // A sign-in that ends in no session (the JSON flow) is audited with its token.
+  const audit = flow.kind === "json"
+    ? newAuditEntry({
+      actor: { userId: user.userId, login: user.login },
+      action: "session.login",
+      detail: { flow: flow.kind },
+    }, now)
+    : undefined;
+  await storeUserToken(deps, { ...user, ...grant }, now, audit);
 
   switch (flow.kind) {
     case "browser": {

@@ -6,6 +6,7 @@
  */
 import type { Kv } from "../store/backend/types.ts";
 import type { Config } from "../config.ts";
+import type { AuditEntry } from "../store/telemetry/audit.ts";
 import {
   canRefresh,
   getToken,
@@ -22,13 +23,14 @@ export interface TokenDeps {
   config: Config;
 }
 
-/** Stores a freshly issued token for the user. */
+/** Stores a freshly issued token for the user, with `audit` in the same commit when given. */
 export async function storeUserToken(
   deps: TokenDeps,
   token: IssuedToken,
   now: number = Date.now(),
+  audit?: AuditEntry,
 ): Promise<void> {
-  await saveToken(deps.kv, token, { encryptionKey: deps.config.tokenEncryptionKey, now });
+  await saveToken(deps.kv, token, { encryptionKey: deps.config.tokenEncryptionKey, now, audit });
 }
 
 /** The user's stored token as it is (fresh or not), or null. */

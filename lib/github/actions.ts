@@ -63,8 +63,48 @@ export type ActionOutcome<T> =
   | { kind: "ok"; result: T }
   | Exclude<GitHubOutcome<unknown>, { kind: "ok" }>;
 
-function mapOk<A, T>(outcome: GitHubOutcome<A>, map: (body: A) => T): ActionOutcome<T> {
-  return outcome.kind === "ok" ? { kind: "ok", result: map(outcome.body) } : outcome;
+/**
+ * The action's answer read from GitHub's success with `read`; a success whose body lacks what
+ * the answer needs (null when `read` finds it missing) counts as GitHub failing (502).
+ */
+function mapOk<T>(
+  outcome: GitHubOutcome<unknown>,
+  read: (body: Record<string, unknown>) => T | null,
+): ActionOutcome<T> {
+  if (outcome.kind !== "ok") return outcome;
+  const body = outcome.body;
+  const result = typeof body === "object" && body !== null && !Array.isArray(body)
+    ? read(body as Record<string, unknown>)
+    : null;
+  return result === null
+    ? {
+      kind: "refused",
+      status: 502,
+      message: "GitHub's answer lacks what the action returns",
+      body,
+      headers: outcome.headers,
+    }
+    : { kind: "ok", result };
+}
+
+/** GitHub's numeric id of what it made (a comment, a reaction), or null. */
+function idOf(body: Record<string, unknown>): number | null {
+  return Number.isSafeInteger(body.id) ? body.id as number : null;
+}
+
+/** An address GitHub answered, or null. */
+function urlOf(value: unknown): string | null {
+  return typeof value === "string" && /^https?:\/\//.test(value) ? value : null;
+}
+
+/** Both parts of an answer combined, or null when either is missing. */
+function both<A, B, T>(a: A | null, b: B | null, combine: (a: A, b: B) => T): T | null {
+  return a === null || b === null ? null : combine(a, b);
+}
+
+/** The outcome of an action that answers nothing of GitHub's body. */
+function done(outcome: GitHubOutcome<unknown>): ActionOutcome<Record<never, never>> {
+  return outcome.kind === "ok" ? { kind: "ok", result: {} } : outcome;
 }
 
 /** Comments on an issue or pull request; answers the comment's id and address. */
@@ -72,12 +112,15 @@ export async function commentOnIssue(
   github: GitHubCaller,
   input: z.infer<typeof commentSchema>,
 ): Promise<ActionOutcome<{ id: number; url: string }>> {
-  const outcome = await github<{ id: number; html_url: string }>({
+  const outcome = await github({
     method: "POST",
     path: repoPath(input.owner, input.repo, "issues", input.issueNumber, "comments"),
     body: { body: input.body },
   });
-  return mapOk(outcome, (body) => ({ id: body.id, url: body.html_url }));
+  return mapOk(
+    outcome,
+    (body) => both(idOf(body), urlOf(body.html_url), (id, url) => ({ id, url })),
+  );
 }
 
 /** Merges a pull request (only at `sha` when given); answers the merge commit's sha. */
@@ -88,12 +131,18 @@ export async function mergePullRequest(
   const body: Record<string, string> = {};
   if (input.mergeMethod) body.merge_method = input.mergeMethod;
   if (input.sha) body.sha = input.sha;
-  const outcome = await github<{ sha: string }>({
+  const outcome = await github({
     method: "PUT",
     path: repoPath(input.owner, input.repo, "pulls", input.pullNumber, "merge"),
     body,
   });
-  return mapOk(outcome, (answer) => ({ sha: answer.sha }));
+  return mapOk(
+    outcome,
+    (answer) =>
+      typeof answer.sha === "string" && /^[0-9a-f]{40,64}$/i.test(answer.sha)
+        ? { sha: answer.sha }
+        : null,
+  );
 }
 
 /** Closes a pull request without merging it. */
@@ -106,7 +155,7 @@ export async function closePullRequest(
     path: repoPath(input.owner, input.repo, "pulls", input.pullNumber),
     body: { state: "closed" },
   });
-  return mapOk(outcome, () => ({}));
+  return done(outcome);
 }
 
 /** Adds a reaction to an issue or pull request; answers the reaction's id. */
@@ -114,12 +163,15 @@ export async function reactToIssue(
   github: GitHubCaller,
   input: z.infer<typeof reactSchema>,
 ): Promise<ActionOutcome<{ id: number }>> {
-  const outcome = await github<{ id: number }>({
+  const outcome = await github({
     method: "POST",
     path: repoPath(input.owner, input.repo, "issues", input.issueNumber, "reactions"),
     body: { content: input.content },
   });
-  return mapOk(outcome, (body) => ({ id: body.id }));
+  return mapOk(outcome, (body) => {
+    const id = idOf(body);
+    return id === null ? null : { id };
+  });
 }
 
 /** An issue or pull request to close or reopen. */
@@ -139,7 +191,7 @@ export async function setIssueState(
     path: repoPath(input.owner, input.repo, "issues", input.issueNumber),
     body: { state },
   });
-  return mapOk(outcome, () => ({}));
+  return done(outcome);
 }
 
 /** Reopens a closed issue or pull request. */
@@ -166,10 +218,15 @@ export async function createIssue(
   github: GitHubCaller,
   input: z.infer<typeof createIssueSchema>,
 ): Promise<ActionOutcome<{ number: number; url: string }>> {
-  const outcome = await github<{ number: number; html_url: string }>({
+  const outcome = await github({
     method: "POST",
     path: repoPath(input.owner, input.repo, "issues"),
     body: input.body ? { title: input.title, body: input.body } : { title: input.title },
   });
-  return mapOk(outcome, (body) => ({ number: body.number, url: body.html_url }));
+  return mapOk(outcome, (body) =>
+    both(
+      Number.isSafeInteger(body.number) ? body.number as number : null,
+      urlOf(body.html_url),
+      (number, url) => ({ number, url }),
+    ));
 }

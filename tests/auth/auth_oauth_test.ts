@@ -117,6 +117,12 @@ Deno.test("JSON flow: ?flow=json or Accept: application/json answers the identit
     assert.deepEqual(await res.json(), { userId: "202", login: "bob", redirectTo: "/x" });
   }
   assert.ok(await getToken(t.kv, "202"));
+  const audit = await listAuditEntries(t.kv);
+  assert.deepEqual(
+    audit.map((entry) => [entry.action, entry.actor, entry.detail]),
+    [1, 2].map(() => ["session.login", { userId: "202", login: "bob" }, { flow: "json" }]),
+    "each JSON sign-in is audited",
+  );
 });
 
 Deno.test("Discord link: linked after both confirmations in the browser, or as a JSON client with its cookie", async () => {

@@ -100,7 +100,7 @@ Deno.test("POST /api/merge, /api/close and /api/react answer their documented sh
   );
 });
 
-Deno.test("bearer: missing 401 with a challenge, malformed 400, unknown 401", async () => {
+Deno.test("bearer: missing or another scheme 401 with a challenge, malformed 400, unknown 401", async () => {
   await using fake = startFakeGitHub();
   await using t = await startTestApp(githubEnv(fake));
   await signedInToken(t, fake);
@@ -110,18 +110,93 @@ Deno.test("bearer: missing 401 with a challenge, malformed 400, unknown 401", as
   assert.equal(missing.headers.get("www-authenticate"), 'Bearer realm="switchyard"');
   assert.deepEqual(await missing.json(), { error: "Missing Authorization header" });
 
-  for (const header of ["Basic dXNlcjpwdw==", "Bearer", "Bearer two words", "ghu_abc"]) {
+  for (const header of ["Basic dXNlcjpwdw==", "ghu_abc", "Token ghu_abc"]) {
+    const otherScheme = await post(t, "/api/comment", COMMENT, header);
+    assert.equal(otherScheme.status, 401, header);
+    assert.equal(otherScheme.headers.get("www-authenticate"), 'Bearer realm="switchyard"');
+    assert.deepEqual(await otherScheme.json(), { error: "Authorization must be Bearer <token>" });
+  }
+
+  for (const header of ["Bearer", "Bearer two words", "Bearer ghu_a,b"]) {
     const malformed = await post(t, "/api/comment", COMMENT, header);
     assert.equal(malformed.status, 400, header);
     assert.match(malformed.headers.get("www-authenticate") ?? "", /error="invalid_request"/);
     assert.match((await malformed.json()).error, /Malformed Authorization header/);
   }
 
-  const unknown = await post(t, "/api/comment", COMMENT, "Bearer ghu_never_issued");
-  assert.equal(unknown.status, 401);
-  assert.match(unknown.headers.get("www-authenticate") ?? "", /error="invalid_token"/);
-  assert.deepEqual(await unknown.json(), { error: "Invalid or revoked token" });
+  for (const token of ["ghu_never_issued", `ghu_${"a".repeat(600)}`]) {
+    const unknown = await post(t, "/api/comment", COMMENT, `Bearer ${token}`);
+    assert.equal(unknown.status, 401);
+    assert.match(unknown.headers.get("www-authenticate") ?? "", /error="invalid_token"/);
+    assert.deepEqual(await unknown.json(), { error: "Invalid or revoked token" });
+  }
   assert.equal(fake.requestsTo("/repos/").length, 0);
+});
+
+Deno.test("a method the action API does not answer is 405 before any authentication", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake));
+  for (const path of ["/api/comment", "/api/merge", "/api/close", "/api/react"]) {
+    for (const method of ["GET", "PUT", "DELETE"]) {
+      const res = await t.fetch(path, { method });
+      assert.equal(res.status, 405, `${method} ${path}`);
+      assert.equal(res.headers.get("allow"), "POST");
+      assert.deepEqual(await res.json(), { error: "Method not allowed" });
+    }
+  }
+});
+
+Deno.test("a GitHub success without what the action answers is GitHub failing: 502, never 500", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake));
+  const auth = `Bearer ${(await signedInToken(t, fake)).accessToken}`;
+  const calls: [string, string, unknown][] = [
+    ["POST /repos/o/r/issues/1/comments", "/api/comment", {
+      ...COMMENT,
+      owner: "o",
+      repo: "r",
+      issueNumber: 1,
+    }],
+    ["PUT /repos/o/r/pulls/1/merge", "/api/merge", { owner: "o", repo: "r", pullNumber: 1 }],
+    ["POST /repos/o/r/issues/1/reactions", "/api/react", {
+      owner: "o",
+      repo: "r",
+      issueNumber: 1,
+      content: "eyes",
+    }],
+  ];
+  const odd: [number, string][] = [
+    [200, ""],
+    [204, ""],
+    [201, "null"],
+    [200, "{}"],
+    [200, "[1]"],
+    [200, '"ok"'],
+    [200, '{"id":"x","html_url":5,"sha":7}'],
+  ];
+  for (const [route, path, body] of calls) {
+    for (const [status, text] of odd) {
+      fake.answers.set(route, { status, text });
+      const res = await post(t, path, body, auth);
+      assert.equal(res.status, 502, `${path} answered ${status} ${text}`);
+      assert.deepEqual(await res.json(), {
+        error: "GitHub failed to carry out the action; try again later",
+      });
+    }
+  }
+});
+
+Deno.test("a GitHub refusal whose message is not text answers its status text", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await startTestApp(githubEnv(fake));
+  const auth = `Bearer ${(await signedInToken(t, fake)).accessToken}`;
+  fake.answers.set("PUT /repos/o/r/pulls/9/merge", {
+    status: 409,
+    text: '{"message":{"nested":true}}',
+  });
+  const res = await post(t, "/api/merge", { owner: "o", repo: "r", pullNumber: 9 }, auth);
+  assert.equal(res.status, 409);
+  assert.deepEqual(await res.json(), { error: "409 Conflict" });
 });
 
 Deno.test("a body that fails validation answers 400 naming the field", async () => {

@@ -84,6 +84,8 @@ interface SaveOptions {
   now?: number;
   /** Write only if the record still has this versionstamp (null: only if there is none). */
   ifVersionstamp?: string | null;
+  /** An audit entry (about no group) written in the same commit as the token. */
+  audit?: AuditEntry;
 }
 
 /**
@@ -125,6 +127,7 @@ export async function saveToken(
       .set(tokenReverseKey(record.accessTokenSha256), token.userId, expiry);
     const oldHash = previous.value?.accessTokenSha256;
     if (oldHash && oldHash !== record.accessTokenSha256) op.delete(tokenReverseKey(oldHash));
+    if (options.audit) addAuditEntry(op, options.audit);
     if ((await op.commit()).ok) return true;
     if (options.ifVersionstamp !== undefined) return false;
   }
