@@ -2,6 +2,7 @@
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+const strictDecoder = new TextDecoder("utf-8", { fatal: true });
 
 /** Encodes a string as UTF-8 bytes. */
 export function utf8(text: string): Uint8Array<ArrayBuffer> {
@@ -11,6 +12,15 @@ export function utf8(text: string): Uint8Array<ArrayBuffer> {
 /** Decodes UTF-8 bytes to a string. */
 export function fromUtf8(bytes: Uint8Array): string {
   return decoder.decode(bytes);
+}
+
+/** Decodes UTF-8 bytes to a string; null when they are not valid UTF-8. */
+export function fromStrictUtf8(bytes: Uint8Array): string | null {
+  try {
+    return strictDecoder.decode(bytes);
+  } catch {
+    return null;
+  }
 }
 
 /** Lower-case hexadecimal of the bytes. */

@@ -29,8 +29,6 @@ export const INGRESS_ERRORS = {
   unreadable: BODY_ERRORS.unreadable,
   invalidSignature: "Invalid signature",
   invalidEvent: "Invalid event",
-  formWithoutPayload:
-    "Invalid event: a form body (application/x-www-form-urlencoded) needs exactly one `payload` field holding the JSON event",
   invalidDeliveryId:
     `Invalid delivery id: at most ${MAX_DELIVERY_ID_LENGTH} printable ASCII characters`,
   unknownGroup: "Unknown group webhook",
@@ -117,10 +115,12 @@ export const REJECTION_TEXTS: Readonly<Record<RejectionReason, RejectionText>> =
   },
   form_without_payload: {
     words: "Form body without exactly one `payload` field.",
-    fix: "Set the content type in the sender's webhook settings to application/json.",
+    fix: "A form body (application/x-www-form-urlencoded) needs exactly one `payload` field " +
+      "holding the JSON event; or set the content type in the sender's webhook settings to " +
+      "application/json.",
   },
   not_json: {
-    words: "The body is not a JSON object (wrong content type?).",
+    words: "The body is not a JSON object in UTF-8 (wrong content type?).",
     fix: "Set the content type in the sender's webhook settings to application/json.",
   },
   unknown_event: {

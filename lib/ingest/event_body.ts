@@ -6,14 +6,8 @@
  * shrinks), so the body's size limit bounds it too.
  */
 import { fromUtf8, utf8 } from "../encoding.ts";
-import { INGRESS_ERRORS } from "./answers.ts";
 
 const FORM_TYPE = "application/x-www-form-urlencoded";
-
-/** The JSON bytes of an event, or why a form body holds none. */
-type EventJson =
-  | { ok: true; json: Uint8Array<ArrayBuffer> }
-  | { ok: false; error: string };
 
 /** Whether the request says its body is a URL-encoded form. */
 function isFormBody(headers: Headers): boolean {
@@ -21,10 +15,15 @@ function isFormBody(headers: Headers): boolean {
   return mediaType === FORM_TYPE;
 }
 
-/** The event's JSON bytes: the body itself, or a form body's single `payload` field. */
-export function eventJsonOf(headers: Headers, body: Uint8Array<ArrayBuffer>): EventJson {
-  if (!isFormBody(headers)) return { ok: true, json: body };
+/**
+ * The event's JSON bytes: the body itself, or a form body's single `payload` field; null for a
+ * form body without exactly one.
+ */
+export function eventJsonOf(
+  headers: Headers,
+  body: Uint8Array<ArrayBuffer>,
+): Uint8Array<ArrayBuffer> | null {
+  if (!isFormBody(headers)) return body;
   const payloads = new URLSearchParams(fromUtf8(body)).getAll("payload");
-  if (payloads.length !== 1) return { ok: false, error: INGRESS_ERRORS.formWithoutPayload };
-  return { ok: true, json: utf8(payloads[0]) };
+  return payloads.length === 1 ? utf8(payloads[0]) : null;
 }

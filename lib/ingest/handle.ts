@@ -22,7 +22,12 @@ import type {
   SignedRequest,
   Verification,
 } from "../providers/adapter.ts";
-import { isNonceReplayed, type SaveOutcome } from "../store/delivery/events.ts";
+import {
+  isNonceReplayed,
+  markDeliveryAnswered,
+  type SaveOutcome,
+  wasDeliverySeen,
+} from "../store/delivery/events.ts";
 import { saveEventGrouped } from "../store/delivery/group_commit.ts";
 import { readGroupEntry } from "../store/config/group_set.ts";
 import {
@@ -30,7 +35,7 @@ import {
   readGroupSecrets,
   type SecretSlot,
 } from "../store/config/group_secrets.ts";
-import { fromUtf8 } from "../encoding.ts";
+import { fromStrictUtf8 } from "../encoding.ts";
 import type { Provider, Scope } from "../types.ts";
 import { isBoundedAction, isId } from "../ids.ts";
 import { WEBHOOK_BODY_BYTES } from "../limits.ts";
@@ -161,9 +166,12 @@ async function noteAccepted(
   return response;
 }
 
+/** The body as a JSON object; null when it is not valid UTF-8 JSON holding an object. */
 function parseJsonObject(body: Uint8Array): Record<string, unknown> | null {
+  const text = fromStrictUtf8(body);
+  if (text === null) return null;
   try {
-    const value: unknown = JSON.parse(fromUtf8(body));
+    const value: unknown = JSON.parse(text);
     return typeof value === "object" && value !== null && !Array.isArray(value)
       ? value as Record<string, unknown>
       : null;
@@ -305,22 +313,30 @@ async function ingest(
   }
 
   const eventJson = eventJsonOf(request.headers, body);
-  if (!eventJson.ok) return refusal(400, eventJson.error, "form_without_payload");
-  const payload = parseJsonObject(eventJson.json);
+  if (!eventJson) return refusal(400, INGRESS_ERRORS.invalidEvent, "form_without_payload");
+  const payload = parseJsonObject(eventJson);
   if (!payload) return refusal(400, INGRESS_ERRORS.invalidEvent, "not_json");
   const name = adapter.eventName(request.headers, payload);
   if (!name || !isBoundedAction(name.action)) {
     return refusal(400, INGRESS_ERRORS.invalidEvent, "unknown_event");
   }
 
-  if (name.kind === "ping") return await noteAccepted(deps, matched, accepted());
-  if (
-    adapter.provider === "github" && name.kind === "installation" &&
-    ingress.scope.type === "global"
-  ) {
-    const outcome = await applyInstallationEvent(deps.kv, name.action, payload, now);
-    if (!outcome) return refusal(400, INGRESS_ERRORS.invalidEvent, "unknown_event");
-    log("info", "installation event applied", { action: name.action, ...outcome });
+  const installation = adapter.provider === "github" && name.kind === "installation" &&
+    ingress.scope.type === "global";
+  if (name.kind === "ping" || installation) {
+    const delivery = deliveryId === undefined
+      ? undefined
+      : { scope: ingress.scope, provider: adapter.provider, deliveryId };
+    if (delivery && await wasDeliverySeen(deps.kv, delivery, now)) {
+      deps.observe?.({ outcome: "duplicate", provider: adapter.provider });
+      return duplicate();
+    }
+    if (installation) {
+      const outcome = await applyInstallationEvent(deps.kv, name.action, payload, now);
+      if (!outcome) return refusal(400, INGRESS_ERRORS.invalidEvent, "unknown_event");
+      log("info", "installation event applied", { action: name.action, ...outcome });
+    }
+    if (delivery) await markDeliveryAnswered(deps.kv, delivery, now);
     return await noteAccepted(deps, matched, accepted());
   }
   // Returned without `await`, so this function's variables (the raw body among them) are not
@@ -331,7 +347,7 @@ async function ingest(
     ingress,
     adapter,
     name,
-    eventJson.json,
+    eventJson,
     payload,
     deliveryId,
     nonce,

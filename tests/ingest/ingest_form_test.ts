@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { handleWebhook } from "../../lib/ingest/handle.ts";
 import { loadEvent, loadEventBody } from "../../lib/store/delivery/events.ts";
 import { putGroup } from "../../lib/store/config/groups.ts";
 import { readGroupEntry } from "../../lib/store/config/group_set.ts";
@@ -120,9 +121,10 @@ Deno.test("form ingress: a form without exactly one payload field is a clear 400
   for (const [name, body] of cases) {
     await t.step(name, async () => {
       await withKv(async (kv) => {
-        const res = await send(testDeps(kv), await githubForm(body));
+        const res = await handleWebhook(testDeps(kv), await githubForm(body));
         assert.equal(res.status, 400);
-        assert.match((res.body as { error: string }).error, /payload/);
+        assert.deepEqual(await res.json(), { error: "Invalid event" });
+        assert.match(res.headers.get("x-switchyard-hint") ?? "", /exactly one `payload` field/);
         assert.deepEqual(await keysUnder(kv, ["events"]), []);
       });
     });

@@ -163,15 +163,29 @@ Deno.test("github: missing event header or a non-object body is 400 Invalid even
   });
 });
 
-Deno.test("github: ping is acknowledged and neither stored nor queued", async () => {
+Deno.test("github: ping is acknowledged and neither stored nor queued; its delivery id is a duplicate after", async () => {
   await withKv(async (kv) => {
     const body = await fixture("ping/payload.json");
-    const res = await send(
-      testDeps(kv),
-      await githubRequest(body, { event: "ping", delivery: "p1" }),
-    );
-    assert.deepEqual(res, { status: 200, body: { ok: true } });
-    assert.deepEqual(await keysUnder(kv, []), []);
+    const ping = async () =>
+      await send(testDeps(kv), await githubRequest(body, { event: "ping", delivery: "p1" }));
+    assert.deepEqual(await ping(), { status: 200, body: { ok: true } });
+    assert.deepEqual(await keysUnder(kv, []), [dedupKey({ type: "global" }, "github", "p1")]);
+    assert.deepEqual(await ping(), { status: 200, body: { ok: true, duplicate: true } });
+  });
+});
+
+Deno.test("github: a body that is not valid UTF-8 is Invalid event", async () => {
+  await withKv(async (kv) => {
+    const bodies = [
+      new Uint8Array([...utf8('{"a":"'), 0xff, 0xfe, 0xc3, ...utf8('"}')]),
+      new Uint8Array([...utf8('{"a":"'), 0xe9, ...utf8('"}')]),
+      new Uint8Array([...utf8('{"a":"'), 0xed, 0xa0, 0x80, ...utf8('"}')]),
+    ];
+    for (const body of bodies) {
+      const res = await send(testDeps(kv), await githubRequest(body, { event: "issues" }));
+      assert.deepEqual(res, { status: 400, body: { error: "Invalid event" } });
+    }
+    assert.deepEqual(await keysUnder(kv, ["events"]), []);
   });
 });
 

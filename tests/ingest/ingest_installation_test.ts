@@ -87,6 +87,18 @@ Deno.test("installation.created for a user account provisions only when that use
   });
 });
 
+Deno.test("installation: the same delivery id within 5 minutes is answered as a duplicate", async () => {
+  await withKv(async (kv) => {
+    assert.deepEqual(await send(testDeps(kv), await installationEvent("created", "inst-d1")), OK);
+    assert.deepEqual(await send(testDeps(kv), await installationEvent("created", "inst-d1")), {
+      status: 200,
+      body: { ok: true, duplicate: true },
+    });
+    assert.deepEqual((await listGroups(kv)).map((g) => g.id), [`inst-${INSTALLATION_ID}`]);
+    assert.equal((await listAuditEntries(kv)).length, 1);
+  });
+});
+
 Deno.test("installation.created is idempotent under redelivery, even concurrent", async () => {
   await withKv(async (kv) => {
     const requests = await Promise.all(

@@ -142,6 +142,33 @@ interface RepeatCheck {
   nonce: string;
 }
 
+/** A delivery the ingress answers without storing an event (`ping`, `installation`). */
+export interface AnsweredDelivery {
+  scope: Scope;
+  provider: Provider;
+  deliveryId: string;
+}
+
+/** Whether the delivery was seen (stored or answered) within {@link DEDUP_WINDOW_MS} of `now`. */
+export async function wasDeliverySeen(
+  kv: Kv,
+  delivery: AnsweredDelivery,
+  now: number,
+): Promise<boolean> {
+  const key = await dedupMarkKey(delivery.scope, delivery.provider, delivery.deliveryId);
+  return isFresh((await kv.get<SeenMark>(key)).value, now, DEDUP_WINDOW_MS);
+}
+
+/** Marks a delivery answered without an event, so a repeat within the window is a duplicate. */
+export async function markDeliveryAnswered(
+  kv: Kv,
+  delivery: AnsweredDelivery,
+  now: number,
+): Promise<void> {
+  const key = await dedupMarkKey(delivery.scope, delivery.provider, delivery.deliveryId);
+  await kv.set(key, { seenAt: now } satisfies SeenMark, { expireIn: DEDUP_WINDOW_MS });
+}
+
 /**
  * True when the nonce was used in this scope within {@link NONCE_WINDOW_MS} of
  * `now`, unless the request repeats a delivery id seen within
