@@ -8,6 +8,7 @@ const SAFE = [
   "/admin",
   "/admin/logs?groupId=web&page=2",
   "/auth/github/install?installation_id=7",
+  "/admin/events?q=fix%20login",
 ];
 
 // Each value as it arrives in the `redirect` query parameter, after one decoding.
@@ -26,6 +27,10 @@ const UNSAFE = [
   "/%252F%252Fevil.example",
   "/\t/evil.example",
   "/\n/evil.example",
+  "/%09/evil.example",
+  "/%0A/evil.example",
+  "/%00/admin",
+  "/%2509/evil.example",
   " /admin",
   "admin",
   "",

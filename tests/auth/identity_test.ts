@@ -92,7 +92,7 @@ Deno.test("console guard: page navigations get a returned redirect, API calls a 
 });
 
 Deno.test("the action API authenticates the bearer before reading the body; a wrong method is 405 first", async () => {
-  await using app = await startAdminApp();
+  await using app = await startAdminApp({ GITHUB_CLIENT_ID: "id", GITHUB_CLIENT_SECRET: "secret" });
   const post = await app.t.fetch("/api/comment", { method: "POST", body: "{not json" });
   assert.equal(post.status, 401);
   assert.equal(post.headers.get("www-authenticate"), 'Bearer realm="switchyard"');

@@ -434,3 +434,15 @@ Deno.test("action API bodies are read with a 256 KiB limit", async () => {
   await longest.body?.cancel();
   assert.equal(fake.requestsTo("/repos/").length, 1);
 });
+
+Deno.test("while GitHub sign-in is not configured the action API answers 503 before authentication", async () => {
+  await using t = await startTestApp();
+  for (const path of ["/api/comment", "/api/merge", "/api/close", "/api/react"]) {
+    const res = await post(t, path, COMMENT, "Bearer ghu_anything");
+    assert.equal(res.status, 503, path);
+    assert.deepEqual(await res.json(), { error: "GitHub sign-in is not configured" });
+  }
+  const get = await t.fetch("/api/comment");
+  assert.equal(get.status, 405);
+  await get.body?.cancel();
+});

@@ -28,7 +28,7 @@ Deno.test("no-store: every /admin/api, /api and /auth answer, errors included", 
     401,
     404,
     400,
-    401,
+    503,
     200,
     503,
   ]);
