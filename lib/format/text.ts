@@ -4,8 +4,11 @@
  *
  * Lengths are measured in UTF-16 code units (`string.length`), which is never
  * less than the code-point count the platforms use, so a text that fits here
- * fits there. Cuts only happen between code points.
+ * fits there. Cuts only happen between grapheme clusters (`clusterStart`), so a
+ * family emoji, a flag or an accented letter is kept whole or dropped whole.
  */
+
+import { clusterStart } from "./grapheme.ts";
 
 /** The mark that ends every cut text. */
 export const ELLIPSIS = "…";
@@ -16,9 +19,9 @@ function codePointPrefix(points: string[], count: number): string {
 }
 
 /**
- * The rendering of the longest code-point prefix of `value`, trimmed and ended
- * with `…`, that fits in `max`; "" when not even `…` fits. `render` turns text
- * into markup and must grow with its input.
+ * The rendering of the longest prefix of `value` that ends between grapheme
+ * clusters, trimmed and ended with `…`, that fits in `max`; "" when not even `…`
+ * fits. `render` turns text into markup and must grow with its input.
  */
 export function cutRendered(
   value: string,
@@ -34,7 +37,9 @@ export function cutRendered(
     if (attempt(middle).length <= max) low = middle;
     else high = middle - 1;
   }
-  const best = attempt(low);
+  const prefix = codePointPrefix(points, low);
+  const kept = value.slice(0, clusterStart(value, prefix.length));
+  const best = render(kept.trimEnd() + ELLIPSIS);
   return best.length <= max ? best : "";
 }
 

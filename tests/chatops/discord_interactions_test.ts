@@ -79,6 +79,72 @@ Deno.test("interactions: signed but malformed or oversized bodies are 4xx { erro
   assert.deepEqual(await huge.json(), { error: "Request too large" });
 });
 
+/**
+ * A signed-ready interaction body whose `data[key]` holds `leaf` wrapped `depth - 1` times in
+ * `open`/`close`, written as text so that no depth overflows the test's own stringify.
+ */
+function nestedBody(
+  type: number,
+  data: Record<string, unknown>,
+  key: string,
+  [open, close]: [string, string],
+  leaf: Record<string, unknown>,
+  depth: number,
+): string {
+  const nested = open.repeat(depth - 1) + JSON.stringify(leaf) + close.repeat(depth - 1);
+  const outer = JSON.stringify(interaction(type, { ...data, [key]: ["NESTED"] }));
+  return outer.replace('"NESTED"', nested);
+}
+
+/** Command options nested `depth` levels below the `/gh` command. */
+function nestedOptions(depth: number): string {
+  return nestedBody(
+    2,
+    { id: "1", name: "gh", type: 1 },
+    "options",
+    [
+      '{"name":"g","type":2,"options":[',
+      "]}",
+    ],
+    { name: "leaf", type: 3, value: "x" },
+    depth,
+  );
+}
+
+/** A modal submission whose text input sits `depth` levels deep (via `component` or `components`). */
+function nestedSubmission(depth: number, via: "component" | "components"): string {
+  const wrap: [string, string] = via === "component"
+    ? ['{"type":18,"component":', "}"]
+    : ['{"type":1,"components":[', "]}"];
+  return nestedBody(5, { custom_id: "gh:cm:1#t" }, "components", wrap, {
+    type: 4,
+    custom_id: "body",
+    value: "x",
+  }, depth);
+}
+
+Deno.test("interactions: options or modal components nested past Discord's depth are 400, never a crash", async () => {
+  await using app = await startDiscordApp();
+  const cases: [string, string][] = [
+    ["options 1,400 deep", nestedOptions(1_400)],
+    ["options 5 deep", nestedOptions(5)],
+    ["component 2,700 deep", nestedSubmission(2_700, "component")],
+    ["components 2,000 deep", nestedSubmission(2_000, "components")],
+    ["component 8 deep", nestedSubmission(8, "component")],
+  ];
+  for (const [name, sent] of cases) {
+    assert.ok(sent.length < 64 * 1024, `${name}: under the body limit`);
+    const res = await app.post(sent);
+    assert.equal(res.status, 400, name);
+    assert.deepEqual(await res.json(), { error: "Not a Discord interaction" }, name);
+  }
+  const shallow = await app.post(nestedOptions(3));
+  assert.equal(shallow.status, 200, "a sub-command group's three levels are read");
+  await shallow.body?.cancel();
+  const after = await app.interact(command("whoami"));
+  assert.equal(after.type, 4, "a normal interaction still works after");
+});
+
 Deno.test("/gh whoami, link (through the sign-in callback, confirmed in Discord) and unlink", async () => {
   await using app = await startDiscordApp();
   const before = await app.interact(command("whoami"));

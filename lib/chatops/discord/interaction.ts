@@ -18,15 +18,29 @@ export interface CommandOption {
   options?: CommandOption[];
 }
 
-const optionSchema: z.ZodType<CommandOption> = z.lazy(() =>
-  z.object({
+/**
+ * Option levels Discord nests at most: a sub-command group holds sub-commands, which hold the
+ * options. The schemas below are built to this depth, not recursive, so no payload can nest
+ * deeper than they read; deeper input fails validation (a 400) instead of exhausting the stack.
+ */
+export const MAX_OPTION_LEVELS = 3;
+
+/** Modal component levels read at most (a row or label holding a text input uses two). */
+export const MAX_SUBMITTED_LEVELS = 4;
+
+/** An array that may only be empty: what a schema accepts below its deepest level. */
+const nothingDeeper = z.array(z.never()).optional();
+
+/** Options nested at most `levels` deep. */
+function optionSchema(levels: number): z.ZodType<CommandOption> {
+  return z.object({
     name: text(32),
     type: z.number().int(),
     value: z.union([text(6000), z.number(), z.boolean()]).optional(),
     focused: z.boolean().optional(),
-    options: z.array(optionSchema).max(25).optional(),
-  })
-);
+    options: levels > 1 ? z.array(optionSchema(levels - 1)).max(25).optional() : nothingDeeper,
+  });
+}
 
 const userSchema = z.object({
   id: snowflake,
@@ -43,15 +57,17 @@ interface SubmittedComponent {
   components?: SubmittedComponent[];
 }
 
-const submittedSchema: z.ZodType<SubmittedComponent> = z.lazy(() =>
-  z.object({
+/** Modal components nested at most `levels` deep. */
+function submittedSchema(levels: number): z.ZodType<SubmittedComponent> {
+  const inner = levels > 1 ? submittedSchema(levels - 1) : null;
+  return z.object({
     type: z.number().int(),
     custom_id: text(100).optional(),
     value: text(6000).optional(),
-    component: submittedSchema.optional(),
-    components: z.array(submittedSchema).max(10).optional(),
-  })
-);
+    component: inner ? inner.optional() : z.never().optional(),
+    components: inner ? z.array(inner).max(10).optional() : nothingDeeper,
+  });
+}
 
 const interactionSchema = z.object({
   id: snowflake,
@@ -74,11 +90,11 @@ const interactionSchema = z.object({
   message: z.object({ id: snowflake, timestamp: text(64).optional() }).optional(),
   data: z.object({
     name: text(32).optional(),
-    options: z.array(optionSchema).max(25).optional(),
+    options: z.array(optionSchema(MAX_OPTION_LEVELS)).max(25).optional(),
     custom_id: text(100).optional(),
     component_type: z.number().int().optional(),
     values: z.array(text(100)).max(25).optional(),
-    components: z.array(submittedSchema).max(10).optional(),
+    components: z.array(submittedSchema(MAX_SUBMITTED_LEVELS)).max(10).optional(),
   }).optional(),
 });
 
@@ -163,7 +179,10 @@ export function stringOption(
   return typeof value === "string" ? value : undefined;
 }
 
-/** The value of the text input `customId` in a modal submission, or undefined. */
+/**
+ * The value of the text input `customId` in a modal submission, or undefined. The components
+ * come from a validated interaction, so the walk is at most `MAX_SUBMITTED_LEVELS` deep.
+ */
 export function submittedValue(
   components: readonly SubmittedComponent[] | undefined,
   customId: string,
