@@ -232,7 +232,11 @@ export function loadConfig(
   env: Record<string, string | undefined>,
   options: { onDeploy?: boolean } = {},
 ): Config {
-  const parsed = schema.safeParse(env);
+  // An empty setting (`NAME=` in an env file) counts as unset.
+  const given = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value.trim() !== ""),
+  );
+  const parsed = schema.safeParse(given);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ConfigError(String(issue.path[0] ?? "settings"), issue.message);

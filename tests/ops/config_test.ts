@@ -28,6 +28,28 @@ Deno.test("loadConfig() starts with no settings at all", () => {
   assert.deepEqual(config.warnings, []);
 });
 
+Deno.test("an empty setting (NAME= in an env file) counts as unset", () => {
+  const names = [
+    "PORT",
+    "BASE_URL",
+    "KV_PATH",
+    "GITHUB_CLIENT_ID",
+    "GITHUB_APP_ID",
+    "GITHUB_APP_SLUG",
+    "DISCORD_APPLICATION_ID",
+    "DISCORD_PUBLIC_KEY",
+    "TELEGRAM_BOT_TOKEN",
+    "TOKEN_ENCRYPTION_KEY",
+    "METRICS_TOKEN",
+    "LOG_LEVEL",
+    "DEBUG_MODE",
+  ];
+  for (const blank of ["", "  "]) {
+    const config = loadConfig(Object.fromEntries(names.map((name) => [name, blank])));
+    assert.deepEqual(config, loadConfig({}), JSON.stringify(blank));
+  }
+});
+
 Deno.test("loadConfig() leaves KV_PATH unset on Deno Deploy", () => {
   assert.equal(loadConfig({}, { onDeploy: true }).kvPath, undefined);
   assert.equal(loadConfig({ KV_PATH: ":memory:" }, { onDeploy: true }).kvPath, ":memory:");

@@ -26,6 +26,9 @@ import { inviteKey, invitesByGroupKey, invitesByGroupPrefix, invitesVersionKey }
 /** The roles an invite may grant (never owner). */
 export type InviteRole = Exclude<Role, "owner">;
 
+/** The roles an invite may grant. */
+const INVITE_ROLES: ReadonlySet<string> = new Set<InviteRole>(["admin", "viewer"]);
+
 /** A pending invite. */
 export interface Invite {
   token: string;
@@ -64,6 +67,8 @@ export async function getInviteEntry(
 ): Promise<InviteEntry | null> {
   const entry = await kv.get<Invite>(inviteKey(token));
   if (entry.value === null || entry.value.expiresAt <= now) return null;
+  // Only the roles an invite may grant count, whatever the record holds.
+  if (!INVITE_ROLES.has(entry.value.role)) return null;
   return { invite: entry.value, versionstamp: entry.versionstamp };
 }
 
