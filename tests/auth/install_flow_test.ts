@@ -42,6 +42,15 @@ function bind(t: TestApp, cookie: string, fields: Record<string, string>, origin
   });
 }
 
+Deno.test("install page: an organization member's install request (no installation yet) gets a page saying so", async () => {
+  await using fake = startFakeGitHub();
+  await using t = await setUp(fake);
+  const res = await t.fetch("/auth/github/install?setup_action=request", { headers: HTML });
+  assert.equal(res.status, 200);
+  assert.match(await res.text(), /Installation requested/);
+  assert.equal(fake.requestsTo("/").length, 0);
+});
+
 Deno.test("install page: signs in through GitHub and comes back to the installation", async () => {
   await using fake = startFakeGitHub();
   await using t = await setUp(fake);

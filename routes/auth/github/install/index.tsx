@@ -7,6 +7,7 @@ import { type InstallChoices, installChoices } from "@/lib/installations/binding
 import { define } from "@/lib/state.ts";
 
 interface InstallPage extends InstallChoices {
+  requested: false;
   installationId: number;
   account: string;
   csrfToken: string;
@@ -25,8 +26,12 @@ export const handler = define.handlers({
     const { kv, config } = ctx.state;
     requireFeature(config, "GitHub sign-in");
     requireFeature(config, "GitHub App");
-    const installationId = parseInstallationId(ctx.url.searchParams.get("installation_id"));
     const setupAction = ctx.url.searchParams.get("setup_action") ?? "";
+    if (setupAction === "request" && !ctx.url.searchParams.has("installation_id")) {
+      // An organization member asked its owners to install the app: nothing to bind yet.
+      return page({ requested: true as const }, { headers: { "cache-control": "no-store" } });
+    }
+    const installationId = parseInstallationId(ctx.url.searchParams.get("installation_id"));
     const signIn = () =>
       redirectToGitHub(ctx.req, kv, config, {
         kind: "install",
@@ -38,6 +43,7 @@ export const handler = define.handlers({
     const installation = await verifyInstaller(ctx.state, principal, installationId);
     if (!installation) return signIn();
     const data: InstallPage = {
+      requested: false,
       installationId,
       account: installation.account.login,
       csrfToken: principal.csrfToken,
@@ -58,11 +64,25 @@ function Notice({ children }: { children: string }) {
   );
 }
 
+/** What an organization member sees after asking its owners to install the app. */
+function InstallRequested() {
+  return (
+    <main class="mx-4 mt-16 max-w-lg rounded-lg border border-slate-200 bg-white p-6 sm:mx-auto sm:p-8 dark:border-slate-800 dark:bg-slate-900 shadow-sm">
+      <h1 class="text-xl font-semibold">Installation requested</h1>
+      <p class="mt-2 text-slate-600 dark:text-slate-400">
+        GitHub asked the organization's owners to approve the app. Once one of them installs it,
+        GitHub brings them here to bind the installation to a group; nothing is bound until then.
+      </p>
+    </main>
+  );
+}
+
 /**
  * The binding choice: the group `inst-{id}` (new, or existing and the
  * person's), or one of the person's own groups.
  */
 export default define.page<typeof handler>(function InstallChoicePage({ data }) {
+  if (data.requested) return <InstallRequested />;
   const offerNewGroup = !data.newGroup.exists || data.newGroup.owned;
   const bound = new Set(data.boundGroupIds);
   const checkedId = offerNewGroup ? data.newGroup.id : data.ownedGroups[0]?.id;
