@@ -1,7 +1,9 @@
 /**
  * Mounting: the manifest's routes on Hono in priority order, each behind the
  * middleware of its folders (outermost first), with the method map, HEAD →
- * GET, 405 with `Allow`, and `page(data)` results rendered as the route's page.
+ * GET, 405 with `Allow` (before the middleware runs: a method the route does not
+ * answer is refused the same for everyone, signed in or not), and `page(data)`
+ * results rendered as the route's page.
  * Fresh 2 features the layer lacks are refused first (`unsupported.ts`).
  */
 import type { Context as HonoContext, Hono } from "hono";
@@ -46,7 +48,7 @@ export function mountRoutes<State>(app: Hono, options: MountOptions<State>): voi
     const mod = modules[file];
     const middleware = foldersOf(file).flatMap((folder) => middlewareByFolder.get(folder) ?? []);
     const pageComponent = mod.default as PageComponent | undefined;
-    const endpoint = endpointFor(mod, file);
+    const { endpoint, refusesMethod } = endpointFor(mod, file);
     app.all(pattern, async (c) => {
       const state = options.stateOf(c);
       const req = c.req.raw;
@@ -62,6 +64,8 @@ export function mountRoutes<State>(app: Hono, options: MountOptions<State>): voi
         return Promise.resolve(middleware[index](ctx));
       };
       try {
+        const refusal = refusesMethod(req.method);
+        if (refusal) throw refusal;
         return await run(0);
       } catch (error) {
         const routeHasPage = pageComponent !== undefined;
@@ -91,25 +95,40 @@ function toResponse<State>(ctx: RequestContext<State>, result: Response | PageRe
   return ctx.renderRoute(result.data, { status: result.status, headers: result.headers });
 }
 
-/** The function that answers a matched request: method map lookup, HEAD → GET, 405. */
-function endpointFor<State>(mod: RouteModule<State>, file: string): Endpoint<State> {
+/**
+ * A route's answer to a matched request (method map lookup, HEAD → GET), and the 405 with
+ * `Allow` for a method its map lacks (null for an allowed method, or a handler function that
+ * takes every method).
+ */
+function endpointFor<State>(
+  mod: RouteModule<State>,
+  file: string,
+): { endpoint: Endpoint<State>; refusesMethod(method: string): HttpError | null } {
   const handler = mod.handler;
   if (Array.isArray(handler)) throw new Error(`routes/${file}: only middleware may be an array`);
-  if (typeof handler === "function") return async (ctx) => toResponse(ctx, await handler(ctx));
+  if (typeof handler === "function") {
+    return {
+      endpoint: async (ctx) => toResponse(ctx, await handler(ctx)),
+      refusesMethod: () => null,
+    };
+  }
   const methods: HandlerByMethod<unknown, State> = { ...handler };
   if (!methods.GET && mod.default) methods.GET = () => page();
   const allowed = Object.keys(methods).filter((m) => methods[m as Method]);
   if (methods.GET && !methods.HEAD) allowed.push("HEAD");
   // The method comes from the client: only the module's own keys count (not `constructor`).
   const handlerOf = (method: string) =>
-    Object.hasOwn(methods, method) ? methods[method as Method] : undefined;
-  return async (ctx) => {
-    const method = ctx.req.method;
-    const fn = handlerOf(method) ?? (method === "HEAD" ? methods.GET : undefined);
-    if (!fn) {
-      throw new HttpError(405, "Method not allowed", { headers: { allow: allowed.join(", ") } });
-    }
-    const res = toResponse(ctx, await fn(ctx));
-    return method === "HEAD" && !methods.HEAD ? new Response(null, res) : res;
+    (Object.hasOwn(methods, method) ? methods[method as Method] : undefined) ??
+      (method === "HEAD" ? methods.GET : undefined);
+  return {
+    endpoint: async (ctx) => {
+      const method = ctx.req.method;
+      const res = toResponse(ctx, await handlerOf(method)!(ctx));
+      return method === "HEAD" && !methods.HEAD ? new Response(null, res) : res;
+    },
+    refusesMethod: (method) =>
+      handlerOf(method)
+        ? null
+        : new HttpError(405, "Method not allowed", { headers: { allow: allowed.join(", ") } }),
   };
 }

@@ -6,12 +6,12 @@ import { define } from "../../lib/state.ts";
 const PUBLIC_PATHS = new Set(["/api/richheader"]);
 
 /**
- * Every action API call is authenticated once: the bearer's user goes onto `ctx.state`. The
- * action routes answer only POST: another method gets its 405 before any authentication. Bearer
- * tokens come from GitHub sign-in: while it is not configured, the API answers 503.
+ * Every action API call is authenticated once: the bearer's user goes onto `ctx.state` (a method
+ * the route does not answer got its 405 before any middleware). Bearer tokens come from GitHub
+ * sign-in: while it is not configured, the API answers 503.
  */
 export const handler = define.middleware((ctx) => {
-  if (PUBLIC_PATHS.has(ctx.url.pathname) || ctx.req.method !== "POST") return ctx.next();
+  if (PUBLIC_PATHS.has(ctx.url.pathname)) return ctx.next();
   requireFeature(ctx.state.config, "GitHub sign-in");
   return identifyBearer(ctx);
 });

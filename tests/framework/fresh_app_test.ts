@@ -50,6 +50,10 @@ const routes: Record<string, unknown> = {
       return ctx.next();
     },
   },
+  "guarded/_middleware.ts": {
+    handler: () => Response.json({ error: "Sign in first" }, { status: 401 }),
+  },
+  "guarded/thing.ts": { handler: { GET: () => Response.json({ secret: true }) } },
   "index.tsx": { default: () => h("p", null, "home") },
   "api/items/index.ts": { handler: { GET: () => Response.json({ list: true }) } },
   "api/items/new.ts": { handler: { GET: () => Response.json({ fixed: "new" }) } },
@@ -203,6 +207,17 @@ Deno.test("a method the route lacks is 405 with Allow; HEAD falls back to GET", 
     assert.equal(inherited.status, 405, method);
     await inherited.body?.cancel();
   }
+});
+
+Deno.test("a method the route lacks is refused before its folders' middleware runs", async () => {
+  const { fetch } = makeApp();
+  const refused = await fetch("/guarded/thing", { method: "PUT" });
+  assert.equal(refused.status, 405, "the guard's 401 is not reached");
+  assert.equal(refused.headers.get("allow"), "GET, HEAD");
+  assert.deepEqual(await refused.json(), { error: "Method not allowed" });
+  const guarded = await fetch("/guarded/thing");
+  assert.equal(guarded.status, 401);
+  await guarded.body?.cancel();
 });
 
 Deno.test("a method named like an object property is 405 on a route, 404 elsewhere, never a crash", async () => {
