@@ -32,6 +32,11 @@ export const ID_FORMATS = {
     pattern: /^[0-9A-HJKMNP-TV-Z]{26}$/,
     description: "an event id (a ulid: 26 characters of 0-9 and A-Z without I, L, O, U)",
   },
+  /** Audit entry ids: a ulid. */
+  auditEntry: {
+    pattern: /^[0-9A-HJKMNP-TV-Z]{26}$/,
+    description: "an audit entry id (a ulid: 26 characters of 0-9 and A-Z without I, L, O, U)",
+  },
   /** Bulk replay ids: a ulid. */
   replay: {
     pattern: /^[0-9A-HJKMNP-TV-Z]{26}$/,

@@ -9,7 +9,8 @@ import type { z } from "zod";
 import type { Principal } from "../auth/principal.ts";
 import { type AuditEntry, auditNewestFirst } from "../store/telemetry/audit.ts";
 import { historyScope } from "./history.ts";
-import { collectPage, type Page, pageWindow, type Source } from "./pages.ts";
+import { collectPage, type Page, pageWindow, requireCursor, type Source } from "./pages.ts";
+import { isId } from "../ids.ts";
 import type { auditQuerySchema } from "./schemas.ts";
 
 /** The audit query, as validated by `auditQuerySchema`. */
@@ -31,6 +32,7 @@ export async function queryAudit(
   principal: Principal,
   query: AuditQuery,
 ): Promise<Page<AuditEntry>> {
+  requireCursor(query.cursor, (id) => isId("auditEntry", id));
   const scope = await historyScope(kv, principal, query.groupId);
   const sources: Source<AuditEntry>[] = (scope ?? [undefined]).map((internalId) => (below) =>
     auditNewestFirst(kv, { internalId, below })

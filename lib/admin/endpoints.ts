@@ -78,7 +78,7 @@ export const ADMIN_ENDPOINTS = {
       "only a super admin creates groups or sets installationId and owners",
     access: "super admin, or an owner (own groups only)",
     body: s.groupsBodySchema,
-    response: s.okCountSchema,
+    response: s.groupsReplacedSchema,
     versioned: true,
   }),
   createGroup: defineEndpoint({
@@ -154,7 +154,7 @@ export const ADMIN_ENDPOINTS = {
     summary: "Replace all of a group's fragments",
     access: EDIT,
     body: s.fragmentsBodySchema,
-    response: s.okCountSchema,
+    response: s.fragmentsReplacedSchema,
     versioned: true,
     answersVersion: true,
   }),
@@ -174,7 +174,7 @@ export const ADMIN_ENDPOINTS = {
       "through its channel, a topic through its chat); a target may be allowed for several groups",
     access: "super admin",
     body: s.allowedTargetsBodySchema,
-    response: s.okCountSchema,
+    response: s.targetsReplacedSchema,
     versioned: true,
   }),
   renameGroup: defineEndpoint({
@@ -184,6 +184,9 @@ export const ADMIN_ENDPOINTS = {
     access: OWN,
     body: s.renameBodySchema,
     response: s.renamedSchema,
+    errors: {
+      "409": "newId names an existing group, or the group changed while it was renamed",
+    },
   }),
   listInvites: defineEndpoint({
     method: "GET",

@@ -225,7 +225,12 @@ export async function renameGroupFor(
     case "too_many":
       throw new HttpError(
         400,
-        `routes: renaming copies the group's routes first, and an instance holds at most ${result.limit}`,
+        `routes: the instance holds more than ${result.limit} routes; remove some before renaming`,
+      );
+    case "too_large":
+      throw new HttpError(
+        400,
+        `newId: route "${result.routeId}" would be too large to store under this id`,
       );
     case "conflict":
       throw new HttpError(409, "The group changed while it was renamed; try again");

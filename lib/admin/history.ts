@@ -13,7 +13,8 @@ import { readScope, requireRight, type Right } from "./guards.ts";
 
 /**
  * The internal ids of the groups a history read covers: the requested group's (403 unless
- * readable), else null (everything) for a super admin, else those of every group of the caller.
+ * readable, 404 when no group has that id), else null (everything) for a super admin, else
+ * those of every group of the caller.
  */
 export async function historyScope(
   kv: Kv,
@@ -23,6 +24,9 @@ export async function historyScope(
   const scope = readScope(principal, groupId);
   if (scope === null) return null;
   const internalIds = internalIdsOf(await readGroupSet(kv));
+  if (groupId !== undefined && !internalIds.has(groupId)) {
+    throw new HttpError(404, `Unknown group ${groupId}`);
+  }
   return scope.flatMap((id) => {
     const internalId = internalIds.get(id);
     return internalId === undefined ? [] : [internalId];

@@ -23,7 +23,8 @@ import {
 import { redeliver } from "../store/delivery/units.ts";
 import { actorOf } from "./guards.ts";
 import { historyAccess, historyScope } from "./history.ts";
-import { collectPage, type Page, pageWindow, type Source } from "./pages.ts";
+import { collectPage, type Page, pageWindow, requireCursor, type Source } from "./pages.ts";
+import { isId } from "../ids.ts";
 import type { logsQuerySchema } from "./schemas.ts";
 
 /** The logs query, as validated by `logsQuerySchema`. */
@@ -86,6 +87,7 @@ export async function queryLogs(
   principal: Principal,
   query: LogsQuery,
 ): Promise<Page<SendLog>> {
+  requireCursor(query.cursor, (id) => isId("sendLog", id));
   const base = { status: query.status, deliveryId: query.deliveryId };
   const scope = await historyScope(kv, principal, query.groupId);
   const sources: Source<SendLog>[] = scope === null

@@ -228,6 +228,10 @@ function errorResponses(endpoint: Endpoint | OtherEndpoint) {
   if (endpoint.versioned && endpoint.method !== "GET") {
     codes["409"] = "Changed since it was read (If-Match)";
   }
+  if (endpoint.body) {
+    codes["408"] = "The body did not arrive in time";
+    codes["413"] = "The body is larger than this endpoint accepts";
+  }
   Object.assign(codes, endpoint.errors);
   return Object.fromEntries(
     Object.entries(codes).map(([code, description]) => [code, {

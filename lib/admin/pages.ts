@@ -4,6 +4,7 @@
  * examined, so a rare filter cannot make one request read everything; the cursor then points
  * past what was examined, and the next page continues from there.
  */
+import { HttpError } from "../fresh/mod.ts";
 import { encodeUlidTime, ULID_TIME_MAX } from "../ulid.ts";
 
 /** Newest-first records whose ids are below `below` (exclusive; none: from the newest). */
@@ -33,6 +34,17 @@ interface PageQuery {
   cursor?: string;
   from?: number;
   to?: number;
+}
+
+/**
+ * Refuses (400 `Invalid cursor`) a client's cursor that no page could have given (`isPageId`:
+ * the format of the ids the page is cut from), rather than answering the first page.
+ */
+export function requireCursor(
+  cursor: string | undefined,
+  isPageId: (id: string) => boolean,
+): void {
+  if (cursor !== undefined && !isPageId(cursor)) throw new HttpError(400, "Invalid cursor");
 }
 
 /** Records a page holds when the query gives no limit. */

@@ -46,6 +46,24 @@ export const okSchema = z.object({ ok: z.literal(true) });
 /** A replacement's answer. */
 export const okCountSchema = z.object({ ok: z.literal(true), count: z.number().int() });
 
+/** `PUT /admin/api/groups`: how many groups the submitted list held. */
+export const groupsReplacedSchema = z.object({
+  ok: z.literal(true),
+  count: z.number().int().describe("groups in the submitted list"),
+});
+
+/** `PUT /admin/api/groups/:id/fragments`: how many fragments the group has now. */
+export const fragmentsReplacedSchema = z.object({
+  ok: z.literal(true),
+  count: z.number().int().describe("fragments the group has now"),
+});
+
+/** `PUT /admin/api/groups/:id/targets`: how many targets the group's list holds now. */
+export const targetsReplacedSchema = z.object({
+  ok: z.literal(true),
+  count: z.number().int().describe("targets on the group's list now"),
+});
+
 /** `GET /admin/api/me`. */
 export const meSchema = z.object({
   user: actorSchema,
@@ -210,7 +228,9 @@ export const logsQuerySchema = z.object({
   ),
   from: instantSchema.optional(),
   to: instantSchema.optional(),
-  cursor: z.string().min(1).max(200).optional(),
+  cursor: z.string().min(1).max(200).optional().describe(
+    "the cursor of the previous page; any other value answers 400 Invalid cursor",
+  ),
   limit: limitSchema,
 });
 
@@ -281,7 +301,9 @@ export const auditQuerySchema = z.object({
   actor: z.string().min(1).max(100).optional().describe("user id or login"),
   from: instantSchema.optional(),
   to: instantSchema.optional(),
-  cursor: z.string().min(1).max(200).optional(),
+  cursor: z.string().min(1).max(200).optional().describe(
+    "the cursor of the previous page; any other value answers 400 Invalid cursor",
+  ),
   limit: limitSchema,
 });
 

@@ -120,7 +120,10 @@ export async function revokePreviousWebhookSecret(
   return { ok: true };
 }
 
-/** `DELETE /admin/api/groups/:id/webhook`: removes the secret, so the ingress answers 404. */
+/**
+ * `DELETE /admin/api/groups/:id/webhook`: removes the secret, so the ingress answers 404.
+ * Idempotent: a group without a secret answers the same, and no audit entry is written then.
+ */
 export async function disableWebhook(
   kv: Kv,
   principal: Principal,

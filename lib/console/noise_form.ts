@@ -9,6 +9,7 @@ import {
   isTimeZone,
   MAX_DIGEST_THRESHOLD,
   MAX_DIGEST_WINDOW_SECONDS,
+  MIN_DIGEST_THRESHOLD,
 } from "../model/noise_rules.ts";
 import type { FilterNode, Route } from "../types.ts";
 
@@ -59,12 +60,15 @@ export function noiseOptionsOf(
   const options: NoiseOptions = {};
   if (form.digest) {
     const windowSeconds = wholeNumber(form.windowSeconds, 1, MAX_DIGEST_WINDOW_SECONDS);
-    const threshold = wholeNumber(form.threshold, 0, MAX_DIGEST_THRESHOLD);
+    const threshold = wholeNumber(form.threshold, MIN_DIGEST_THRESHOLD, MAX_DIGEST_THRESHOLD);
     if (windowSeconds === null) {
       problems.set("digest.windowSeconds", `1-${MAX_DIGEST_WINDOW_SECONDS} whole seconds`);
     }
     if (threshold === null) {
-      problems.set("digest.threshold", `a whole number, 0-${MAX_DIGEST_THRESHOLD}`);
+      problems.set(
+        "digest.threshold",
+        `a whole number, ${MIN_DIGEST_THRESHOLD}-${MAX_DIGEST_THRESHOLD}`,
+      );
     }
     if (windowSeconds !== null && threshold !== null) {
       options.digest = { windowSeconds, threshold };

@@ -9,15 +9,19 @@ import {
   isTimeZone,
   MAX_DIGEST_THRESHOLD,
   MAX_DIGEST_WINDOW_SECONDS,
+  MIN_DIGEST_THRESHOLD,
 } from "./noise_rules.ts";
 
-/** `digest`: beyond `threshold` events of the route to one target within the window, one digest. */
+/**
+ * `digest`: beyond `threshold` events of the route to one target within the window, one digest.
+ * Both are positive integers.
+ */
 export const routeDigestSchema: z.ZodType<RouteDigest, unknown> = z.strictObject({
   windowSeconds: z.number().int({ error: "must be a whole number of seconds" }).min(1, {
     error: "at least 1 second",
   }).max(MAX_DIGEST_WINDOW_SECONDS, { error: `at most ${MAX_DIGEST_WINDOW_SECONDS} seconds` }),
-  threshold: z.number().int({ error: "must be a whole number" }).min(0, {
-    error: "at least 0",
+  threshold: z.number().int({ error: "must be a whole number" }).min(MIN_DIGEST_THRESHOLD, {
+    error: `at least ${MIN_DIGEST_THRESHOLD}`,
   }).max(MAX_DIGEST_THRESHOLD, { error: `at most ${MAX_DIGEST_THRESHOLD}` }),
 }).meta({
   description: "When more than `threshold` events of the route reach one target within " +

@@ -5,6 +5,8 @@
 
 /** Longest digest window: one day. */
 export const MAX_DIGEST_WINDOW_SECONDS = 86_400;
+/** Smallest digest threshold: thresholds are positive integers. */
+export const MIN_DIGEST_THRESHOLD = 1;
 /** Largest digest threshold. */
 export const MAX_DIGEST_THRESHOLD = 1000;
 /** A local time of day, `HH:MM` on a 24-hour clock. */

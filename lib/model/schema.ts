@@ -29,6 +29,7 @@ import {
 import { quietHoursSchema, routeDigestSchema, routeThreadsSchema } from "./noise_options.ts";
 import {
   FIELD_OPS,
+  filterLeafCount,
   formatIssuePath,
   validateFilter,
   validateFilterNode,
@@ -56,6 +57,13 @@ const snowflakeSchema = z.union([z.string(), z.number()], {
   if (id !== null) return id;
   ctx.addIssue({ code: "custom", input: value, message: snowflakeError(value) });
   return z.NEVER;
+}).meta({
+  description: "A Discord id: 1-20 digits, not 0, at most 2^64-1 (stored as a string); a " +
+    "number is accepted when it is a safe integer",
+  anyOf: [
+    { type: "string", pattern: "^[0-9]{1,20}$" },
+    { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+  ],
 });
 
 /** A Telegram chat: a numeric id (number or string, stored as a string) or an `@channel` name. */
@@ -65,6 +73,13 @@ const chatIdSchema = z.union([z.string(), z.number()], { error: requiredOr(CHAT_
     if (id !== null) return id;
     ctx.addIssue({ code: "custom", input: value, message: CHAT_ID_ERROR });
     return z.NEVER;
+  }).meta({
+    description: "A Telegram chat: a numeric id (up to 16 digits, may be negative, not 0; " +
+      "stored as a string) or an @channel name",
+    anyOf: [
+      { type: "string", pattern: "^(-?[0-9]{1,16}|@[A-Za-z][A-Za-z0-9_]{3,31})$" },
+      { type: "integer", minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER },
+    ],
   });
 
 /** A Telegram topic (message thread) id: a positive integer, also given as a numeric string. */
@@ -75,6 +90,12 @@ const topicIdSchema = z.union([z.number(), z.string()], {
   if (id !== null) return id;
   ctx.addIssue({ code: "custom", input: value, message: TOPIC_ID_ERROR });
   return z.NEVER;
+}).meta({
+  description: "A Telegram topic id: a positive integer (stored as a number), also as digits",
+  anyOf: [
+    { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+    { type: "string", pattern: "^[0-9]{1,16}$" },
+  ],
 });
 
 const eventFilterShape = z.strictObject({
@@ -157,7 +178,10 @@ export const routeTemplateSchema = z.strictObject({
   }),
 });
 
-/** A route. Only a fallback route may have empty `filters` and no `ast`. */
+/**
+ * A route. Only a fallback route may be without a condition: empty `filters` and no `ast`, or
+ * an `ast` without a leaf (an empty `all` matches every event).
+ */
 export const routeSchema: z.ZodType<Route, unknown> = z.strictObject({
   id: idSchema,
   name: nameSchema,
@@ -177,11 +201,18 @@ export const routeSchema: z.ZodType<Route, unknown> = z.strictObject({
   threads: routeThreadsSchema.optional(),
   quietHours: quietHoursSchema(filterNodeSchema).optional(),
 }).superRefine((route, ctx) => {
-  if (route.fallback !== true && route.filters.length === 0 && route.ast === undefined) {
+  if (route.fallback === true) return;
+  if (route.ast === undefined && route.filters.length === 0) {
     ctx.addIssue({
       code: "custom",
       path: ["filters"],
       message: "only a fallback route may have no filters (add a filter or an ast)",
+    });
+  } else if (route.ast !== undefined && filterLeafCount(route.ast) === 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["ast"],
+      message: `route "${route.id}" has no condition; only a fallback route may match every event`,
     });
   }
 });

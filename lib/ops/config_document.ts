@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { ID_PATTERN } from "../ids.ts";
 import { fragmentSchema, groupSchema, routeSchema, targetRefSchema } from "../model/schema.ts";
+import { upgradeEarlierRoute } from "../store/config/route_upgrade.ts";
 import {
   MAX_ALLOWED_TARGETS,
   MAX_FRAGMENTS,
@@ -63,7 +64,9 @@ export const configDocumentSchema: z.ZodType<ConfigDocument, unknown> = z.strict
   version: z.literal(CONFIG_VERSION, { error: `must be ${CONFIG_VERSION}` }),
   exportedAt: z.iso.datetime({ error: "must be an ISO-8601 time" }),
   groups: z.array(groupSchema).max(MAX_GROUPS, { error: `at most ${MAX_GROUPS} groups` }),
-  routes: z.array(routeSchema).max(MAX_ROUTES, { error: `at most ${MAX_ROUTES} routes` }),
+  routes: z.array(z.preprocess(upgradeEarlierRoute, routeSchema)).max(MAX_ROUTES, {
+    error: `at most ${MAX_ROUTES} routes`,
+  }),
   fragments: z.array(fragmentSchema).max(MAX_GROUPS * MAX_FRAGMENTS),
   allowedTargets: z.array(z.strictObject({
     groupId: idOnly,

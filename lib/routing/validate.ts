@@ -4,7 +4,7 @@
  * message can say `ast.any[2].not.value: invalid regex: …`. Browser-safe.
  */
 import { FILTER_VALUE_MAX_LENGTH, MAX_DEPTH, MAX_IN_OPERANDS, MAX_LEAVES } from "../limits.ts";
-import type { FieldOp } from "../types.ts";
+import type { FieldOp, FilterNode } from "../types.ts";
 import { validateEventPattern } from "./event_filter.ts";
 import { validatePath } from "../jsonpath/path.ts";
 import { validateRegex } from "./regex.ts";
@@ -217,6 +217,17 @@ export function validateFilterNode(node: unknown): FilterIssue[] {
     });
   }
   return state.issues;
+}
+
+/**
+ * The leaves (conditions) of a valid filter tree. A tree without any (`{ all: [] }`, `{ any: [] }`,
+ * groups of empty groups) has no condition of its own: an empty `all` matches every event.
+ */
+export function filterLeafCount(node: FilterNode): number {
+  if ("all" in node) return node.all.reduce((sum, child) => sum + filterLeafCount(child), 0);
+  if ("any" in node) return node.any.reduce((sum, child) => sum + filterLeafCount(child), 0);
+  if ("not" in node) return filterLeafCount(node.not);
+  return 1;
 }
 
 /** Checks one stored leaf (an element of a route's `filters`). */

@@ -250,3 +250,44 @@ Deno.test("invites: a member who opens a link for a role they have is told so, a
   const accepted = await acceptAs(app, "stranger", created.body.token);
   assert.equal(accepted.status, 303, "the person it was for can still use it");
 });
+
+Deno.test("rename: a group with 199 routes in an instance of 200 renames; every route follows in place and the old id is 404", async () => {
+  await using app = await startAdminApp();
+  const alphaRoutes = Array.from({ length: 199 }, (_, i) => route("alpha", `a${i}`));
+  await replaceRoutes(app.kv, [route("beta", "b1"), ...alphaRoutes]);
+
+  const renamed = await app.call("owner", "PUT", "/admin/api/groups/alpha/rename", {
+    body: { newId: "x" },
+  });
+  assert.deepEqual({ status: renamed.status, body: renamed.body }, {
+    status: 200,
+    body: { ok: true, id: "x" },
+  });
+  assert.deepEqual(
+    (await getRoutes(app.kv)).routes,
+    [route("beta", "b1"), ...alphaRoutes.map((r) => ({ ...r, groupId: "x" }))],
+  );
+  const moved = await app.call("viewer", "GET", "/admin/api/groups/x/routes");
+  assert.equal(moved.body.routes.length, 199);
+  assert.equal((await app.call("owner", "GET", "/admin/api/groups/alpha")).status, 404);
+  assert.equal((await app.call("owner", "GET", "/admin/api/groups/alpha/routes")).status, 404);
+  const [entry] = (await app.call("owner", "GET", "/admin/api/audit?action=group.rename")).body
+    .items;
+  assert.deepEqual(entry.detail, { from: "alpha", to: "x", routes: 199 });
+});
+
+Deno.test("webhook: switching off a group without a secret answers 200 and writes no audit entry", async () => {
+  await using app = await startAdminApp();
+  const audit = async () =>
+    (await app.call("owner", "GET", "/admin/api/audit?groupId=alpha")).body.items.map(
+      (entry: { action: string }) => entry.action,
+    );
+  const off = await app.call("owner", "DELETE", "/admin/api/groups/alpha/webhook");
+  assert.deepEqual({ status: off.status, body: off.body }, { status: 200, body: { ok: true } });
+  assert.deepEqual(await audit(), []);
+
+  await app.call("owner", "POST", "/admin/api/groups/alpha/webhook/regenerate");
+  assert.equal((await app.call("owner", "DELETE", "/admin/api/groups/alpha/webhook")).status, 200);
+  assert.equal((await app.call("owner", "DELETE", "/admin/api/groups/alpha/webhook")).status, 200);
+  assert.deepEqual(await audit(), ["webhook.delete", "webhook.regenerate"]);
+});

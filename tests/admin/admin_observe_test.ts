@@ -227,3 +227,49 @@ Deno.test("metrics: event kinds and platforms named __proto__, constructor or to
   assert.equal(own(metrics.byPlatform, "toString")?.total, 1);
   assert.deepEqual(metrics.totals, { total: 3, ok: 2, failed: 1, dead: 0, retrying: 0 });
 });
+
+Deno.test("metrics, logs and audit: a super admin asking for an unknown group gets 404", async () => {
+  await using app = await startAdminApp();
+  await storeSendLogs(app.kv, LOGS);
+  for (const path of ["/admin/api/metrics", "/admin/api/logs", "/admin/api/audit"]) {
+    const answer = await app.call("superAdmin", "GET", `${path}?groupId=nope`);
+    assert.deepEqual({ status: answer.status, body: answer.body }, {
+      status: 404,
+      body: { error: "Unknown group nope" },
+    }, path);
+    assert.equal((await app.call("superAdmin", "GET", `${path}?groupId=alpha`)).status, 200, path);
+  }
+});
+
+Deno.test("logs and audit: a cursor that no page gave is 400 Invalid cursor; a given one still works", async () => {
+  await using app = await startAdminApp();
+  await storeSendLogs(app.kv, LOGS);
+  await storeAuditEntry(
+    app.kv,
+    { actor: PEOPLE.owner, action: "group.update", groupId: "alpha" },
+    NOW,
+  );
+  await storeAuditEntry(
+    app.kv,
+    { actor: PEOPLE.owner, action: "group.update", groupId: "alpha" },
+    NOW + 1,
+  );
+  for (const path of ["/admin/api/logs", "/admin/api/audit"]) {
+    for (const cursor of ["zzz", "0", "01ARZ3NDEKTSV4RRFFQ69G5FAVX", `${"Z".repeat(26)}-`]) {
+      const answer = await app.call(
+        "viewer",
+        "GET",
+        `${path}?cursor=${encodeURIComponent(cursor)}`,
+      );
+      assert.deepEqual({ status: answer.status, body: answer.body }, {
+        status: 400,
+        body: { error: "Invalid cursor" },
+      }, `${path} ${cursor}`);
+    }
+    const first = await app.call("viewer", "GET", `${path}?limit=1`);
+    assert.ok(first.body.cursor, path);
+    const next = await app.call("viewer", "GET", `${path}?limit=1&cursor=${first.body.cursor}`);
+    assert.equal(next.status, 200, path);
+    assert.notDeepEqual(next.body.items, first.body.items, path);
+  }
+});

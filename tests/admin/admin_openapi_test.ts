@@ -103,3 +103,55 @@ Deno.test("test-match: a flat filter list, an explanation, and nothing stored", 
   const keys = await Array.fromAsync(app.kv.list({ prefix: ["audit"] }));
   assert.equal(keys.length, 0);
 });
+
+Deno.test("openapi: the rename's 409, target id formats, own names for replacement answers, and 413/408 for bodies", async () => {
+  await using app = await startAdminApp();
+  const document = await (await app.t.fetch("/openapi.json")).json();
+  const rename = document.paths["/admin/api/groups/{id}/rename"].put;
+  assert.ok(rename.responses["409"], "a rename onto an existing id is 409");
+
+  const [discord, telegram] = document.components.schemas.Target.oneOf ??
+    document.components.schemas.Target.anyOf;
+  const forms = (property: { anyOf?: { type: string; pattern?: string }[] }) =>
+    (property.anyOf ?? []).map((form) => `${form.type} ${form.pattern ?? ""}`.trim());
+  assert.deepEqual(forms(discord.properties.channelId), ["string ^[0-9]{1,20}$", "integer"]);
+  assert.deepEqual(forms(discord.properties.threadId), ["string ^[0-9]{1,20}$", "integer"]);
+  assert.deepEqual(forms(telegram.properties.chatId), [
+    "string ^(-?[0-9]{1,16}|@[A-Za-z][A-Za-z0-9_]{3,31})$",
+    "integer",
+  ]);
+  assert.deepEqual(forms(telegram.properties.topicId), ["integer", "string ^[0-9]{1,16}$"]);
+  const route = document.components.schemas.Route;
+  assert.deepEqual(forms(route.properties.discordRoleIds.items), [
+    "string ^[0-9]{1,20}$",
+    "integer",
+  ]);
+  assert.equal(document.components.schemas.RouteDigest.properties.threshold.minimum, 1);
+  assert.equal(document.components.schemas.RouteDigest.properties.windowSeconds.minimum, 1);
+
+  const success = (path: string) =>
+    document.paths[path].put.responses["200"].content["application/json"].schema.$ref;
+  assert.equal(success("/admin/api/routes"), "#/components/schemas/ReplaceRoutesResponse");
+  assert.equal(success("/admin/api/groups"), "#/components/schemas/ReplaceGroupsResponse");
+  assert.notEqual(
+    success("/admin/api/groups/{id}/fragments"),
+    "#/components/schemas/ReplaceRoutesResponse",
+  );
+  assert.notEqual(
+    success("/admin/api/groups/{id}/targets"),
+    "#/components/schemas/ReplaceRoutesResponse",
+  );
+
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, op] of Object.entries(operations as Record<string, Operation>)) {
+      if (!op.requestBody) continue;
+      assert.ok(op.responses["413"], `${method} ${path}: 413`);
+      assert.ok(op.responses["408"], `${method} ${path}: 408`);
+    }
+  }
+});
+
+interface Operation {
+  requestBody?: unknown;
+  responses: Record<string, unknown>;
+}

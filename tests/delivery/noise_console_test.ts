@@ -48,6 +48,10 @@ Deno.test("noise form: options round-trip, problems by field, off removes them, 
     "quietHours.end",
     "quietHours.timeZone",
   ]);
+  assert.equal(
+    noiseOptionsOf({ ...form, threshold: "0" }).problems.get("digest.threshold"),
+    "a whole number, 1-1000",
+  );
   const off = noiseOptionsOf({ ...form, digest: false, threads: false, quiet: false });
   assert.deepEqual(off, { options: {}, problems: new Map() });
   assert.deepEqual(withNoiseOptions(stored, off.options), ROUTE);

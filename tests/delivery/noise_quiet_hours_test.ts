@@ -62,7 +62,11 @@ Deno.test("route options: digest, threads and quietHours are validated", () => {
   );
   assert.equal(
     problem({ digest: { windowSeconds: 60, threshold: -1 } }),
-    "digest.threshold: at least 0",
+    "digest.threshold: at least 1",
+  );
+  assert.equal(
+    problem({ digest: { windowSeconds: 60, threshold: 0 } }),
+    "digest.threshold: at least 1",
   );
   assert.equal(problem({ digest: { windowSeconds: 60 } }), "digest.threshold: required");
   assert.equal(problem({ threads: "yes" }), "threads: expected boolean");

@@ -137,15 +137,17 @@ Deno.test("a burst digest is not edited or closed into a target its group lost",
   await storeRoutes(kv, [{
     ...customRoute("burst", [DISCORD, TELEGRAM]),
     name: "Deploys",
-    digest: { windowSeconds: 60, threshold: 0 },
+    digest: { windowSeconds: 60, threshold: 1 },
   }]);
   let offsetMs = 0;
   await using running = runWorker(kv, deliveryConfig({ discord, telegram }), {
     now: () => Date.now() + offsetMs,
   });
-  const logs = await settled(kv, await acceptCustom(kv, "Event 1"), 2);
+  const direct = await settled(kv, await acceptCustom(kv, "Event 1"), 2);
+  assert.ok(direct.every((log) => log.status === "ok" && !log.digestId && log.messageId));
+  const logs = await settled(kv, await acceptCustom(kv, "Event 2"), 2);
   assert.ok(logs.every((log) => log.status === "ok" && log.digestId && log.messageId));
-  await settled(kv, await acceptCustom(kv, "Event 2"), 2);
+  await settled(kv, await acceptCustom(kv, "Event 3"), 2);
   const before = requestsOf(discord, telegram);
 
   assert.ok((await replaceAllowedTargets(kv, "team", [], OPERATOR)).ok);

@@ -116,3 +116,26 @@ Deno.test("label values and help texts are escaped", () => {
   assert.equal(parsed.metrics[0].labels?.kind, hostile);
   assert.equal(parsed.metrics[0].value, "2");
 });
+
+Deno.test("/metrics answers 404 to every method when METRICS_TOKEN is not set, and 405 to other methods when it is", async () => {
+  await using off = await startAdminApp();
+  for (const method of ["GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]) {
+    const res = await off.t.fetch("/metrics", { method });
+    assert.equal(res.status, 404, method);
+    if (method !== "HEAD") assert.equal(typeof (await res.json()).error, "string", method);
+    else await res.body?.cancel();
+  }
+  await using on = await startAdminApp({ METRICS_TOKEN: TOKEN });
+  const post = await on.t.fetch("/metrics", {
+    method: "POST",
+    headers: { authorization: `Bearer ${TOKEN}`, origin: "http://localhost" },
+  });
+  assert.equal(post.status, 405);
+  await post.body?.cancel();
+  const head = await on.t.fetch("/metrics", {
+    method: "HEAD",
+    headers: { authorization: `Bearer ${TOKEN}` },
+  });
+  assert.equal(head.status, 200);
+  await head.body?.cancel();
+});

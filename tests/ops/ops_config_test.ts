@@ -247,3 +247,17 @@ Deno.test("config: groups not in the document stay as they are", async () => {
   const webhook = await admin.call("owner", "GET", "/admin/api/groups/alpha/webhook");
   assert.equal(webhook.body.enabled, true, "an imported group without a secret keeps its own");
 });
+
+Deno.test("config: a document exported with a digest threshold of 0 imports it as 1", async () => {
+  const { admin } = await populatedInstance();
+  await using _a = admin;
+  const document = (await admin.call("superAdmin", "GET", EXPORT)).body;
+  const older = {
+    ...document,
+    routes: [{ ...document.routes[0], digest: { windowSeconds: 600, threshold: 0 } }],
+  };
+  const res = await admin.call("superAdmin", "POST", IMPORT, { body: older });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const after = (await admin.call("superAdmin", "GET", EXPORT)).body;
+  assert.deepEqual(after.routes[0].digest, { windowSeconds: 600, threshold: 1 });
+});

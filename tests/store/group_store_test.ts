@@ -7,7 +7,12 @@ import type { AuditEntry } from "../../lib/store/telemetry/audit.ts";
 import { applyGroupChanges, renameGroup } from "../../lib/store/config/group_admin.ts";
 import { readGroupSet, readGroupSetCached } from "../../lib/store/config/group_set.ts";
 import { getGroup, listGroupEntries, listGroups, putGroup } from "../../lib/store/config/groups.ts";
-import { legacyGroupKey } from "../../lib/store/keys.ts";
+import {
+  groupsPointerKey,
+  legacyGroupKey,
+  routeSetsPendingPrefix,
+  routesPointerKey,
+} from "../../lib/store/keys.ts";
 import { countOutcome, readMetrics } from "../../lib/store/telemetry/metrics.ts";
 import { listSendLogs, putSendLog } from "../../lib/store/delivery/send_logs.ts";
 import type { Group } from "../../lib/types.ts";
@@ -25,7 +30,7 @@ import { getGroupSecret, regenerateGroupSecret } from "../../lib/store/config/gr
 import { allowTargets, getAllowedTargets } from "../../lib/store/config/allowed_targets.ts";
 import { getRoutes, replaceRoutes } from "../../lib/store/config/routes.ts";
 import type { Route } from "../../lib/types.ts";
-import { commitRecordingKv, readCountingKv } from "../_kv_commits.ts";
+import { commitRecordingKv, holdsKey, readCountingKv } from "../_kv_commits.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -248,4 +253,88 @@ Deno.test("the cached group set is reused while unchanged and read again after a
   assert.ok(reads("list") > listsAfterFirst);
   assert.deepEqual(third.entries.map((entry) => entry.group.id), ["alpha", "beta"]);
   assert.deepEqual(third, await readGroupSet(kv));
+});
+
+Deno.test("a rename of a group with 199 of 200 routes moves routes and group in one commit within the limits", async () => {
+  await using store = await openTestKv();
+  await putGroup(store, group("crowd"));
+  await putGroup(store, group("other"));
+  const routes: Route[] = Array.from({ length: 199 }, (_, i) => ({
+    id: `route-${i}`,
+    name: `route ${i}`,
+    enabled: true,
+    groupId: "crowd",
+    filters: [{ type: "event", value: "push" }],
+    targets: [{ platform: "discord", channelId: "700" }],
+  }));
+  const other: Route = { ...routes[0], id: "kept", groupId: "other" };
+  assert.ok((await replaceRoutes(store, [other, ...routes])).ok);
+
+  const { kv, commits } = commitRecordingKv(store);
+  const renamed = await renameGroup(kv, { from: "crowd", to: "throng" }, renameAudit);
+  assert.deepEqual(renamed.ok && renamed.routes, 199);
+  const switches = commits.filter((commit) =>
+    holdsKey(commit.written, routesPointerKey()) && holdsKey(commit.written, groupsPointerKey())
+  );
+  assert.equal(switches.length, 1, "routes and group switch together");
+  for (const commit of commits) {
+    assert.ok(commit.checks <= MAX_CHECKS_PER_COMMIT, `checks: ${commit.checks}`);
+    assert.ok(commit.written.length <= 1000, `mutations: ${commit.written.length}`);
+  }
+  assert.deepEqual(
+    (await getRoutes(store)).routes,
+    [other, ...routes.map((route) => ({ ...route, groupId: "throng" }))],
+  );
+  assert.equal(await getGroup(store, "crowd"), null);
+  assert.ok(await getGroup(store, "throng"));
+});
+
+Deno.test("a rename whose switch never commits leaves the group, its routes and secret under the old id", async () => {
+  await using store = await openTestKv();
+  await putGroup(store, group("crowd"));
+  const routes: Route[] = [{
+    id: "r1",
+    name: "r1",
+    enabled: true,
+    groupId: "crowd",
+    filters: [{ type: "event", value: "push" }],
+    targets: [{ platform: "discord", channelId: "700" }],
+  }];
+  assert.ok((await replaceRoutes(store, routes)).ok);
+  await regenerateGroupSecret(store, "crowd");
+  // Every commit that would switch the route set fails, as if another write always came first.
+  const kv = new Proxy(store, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (property !== "atomic") return typeof value === "function" ? value.bind(target) : value;
+      return () => {
+        const op = target.atomic();
+        let switching = false;
+        const wrapped: AtomicOperation = new Proxy(op, {
+          get(opTarget, name) {
+            const method = Reflect.get(opTarget, name, opTarget);
+            if (typeof method !== "function") return method;
+            if (name === "commit" && switching) return () => Promise.resolve({ ok: false });
+            return (...args: unknown[]) => {
+              if (name === "set" && holdsKey([args[0] as KvKey], routesPointerKey())) {
+                switching = true;
+              }
+              const result = method.apply(opTarget, args);
+              return result === opTarget ? wrapped : result;
+            };
+          },
+        });
+        return wrapped;
+      };
+    },
+  }) as Kv;
+  const renamed = await renameGroup(kv, { from: "crowd", to: "throng" }, renameAudit);
+  assert.deepEqual(renamed, { ok: false, reason: "conflict" });
+  assert.ok(await getGroup(store, "crowd"));
+  assert.equal(await getGroup(store, "throng"), null);
+  assert.deepEqual((await getRoutes(store)).routes, routes);
+  assert.ok(await getGroupSecret(store, "crowd"));
+  assert.equal(await getGroupSecret(store, "throng"), null);
+  const pending = await Array.fromAsync(store.list({ prefix: routeSetsPendingPrefix() }));
+  assert.deepEqual(pending, [], "the unused route sets are deleted");
 });

@@ -14,12 +14,14 @@
  *   refused, a missing group's ingress answers 404);
  * - a replacement writes the new group set aside and switches to it in one operation, however
  *   many groups it creates, changes or deletes: readers see the old set or the new one;
- * - a rename first adds copies of the group's routes under the new id (inert: no such group
- *   yet), then moves the record (with its internal id, so its history follows), secret,
- *   fragments, allowed targets and invites in one write checked against the route set it just wrote, then drops
- *   the routes under the old id. A failed move removes the copies again.
+ * - a rename writes a new route set aside with the group's routes renamed in place (the
+ *   instance's route count stays as it is), and switches to it in the same commit that moves
+ *   the record (with its internal id, so its history follows), secret, fragments, allowed
+ *   targets and invites: readers see the group under its old id with its routes, or under the
+ *   new one with them, never a half-renamed group. A failed switch leaves the set unused
+ *   (deleted, or swept as an orphan after a crash).
  */
-import type { AtomicCheck, Kv } from "../backend/types.ts";
+import type { AtomicCheck, AtomicOperation, Kv } from "../backend/types.ts";
 import type { Group, Route } from "../../types.ts";
 import {
   addAllowlistDelete,
@@ -51,7 +53,6 @@ import {
   fragmentsKey,
   groupsPointerKey,
   invitesVersionKey,
-  routesPointerKey,
   tenantKey,
 } from "../keys.ts";
 import { getRoutes, replaceRoutes, type ReplaceRoutesResult } from "./routes.ts";
@@ -67,7 +68,7 @@ export type GroupChange =
 type RenameResult =
   | { ok: true; group: Group; routes: number }
   | { ok: false; reason: "missing" | "exists" | "conflict" }
-  | { ok: false; reason: "too_many"; limit: number };
+  | Exclude<ReplaceRoutesResult, { ok: true } | { reason: "conflict" }>;
 
 const ATTEMPTS = 5;
 
@@ -191,18 +192,13 @@ export async function applyGroupChanges(
 }
 
 /**
- * The route set with copies of `from`'s routes under `to`, right after the originals (and
- * without leftovers under `to`); null when that changes nothing.
+ * The route set with `from`'s routes under `to`, each where it was, and without leftovers
+ * under `to` (routes of an earlier group of that id).
  */
-function withCopies(routes: readonly Route[], from: string, to: string): Route[] | null {
-  const kept = routes.filter((route) => route.groupId !== to);
-  const copies = kept.filter((route) => route.groupId === from).map((route) => ({
-    ...route,
-    groupId: to,
-  }));
-  if (copies.length === 0 && kept.length === routes.length) return null;
-  const last = kept.findLastIndex((route) => route.groupId === from);
-  return [...kept.slice(0, last + 1), ...copies, ...kept.slice(last + 1)];
+function withRenamedRoutes(routes: readonly Route[], from: string, to: string): Route[] {
+  return routes.filter((route) => route.groupId !== to).map((route) =>
+    route.groupId === from ? { ...route, groupId: to } : route
+  );
 }
 
 interface MoveInput {
@@ -210,19 +206,26 @@ interface MoveInput {
   source: GroupEntry;
   to: string;
   name: string | undefined;
-  routesVersionstamp: string | null;
   audit: (group: Group) => AuditEntry;
 }
 
+/** The group's move, read and ready to join the route set's switch. */
+interface PreparedMove {
+  group: Group;
+  checks: AtomicCheck[];
+  write(op: AtomicOperation): void;
+}
+
 /**
- * The atomic part of a rename: record (with its internal id), secret, fragments, allowed
- * targets and invites move together, in one commit of six checks however much the group holds
- * (a `denokv` server allows 10): the route set, the secret, the fragments, the allowlist (one
- * record for all its pages), the group set, and the version of the group's invites (one key
- * that every invite write and delete sets, `invites.ts`), so an invite revoked, accepted or
- * created meanwhile fails the move, which is then tried again on what is stored.
+ * Reads what a rename moves besides the routes: record (with its internal id), secret,
+ * fragments, allowed targets and invites. They move in the route set's switch, so the commit
+ * holds six checks however much the group holds (a `denokv` server allows 10): the route set,
+ * the secret, the fragments, the allowlist (one record for all its pages), the group set, and
+ * the version of the group's invites (one key that every invite write and delete sets,
+ * `invites.ts`), so an invite revoked, accepted or created meanwhile fails the move, which is
+ * then tried again on what is stored.
  */
-async function moveGroup(kv: Kv, input: MoveInput, now: number): Promise<Group | null> {
+async function prepareMove(kv: Kv, input: MoveInput, now: number): Promise<PreparedMove> {
   const { source, to } = input;
   const from = source.group.id;
   const [secret, fragments] = await kv.getMany<[GroupSecret, FragmentsRecord]>([
@@ -234,42 +237,46 @@ async function moveGroup(kv: Kv, input: MoveInput, now: number): Promise<Group |
   const invites: InviteEntry[] = await listInviteEntries(kv, from, now);
   const leftovers = await listInviteEntries(kv, to, now);
   const group: Group = { ...source.group, id: to, name: input.name ?? source.group.name };
-
-  const op = kv.atomic()
-    .check({ key: routesPointerKey(), versionstamp: input.routesVersionstamp })
-    .check(secret, fragments, { key: allowedTargetsKey(from), versionstamp: allowed.versionstamp })
-    .check({ key: invitesVersionKey(from), versionstamp: invitesVersion })
-    .delete(tenantKey(to))
-    .delete(fragmentsKey(to));
-  addAllowlistDelete(op, to);
-  const writer = groupSetWriter(op, input.set);
-  writer.remove(from);
-  writer.put({ group, internalId: source.internalId });
-  if (secret.value) op.delete(tenantKey(from)).set(tenantKey(to), secret.value);
-  if (fragments.value) {
-    const moved: FragmentsRecord = {
-      fragments: fragments.value.fragments.map((fragment) => ({ ...fragment, groupId: to })),
-      updatedAt: now,
-    };
-    op.delete(fragmentsKey(from)).set(fragmentsKey(to), moved);
-  }
-  if (allowed.versionstamp !== null) {
-    addAllowlistDelete(op, from);
-    addAllowlistWrite(op, to, allowed.targets, now);
-  }
-  for (const { invite } of leftovers) addInviteDelete(op, invite);
-  for (const entry of invites) {
-    addInviteDelete(op, entry.invite);
-    addInviteWrite(op, { ...entry.invite, groupId: to }, now);
-  }
-  addAuditEntry(op, input.audit(group), new Map([[to, source.internalId]]));
-  return (await op.commit()).ok ? group : null;
+  const checks: AtomicCheck[] = [
+    secret,
+    fragments,
+    { key: allowedTargetsKey(from), versionstamp: allowed.versionstamp },
+    { key: invitesVersionKey(from), versionstamp: invitesVersion },
+  ];
+  const write = (op: AtomicOperation) => {
+    op.delete(tenantKey(to)).delete(fragmentsKey(to));
+    addAllowlistDelete(op, to);
+    const writer = groupSetWriter(op, input.set);
+    writer.remove(from);
+    writer.put({ group, internalId: source.internalId });
+    if (secret.value) op.delete(tenantKey(from)).set(tenantKey(to), secret.value);
+    if (fragments.value) {
+      const moved: FragmentsRecord = {
+        fragments: fragments.value.fragments.map((fragment) => ({ ...fragment, groupId: to })),
+        updatedAt: now,
+      };
+      op.delete(fragmentsKey(from)).set(fragmentsKey(to), moved);
+    }
+    if (allowed.versionstamp !== null) {
+      addAllowlistDelete(op, from);
+      addAllowlistWrite(op, to, allowed.targets, now);
+    }
+    for (const { invite } of leftovers) addInviteDelete(op, invite);
+    for (const entry of invites) {
+      addInviteDelete(op, entry.invite);
+      addInviteWrite(op, { ...entry.invite, groupId: to }, now);
+    }
+    addAuditEntry(op, input.audit(group), new Map([[to, source.internalId]]));
+  };
+  return { group, checks, write };
 }
 
 /**
  * Renames a group: its record (members, binding, internal id and so its history), routes,
  * fragments, webhook secret and pending invites move to `to`, and `from` is gone afterwards.
- * `name` renames it too. `audit` makes the entry committed with the move.
+ * `name` renames it too. `audit` makes the entry committed with the move. The routes are
+ * renamed in place in a new route set, and everything moves in that set's switch (one commit):
+ * the instance's route count does not change, and a crash leaves the group unrenamed.
  */
 export async function renameGroup(
   kv: Kv,
@@ -284,32 +291,26 @@ export async function renameGroup(
     if (!source) return { ok: false, reason: "missing" };
     if (set.entries.some((entry) => entry.group.id === to)) return { ok: false, reason: "exists" };
 
-    let routeCount = 0;
-    const copied = await rewriteRoutes(
-      kv,
-      (routes) => {
-        routeCount = routes.filter((route) => route.groupId === from).length;
-        return withCopies(routes, from, to);
-      },
-      [],
-      [groupsUnchanged(set.version)],
-    );
-    if (copied?.ok === false) {
-      if (copied.reason === "too_many") return copied;
-      continue;
-    }
-    const routesVersionstamp = copied?.versionstamp ?? (await getRoutes(kv)).versionstamp;
-
-    const group = await moveGroup(kv, {
+    const current = await getRoutes(kv);
+    const routeCount = current.routes.filter((route) => route.groupId === from).length;
+    const move = await prepareMove(kv, {
       set,
       source,
       to,
       name: rename.name,
-      routesVersionstamp,
       audit: (moved) => audit(moved, routeCount),
     }, now);
-    await clearGone(kv, [group ? from : to]);
-    if (group) return { ok: true, group, routes: routeCount };
+    const switched = await replaceRoutes(
+      kv,
+      withRenamedRoutes(current.routes, from, to),
+      current.versionstamp,
+      { checks: move.checks, alongside: move.write },
+    );
+    if (switched.ok) {
+      await clearGone(kv, [from]);
+      return { ok: true, group: move.group, routes: routeCount };
+    }
+    if (switched.reason !== "conflict") return switched;
   }
   return { ok: false, reason: "conflict" };
 }

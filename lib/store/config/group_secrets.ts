@@ -165,18 +165,6 @@ export async function noteSecretUsed(
   await kv.atomic().check(read.entry).set(read.entry.key, updated).commit();
 }
 
-/** Adds `audit`, if given, to `op` and commits; throws when the write does not go through. */
-async function commitWithAudit(
-  kv: Kv,
-  op: AtomicOperation,
-  audit: AuditEntry | undefined,
-  groupId: string,
-): Promise<void> {
-  if (!(await tryCommitWithAudit(kv, op, audit))) {
-    throw new Error(`Cannot change the secret of group ${groupId}`);
-  }
-}
-
 /** Adds `audit`, if given, to `op` and commits; whether it went through. */
 async function tryCommitWithAudit(
   kv: Kv,
@@ -261,15 +249,22 @@ export async function revokePreviousSecret(
 }
 
 /**
- * Removes the group's secret, which switches its ingress off; `audit`, if
- * given, is committed in the same atomic write.
+ * Removes the group's secret, which switches its ingress off; `audit`, if given, is committed
+ * in the same atomic write, checked against the secret read. False (and nothing written, no
+ * audit entry) when the group had no secret.
  */
 export async function deleteGroupSecret(
   kv: Kv,
   groupId: string,
   audit?: AuditEntry,
-): Promise<void> {
-  await commitWithAudit(kv, kv.atomic().delete(tenantKey(groupId)), audit, groupId);
+): Promise<boolean> {
+  for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
+    const existing = await kv.get<StoredGroupSecret>(tenantKey(groupId));
+    if (existing.value === null) return false;
+    const op = kv.atomic().check(existing).delete(tenantKey(groupId));
+    if (await tryCommitWithAudit(kv, op, audit)) return true;
+  }
+  throw new Error(`Cannot change the secret of group ${groupId}`);
 }
 
 const GET_MANY_LIMIT = 10;

@@ -10,6 +10,7 @@ import { decodeUlidTime, ulid } from "../../ulid.ts";
 import { MAX_ROUTE_BYTES, MAX_ROUTES } from "../../limits.ts";
 import type { Route } from "../../types.ts";
 import { addAuditEntry, type AuditEntry, currentInternalIds } from "../telemetry/audit.ts";
+import { upgradeEarlierRoute } from "./route_upgrade.ts";
 import {
   routeSetEntryKey,
   routeSetPendingKey,
@@ -85,7 +86,7 @@ export async function getRoutes(kv: Kv): Promise<StoredRoutes> {
     }
     const routes: Route[] = [];
     for await (const entry of kv.list<Route>({ prefix: routeSetPrefix(setId) })) {
-      routes.push(entry.value);
+      routes.push(upgradeEarlierRoute(entry.value));
     }
     if (routes.length === count) {
       setsRead.set(kv, { setId, routes: routes.map(deepFreeze) });
