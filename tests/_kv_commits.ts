@@ -1,8 +1,9 @@
 /**
  * `Kv` wrappers for tests: one records every atomic commit made through it (how many checks it
  * held and which keys it wrote, so a test can assert what went together in one commit and that
- * each commit stays within the store's per-commit limits), one counts the reads made through it
- * (all, or those of one key family), and records the keys they named.
+ * each commit stays within the store's per-commit limits), one runs a test's step before each
+ * commit (to land another write first, or to make the commit fail), one counts the reads made
+ * through it (all, or those of one key family), and records the keys they named.
  */
 import type { AtomicOperation, Kv, KvKey } from "../lib/store/backend/types.ts";
 
@@ -46,6 +47,43 @@ export function commitRecordingKv(kv: Kv): { kv: Kv; commits: RecordedCommit[] }
     },
   });
   return { kv: wrapped as Kv, commits };
+}
+
+/**
+ * `kv` with `before` run ahead of each commit made through it, given the keys the commit writes
+ * (as in {@link RecordedCommit}); when `before` answers `false`, the commit is not made and
+ * answers `{ ok: false }`, as if another write had come first.
+ */
+export function commitInterceptingKv(
+  kv: Kv,
+  before: (written: readonly KvKey[]) => Promise<boolean | void>,
+): Kv {
+  return new Proxy(kv, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target);
+      if (property !== "atomic") return typeof value === "function" ? value.bind(target) : value;
+      return () => {
+        const op = target.atomic();
+        const written: KvKey[] = [];
+        const intercepted: AtomicOperation = new Proxy(op, {
+          get(opTarget, name) {
+            const method = Reflect.get(opTarget, name, opTarget);
+            if (typeof method !== "function") return method;
+            if (name === "commit") {
+              return async () =>
+                await before(written) === false ? { ok: false } : await opTarget.commit();
+            }
+            return (...args: unknown[]) => {
+              if (typeof name === "string" && WRITES.has(name)) written.push(args[0] as KvKey);
+              const result = method.apply(opTarget, args);
+              return result === opTarget ? intercepted : result;
+            };
+          },
+        });
+        return intercepted;
+      };
+    },
+  }) as Kv;
 }
 
 /** Whether `key` is among `keys` (compared part by part). */

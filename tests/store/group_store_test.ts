@@ -25,12 +25,16 @@ import {
   listInvites,
   revokeInvite,
 } from "../../lib/store/config/invites.ts";
-import type { AtomicOperation, Kv, KvKey } from "../../lib/store/backend/types.ts";
 import { getGroupSecret, regenerateGroupSecret } from "../../lib/store/config/group_secrets.ts";
 import { allowTargets, getAllowedTargets } from "../../lib/store/config/allowed_targets.ts";
 import { getRoutes, replaceRoutes } from "../../lib/store/config/routes.ts";
 import type { Route } from "../../lib/types.ts";
-import { commitRecordingKv, holdsKey, readCountingKv } from "../_kv_commits.ts";
+import {
+  commitInterceptingKv,
+  commitRecordingKv,
+  holdsKey,
+  readCountingKv,
+} from "../_kv_commits.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -196,39 +200,14 @@ Deno.test("an invite revoked while a rename reads the group is not brought back 
     createdBy: PEOPLE.owner,
   });
   let revokedMidway = false;
-  // The move's commit (the one that writes the renamed group's secret key) runs after the revoke.
-  const kv = new Proxy(store, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target);
-      if (property !== "atomic") return typeof value === "function" ? value.bind(target) : value;
-      return () => {
-        const op = target.atomic();
-        let moving = false;
-        const wrapped: AtomicOperation = new Proxy(op, {
-          get(opTarget, name) {
-            const method = Reflect.get(opTarget, name, opTarget);
-            if (typeof method !== "function") return method;
-            if (name === "commit") {
-              return async () => {
-                if (moving && !revokedMidway) {
-                  revokedMidway = true;
-                  const entry = await getInviteEntry(store, revoked!.token);
-                  assert.ok(entry && await revokeInvite(store, entry, PEOPLE.owner));
-                }
-                return await method.apply(opTarget, []);
-              };
-            }
-            return (...args: unknown[]) => {
-              if (name === "delete" && String((args[0] as KvKey)[0]) === "fragments") moving = true;
-              const result = method.apply(opTarget, args);
-              return result === opTarget ? wrapped : result;
-            };
-          },
-        });
-        return wrapped;
-      };
-    },
-  }) as Kv;
+  // The move's commit (the one that deletes fragments under the new id) runs after the revoke.
+  const kv = commitInterceptingKv(store, async (written) => {
+    const moving = written.some((key) => String(key[0]) === "fragments");
+    if (!moving || revokedMidway) return;
+    revokedMidway = true;
+    const entry = await getInviteEntry(store, revoked!.token);
+    assert.ok(entry && await revokeInvite(store, entry, PEOPLE.owner));
+  });
   const renamed = await renameGroup(kv, { from: "crowd", to: "throng" }, renameAudit);
   assert.equal(renamed.ok, true);
   assert.ok(revokedMidway);
@@ -303,31 +282,10 @@ Deno.test("a rename whose switch never commits leaves the group, its routes and 
   assert.ok((await replaceRoutes(store, routes)).ok);
   await regenerateGroupSecret(store, "crowd");
   // Every commit that would switch the route set fails, as if another write always came first.
-  const kv = new Proxy(store, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target);
-      if (property !== "atomic") return typeof value === "function" ? value.bind(target) : value;
-      return () => {
-        const op = target.atomic();
-        let switching = false;
-        const wrapped: AtomicOperation = new Proxy(op, {
-          get(opTarget, name) {
-            const method = Reflect.get(opTarget, name, opTarget);
-            if (typeof method !== "function") return method;
-            if (name === "commit" && switching) return () => Promise.resolve({ ok: false });
-            return (...args: unknown[]) => {
-              if (name === "set" && holdsKey([args[0] as KvKey], routesPointerKey())) {
-                switching = true;
-              }
-              const result = method.apply(opTarget, args);
-              return result === opTarget ? wrapped : result;
-            };
-          },
-        });
-        return wrapped;
-      };
-    },
-  }) as Kv;
+  const kv = commitInterceptingKv(
+    store,
+    (written) => Promise.resolve(!holdsKey(written, routesPointerKey())),
+  );
   const renamed = await renameGroup(kv, { from: "crowd", to: "throng" }, renameAudit);
   assert.deepEqual(renamed, { ok: false, reason: "conflict" });
   assert.ok(await getGroup(store, "crowd"));

@@ -8,7 +8,7 @@
  * gives up without writing GitHub's list.
  */
 import assert from "node:assert/strict";
-import type { AtomicOperation, Kv, KvKey } from "../../lib/store/backend/types.ts";
+import type { Kv, KvKey } from "../../lib/store/backend/types.ts";
 import {
   applyPullChange,
   listOpenPulls,
@@ -24,7 +24,7 @@ import type { ForgeEvent } from "../../lib/types.ts";
 import { openTestKv, type TestKv } from "../../testing/test_store.ts";
 import { captureLog } from "../_helpers.ts";
 import { deliveryConfig } from "../_delivery_helpers.ts";
-import { commitRecordingKv } from "../_kv_commits.ts";
+import { commitInterceptingKv, commitRecordingKv } from "../_kv_commits.ts";
 import { type FakeGitHub, githubEnv, startFakeGitHub } from "../fake_github.ts";
 
 const ALICE = { userId: "11", login: "alice" };
@@ -134,35 +134,8 @@ const isIndexKey = (key: KvKey) => key[0] === "open_pulls";
  */
 function watchedIndexWrites(kv: Kv, before: (n: number) => Promise<void>): Kv {
   let count = 0;
-  return new Proxy(kv, {
-    get(target, property) {
-      const value = Reflect.get(target, property, target);
-      if (property !== "atomic") return typeof value === "function" ? value.bind(target) : value;
-      return () => {
-        const op = target.atomic();
-        let writesIndex = false;
-        const watched: AtomicOperation = new Proxy(op, {
-          get(opTarget, name) {
-            const method = Reflect.get(opTarget, name, opTarget);
-            if (typeof method !== "function") return method;
-            if (name === "commit") {
-              return async () => {
-                if (writesIndex) await before(++count);
-                return await opTarget.commit();
-              };
-            }
-            return (...args: unknown[]) => {
-              if (name === "set" || name === "delete") {
-                writesIndex ||= isIndexKey(args[0] as KvKey);
-              }
-              const result = method.apply(opTarget, args);
-              return result === opTarget ? watched : result;
-            };
-          },
-        });
-        return watched;
-      };
-    },
+  return commitInterceptingKv(kv, async (written) => {
+    if (written.some(isIndexKey)) await before(++count);
   });
 }
 
