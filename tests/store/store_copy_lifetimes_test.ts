@@ -31,7 +31,7 @@ const BY_HAND: ReadonlyMap<string, { families: string[]; why: string }> = new Ma
   }],
   ["lib/store/delivery/events.ts|dedup", {
     families: ["dedup"],
-    why: "PreparedEvent.dedup is a dedupKey",
+    why: "PreparedEvent.dedup, and the mark of a delivery answered without an event, are dedupKeys",
   }],
   ["lib/store/delivery/events.ts|nonceMark", {
     families: ["nonces"],

@@ -165,8 +165,8 @@ export async function markDeliveryAnswered(
   delivery: AnsweredDelivery,
   now: number,
 ): Promise<void> {
-  const key = await dedupMarkKey(delivery.scope, delivery.provider, delivery.deliveryId);
-  await kv.set(key, { seenAt: now } satisfies SeenMark, { expireIn: DEDUP_WINDOW_MS });
+  const dedup = await dedupMarkKey(delivery.scope, delivery.provider, delivery.deliveryId);
+  await kv.set(dedup, { seenAt: now } satisfies SeenMark, { expireIn: DEDUP_WINDOW_MS });
 }
 
 /**
