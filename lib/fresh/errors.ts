@@ -5,7 +5,8 @@
  * anything else is reported and answers 500 "Internal server error", never its
  * internals. Pages get the `_404` page (for
  * 404) or the `_error` page, which receive the error as `props.error`; API
- * requests get JSON `{ error: message }`.
+ * requests, and requests for a page that ask for JSON and not HTML, get JSON
+ * `{ error: message }`.
  */
 import { type HttpError, isHttpError } from "./http_error.ts";
 import type { PageComponent, PageRenderer } from "./rendering.ts";
@@ -29,7 +30,7 @@ interface FailedRequest<State> {
   url: URL;
   params: Record<string, string>;
   state: State;
-  /** Whether the matched route has a page: then errors answer pages whatever the request accepts. */
+  /** Whether the matched route has a page: then errors answer pages unless JSON alone is asked for. */
   routeHasPage: boolean;
 }
 
@@ -42,10 +43,16 @@ const INTERNAL_ERROR = "Internal server error";
 export function createErrorResponder<State>(
   options: ErrorHandlingOptions<State>,
 ): ErrorResponder<State> {
-  /** Whether the error is answered with a page: the route has one, or a browser asked a non-API path. */
-  const answersWithPage = ({ req, url, routeHasPage }: FailedRequest<State>) =>
-    routeHasPage ||
-    (!options.isApiPath(url.pathname) && (req.headers.get("accept") ?? "").includes("text/html"));
+  /**
+   * Whether the error is answered with a page: the route has one (unless the request asks for
+   * JSON and not HTML), or a browser asked a non-API path.
+   */
+  const answersWithPage = ({ req, url, routeHasPage }: FailedRequest<State>) => {
+    const accept = req.headers.get("accept") ?? "";
+    const html = accept.includes("text/html");
+    if (routeHasPage) return html || !accept.includes("application/json");
+    return html && !options.isApiPath(url.pathname);
+  };
 
   return (error, request) => {
     let status = 500;

@@ -242,6 +242,17 @@ Deno.test("HttpError becomes its status: JSON on API routes, the error page on p
   assert.match(await page.text(), /<p id="error">403 Not yours<\/p>/);
 });
 
+Deno.test("a page route's error answers JSON to a client that asks for JSON only", async () => {
+  const { fetch } = makeApp();
+  const json = await fetch("/pages/fail", { headers: { accept: "application/json" } });
+  assert.equal(json.status, 403);
+  assert.deepEqual(await json.json(), { error: "Not yours" });
+  for (const accept of ["text/html,application/json", "*/*"]) {
+    const page = await fetch("/pages/fail", { headers: { accept } });
+    assert.match(await page.text(), /<p id="error">403 Not yours<\/p>/, accept);
+  }
+});
+
 Deno.test("a handler-only route answers a browser with the error page, others with JSON", async () => {
   const { fetch } = makeApp();
   const browser = await fetch("/plain/fail", { headers: { accept: "text/html,*/*" } });
