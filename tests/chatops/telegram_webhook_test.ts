@@ -94,6 +94,15 @@ Deno.test("/gh@OtherBot is left alone; /gh@OurBot (any case) is answered", async
   assert.equal(textsTo(world.bot, GROUP).length, 1);
 });
 
+Deno.test("while getMe fails, a command naming any bot is left alone; one naming none is answered", async () => {
+  await using world = await startTelegramWorld();
+  world.bot.script("getMe", { status: 500, description: "Internal Server Error" });
+  await postUpdate(world.t, messageUpdate(textMessage("/gh@other_bot help")));
+  assert.equal(textsTo(world.bot, GROUP).length, 0);
+  await postUpdate(world.t, messageUpdate(textMessage("/gh help")));
+  assert.equal(textsTo(world.bot, GROUP).length, 1);
+});
+
 Deno.test("an unknown subcommand is named back, shortened, with a pointer to help", async () => {
   await using world = await startTelegramWorld();
   await postUpdate(world.t, messageUpdate(textMessage(`/gh ${"z".repeat(100)}`)));

@@ -59,10 +59,15 @@ export async function handleUpdate(ctx: TelegramChatContext, work: UpdateWork): 
   }
 }
 
+/**
+ * Whether a command names a bot (`/gh@name`) that is not this one; while Telegram cannot say
+ * this bot's name, a command that names any bot is left alone too (in a group with several
+ * bots, answering another bot's command would be worse than missing one of ours).
+ */
 async function isForAnotherBot(ctx: TelegramChatContext, command: ChatCommand): Promise<boolean> {
   if (command.botName === undefined) return false;
   const me = await botUsername(ctx.bot);
-  return me !== null && me !== command.botName;
+  return me === null || me !== command.botName;
 }
 
 async function handleMessage(ctx: TelegramChatContext, message: IncomingMessage): Promise<void> {
