@@ -73,11 +73,11 @@ export function createApp(deps: AppDeps): Hono {
     createState,
     isApiPath,
     onUnexpectedError(error, req, state) {
-      state.log.error("unexpected error", {
-        error,
-        method: req.method,
-        path: new URL(req.url).pathname,
-      });
+      const where = { method: req.method, path: new URL(req.url).pathname };
+      // The store being away for a moment is answered 503 and is no bug: one line, no stack.
+      if (isPassingStoreError(error)) {
+        state.log.warn("request refused: store unavailable", { ...where, error: String(error) });
+      } else state.log.error("unexpected error", { error, ...where });
     },
     answerFor: (error) =>
       isPassingStoreError(error)

@@ -58,17 +58,19 @@ export function createErrorResponder<State>(
     let status = 500;
     let message = INTERNAL_ERROR;
     let headers: HeadersInit | undefined;
+    /** What the error page shows: the error, or the answer an understood error maps to. */
+    let shown = error;
     if (isHttpError(error)) {
       ({ status, message, headers } = error);
     } else {
       options.onUnexpectedError(error, request.req, request.state);
       const known = options.answerFor?.(error);
-      if (known) ({ status, message, headers } = known);
+      if (known) ({ status, message, headers } = shown = known);
     }
     const page = status === 404 && options.notFoundPage ? options.notFoundPage : options.errorPage;
     if (page && answersWithPage(request)) {
       const { req, url, params, state } = request;
-      const props = { data: undefined, req, url, params, state, error };
+      const props = { data: undefined, req, url, params, state, error: shown };
       return options.renderPage(page, props, { status, headers });
     }
     return Response.json({ error: message }, { status, headers });

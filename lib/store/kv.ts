@@ -86,7 +86,8 @@ const LONGEST_RETRY_MS = 10_000;
 
 /**
  * Opens the store like {@link openStore}, trying again with backoff (0.5 s doubling to 10 s)
- * while it cannot be reached, for at most `maxWaitMs`; then throws {@link StoreOpenGaveUpError}.
+ * while it cannot be reached, until `maxWaitMs` have passed (the last attempt at that moment);
+ * then throws {@link StoreOpenGaveUpError}.
  * Other errors (a wrong password, a bad file) are thrown at once. Every message thrown is one
  * line without the database password.
  */
@@ -107,10 +108,10 @@ export async function openStoreWithRetry(
         throw new Error(`Cannot open the store: ${reason}`, { cause: error });
       }
       const waited = Math.max(Date.now() - started, slept);
-      const delay = Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** (attempt - 1));
-      if (waited + delay > options.maxWaitMs) {
-        throw new StoreOpenGaveUpError(attempt, waited, reason);
-      }
+      const remaining = options.maxWaitMs - waited;
+      if (remaining <= 0) throw new StoreOpenGaveUpError(attempt, waited, reason);
+      // The last wait is cut short so the last attempt comes at the deadline.
+      const delay = Math.min(LONGEST_RETRY_MS, FIRST_RETRY_MS * 2 ** (attempt - 1), remaining);
       options.onRetry(attempt, reason, delay);
       await sleep(delay);
       slept += delay;

@@ -10,6 +10,9 @@ interface TestState {
   trail: string[];
 }
 
+/** An error the application understands and answers 503 (as a store away for a moment). */
+class BusyError extends Error {}
+
 function Counter(props: { start: number; label: string }) {
   return h("button", { id: "counter" }, `${props.label} ${props.start}`);
 }
@@ -91,6 +94,14 @@ const routes: Record<string, unknown> = {
       },
     },
   },
+  "pages/busy.tsx": {
+    default: () => h("p", null, "never"),
+    handler: {
+      GET: () => {
+        throw new BusyError("the store is away");
+      },
+    },
+  },
   "pages/crash.tsx": {
     default: () => h("p", null, "never"),
     handler: {
@@ -129,6 +140,8 @@ function makeApp() {
     createState: () => ({ trail: [] }),
     isApiPath: (path) => path.startsWith("/api/"),
     onUnexpectedError: (error) => errors.push(error),
+    answerFor: (error) =>
+      error instanceof BusyError ? new HttpError(503, "Busy for a moment") : null,
   });
   const fetch = (path: string, init?: RequestInit) =>
     Promise.resolve(app.fetch(new Request(`http://localhost${path}`, init)));
@@ -240,6 +253,14 @@ Deno.test("HttpError becomes its status: JSON on API routes, the error page on p
   const page = await fetch("/pages/fail");
   assert.equal(page.status, 403);
   assert.match(await page.text(), /<p id="error">403 Not yours<\/p>/);
+});
+
+Deno.test("an understood error shows its answer on the error page, not a 500", async () => {
+  const { fetch, errors } = makeApp();
+  const page = await fetch("/pages/busy", { headers: { accept: "text/html" } });
+  assert.equal(page.status, 503);
+  assert.match(await page.text(), /<p id="error">503 Busy for a moment<\/p>/);
+  assert.equal(errors.length, 1, "still reported, for the application to log");
 });
 
 Deno.test("a page route's error answers JSON to a client that asks for JSON only", async () => {

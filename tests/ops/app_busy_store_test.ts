@@ -33,6 +33,12 @@ Deno.test("a busy store answers 503 with Retry-After and a plain message; the wr
   assert.deepEqual(answer.body, { error: "Temporarily unavailable: try again in a moment" });
   assert.equal(answer.headers.get("retry-after"), "1");
   assert.deepEqual((await getRoutes(app.kv)).routes, []);
+  const logged = app.t.lines.filter((line) => line.level === "warn" || line.level === "error");
+  assert.deepEqual(
+    logged.map((line) => [line.level, line.message]),
+    [["warn", "request refused: store unavailable"]],
+    "a store away for a moment is one warning, not an unexpected error",
+  );
 
   const saved = await app.call("owner", "PUT", "/admin/api/groups/alpha/routes", {
     body: { routes: [route("alpha", "busy")] },
