@@ -505,6 +505,26 @@ export const filterCases: FilterCase[] = [
     expected: false,
   },
   {
+    name: "gt with a day February does not have in the payload: not a timestamp, so false",
+    node: field("closes_at", "gt", "2026-02-01T00:00:00Z"),
+    kind: "custom",
+    payload: { closes_at: "2026-02-30T00:00:00Z" },
+    expected: false,
+  },
+  {
+    name: "lt with an offset past 23 hours in the payload: not a timestamp, so false",
+    node: field("closes_at", "lt", "2026-02-01T00:00:00Z"),
+    kind: "custom",
+    payload: { closes_at: "2026-01-01T10:00:00+25:00" },
+    expected: false,
+  },
+  {
+    name: "gt February 29 of a leap year is a timestamp",
+    node: field("pull_request.created_at", "gt", "2024-02-29T00:00:00Z"),
+    ...PR,
+    expected: true,
+  },
+  {
     name: "gt ISO vs number",
     node: field("pull_request.created_at", "gt", 0),
     ...PR,

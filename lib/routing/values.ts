@@ -34,6 +34,13 @@ export function parseNumericString(text: string): number | undefined {
   return Number.isFinite(value) ? value : undefined;
 }
 
+/** Days in `month` (1-12) of `year` in the proleptic Gregorian calendar. */
+function daysInMonth(year: number, month: number): number {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month, 0);
+  return date.getUTCDate();
+}
+
 /**
  * Milliseconds since the epoch of an ISO-8601 date or date-time (`2024-05-01`,
  * `2024-05-01T10:00:00Z`, `2024-05-01T12:00:00+02:00`), or undefined. Without an offset the
@@ -52,8 +59,11 @@ export function parseIsoTimestamp(text: string): number | undefined {
     minute: Number(minute ?? 0),
     second: Number(second ?? 0),
   };
-  if (fields.month < 1 || fields.month > 12 || fields.day < 1 || fields.day > 31) return undefined;
+  if (fields.month < 1 || fields.month > 12 || fields.day < 1) return undefined;
+  // A day the month does not have (February 30, April 31, February 29 outside a leap year).
+  if (fields.day > daysInMonth(Number(year), fields.month)) return undefined;
   if (fields.hour > 23 || fields.minute > 59 || fields.second > 60) return undefined;
+  if (sign && (Number(offsetHours) > 23 || Number(offsetMinutes) > 59)) return undefined;
   const millis = fraction ? Number(`0.${fraction}`) * 1000 : 0;
   const utc = Date.UTC(
     Number(year),

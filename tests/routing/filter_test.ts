@@ -138,6 +138,20 @@ Deno.test("compile refuses invalid trees with the path of the bad node", () => {
     refusal({ type: "field", path: "a", op: "gt", value: "soon" }),
     "value: op gt needs a number, a numeric string or an ISO-8601 timestamp",
   );
+  for (
+    const impossible of [
+      "2026-02-30",
+      "2026-04-31T10:00:00Z",
+      "2026-02-29",
+      "2026-01-01T10:00+25:00",
+    ]
+  ) {
+    assert.equal(
+      refusal({ type: "field", path: "a", op: "gt", value: impossible }),
+      "value: op gt needs a number, a numeric string or an ISO-8601 timestamp",
+      impossible,
+    );
+  }
   assert.equal(refusal({ type: "event", value: ["push", "bad name"] }).split(":")[0], "value[1]");
   assert.equal(
     refusal({ all: [], any: [] }),
