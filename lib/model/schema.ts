@@ -212,7 +212,7 @@ export const routeSchema: z.ZodType<Route, unknown> = z.strictObject({
     ctx.addIssue({
       code: "custom",
       path: ["ast"],
-      message: `route "${route.id}" has no condition; only a fallback route may match every event`,
+      message: `route "${route.id}" has no condition; only a fallback route may have none`,
     });
   }
 });

@@ -71,7 +71,7 @@ for (const { name, ast } of EMPTY_TREES) {
       status: 400,
       body: {
         error: 'routes[1].ast: route "everything" has no condition; only a fallback route may ' +
-          "match every event",
+          "have none",
       },
     });
     const viaAll = await app.call("superAdmin", "PUT", "/admin/api/routes", {
