@@ -2,6 +2,7 @@ import type { GroupProblems, RouteProblem } from "../../lib/admin/route_problems
 import HeldTargetActions from "../../islands/problems/HeldTargetActions.tsx";
 
 const KIND_LABELS = new Map<RouteProblem["kind"], string>([
+  ["filter_invalid", "Filter invalid"],
   ["platform_not_configured", "Platform not configured"],
   ["target_paused", "Target paused"],
   ["not_firing", "Not firing"],

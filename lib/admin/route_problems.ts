@@ -1,6 +1,7 @@
 /**
  * What keeps a group's routes from reaching the chat, found before anyone has to ask: a route
- * whose platform this instance is not configured for, a target the bot cannot post to or that
+ * whose filter does not pass this version's rules (stored before a rule was tightened: it never
+ * fires), a route whose platform this instance is not configured for, a target the bot cannot post to or that
  * keeps failing (its health record holds its messages: the platform refused it for good, or it
  * failed many times in a row), and a route that has not fired for
  * any of the many events its group received since its routes last changed. Each problem says
@@ -17,6 +18,7 @@ import { requireRight } from "./guards.ts";
 import type { Config } from "../config.ts";
 import type { Platform, Route, Target } from "../types.ts";
 import { describeTargetRef } from "../target_ref.ts";
+import { assertValidNode, routeFilterNode } from "../routing/compile.ts";
 import { auditNewestFirst } from "../store/telemetry/audit.ts";
 import { listEventRoutes } from "../store/delivery/event_routes.ts";
 import { chatPlatform, perPlatform } from "../delivery/adapters.ts";
@@ -30,6 +32,7 @@ import {
 
 /** The kinds of problem, most urgent first. */
 type RouteProblemKind =
+  | "filter_invalid"
   | "platform_not_configured"
   | "target_paused"
   | "not_firing";
@@ -81,6 +84,40 @@ function unconfiguredProblems(config: Config, route: Route): RouteProblem[] {
       `${chatPlatform(platform).name} message can be sent.`,
     fix: platformFix(platform),
   }));
+}
+
+/**
+ * Why each route's filter fails validation (null: it passes), kept per route object: while the
+ * route set is unchanged its routes are the same frozen objects, so each is checked once.
+ */
+const filterErrors = new WeakMap<Route, string | null>();
+
+function filterErrorOf(route: Route): string | null {
+  let error = filterErrors.get(route);
+  if (error === undefined) {
+    try {
+      assertValidNode(routeFilterNode(route));
+      error = null;
+    } catch (thrown) {
+      error = thrown instanceof Error ? thrown.message : String(thrown);
+    }
+    filterErrors.set(route, error);
+  }
+  return error;
+}
+
+/** Routes whose filter does not pass validation, so they never fire. */
+function invalidFilterProblems(routes: readonly Route[]): RouteProblem[] {
+  return routes.flatMap((route): RouteProblem[] => {
+    const error = filterErrorOf(route);
+    return error === null ? [] : [{
+      kind: "filter_invalid",
+      routeId: route.id,
+      routeName: route.name,
+      message: `Its filter does not pass this version's rules (${error}), so it never fires.`,
+      fix: "Open the route, correct its filter and save it.",
+    }];
+  });
 }
 
 function unreachableFix(target: Target): string {
@@ -195,6 +232,7 @@ async function findRouteProblems(
     pausedProblems(kv, group.internalId, group.routes),
   ]);
   return [
+    ...invalidFilterProblems(group.routes),
     ...group.routes.flatMap((route) => unconfiguredProblems(config, route)),
     ...paused,
     ...silent,

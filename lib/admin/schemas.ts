@@ -584,7 +584,7 @@ export const rejectionListSchema = z.object({
 
 /** One problem of a route (`lib/admin/route_problems.ts`). */
 const routeProblemSchema = z.object({
-  kind: z.enum(["platform_not_configured", "target_paused", "not_firing"]),
+  kind: z.enum(["filter_invalid", "platform_not_configured", "target_paused", "not_firing"]),
   routeId: z.string(),
   routeName: z.string(),
   target: targetSchema.optional().describe("the target it is about, for the target kinds"),

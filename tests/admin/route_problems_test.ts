@@ -1,5 +1,6 @@
 /**
- * `GET /admin/api/groups/:id/problems`: a route whose platform has no bot token, a paused target
+ * `GET /admin/api/groups/:id/problems`: a stored route whose filter no longer passes the rules,
+ * a route whose platform has no bot token, a paused target
  * (refused for good or failing), and a route silent for many of its group's events are
  * each reported with what to change; a healthy group reports nothing, and only members see it.
  */
@@ -153,6 +154,23 @@ Deno.test("route problems: strangers and other groups' owners are refused", asyn
   }
   const unknown = await app.call("owner", "GET", "/admin/api/groups/nope/problems");
   assert.equal(unknown.status, 404);
+});
+
+Deno.test("route problems: a stored route whose filter no longer passes the rules is named: it never fires", async () => {
+  await using app = await startAdminApp(TOKENS);
+  // Stored as an earlier version accepted it: February 30 is no timestamp.
+  const stale = route("alpha", "dated", {
+    ast: { type: "field", path: "pull_request.created_at", op: "gt", value: "2026-02-30" },
+  });
+  assert.ok((await replaceRoutes(app.kv, [route("alpha", "r1"), stale])).ok);
+  const problems = await problemsOf(app);
+  assert.deepEqual(problems.map((problem) => [problem.kind, problem.routeId]), [
+    ["filter_invalid", "dated"],
+  ]);
+  assert.match(problems[0].message, /ISO-8601 timestamp\), so it never fires/);
+  assert.match(problems[0].fix, /correct its filter/);
+  const page = await app.call("viewer", "GET", "/admin/routes/alpha");
+  assert.match(page.body as string, /Filter invalid/);
 });
 
 Deno.test("route problems: the routes list, the group page and the overview show them with the fix", async () => {
