@@ -6,15 +6,18 @@
  * more than the text it gives. Browser-safe.
  */
 import type { EvaluationBudget } from "../jsonpath/budget.ts";
+import { clusterStart } from "../format/grapheme.ts";
 
 /** Nesting shown when an object or list is written out as JSON; deeper values become `…`. */
 const JSON_DEPTH = 4;
 
-/** The first `max` UTF-16 units of a text, never ending inside a surrogate pair. */
+/**
+ * The first `max` UTF-16 units of a text, or fewer: never ending inside a grapheme cluster (a
+ * surrogate pair, a family emoji, a flag, a letter and its accent).
+ */
 export function cut(value: string, max: number): string {
   if (value.length <= max) return value;
-  const end = /[\uD800-\uDBFF]/.test(value[max - 1] ?? "") ? max - 1 : max;
-  return value.slice(0, Math.max(end, 0));
+  return value.slice(0, clusterStart(value, Math.max(max, 0)));
 }
 
 /** False for a missing value, null, false, 0, NaN, "" and an empty list; true otherwise. */

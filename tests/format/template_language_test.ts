@@ -108,6 +108,25 @@ Deno.test("template: #each with this, loop variables, nesting, else and a bound"
   );
 });
 
+Deno.test("template: truncate keeps a family emoji or a flag whole", () => {
+  const family = "👨‍👩‍👧‍👦";
+  for (let pad = 0; pad < 12; pad++) {
+    const body = `${"a".repeat(pad)}${family}🇩🇪${family}`;
+    for (let count = 2; count < body.length; count++) {
+      const shown = text(`{{truncate body ${count}}}`, { body });
+      const kept = shown.endsWith("…") ? shown.slice(0, -1) : shown;
+      assert.ok(body.startsWith(kept), `${pad} ${count}`);
+      const clusters = [...new Intl.Segmenter().segment(body)].map((part) => part.segment);
+      let prefix = "";
+      const whole = clusters.some((cluster) => (prefix += cluster) === kept) || kept === "";
+      assert.ok(
+        whole,
+        `truncate ${count} after ${pad} letters split a cluster: ${JSON.stringify(kept)}`,
+      );
+    }
+  }
+});
+
 Deno.test("template: standalone block lines leave no blank lines", () => {
   const source = "Labels:\n  {{#each labels}}\n- {{name}}\n  {{/each}}\nEnd";
   assert.equal(text(source, { labels: [{ name: "a" }, { name: "b" }] }), "Labels:\n- a\n- b\nEnd");
