@@ -15,6 +15,14 @@ interface IdFormat {
   description: string;
 }
 
+/** A ulid id format: `what` names the id in error messages. */
+function ulidFormat(what: string): IdFormat {
+  return {
+    pattern: /^[0-9A-HJKMNP-TV-Z]{26}$/,
+    description: `${what} (a ulid: 26 characters of 0-9 and A-Z without I, L, O, U)`,
+  };
+}
+
 /** Every id format, by kind. */
 export const ID_FORMATS = {
   /** Group, route and fragment ids. */
@@ -28,20 +36,11 @@ export const ID_FORMATS = {
     description: "a send log id (a ulid, -, and up to 16 hex digits)",
   },
   /** Accepted event ids: a ulid. */
-  event: {
-    pattern: /^[0-9A-HJKMNP-TV-Z]{26}$/,
-    description: "an event id (a ulid: 26 characters of 0-9 and A-Z without I, L, O, U)",
-  },
+  event: ulidFormat("an event id"),
   /** Audit entry ids: a ulid. */
-  auditEntry: {
-    pattern: /^[0-9A-HJKMNP-TV-Z]{26}$/,
-    description: "an audit entry id (a ulid: 26 characters of 0-9 and A-Z without I, L, O, U)",
-  },
+  auditEntry: ulidFormat("an audit entry id"),
   /** Bulk replay ids: a ulid. */
-  replay: {
-    pattern: /^[0-9A-HJKMNP-TV-Z]{26}$/,
-    description: "a replay id (a ulid: 26 characters of 0-9 and A-Z without I, L, O, U)",
-  },
+  replay: ulidFormat("a replay id"),
   /** Invite tokens: 32 random bytes in base64url. */
   inviteToken: {
     pattern: /^[A-Za-z0-9_-]{43}$/,

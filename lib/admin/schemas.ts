@@ -46,23 +46,19 @@ export const okSchema = z.object({ ok: z.literal(true) });
 /** A replacement's answer. */
 export const okCountSchema = z.object({ ok: z.literal(true), count: z.number().int() });
 
+/** A replacement's answer whose `count` is described as `counted` (its own schema, so its own name). */
+function replacedSchema(counted: string) {
+  return z.object({ ok: z.literal(true), count: z.number().int().describe(counted) });
+}
+
 /** `PUT /admin/api/groups`: how many groups the submitted list held. */
-export const groupsReplacedSchema = z.object({
-  ok: z.literal(true),
-  count: z.number().int().describe("groups in the submitted list"),
-});
+export const groupsReplacedSchema = replacedSchema("groups in the submitted list");
 
 /** `PUT /admin/api/groups/:id/fragments`: how many fragments the group has now. */
-export const fragmentsReplacedSchema = z.object({
-  ok: z.literal(true),
-  count: z.number().int().describe("fragments the group has now"),
-});
+export const fragmentsReplacedSchema = replacedSchema("fragments the group has now");
 
 /** `PUT /admin/api/groups/:id/targets`: how many targets the group's list holds now. */
-export const targetsReplacedSchema = z.object({
-  ok: z.literal(true),
-  count: z.number().int().describe("targets on the group's list now"),
-});
+export const targetsReplacedSchema = replacedSchema("targets on the group's list now");
 
 /** `GET /admin/api/me`. */
 export const meSchema = z.object({

@@ -87,9 +87,9 @@ function mapOk<T>(
     : { kind: "ok", result };
 }
 
-/** GitHub's numeric id of what it made (a comment, a reaction), or null. */
-function idOf(body: Record<string, unknown>): number | null {
-  return Number.isSafeInteger(body.id) ? body.id as number : null;
+/** A whole number GitHub answered (an id, an issue number), or null. */
+function integerOf(value: unknown): number | null {
+  return Number.isSafeInteger(value) ? value as number : null;
 }
 
 /** An address GitHub answered, or null. */
@@ -119,7 +119,7 @@ export async function commentOnIssue(
   });
   return mapOk(
     outcome,
-    (body) => both(idOf(body), urlOf(body.html_url), (id, url) => ({ id, url })),
+    (body) => both(integerOf(body.id), urlOf(body.html_url), (id, url) => ({ id, url })),
   );
 }
 
@@ -169,7 +169,7 @@ export async function reactToIssue(
     body: { content: input.content },
   });
   return mapOk(outcome, (body) => {
-    const id = idOf(body);
+    const id = integerOf(body.id);
     return id === null ? null : { id };
   });
 }
@@ -223,10 +223,9 @@ export async function createIssue(
     path: repoPath(input.owner, input.repo, "issues"),
     body: input.body ? { title: input.title, body: input.body } : { title: input.title },
   });
-  return mapOk(outcome, (body) =>
-    both(
-      Number.isSafeInteger(body.number) ? body.number as number : null,
-      urlOf(body.html_url),
-      (number, url) => ({ number, url }),
-    ));
+  return mapOk(
+    outcome,
+    (body) =>
+      both(integerOf(body.number), urlOf(body.html_url), (number, url) => ({ number, url })),
+  );
 }
