@@ -182,8 +182,7 @@ export async function isNonceReplayed(
   const nonce = await kv.get<SeenMark>(await nonceMarkKey(request.scope, request.nonce));
   if (!isFresh(nonce.value, now, NONCE_WINDOW_MS)) return false;
   if (request.deliveryId === undefined) return true;
-  const key = await dedupMarkKey(request.scope, request.provider, request.deliveryId);
-  return !isFresh((await kv.get<SeenMark>(key)).value, now, DEDUP_WINDOW_MS);
+  return !await wasDeliverySeen(kv, { ...request, deliveryId: request.deliveryId }, now);
 }
 
 let zlib: Promise<typeof import("node:zlib")> | undefined;
