@@ -8,7 +8,7 @@
 import type { Config } from "../config.ts";
 import { timingSafeEqual } from "../crypto.ts";
 import { utf8 } from "../encoding.ts";
-import { type Context, HttpError } from "../fresh/mod.ts";
+import { acceptsHtml, type Context, HttpError } from "../fresh/mod.ts";
 import type { State } from "../state.ts";
 import type { Principal } from "./principal.ts";
 
@@ -16,11 +16,6 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** The name of the form field that carries the session's CSRF token, in every form. */
 export const CSRF_FIELD = "csrf_token";
-
-/** Whether the client accepts HTML (`Accept` names `text/html`): a browser rather than a script. */
-export function acceptsHtml(req: Request): boolean {
-  return (req.headers.get("accept") ?? "").includes("text/html");
-}
 
 /** Whether the request is a browser page navigation: a safe method that accepts HTML. */
 function isPageNavigation(req: Request): boolean {

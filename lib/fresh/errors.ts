@@ -8,6 +8,7 @@
  * requests, and requests for a page that ask for JSON and not HTML, get JSON
  * `{ error: message }`.
  */
+import { acceptsHtml, asksForJsonOnly } from "./accept.ts";
 import { type HttpError, isHttpError } from "./http_error.ts";
 import type { PageComponent, PageRenderer } from "./rendering.ts";
 
@@ -47,12 +48,8 @@ export function createErrorResponder<State>(
    * Whether the error is answered with a page: the route has one (unless the request asks for
    * JSON and not HTML), or a browser asked a non-API path.
    */
-  const answersWithPage = ({ req, url, routeHasPage }: FailedRequest<State>) => {
-    const accept = req.headers.get("accept") ?? "";
-    const html = accept.includes("text/html");
-    if (routeHasPage) return html || !accept.includes("application/json");
-    return html && !options.isApiPath(url.pathname);
-  };
+  const answersWithPage = ({ req, url, routeHasPage }: FailedRequest<State>) =>
+    routeHasPage ? !asksForJsonOnly(req) : acceptsHtml(req) && !options.isApiPath(url.pathname);
 
   return (error, request) => {
     let status = 500;

@@ -17,6 +17,7 @@ export type {
   RouteHandler,
 } from "./types.ts";
 export { page, type PageResponse } from "./page_response.ts";
+export { acceptsHtml, asksForJsonOnly } from "./accept.ts";
 export {
   type ErrorStatus,
   HttpError,

@@ -1,11 +1,10 @@
 import type { ComponentChildren } from "preact";
 import { CARD, MUTED } from "../../components/layout/ui.ts";
-import { acceptsHtml } from "../../lib/auth/access.ts";
 import { safeRedirectPath } from "../../lib/auth/redirect.ts";
 import { redirectToGitHub } from "../../lib/auth/sign_in.ts";
 import { FEATURES } from "../../lib/config.ts";
 import { Head } from "../../lib/fresh/runtime.ts";
-import { page } from "../../lib/fresh/mod.ts";
+import { acceptsHtml, page } from "../../lib/fresh/mod.ts";
 import { debugStartCommand, startedThroughNpx } from "../../lib/start_command.ts";
 import { define } from "../../lib/state.ts";
 

@@ -1,10 +1,9 @@
-import { acceptsHtml } from "@/lib/auth/access.ts";
 import { linkSignedIn, pairToConfirm } from "@/lib/auth/chat_link_confirm.ts";
 import { chatLinkAnnouncer } from "@/lib/chatops/link_confirmation.ts";
 import { sessionCookie } from "@/lib/auth/session_cookie.ts";
 import { completeSignIn, consumeSignInState } from "@/lib/auth/sign_in.ts";
 import { requireFeature } from "@/lib/http_guards.ts";
-import { type Context, HttpError, isHttpError, page } from "@/lib/fresh/mod.ts";
+import { acceptsHtml, type Context, HttpError, isHttpError, page } from "@/lib/fresh/mod.ts";
 import { define, type State } from "@/lib/state.ts";
 import { ChatLinkPanel, type ChatLinkView } from "@/components/ChatLinkPanel.tsx";
 

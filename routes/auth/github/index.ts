@@ -1,13 +1,12 @@
 import { safeRedirectPath } from "@/lib/auth/redirect.ts";
 import { redirectToGitHub } from "@/lib/auth/sign_in.ts";
 import { requireFeature } from "@/lib/http_guards.ts";
+import { asksForJsonOnly } from "@/lib/fresh/mod.ts";
 import { define } from "@/lib/state.ts";
 
 /** Whether the caller asked for the JSON flow: `?flow=json`, or an Accept that prefers JSON. */
 function wantsJson(req: Request, url: URL): boolean {
-  if (url.searchParams.get("flow") === "json") return true;
-  const accept = req.headers.get("accept") ?? "";
-  return accept.includes("application/json") && !accept.includes("text/html");
+  return url.searchParams.get("flow") === "json" || asksForJsonOnly(req);
 }
 
 /** Starts a GitHub sign-in; the callback answers as the flow started here asks. */
